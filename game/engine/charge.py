@@ -1,0 +1,209 @@
+"""Charges: valid targets and the charge move (rulebook "Charging", "Melee: Picking Targets", "Charge Moves").
+
+The engine computes the charge move: the charger contacts the target on the side where the majority of its
+front row stands when the charge is declared, pivoting at most once by up to 90 degrees on the way, then closes
+the gap (aligns flush) and shuffles sideways to maximise frontage (``geometry.contact.best_flush_pose``).
+Interpretations are in docs/rulings.md ("Charge distance", "Charge path").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely.geometry import LineString
+
+from geometry.arcs import Arc, majority_arc, side_segment
+from geometry.contact import best_flush_pose
+from geometry.formation import model_centres, model_rows
+from geometry.pose import Pose, bearing_difference, bearing_to
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.events import Event
+from game.engine.movement import DIFFICULT_CAP, dangerous_terrain_tests, ignores_difficult, move_allowance
+from game.engine.state import GameState, MoveAction, Unit
+
+FRIEND_SIGHT_RANGE = 6.0
+"""A friendly unit within this distance may provide line of sight for a charge (rulebook "Picking Targets")."""
+MAX_CHARGE_TURN = 135.0
+"""Most a charger's facing may change: one pivot of up to 90 degrees plus closing the gap (docs/rulings.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChargePlan:
+    """How a charge would go: the side of the target contacted, the final pose and the distance needed."""
+
+    target: str
+    """Target unit id."""
+    side: Arc
+    """Arc (side) of the target the charger contacts."""
+    end: Pose
+    """The charger's pose in contact."""
+    path: tuple[Pose, ...]
+    """Path of poses the charger follows (for the window and the record of events)."""
+    distance: float
+    """Distance from the charger to the contacted side, inches."""
+    allowance: float
+    """How far this charger may charge over this path, inches."""
+
+
+def can_charge(unit: Unit) -> str | None:
+    """Why ``unit`` may not take a Charge action now, or None (rulebook "Charging", "Shaken Units", "Immobile")."""
+    if not unit.on_table:
+        return "the unit is not on the table"
+    if unit.engaged:
+        return "the unit is already locked in melee"
+    if unit.shaken:
+        return "Shaken units must stay idle"
+    if unit.has("Immobile"):
+        return "Immobile units may only Hold"
+    if unit.move_action is not None:
+        return "the unit has already taken its action this turn"
+    return None
+
+
+def has_charge_sight(state: GameState, unit: Unit, target: Unit) -> bool:
+    """Line of sight from the charger or a friendly unit within 6" of it (rulebook "Melee: Picking Targets")."""
+    scene = state.scene
+    if scene.unit_has_sight(unit.id, target.id):
+        return True
+    friends = scene.units_within(unit.id, FRIEND_SIGHT_RANGE, players=[unit.player])
+    return any(scene.unit_has_sight(f, target.id) for f in friends)
+
+
+def front_row_points(unit: Unit) -> list[tuple[float, float]]:
+    """Centres of the models in the front row."""
+    assert unit.pose is not None
+    f = unit.formation
+    return [c for c, r in zip(model_centres(unit.pose, f), model_rows(f), strict=True) if r == 0]
+
+
+def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool = True) -> ChargePlan:
+    """Work out the charge of ``unit`` at ``target``; raises ``IllegalAction`` if it is not a valid charge.
+
+    Checks (rulebook "Charging", "Picking Targets", "Charge Moves"): the charger may charge; the target is an
+    enemy on the table; line of sight from the charger or a friend within 6"; room to contact the side where
+    the majority of the charger's front row is; the facing change within one 90 degree pivot plus closing the
+    gap; a clear straight path (no units or impassable terrain; the 1" rule does not apply); the distance to that
+    side within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain).
+    """
+    why = can_charge(unit)
+    if why:
+        raise IllegalAction("Charging", why)
+    if target.player == unit.player or not target.on_table:
+        raise IllegalAction("Picking Targets", f"{target.name} is not an enemy unit on the table")
+    assert unit.pose is not None and target.pose is not None
+    if need_sight and not has_charge_sight(state, unit, target):
+        raise IllegalAction("Picking Targets",
+                            f"neither {unit.name} nor a friend within 6\" has line of sight to {target.name}",
+                            target.pose.xy)
+    tf = target.formation
+    side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(unit))
+    seg = side_segment(target.pose, tf.width, tf.depth, side)
+    scene = state.scene
+    distance = scene.footprint(unit.id).distance(LineString(seg))
+    allowance = move_allowance(unit, MoveAction.CHARGE)
+    if distance > allowance + 1e-6:
+        raise IllegalAction("Charging", f"{target.name}'s {side.value} is {distance:.1f}\" away; "
+                            f"{unit.name} charges at most {allowance:g}\"", target.pose.xy)
+    uf = unit.formation
+    end = best_flush_pose(scene, unit.id, target.id, side, uf.width, uf.depth, unit.pose.xy)
+    if end is None:
+        raise IllegalAction("Charge Moves", f"no room to reach the {side.value} of {target.name}", seg[0])
+    turn = abs(bearing_difference(unit.pose.facing, end.facing))
+    if turn > MAX_CHARGE_TURN + 1e-6:
+        raise IllegalAction("Charge Moves", f"{unit.name} would have to turn {turn:.0f}° to contact "
+                            f"the {side.value} of {target.name}; a charge pivots once by up to 90°", end.xy)
+    candidates = (
+        (Pose(unit.pose.x, unit.pose.y, end.facing), end),  # pivot first, then move
+        (Pose(end.x, end.y, unit.pose.facing), end),  # move, then close the gap
+    )
+    problem = None
+    for path in candidates:
+        check = scene.check_path(unit.id, unit.pose, list(path), exclusion=0.0, ignore_units=[target.id])
+        if not check.ok:
+            problem = problem or check
+            continue
+        if "difficult" in check.traits_crossed and not ignores_difficult(unit):
+            allowance = min(allowance, DIFFICULT_CAP)
+            if distance > allowance + 1e-6:
+                problem = problem or check
+                raise IllegalAction("Difficult Terrain", f"the charge crosses difficult terrain, so it may move at "
+                                    f"most 6\" and {target.name} is {distance:.1f}\" away", target.pose.xy)
+        return ChargePlan(target.id, side, end, tuple(path), distance, allowance)
+    assert problem is not None
+    raise IllegalAction("Picking Targets", f"no clear path to {target.name}: {problem.message}", problem.where)
+
+
+def charge_targets(state: GameState, unit: Unit) -> list[str]:
+    """Ids of the enemy units ``unit`` may declare a charge against now, in unit order."""
+    if can_charge(unit):
+        return []
+    allowance = move_allowance(unit, MoveAction.CHARGE)
+    out = []
+    for enemy_id in state.scene.units_within(unit.id, allowance, players=[3 - unit.player]):
+        try:
+            plan_charge(state, unit, state.units[enemy_id])
+        except IllegalAction:
+            continue
+        out.append(enemy_id)
+    return [u for u in state.units if u in out]
+
+
+def make_charge_move(state: GameState, dice: Dice, unit: Unit, target: Unit) -> list[Event]:
+    """Move a declared charger into contact and lock both units in melee (rulebook "Charge Moves").
+
+    If contact has become impossible, the unit moves its full charge distance toward the target and the charge
+    ends there (rulebook "Charging", note). Returns the events.
+    """
+    assert unit.pose is not None
+    start = unit.pose
+    unit.move_action = MoveAction.CHARGE
+    try:
+        # Line of sight was checked at the declaration; the target cannot hide since.
+        plan = plan_charge_for_move(state, unit, target)
+    except IllegalAction as why:
+        return failed_charge(state, unit, target, why.message)
+    state.place(unit, plan.end)
+    unit.pivoted = abs(bearing_difference(start.facing, plan.end.facing)) > 1e-6
+    state.engage(unit, target, Arc.FRONT, plan.side)
+    unit.fights_as_charger = True
+    unit.first_round_with.add(target.id)
+    target.first_round_with.add(unit.id)
+    events = [Event("charge", f"{unit.name} charges into the {plan.side.value} of {target.name} "
+                    f"({plan.distance:.1f}\")",
+                    {"unit": unit.id, "target": target.id, "side": plan.side.value,
+                     "from": _pose(start), "to": _pose(plan.end)})]
+    events += dangerous_terrain_tests(state, dice, unit, start, list(plan.path), True)
+    return events
+
+
+def plan_charge_for_move(state: GameState, unit: Unit, target: Unit) -> ChargePlan:
+    """``plan_charge`` for the move itself: the unit's own declared action does not stop it."""
+    saved = unit.move_action
+    unit.move_action = None
+    try:
+        return plan_charge(state, unit, target, need_sight=False)
+    finally:
+        unit.move_action = saved
+
+
+def failed_charge(state: GameState, unit: Unit, target: Unit, reason: str) -> list[Event]:
+    """The charger moves its full charge distance straight toward ``target``, stopping 1" short of anything."""
+    assert unit.pose is not None and target.pose is not None
+    start = unit.pose
+    bearing = bearing_to(start.xy, target.pose.xy)
+    allowance = move_allowance(unit, MoveAction.CHARGE)
+    facing = start.facing
+    turn = bearing_difference(facing, bearing)
+    if abs(turn) <= 90.0:
+        facing = bearing
+    result = state.scene.slide(unit.id, Pose(start.x, start.y, facing), bearing, allowance, gap=1.0)
+    state.place(unit, result.pose)
+    return [Event("charge", f"{unit.name} cannot reach {target.name} ({reason}) and moves "
+                  f"{result.travelled:.1f}\" toward it",
+                  {"unit": unit.id, "target": target.id, "failed": True, "from": _pose(start),
+                   "to": _pose(result.pose)})]
+
+
+def _pose(p: Pose) -> dict[str, float]:
+    return {"x": p.x, "y": p.y, "facing": p.facing}

@@ -1,0 +1,606 @@
+"""The turn sequence of AoWFBR 1.4 as a state machine driven by actions (rulebook "Game Structure",
+"Turn Sequence").
+
+``Game.apply(action)`` checks that the action answers the pending decision, applies it, then runs everything
+the rules do by themselves (charge moves, morale tests, melee, rallying) until the next decision. A game is fully
+described by its scenario, its dice and the list of actions: replaying them gives the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from geometry.arcs import arc_of_point
+from geometry.pose import Pose, bearing_difference
+from geometry.motion import MoveCheck
+from geometry.shapes import footprint_polygon
+from game.engine import charge as charging
+from game.engine import close_combat, shooting
+from game.engine.actions import (
+    Action,
+    ChargeReaction,
+    Consolidate,
+    DeclareCharge,
+    Deploy,
+    Done,
+    FollowUp,
+    Move,
+    Pursue,
+    RallyPivot,
+    Redirect,
+    Shoot,
+)
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.events import Event
+from game.engine.flight import flight_move
+from game.engine.morale import morale_test
+from game.engine.movement import apply_move, can_move, path_problem, validate_move
+from game.engine.state import DeclaredCharge, GameState, MoveAction, Pending, Phase, Removal, Step, Unit
+from game.engine.victory import victory_breakdown, victory_points
+
+DEPLOYMENT_DEPTH = 12.0
+"""Units deploy fully within this distance of their table edge (rulebook "Deploying Armies")."""
+
+REACTIONS = ("hold", "stand_and_shoot", "flee")
+"""Charge reactions (rulebook "Charge Reactions")."""
+
+
+class Game:
+    """A game in progress: the state, the dice, the actions applied and every event so far."""
+
+    def __init__(self, state: GameState, dice: Dice) -> None:
+        self.state = state
+        """The game state (mutated only through ``apply``)."""
+        self.dice = dice
+        """The one source of dice."""
+        self.history: list[Action] = []
+        """Actions applied, in order: with the scenario and dice, the game record."""
+        self.log: list[Event] = []
+        """Every event so far, in order."""
+
+    # --- construction --------------------------------------------------------------------------------------
+    @classmethod
+    def start(cls, state: GameState, dice: Dice) -> Game:
+        """Begin a game at the position the scenario gives and run until the first decision."""
+        game = cls(state, dice)
+        s = state
+        if s.phase is Phase.DEPLOYMENT:
+            s.step = Step.DEPLOY
+            game.log += game._next_deployment()
+        else:
+            for u in s.units.values():
+                u.reset_turn_flags()
+            game.log.append(Event("phase", f"Round {s.round}: player {s.active_player}'s turn",
+                                  {"round": s.round, "player": s.active_player}))
+            game.log += game._enter(s.phase)
+        return game
+
+    # --- queries -------------------------------------------------------------------------------------------
+    @property
+    def pending(self) -> Pending | None:
+        """The decision the engine waits for, or None when the game is over."""
+        return self.state.pending
+
+    def check_move(self, action: Move) -> IllegalAction | None:
+        """Why a proposed move is illegal, or None if it may be made now (nothing changes)."""
+        try:
+            self._check_turn(action)
+            self._expect(action, Step.REMAINING_MOVES)
+            unit = self._own_unit(action)
+            validate_move(self.state, unit, _move_action(action.action), action.path)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def move_info(self, action: Move) -> MoveCheck | None:
+        """The geometry of a legal proposed move (distance, terrain crossed), or None if it is illegal."""
+        try:
+            unit = self._own_unit(action)
+            return validate_move(self.state, unit, _move_action(action.action), action.path)
+        except IllegalAction:
+            return None
+
+    def charge_targets(self, unit_id: str) -> list[str]:
+        """Enemy units ``unit_id`` may declare a charge against now (empty outside step 2.1)."""
+        s = self.state
+        unit = s.units.get(unit_id)
+        if unit is None or s.step is not Step.DECLARE_CHARGES or unit.player != s.active_player:
+            return []
+        return charging.charge_targets(s, unit)
+
+    def redirect_targets(self, unit_id: str) -> list[str]:
+        """Units a charger whose target fled may redirect to (step 2.3), if it may still redirect."""
+        s = self.state
+        charge = self._current_redirect()
+        if charge is None or charge.unit != unit_id or charge.redirected:
+            return []
+        unit = s.units[unit_id]
+        return [t for t in self._charge_targets_ignoring_declaration(unit) if t != charge.target
+                and not s.units[t].fleeing]
+
+    def shooting_targets(self, unit_id: str) -> list[str]:
+        """Valid targets of ``unit_id`` now (empty outside step 4.2)."""
+        s = self.state
+        unit = s.units.get(unit_id)
+        if unit is None or s.step is not Step.RANGED_ATTACKS or unit.player != s.active_player:
+            return []
+        return shooting.valid_targets(s, unit_id)
+
+    def units_to_move(self, player: int) -> list[str]:
+        """Units of ``player`` that may still take a move action in step 2.4."""
+        s = self.state
+        if s.step is not Step.REMAINING_MOVES or player != s.active_player:
+            return []
+        return [u.id for u in s.units_of(player) if can_move(s, u) is None]
+
+    def chargers(self, player: int) -> list[str]:
+        """Units of ``player`` that have at least one valid charge target now."""
+        return [u.id for u in self.state.units_of(player) if self.charge_targets(u.id)]
+
+    def shooters(self, player: int) -> list[str]:
+        """Units of ``player`` that have at least one valid shooting target now."""
+        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id)]
+
+    def victory_points(self) -> dict[int, int]:
+        """Victory points each player would score now (rulebook "Victory Conditions")."""
+        return victory_points(self.state)
+
+    def victory_breakdown(self) -> dict[int, list[tuple[str, int]]]:
+        """Where each player's victory points come from, line by line."""
+        return victory_breakdown(self.state)
+
+    # --- applying actions ----------------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` and everything that follows until the next decision; returns the events.
+
+        Raises ``IllegalAction`` naming the rule the action breaks; the state is then unchanged.
+        """
+        self._check_turn(action)
+        handler = self._handlers().get(type(action))
+        if handler is None:
+            raise IllegalAction("Turn Sequence", f"{action.type} is not an action of this game")
+        events = handler(action)
+        self.history.append(action)
+        self.log += events
+        return events
+
+    def _handlers(self) -> dict[type[Action], Callable[[Any], list[Event]]]:
+        return {
+            Deploy: self._deploy,
+            DeclareCharge: self._declare_charge,
+            ChargeReaction: self._charge_reaction,
+            Redirect: self._redirect,
+            Move: self._move,
+            Shoot: self._shoot,
+            Pursue: self._close_combat_decision,
+            FollowUp: self._close_combat_decision,
+            Consolidate: self._close_combat_decision,
+            RallyPivot: self._rally_pivot,
+            Done: self._done,
+        }
+
+    def _check_turn(self, action: Action) -> None:
+        pending = self.state.pending
+        if pending is None:
+            raise IllegalAction("Game Structure", "the game is over")
+        if action.player != pending.player:
+            raise IllegalAction("Turn Sequence", f"player {pending.player} must decide now ({pending.decision}), "
+                                f"not player {action.player}")
+
+    def _expect(self, action: Action, *steps: Step) -> None:
+        if self.state.step not in steps:
+            pending = self.state.pending
+            wanted = pending.decision if pending else "nothing"
+            raise IllegalAction("Turn Sequence", f"'{action.type}' is not possible in {self._where()}; "
+                                f"the game waits for: {wanted}")
+
+    def _where(self) -> str:
+        s = self.state
+        return f"round {s.round}, player {s.active_player}, {s.phase.value} ({s.step.value})"
+
+    def _own_unit(self, action: Any) -> Unit:
+        unit = self.state.units.get(action.unit)
+        if unit is None:
+            raise IllegalAction("Turn Sequence", f"there is no unit {action.unit!r}")
+        if unit.player != action.player:
+            raise IllegalAction("Turn Sequence", f"{unit.name} belongs to player {unit.player}")
+        return unit
+
+    # --- deployment (rulebook "Deploying Armies") -------------------------------------------------------------
+    def _next_deployment(self) -> list[Event]:
+        s = self.state
+        waiting = {p: [u for u in s.units.values() if u.player == p and u.pose is None and u.removed is None]
+                   for p in (1, 2)}
+        if not waiting[1] and not waiting[2]:
+            s.round, s.active_player = 1, s.first_player
+            return self._start_turn()
+        deployed = {p: sum(1 for u in s.units.values() if u.player == p and u.pose is not None) for p in (1, 2)}
+        player = 1 if deployed[1] <= deployed[2] else 2
+        if not waiting[player]:
+            player = 3 - player
+        s.pending = Pending(player, "deploy", options=tuple(u.id for u in waiting[player]))
+        return []
+
+    def check_deploy(self, action: Deploy) -> IllegalAction | None:
+        """Why a proposed deployment is illegal, or None (nothing changes)."""
+        try:
+            self._check_turn(action)
+            self._validate_deploy(action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def _deploy(self, action: Deploy) -> list[Event]:
+        unit = self._validate_deploy(action)
+        self.state.place(unit, action.pose)
+        return [Event("deploy", f"{unit.name} deploys", {"unit": unit.id})] + self._next_deployment()
+
+    def _validate_deploy(self, action: Deploy) -> Unit:
+        self._expect(action, Step.DEPLOY)
+        s = self.state
+        unit = self._own_unit(action)
+        if unit.pose is not None:
+            raise IllegalAction("Deploying Armies", f"{unit.name} is already deployed")
+        poly = footprint_polygon(action.pose, unit.formation)
+        minx, miny, maxx, maxy = poly.bounds
+        if minx < 0 or maxx > s.table.width or miny < 0 or maxy > s.table.depth:
+            raise IllegalAction("Deploying Armies", "the unit must be fully on the table", action.pose.xy)
+        if (unit.player == 1 and maxy > DEPLOYMENT_DEPTH + 1e-6) or \
+                (unit.player == 2 and miny < s.table.depth - DEPLOYMENT_DEPTH - 1e-6):
+            raise IllegalAction("Deploying Armies", "units deploy fully within 12\" of their table edge",
+                                action.pose.xy)
+        for other in s.units.values():
+            if other.on_table and poly.distance(s.scene.footprint(other.id)) < 1.0 - 1e-6:
+                raise IllegalAction("General Movement", f"within 1\" of {other.name}", action.pose.xy)
+        for t in s.terrain:
+            if "impassable" in t.traits and poly.intersection(t.shape).area > 1e-9:
+                raise IllegalAction("Impassable Terrain", f"the unit would stand in {t.name}", action.pose.xy)
+        return unit
+
+    # --- the turn sequence ---------------------------------------------------------------------------------
+    def _start_turn(self) -> list[Event]:
+        s = self.state
+        for u in s.units.values():
+            u.reset_turn_flags()
+            u.fleeing = False
+        events = [Event("phase", f"Round {s.round}: player {s.active_player}'s turn",
+                        {"round": s.round, "player": s.active_player})]
+        return events + self._enter(Phase.STRATEGY_1)
+
+    def _enter(self, phase: Phase) -> list[Event]:
+        s = self.state
+        s.phase = phase
+        p = s.active_player
+        events = [Event("phase", f"{_PHASE_NAMES[phase]}", {"phase": phase.value, "player": p})]
+        if phase in (Phase.STRATEGY_1, Phase.STRATEGY_2):
+            s.step = Step.STRATEGY
+            s.pending = Pending(p, "strategy")
+        elif phase is Phase.MOVEMENT:
+            s.step = Step.DECLARE_CHARGES
+            s.charges = []
+            s.pending = Pending(p, "declare_charge")
+        elif phase is Phase.SHOOTING:
+            s.step = Step.RANGED_ATTACKS
+            s.pending = Pending(p, "shoot")
+        elif phase is Phase.CLOSE_COMBAT:
+            s.step = Step.MELEE
+            events += close_combat.start_close_combat(s, self.dice)
+            events += self._settle_close_combat()
+        elif phase is Phase.RALLY:
+            events += self._rally()
+        return events
+
+    def _done(self, action: Done) -> list[Event]:
+        s = self.state
+        step = s.step
+        if step is Step.STRATEGY:
+            return self._enter(Phase.MOVEMENT if s.phase is Phase.STRATEGY_1 else Phase.SHOOTING)
+        if step is Step.DECLARE_CHARGES:
+            s.step = Step.CHARGE_REACTIONS
+            return self._next_reaction()
+        if step is Step.REMAINING_MOVES:
+            return self._enter(Phase.STRATEGY_2)
+        if step is Step.RANGED_ATTACKS:
+            events = shooting.shooting_morale_tests(s, self.dice, s.active_player)
+            return events + self._enter(Phase.CLOSE_COMBAT)
+        if step is Step.MELEE:
+            return self._close_combat_decision(action)
+        if step is Step.RALLY:
+            return self._end_turn()
+        raise IllegalAction("Turn Sequence", f"'done' is not possible now; the game waits for "
+                            f"{s.pending.decision if s.pending else 'nothing'}")
+
+    def _end_turn(self) -> list[Event]:
+        s = self.state
+        s.rallied = []
+        second = 3 - s.first_player
+        if s.active_player == second:
+            if s.round >= s.rounds:
+                return self._end_game()
+            s.round += 1
+            s.active_player = s.first_player
+        else:
+            s.active_player = second
+        return self._start_turn()
+
+    def _end_game(self) -> list[Event]:
+        s = self.state
+        s.game_over = True
+        s.pending = None
+        vp = victory_points(s)
+        if vp[1] == vp[2]:
+            verdict = "the game is a draw"
+        else:
+            verdict = f"player {1 if vp[1] > vp[2] else 2} wins"
+        return [Event("victory", f"Game over after round {s.round}: {vp[1]} to {vp[2]} victory points, {verdict}",
+                      {"victory_points": {"1": vp[1], "2": vp[2]}})]
+
+    # --- 2.1 - 2.3 charges (rulebook "Charging", "Charge Reactions") ---------------------------------------------
+    def _declare_charge(self, action: DeclareCharge) -> list[Event]:
+        self._expect(action, Step.DECLARE_CHARGES)
+        s = self.state
+        unit = self._own_unit(action)
+        target = s.units.get(action.target)
+        if target is None:
+            raise IllegalAction("Picking Targets", f"there is no unit {action.target!r}")
+        charging.plan_charge(s, unit, target)
+        s.charges.append(DeclaredCharge(unit.id, target.id))
+        unit.move_action = MoveAction.CHARGE
+        return [Event("charge", f"{unit.name} declares a charge against {target.name}",
+                      {"unit": unit.id, "target": target.id, "declared": True})]
+
+    def _reaction_options(self, charge: DeclaredCharge) -> tuple[str, ...]:
+        s = self.state
+        target = s.units[charge.target]
+        others = [c for c in s.charges if c.target == charge.target and c is not charge and c.reaction]
+        if any(c.reaction != "hold" for c in others) or target.fleeing:
+            return ("hold",)
+        options = ["hold"]
+        if shooting.can_stand_and_shoot(s, target.id, charge.unit) is None:
+            options.append("stand_and_shoot")
+        if not target.engaged and not target.has("Immobile"):
+            options.append("flee")
+        return tuple(options)
+
+    def _next_reaction(self) -> list[Event]:
+        s = self.state
+        events: list[Event] = []
+        for charge in s.charges:
+            if charge.reaction is not None or charge.resolved:
+                continue
+            target = s.units[charge.target]
+            if not target.on_table or not s.units[charge.unit].on_table:
+                charge.reaction = "hold"
+                continue
+            options = self._reaction_options(charge)
+            if options == ("hold",):
+                charge.reaction = "hold"
+                events.append(Event("reaction", f"{target.name} holds against {s.units[charge.unit].name}",
+                                    {"unit": target.id, "charger": charge.unit, "reaction": "hold"}))
+                continue
+            s.pending = Pending(target.player, "charge_reaction", target.id, options)
+            return events
+        return events + self._resolve_charges()
+
+    def _charge_reaction(self, action: ChargeReaction) -> list[Event]:
+        self._expect(action, Step.CHARGE_REACTIONS)
+        s = self.state
+        pending = s.pending
+        assert pending is not None
+        if action.unit != pending.unit:
+            raise IllegalAction("Charge Reactions", f"the reaction asked for is {pending.unit}'s")
+        if action.reaction not in pending.options:
+            raise IllegalAction("Charge Reactions", f"{action.reaction} is not allowed here; "
+                                f"choose {', '.join(pending.options)}")
+        charge = next(c for c in s.charges if c.target == action.unit and c.reaction is None and not c.resolved)
+        charge.reaction = action.reaction
+        target, charger = s.units[charge.target], s.units[charge.unit]
+        words = {"hold": "holds", "stand_and_shoot": "stands and shoots", "flee": "flees"}[action.reaction]
+        events = [Event("reaction", f"{target.name} {words} against the charge of {charger.name}",
+                        {"unit": target.id, "charger": charger.id, "reaction": action.reaction})]
+        return events + self._next_reaction()
+
+    def _resolve_charges(self) -> list[Event]:
+        """Step 2.3: reactions then charge moves, in the order the charges were declared."""
+        s = self.state
+        events: list[Event] = []
+        for charge in s.charges:
+            if charge.resolved:
+                continue
+            if charge.reaction is None:  # a redirected charge waits for its new target's reaction
+                s.step = Step.CHARGE_REACTIONS
+                return events + self._next_reaction()
+            unit, target = s.units[charge.unit], s.units[charge.target]
+            if not unit.on_table:
+                charge.resolved = True
+                continue
+            if charge.reaction == "stand_and_shoot" and target.on_table:
+                events += shooting.stand_and_shoot(s, self.dice, target.id, unit.id)
+                charge.reaction = "hold"  # shot once; the charge move follows
+                if not unit.on_table:
+                    charge.resolved = True
+                    continue
+            if charge.reaction == "flee":
+                if target.on_table and not target.fleeing:
+                    assert target.pose is not None and unit.pose is not None
+                    tf = target.formation
+                    arc = arc_of_point(target.pose, tf.width, tf.depth, unit.pose.xy)
+                    events += flight_move(s, self.dice, target, [(unit.id, arc)])
+                s.step = Step.REDIRECT
+                options = ("run_down",) + (("redirect",) if not charge.redirected else ())
+                s.pending = Pending(unit.player, "redirect", unit.id, options)
+                return events
+            if not target.on_table:
+                charge.resolved = True
+                events.append(Event("charge", f"{unit.name}'s target is gone; the charge ends", {"unit": unit.id}))
+                continue
+            events += charging.make_charge_move(s, self.dice, unit, target)
+            charge.resolved = True
+        s.step = Step.REMAINING_MOVES
+        s.pending = Pending(s.active_player, "move")
+        return events
+
+    def _current_redirect(self) -> DeclaredCharge | None:
+        s = self.state
+        if s.step is not Step.REDIRECT:
+            return None
+        return next((c for c in s.charges if not c.resolved and c.reaction == "flee"), None)
+
+    def _charge_targets_ignoring_declaration(self, unit: Unit) -> list[str]:
+        saved = unit.move_action
+        unit.move_action = None
+        try:
+            return charging.charge_targets(self.state, unit)
+        finally:
+            unit.move_action = saved
+
+    def _redirect(self, action: Redirect) -> list[Event]:
+        self._expect(action, Step.REDIRECT)
+        s = self.state
+        charge = self._current_redirect()
+        assert charge is not None
+        if action.unit != charge.unit:
+            raise IllegalAction("Charge Reactions", f"{charge.unit} must decide whether to run down or redirect")
+        unit = s.units[charge.unit]
+        events: list[Event] = []
+        if action.target is not None:
+            if charge.redirected:
+                raise IllegalAction("Flee", "a charge may be redirected only once; it must run down")
+            if action.target not in self.redirect_targets(unit.id):
+                raise IllegalAction("Flee", f"{action.target} is not a valid target for a redirected charge")
+            test = morale_test(self.dice, unit, [], "to redirect its charge")
+            events += test.events
+            if test.passed:
+                charge.target = action.target
+                charge.reaction = None
+                charge.redirected = True
+                events.append(Event("charge", f"{unit.name} redirects its charge to {s.units[action.target].name}",
+                                    {"unit": unit.id, "target": action.target, "redirect": True}))
+                s.step = Step.CHARGE_REACTIONS
+                return events + self._next_reaction()
+        events += self._run_down(unit, s.units[charge.target])
+        charge.resolved = True
+        return events + self._resolve_charges()
+
+    def _run_down(self, unit: Unit, fled: Unit) -> list[Event]:
+        """Rulebook "Flee": the charger charges the fleeing unit with its normal charge distance."""
+        s = self.state
+        if not fled.on_table:
+            return [Event("charge", f"{unit.name}'s target fled the table; the charge ends", {"unit": unit.id})]
+        try:
+            plan = charging.plan_charge_for_move(s, unit, fled)
+        except IllegalAction as why:
+            return charging.failed_charge(s, unit, fled, why.message)
+        start = unit.pose
+        s.place(unit, plan.end)
+        s.remove(fled, Removal.ROUTED)
+        return [Event("charge", f"{unit.name} runs down {fled.name}",
+                      {"unit": unit.id, "target": fled.id, "from": _pose(start), "to": _pose(plan.end)}),
+                Event("rout", f"{fled.name} is caught and routed", {"unit": fled.id})]
+
+    # --- 2.4 remaining moves ---------------------------------------------------------------------------------
+    def _move(self, action: Move) -> list[Event]:
+        self._expect(action, Step.REMAINING_MOVES)
+        unit = self._own_unit(action)
+        return apply_move(self.state, self.dice, unit, _move_action(action.action), action.path)
+
+    # --- 4 shooting --------------------------------------------------------------------------------------------
+    def _shoot(self, action: Shoot) -> list[Event]:
+        self._expect(action, Step.RANGED_ATTACKS)
+        self._own_unit(action)
+        return shooting.shoot(self.state, self.dice, action)
+
+    # --- 5 close combat ----------------------------------------------------------------------------------------
+    def _close_combat_decision(self, action: Action) -> list[Event]:
+        self._expect(action, Step.MELEE)
+        events = close_combat.apply_close_combat_action(self.state, self.dice, action)
+        return events + self._settle_close_combat()
+
+    def _settle_close_combat(self) -> list[Event]:
+        s = self.state
+        events = close_combat.advance_close_combat(s, self.dice)
+        pending = close_combat.close_combat_pending(s)
+        if pending is not None:
+            s.pending = pending
+            return events
+        s.combat = None
+        return events + self._enter(Phase.RALLY)
+
+    # --- 6 rally -----------------------------------------------------------------------------------------------
+    def _rally(self) -> list[Event]:
+        """Rulebook "Rally Phase": own Shaken units that did not become Shaken this turn rally."""
+        s = self.state
+        s.step = Step.RALLY
+        s.rallied = []
+        events: list[Event] = []
+        for unit in s.units_of(s.active_player):
+            if unit.shaken and not unit.became_shaken_this_turn:
+                unit.shaken = False
+                unit.fleeing = False
+                s.rallied.append(unit.id)
+                events.append(Event("rally", f"{unit.name} rallies", {"unit": unit.id}))
+        s.pending = Pending(s.active_player, "rally", options=tuple(s.rallied))
+        return events
+
+    def check_rally_pivot(self, action: RallyPivot) -> IllegalAction | None:
+        """Why a proposed pivot after rallying is illegal, or None (nothing changes)."""
+        try:
+            self._check_turn(action)
+            self._validate_rally_pivot(action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def _rally_pivot(self, action: RallyPivot) -> list[Event]:
+        unit, new, turn = self._validate_rally_pivot(action)
+        s = self.state
+        s.place(unit, new)
+        s.rallied.remove(unit.id)
+        s.pending = Pending(s.active_player, "rally", options=tuple(s.rallied))
+        return [Event("move", f"{unit.name} pivots {abs(turn):.0f}° after rallying",
+                      {"unit": unit.id, "to": _pose(new)})]
+
+    def _validate_rally_pivot(self, action: RallyPivot) -> tuple[Unit, Pose, float]:
+        self._expect(action, Step.RALLY)
+        s = self.state
+        unit = self._own_unit(action)
+        if unit.id not in s.rallied:
+            raise IllegalAction("Shaken Units", f"only a unit that rallied this phase may pivot ({unit.name} did not)")
+        if unit.engaged:
+            raise IllegalAction("Shaken Units", f"{unit.name} is locked in melee and cannot pivot")
+        assert unit.pose is not None
+        turn = bearing_difference(unit.pose.facing, action.facing)
+        if abs(turn) > 180.0 + 1e-6:
+            raise IllegalAction("Shaken Units", "a rallied unit may pivot by up to 180°")
+        new = unit.pose.facing_to(action.facing)
+        check = s.scene.check_path(unit.id, unit.pose, [new])
+        if not check.ok:
+            raise path_problem(check, s)
+        return unit, new, turn
+
+
+_PHASE_NAMES = {
+    Phase.DEPLOYMENT: "Deployment",
+    Phase.STRATEGY_1: "1. First Strategy Phase",
+    Phase.MOVEMENT: "2. Movement Phase",
+    Phase.STRATEGY_2: "3. Second Strategy Phase",
+    Phase.SHOOTING: "4. Shooting Phase",
+    Phase.CLOSE_COMBAT: "5. Close Combat Phase",
+    Phase.RALLY: "6. Rally Phase",
+}
+
+
+def _move_action(name: str) -> MoveAction:
+    try:
+        action = MoveAction(name)
+    except ValueError:
+        raise IllegalAction("Movement Phase", f"unknown move action {name!r}; use hold, advance or rush") from None
+    if action is MoveAction.CHARGE:
+        raise IllegalAction("Movement Phase", "charges are declared with declare_charge in step 2.1")
+    return action
+
+
+def _pose(p: Pose | None) -> dict[str, float] | None:
+    return None if p is None else {"x": p.x, "y": p.y, "facing": p.facing}

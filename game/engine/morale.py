@@ -1,0 +1,58 @@
+"""Morale tests and the Shaken status (rulebook "Morale", "Taking Morale Tests", "Shaken Units",
+"Command Groups: Banner", "Fearless").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from game.engine.attacks import Modifier, succeeds, total
+from game.engine.dice import Dice
+from game.engine.events import Event, roll_event
+from game.engine.state import Unit
+
+
+@dataclass
+class MoraleResult:
+    """The outcome of one morale test."""
+
+    passed: bool
+    """True if the test was passed (after Fearless)."""
+    events: list[Event] = field(default_factory=list)
+    """Roll and outcome events."""
+
+
+def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str) -> MoraleResult:
+    """Take a morale test for ``unit``: one Quality test with ``modifiers`` (rulebook "Taking Morale Tests").
+
+    A Banner adds +1 (rulebook "Command Groups"). A Shaken unit always fails without rolling (rulebook "Shaken
+    Units"). A unit with Fearless that fails rolls one die and passes on 4+ (rulebook "Fearless"); this does
+    not save a Shaken unit's automatic failure (docs/rulings.md).
+    """
+    mods = list(modifiers)
+    if "banner" in unit.upgrades:
+        mods.append(Modifier("Banner", 1))
+    if unit.shaken:
+        ev = Event("morale", f"{unit.name} is Shaken and automatically fails its morale test ({reason})",
+                   {"unit": unit.id, "passed": False, "automatic": True, "reason": reason})
+        return MoraleResult(False, [ev])
+    roll = dice.one(f"Morale test of {unit.name} ({reason})")
+    passed = succeeds(roll, unit.profile.quality, total(mods))
+    events = [roll_event(f"Morale test of {unit.name} ({reason})", [roll], unit.profile.quality, total(mods),
+                         1 if passed else 0, [str(m) for m in mods], unit=unit.id)]
+    if not passed and unit.has("Fearless"):
+        again = dice.one(f"Fearless roll of {unit.name}")
+        events.append(roll_event(f"Fearless roll of {unit.name}", [again], 4, 0, 1 if again >= 4 else 0,
+                                 unit=unit.id))
+        passed = again >= 4
+    verdict = "passes" if passed else "fails"
+    events.append(Event("morale", f"{unit.name} {verdict} its morale test ({reason})",
+                        {"unit": unit.id, "passed": passed, "reason": reason}))
+    return MoraleResult(passed, events)
+
+
+def make_shaken(unit: Unit) -> Event:
+    """Mark ``unit`` Shaken this turn (it cannot rally in the turn it became Shaken)."""
+    unit.shaken = True
+    unit.became_shaken_this_turn = True
+    return Event("shaken", f"{unit.name} is Shaken", {"unit": unit.id})

@@ -1,0 +1,261 @@
+"""Step 2.4 Remaining moves: Hold, Advance and Rush (rulebook "Movement", "Terrain").
+
+A move is a path of poses (../shared/spec.md ``move``): from its pose the unit moves in a straight line to
+each pose's (x, y) keeping its facing, then pivots to that pose's facing. Pivots turn about the centre and are
+free (rulebook "Pivoting"); the distance moved is the travel of the centre, which for straight moves is the
+travel of every point of the base (rulebook "Measuring Movement").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shapely.geometry import MultiPoint
+
+from geometry.pose import Pose, bearing_difference, bearing_to
+from geometry.motion import MoveCheck
+from geometry.shapes import model_polygons
+from game.engine.casualties import apply_wounds
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.events import Event, roll_event
+from game.engine.state import GameState, MoveAction, Unit
+
+EPS = 1e-6
+ADVANCE = 6.0
+"""Advance distance, inches (rulebook "Advancing")."""
+RUSH = 12.0
+"""Rush and Charge distance, inches (rulebook "Rushing", "Charging")."""
+DIFFICULT_CAP = 6.0
+"""Most a unit may move if any model moves in or through difficult terrain (rulebook "Difficult Terrain")."""
+RUSH_ENEMY_DISTANCE = 6.0
+"""No Rush with an enemy unit within this distance (rulebook "Rushing")."""
+
+
+GEOMETRY_SECTIONS = {
+    "table edge": "General Movement",
+    "impassable terrain": "Impassable Terrain",
+    "through a unit": "General Movement",
+    '1" from a unit': "General Movement",
+}
+"""Rulebook section of each geometry rule a path can break."""
+
+
+def path_problem(check: MoveCheck, state: GameState | None = None) -> IllegalAction:
+    """The ``IllegalAction`` for a path the geometry refused, naming the rulebook section and the broken rule.
+
+    With ``state``, a unit in the way is named by its profile name rather than its id.
+    """
+    rule = check.rule or "movement"
+    section = GEOMETRY_SECTIONS.get(rule, "General Movement")
+    message = check.message or "illegal path"
+    if state is not None and check.blocker in state.units:
+        message = message.replace(f"unit '{check.blocker}'", state.units[check.blocker].name)
+    return IllegalAction(section, f"{rule}: {message}", check.where)
+
+
+def move_allowance(unit: Unit, action: MoveAction) -> float:
+    """Inches ``unit`` may move with ``action``: 6 Advance, 12 Rush/Charge, 0 Hold.
+
+    Fast +2"/+4", Slow -2"/-4" (rulebook "Fast", "Slow"), Musician +1" (rulebook "Command Groups").
+    """
+    if action is MoveAction.HOLD:
+        return 0.0
+    base = ADVANCE if action is MoveAction.ADVANCE else RUSH
+    step = 2.0 if action is MoveAction.ADVANCE else 4.0
+    if unit.has("Fast"):
+        base += step
+    if unit.has("Slow"):
+        base -= step
+    if "musician" in unit.upgrades:
+        base += 1.0
+    return max(base, 0.0)
+
+
+def ignores_difficult(unit: Unit) -> bool:
+    """Strider and Flying units ignore difficult terrain (rulebook "Strider", "Flying")."""
+    return unit.has("Strider") or unit.has("Flying")
+
+
+@dataclass(frozen=True, slots=True)
+class PathShape:
+    """What a path does: its pivots (degrees, signed) and straight legs (start, end, facing while moving)."""
+
+    pivots: tuple[float, ...]
+    """Each pivot's signed turn in degrees, in order."""
+    legs: tuple[tuple[Pose, Pose], ...]
+    """Each straight leg as (start pose, end pose) with the facing held during the leg."""
+    end: Pose
+    """Final pose."""
+
+    @property
+    def distance(self) -> float:
+        """Total straight travel of the centre, inches."""
+        return sum(a.distance_to(b) for a, b in self.legs)
+
+
+def path_shape(start: Pose, path: Sequence[Pose]) -> PathShape:
+    """Split ``path`` into straight legs and pivots (../shared/spec.md ``move``)."""
+    pivots: list[float] = []
+    legs: list[tuple[Pose, Pose]] = []
+    cur = start
+    for p in path:
+        if abs(p.x - cur.x) > EPS or abs(p.y - cur.y) > EPS:
+            moved = Pose(p.x, p.y, cur.facing)
+            legs.append((cur, moved))
+            cur = moved
+        turn = bearing_difference(cur.facing, p.facing)
+        if abs(turn) > EPS:
+            pivots.append(turn)
+            cur = Pose(cur.x, cur.y, p.facing)
+    return PathShape(tuple(pivots), tuple(legs), cur)
+
+
+def leg_is_forward(leg: tuple[Pose, Pose]) -> bool:
+    """True when a straight leg heads into the unit's front quadrant (within 45 degrees of its facing)."""
+    a, b = leg
+    return abs(bearing_difference(a.facing, bearing_to(a.xy, b.xy))) <= 45.0 + EPS
+
+
+def check_pivots(action: MoveAction, pivots: tuple[float, ...]) -> None:
+    """Pivot limits: Hold up to 180 degrees; Advance and Rush one pivot up to 90 or two up to 45.
+
+    Raises ``IllegalAction`` ("Holding" / "Advancing" / "Rushing").
+    """
+    if action is MoveAction.HOLD:
+        if sum(abs(p) for p in pivots) > 180.0 + EPS:
+            raise IllegalAction("Holding", "a unit that Holds may pivot by up to 180° in all")
+        return
+    rule = "Advancing" if action is MoveAction.ADVANCE else "Rushing"
+    if len(pivots) > 2:
+        raise IllegalAction(rule, f"may pivot once by up to 90° or twice by up to 45°, not {len(pivots)} times")
+    if len(pivots) == 1 and abs(pivots[0]) > 90.0 + EPS:
+        raise IllegalAction(rule, f"a single pivot may be at most 90°, this one is {abs(pivots[0]):.0f}°")
+    if len(pivots) == 2 and max(abs(p) for p in pivots) > 45.0 + EPS:
+        raise IllegalAction(rule, "with two pivots each may be at most 45°")
+
+
+def can_move(state: GameState, unit: Unit) -> str | None:
+    """Why ``unit`` may not take a move action now, or None (rulebook "Shaken Units", "Movement Phase")."""
+    if not unit.on_table:
+        return "the unit is not on the table"
+    if unit.engaged:
+        return "the unit is locked in melee"
+    if unit.shaken:
+        return "Shaken units must stay idle"
+    if unit.move_action is not None:
+        return "the unit has already taken its action this turn"
+    return None
+
+
+def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequence[Pose]) -> MoveCheck:
+    """Check a Hold, Advance or Rush along ``path``; returns the geometry check of the legal path.
+
+    Raises ``IllegalAction`` naming the rule broken: Shaken/melee units stay idle, Immobile units only Hold,
+    Rush with an enemy within 6", pivot limits, distance (with Fast/Slow/Musician and the difficult terrain
+    cap), sideways/backward moves up to half an Advance, Rush forward only, and the geometry of the path
+    (table edge, impassable terrain, through units, within 1" of another unit).
+    """
+    why = can_move(state, unit)
+    if why:
+        raise IllegalAction("Movement", why)
+    assert unit.pose is not None
+    if action is not MoveAction.HOLD and unit.has("Immobile"):
+        raise IllegalAction("Immobile", f"{unit.name} may only take Hold actions")
+    shape = path_shape(unit.pose, path)
+    check_pivots(action, shape.pivots)
+    if action is MoveAction.HOLD and shape.legs:
+        raise IllegalAction("Holding", "a unit that Holds does not move; it may only pivot", shape.legs[0][1].xy)
+    if action is MoveAction.RUSH:
+        close = state.scene.units_within(unit.id, RUSH_ENEMY_DISTANCE, players=[3 - unit.player])
+        if close:
+            raise IllegalAction("Rushing", f"may not Rush with an enemy unit within 6\" ({state.units[close[0]].name})")
+    allowance = move_allowance(unit, action)
+    backward = [leg for leg in shape.legs if not leg_is_forward(leg)]
+    if backward and action is MoveAction.RUSH:
+        raise IllegalAction("Rushing", "a Rush moves forward; only an Advance may move sideways or backward",
+                            backward[0][1].xy)
+    if backward:
+        allowance /= 2
+    check = state.scene.check_path(unit.id, unit.pose, list(path))
+    if not check.ok:
+        raise path_problem(check, state)
+    if "difficult" in check.traits_crossed and not ignores_difficult(unit):
+        allowance = min(allowance, DIFFICULT_CAP)
+    if shape.distance > allowance + 1e-4:
+        limit = "6\" in difficult terrain" if allowance == DIFFICULT_CAP and "difficult" in check.traits_crossed \
+            else f"{allowance:g}\""
+        if backward:
+            limit += " (half, moving sideways or backward)"
+        raise IllegalAction(
+            "Difficult Terrain" if "difficult" in check.traits_crossed and allowance <= DIFFICULT_CAP else
+            {MoveAction.ADVANCE: "Advancing", MoveAction.RUSH: "Rushing"}.get(action, "Movement"),
+            f"moves {shape.distance:.2f}\" but may move at most {limit}",
+            shape.end.xy,
+        )
+    return check
+
+
+def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pose, path: Sequence[Pose],
+                            rushing: bool) -> list[Event]:
+    """Dangerous terrain tests for the models that moved in or through dangerous terrain.
+
+    Rulebook "Dangerous Terrain": one die per model (as many as its Tough value), each 1 is a wound. Terrain
+    "dangerous when using rush/charge" (rivers, ruins) counts only when ``rushing``. Models are counted by their
+    bases swept along each straight leg (docs/rulings.md).
+    """
+    pieces = [t for t in state.terrain
+              if "dangerous" in t.traits or (rushing and "dangerous_when_rushing" in t.traits)]
+    if not pieces:
+        return []
+    shape = path_shape(start, path)
+    formation = unit.formation
+    touched: set[int] = set()
+    poses = [start] + [b for _, b in shape.legs] + [shape.end]
+    for i in range(len(poses) - 1):
+        a_polys = model_polygons(poses[i], formation)
+        b_polys = model_polygons(poses[i + 1], formation)
+        for m, (pa, pb) in enumerate(zip(a_polys, b_polys, strict=True)):
+            if m in touched:
+                continue
+            swept = MultiPoint(list(pa.exterior.coords) + list(pb.exterior.coords)).convex_hull
+            if any(swept.intersects(t.shape) and swept.intersection(t.shape).area > 1e-9 for t in pieces):
+                touched.add(m)
+    if not touched:
+        return []
+    count = len(touched) * unit.tough
+    purpose = f"Dangerous terrain test of {unit.name}"
+    results = dice.d6(count, purpose)
+    wounds = sum(1 for d in results if d == 1)
+    events = [roll_event(purpose, results, None, 0, wounds, [f"{len(touched)} model(s) in dangerous terrain"],
+                         unit=unit.id)]
+    events += apply_wounds(state, unit, wounds, "dangerous terrain")
+    return events
+
+
+def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, path: Sequence[Pose]) -> list[Event]:
+    """Validate and make a Hold, Advance or Rush; returns the events. Raises ``IllegalAction`` (state unchanged)."""
+    check = validate_move(state, unit, action, path)
+    assert unit.pose is not None
+    start = unit.pose
+    shape = path_shape(start, path)
+    state.place(unit, shape.end)
+    unit.move_action = action
+    unit.pivoted = bool(shape.pivots)
+    verb = {MoveAction.HOLD: "holds", MoveAction.ADVANCE: "advances", MoveAction.RUSH: "rushes"}[action]
+    text = f"{unit.name} {verb}"
+    if shape.distance > EPS:
+        text += f" {shape.distance:.1f}\""
+    if shape.pivots:
+        text += " and pivots " + ", ".join(f"{abs(p):.0f}°" for p in shape.pivots)
+    if check.terrain_crossed:
+        text += f" (through {', '.join(check.terrain_crossed)})"
+    events = [Event("move", text, {"unit": unit.id, "action": action.value, "from": _pose_data(start),
+                                   "to": _pose_data(shape.end), "distance": shape.distance})]
+    events += dangerous_terrain_tests(state, dice, unit, start, path, action is MoveAction.RUSH)
+    return events
+
+
+def _pose_data(p: Pose) -> dict[str, float]:
+    return {"x": p.x, "y": p.y, "facing": p.facing}

@@ -1,0 +1,347 @@
+"""The state of a game: table, terrain, units, turn position and the decision the engine waits for.
+
+Plain dataclasses and enums. The geometry cache (``GameState.scene``) is derived from the units and kept in step
+by the mutators ``place``, ``set_models`` and ``remove``; rules modules change poses and model counts only
+through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from geometry.arcs import Arc
+from geometry.formation import Formation, default_per_row, pose_keeping_front
+from geometry.pose import Pose
+from geometry.scene import Scene
+from geometry.terrain import TerrainShape
+from game.engine.profiles import Profile
+
+
+class Phase(str, Enum):
+    """Phases of the AoWFBR 1.4 turn sequence (rulebook "Turn Sequence"), with deployment before round 1."""
+
+    DEPLOYMENT = "deployment"
+    STRATEGY_1 = "strategy_1"
+    MOVEMENT = "movement"
+    STRATEGY_2 = "strategy_2"
+    SHOOTING = "shooting"
+    CLOSE_COMBAT = "close_combat"
+    RALLY = "rally"
+
+
+class Step(str, Enum):
+    """Steps within a phase that wait for a player (turn sequence numbering in the value's comment)."""
+
+    DEPLOY = "deploy"
+    """Deployment: place units."""
+    STRATEGY = "strategy"
+    """1.2/1.3 and 3.1/3.2: special rules and spells."""
+    DECLARE_CHARGES = "declare_charges"
+    """2.1 Declare charges."""
+    CHARGE_REACTIONS = "charge_reactions"
+    """2.2 Declare charge reactions (the opponent decides)."""
+    REDIRECT = "redirect"
+    """2.3 A charger whose target fled chooses to run down or redirect."""
+    REMAINING_MOVES = "remaining_moves"
+    """2.4 Remaining moves."""
+    RANGED_ATTACKS = "ranged_attacks"
+    """4.2 Ranged attacks."""
+    MELEE = "melee"
+    """5.1-5.6 Close combat: decisions after melee resolution (pursue, follow up, consolidation)."""
+    RALLY = "rally"
+    """6.1 Rally: rallied units may pivot."""
+
+
+class MoveAction(str, Enum):
+    """The action a unit took in the movement phase (rulebook "Movement Phase")."""
+
+    HOLD = "hold"
+    ADVANCE = "advance"
+    RUSH = "rush"
+    CHARGE = "charge"
+
+
+class Removal(str, Enum):
+    """Why a unit left the game (state file ``removed``)."""
+
+    DESTROYED = "destroyed"
+    ROUTED = "routed"
+    FLED = "fled"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The table, inches: x in [0, width], y in [0, depth]; player 1's edge is y = 0."""
+
+    width: float = 72.0
+    depth: float = 48.0
+
+
+@dataclass
+class Unit:
+    """One unit on the table (or waiting to deploy, or removed)."""
+
+    id: str
+    """Unique id within the scenario."""
+    player: int
+    """Owner, 1 or 2."""
+    profile: Profile
+    """The unit's profile."""
+    starting_models: int
+    """Models at the start of the game (starting size for morale and victory points)."""
+    models: int
+    """Models left."""
+    per_row: int
+    """Models in a full row."""
+    pose: Pose | None = None
+    """Centre and facing; None before deployment."""
+    upgrades: frozenset[str] = frozenset()
+    """Command group: sergeant, musician, banner."""
+    cost: int = 0
+    """Points cost of the whole unit (copies x profile cost)."""
+    wounds: int = 0
+    """Wounds carried by the most-wounded model with Tough (0 for units without Tough)."""
+    shaken: bool = False
+    """Rulebook "Shaken Units"."""
+    fleeing: bool = False
+    """True while the unit is making or has made a flight move this turn and is not yet routed or rallied."""
+    removed: Removal | None = None
+    """None while in the game."""
+    engaged_with: set[str] = field(default_factory=set)
+    """Ids of enemy units locked in melee with this one."""
+    contact_arcs: dict[str, Arc] = field(default_factory=dict)
+    """For each engaged enemy id: the arc of THIS unit that the enemy is in contact with."""
+    fights_as_charger: bool = False
+    """Strikes in step 3 (charging/attacking) and gets the charge bonus: charged this turn, or followed up."""
+    first_round_with: set[str] = field(default_factory=set)
+    """Enemies met this turn for the first time (Counter strikes first only in the first round)."""
+    # Per-turn flags, reset at the start of each player turn.
+    move_action: MoveAction | None = None
+    """What the unit did this movement phase."""
+    pivoted: bool = False
+    """The unit pivoted this turn (Indirect, Entrenched)."""
+    shot_targets: list[str] = field(default_factory=list)
+    """Targets shot at this shooting phase (at most two weapon groups)."""
+    weapons_fired: set[str] = field(default_factory=set)
+    """Weapon names fired this shooting phase."""
+    became_shaken_this_turn: bool = False
+    """Shaken units cannot rally in the turn they became Shaken."""
+    lost_models_this_turn: bool = False
+    """Took wounds this turn (morale test at the end of shooting)."""
+
+    @property
+    def formation(self) -> Formation:
+        """Current formation (models left, per row, base size)."""
+        return Formation(max(self.models, 0), self.per_row, self.profile.base_width_mm, self.profile.base_depth_mm)
+
+    @property
+    def on_table(self) -> bool:
+        """Deployed and not removed."""
+        return self.pose is not None and self.removed is None
+
+    @property
+    def engaged(self) -> bool:
+        """In melee with at least one enemy unit."""
+        return bool(self.engaged_with)
+
+    @property
+    def tough(self) -> int:
+        """Tough value of each model (1 without Tough)."""
+        return self.profile.tough
+
+    @property
+    def starting_rows_width(self) -> int:
+        """Models in the front row at the start of the game: the size of a full row for melee resolution."""
+        return min(self.per_row, self.starting_models)
+
+    @property
+    def name(self) -> str:
+        """Display name: the profile name and id."""
+        return f"{self.profile.name} ({self.id})"
+
+    def has(self, rule: str) -> bool:
+        """True if the unit's profile has special rule ``rule``."""
+        return self.profile.has(rule)
+
+    def reset_turn_flags(self) -> None:
+        """Clear the per-turn flags at the start of a player turn."""
+        self.move_action = None
+        self.pivoted = False
+        self.shot_targets = []
+        self.weapons_fired = set()
+        self.became_shaken_this_turn = False
+        self.lost_models_this_turn = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The decision the engine waits for (state file ``pending``)."""
+
+    player: int
+    """Who must decide."""
+    decision: str
+    """What: deploy, strategy, declare_charge, charge_reaction, redirect, move, shoot, pursue, follow_up,
+    consolidate, rally."""
+    unit: str | None = None
+    """The unit concerned, when the decision is about one unit."""
+    options: tuple[str, ...] = ()
+    """Allowed choices where they are a short list (reactions, targets)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """The state-file form."""
+        out: dict[str, object] = {"player": self.player, "decision": self.decision}
+        if self.unit is not None:
+            out["unit"] = self.unit
+        if self.options:
+            out["options"] = list(self.options)
+        return out
+
+
+@dataclass
+class DeclaredCharge:
+    """A charge declared in step 2.1, resolved in 2.2-2.3."""
+
+    unit: str
+    """The charging unit."""
+    target: str
+    """Its (current) target."""
+    reaction: str | None = None
+    """hold, stand_and_shoot or flee once the opponent declared it."""
+    redirected: bool = False
+    """The charge was already redirected once (no second redirect)."""
+    resolved: bool = False
+    """The charge move has been made."""
+
+
+@dataclass
+class GameState:
+    """Everything about a game in progress."""
+
+    name: str
+    """Scenario name."""
+    table: Table
+    """Table size."""
+    terrain: list[TerrainShape]
+    """Terrain pieces, index = position."""
+    units: dict[str, Unit]
+    """Units by id, in scenario order."""
+    generals: dict[int, str | None]
+    """Each player's General (unit id) or None."""
+    rounds: int = 4
+    """Rounds in the game."""
+    round: int = 1
+    """Current round, 1-based."""
+    first_player: int = 1
+    """Who takes the first turn of each round."""
+    active_player: int = 1
+    """Whose turn it is."""
+    phase: Phase = Phase.STRATEGY_1
+    """Current phase."""
+    step: Step = Step.STRATEGY
+    """Current step within the phase."""
+    pending: Pending | None = None
+    """The decision the engine waits for; None when the game is over."""
+    game_over: bool = False
+    """True after the last rally phase of the last round."""
+    options: dict[str, object] = field(default_factory=dict)
+    """Scenario options (optional rules)."""
+    charges: list[DeclaredCharge] = field(default_factory=list)
+    """Charges declared this movement phase."""
+    rallied: list[str] = field(default_factory=list)
+    """Units that rallied in this rally phase (each may pivot once by up to 180 degrees)."""
+    combat: object | None = None
+    """Progress through the close combat phase (game.engine.close_combat.CombatPhase), None outside it."""
+    scene: Scene = field(init=False, repr=False)
+    """Geometry cache of terrain and unit footprints; derived from ``units``."""
+
+    def __post_init__(self) -> None:
+        self.scene = Scene(self.table.width, self.table.depth, self.terrain)
+        for unit in self.units.values():
+            if unit.on_table:
+                assert unit.pose is not None
+                self.scene.set_unit(unit.id, unit.player, unit.pose, unit.formation)
+
+    # --- queries -------------------------------------------------------------------------------------------
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with this id; raises ``KeyError`` naming it."""
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            raise KeyError(f"no unit {unit_id!r}") from None
+
+    def units_of(self, player: int) -> list[Unit]:
+        """Units of ``player`` that are on the table, scenario order."""
+        return [u for u in self.units.values() if u.player == player and u.on_table]
+
+    def enemies_of(self, player: int) -> list[Unit]:
+        """Units of the other player that are on the table."""
+        return self.units_of(3 - player)
+
+    # --- mutators (keep the geometry cache in step) ----------------------------------------------------------
+    def place(self, unit: Unit, pose: Pose) -> None:
+        """Put ``unit`` at ``pose``."""
+        unit.pose = pose
+        if unit.removed is None:
+            self.scene.set_unit(unit.id, unit.player, pose, unit.formation)
+
+    def set_models(self, unit: Unit, models: int) -> None:
+        """Change the number of models; casualties come from the back, so the front edge stays in place."""
+        models = max(0, models)
+        old = unit.formation
+        unit.models = models
+        if unit.pose is not None and models > 0:
+            unit.pose = pose_keeping_front(unit.pose, old, unit.formation)
+            if unit.removed is None:
+                self.scene.set_unit(unit.id, unit.player, unit.pose, unit.formation)
+
+    def remove(self, unit: Unit, how: Removal) -> None:
+        """Take ``unit`` out of the game (destroyed, routed or fled) and out of every melee."""
+        unit.removed = how
+        unit.fleeing = False
+        for other_id in sorted(unit.engaged_with):
+            other = self.units[other_id]
+            other.engaged_with.discard(unit.id)
+            other.contact_arcs.pop(unit.id, None)
+        unit.engaged_with.clear()
+        unit.contact_arcs.clear()
+        if self.scene.has_unit(unit.id):
+            self.scene.remove_unit(unit.id)
+
+    def engage(self, a: Unit, b: Unit, arc_of_a: Arc, arc_of_b: Arc) -> None:
+        """Lock ``a`` and ``b`` in melee; ``arc_of_a`` is the arc of ``a`` that ``b`` touches, and vice versa."""
+        a.engaged_with.add(b.id)
+        b.engaged_with.add(a.id)
+        a.contact_arcs[b.id] = arc_of_a
+        b.contact_arcs[a.id] = arc_of_b
+
+    def disengage(self, a: Unit, b: Unit) -> None:
+        """End the melee between ``a`` and ``b``."""
+        a.engaged_with.discard(b.id)
+        b.engaged_with.discard(a.id)
+        a.contact_arcs.pop(b.id, None)
+        b.contact_arcs.pop(a.id, None)
+
+
+def make_unit(
+    unit_id: str,
+    player: int,
+    profile: Profile,
+    models: int,
+    pose: Pose | None,
+    per_row: int | None = None,
+    upgrades: frozenset[str] = frozenset(),
+) -> Unit:
+    """Build a unit at the start of a game; its cost is the profile cost times the copies it is made of."""
+    copies = max(1, -(-models // max(profile.size, 1)))
+    return Unit(
+        id=unit_id,
+        player=player,
+        profile=profile,
+        starting_models=models,
+        models=models,
+        per_row=per_row or default_per_row(models),
+        pose=pose,
+        upgrades=upgrades,
+        cost=profile.cost * copies,
+    )

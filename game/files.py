@@ -1,0 +1,59 @@
+"""Where the program keeps the user's files, and writing them atomically.
+
+Saves and records go in the user's data folder (platformdirs; honours ``XDG_DATA_HOME``). A file is written to a
+temporary file in the same folder, flushed and fsynced, then renamed over the old one, and the folder is
+fsynced: a crash or a full disk never destroys the previous version.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "battle-regiments"
+
+
+def user_data_dir() -> Path:
+    """The folder for saves, records and lesson progress (created if missing)."""
+    path = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def records_dir() -> Path:
+    """The folder where every game played in the window is recorded (created if missing)."""
+    path = user_data_dir() / "records"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically. Raises ``OSError``; the old file is then untouched."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,173 @@
+"""Game records: scenario + dice + actions (../shared/spec.md "Game record").
+
+A replay, a save and a test script are all game records. ``load_record`` validates a file and reports every
+problem as ``FILE:LINE: PATH: message``; ``replay`` applies the actions to a fresh game and stops at the first
+illegal one, naming its index and the rule it breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from game.engine.actions import Action, ActionFormatError, action_from_dict
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.game import Game
+from game.files import atomic_write_text
+from game.scenario import ScenarioError, load_scenario, new_game_state
+
+RECORD_FORMAT = "regiments-record/1"
+"""The ``format`` value of a game record."""
+
+
+class RecordError(ValueError):
+    """A record file that cannot be used; ``problems`` lists each as ``FILE:LINE: PATH: message``."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class Record:
+    """A game record in memory."""
+
+    scenario: str | dict[str, Any]
+    """Path of the scenario relative to the record file, or the scenario mapping inline."""
+    dice: dict[str, Any]
+    """``{seed: N}`` or ``{sequence: [...]}``."""
+    actions: list[Action] = field(default_factory=list)
+    """Every decision, in order."""
+    source: Path | None = None
+    """The file it was read from, if any (relative scenario paths are resolved against it)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Optional keys kept as they were (program version, players' names, result...)."""
+
+    def scenario_path(self) -> Path:
+        """Absolute path of the scenario file. Raises ``RecordError`` for an inline scenario."""
+        if not isinstance(self.scenario, str):
+            raise RecordError(["inline scenarios are resolved by new_game()"])
+        path = Path(self.scenario)
+        if not path.is_absolute() and self.source is not None:
+            path = self.source.parent / path
+        return path
+
+    def to_yaml(self) -> str:
+        """The record as YAML text."""
+        data: dict[str, Any] = {"format": RECORD_FORMAT, "scenario": self.scenario, "dice": self.dice}
+        data.update(self.extra)
+        data["actions"] = [a.to_dict() for a in self.actions]
+        return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=120)
+
+
+def _line(node: yaml.Node | None) -> int:
+    return node.start_mark.line + 1 if node is not None else 1
+
+
+def _mapping_items(node: yaml.Node) -> dict[str, yaml.Node]:
+    out: dict[str, yaml.Node] = {}
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            out[str(k.value)] = v
+    return out
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and validate a record file. Raises ``RecordError`` listing every problem found."""
+    path = Path(path)
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError([f"{name}:1: file: cannot read ({e.strerror})"]) from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        raise RecordError([f"{name}:{line}: file: not valid YAML ({getattr(e, 'problem', e)})"]) from None
+    if not isinstance(data, dict) or root is None:
+        raise RecordError([f"{name}:1: file: a game record must be a mapping"])
+    nodes = _mapping_items(root)
+    problems: list[str] = []
+    if data.get("format") != RECORD_FORMAT:
+        problems.append(f"{name}:{_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, "
+                        f"got {data.get('format')!r}")
+    scenario = data.get("scenario")
+    if not isinstance(scenario, (str, dict)):
+        problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: must be a path or a scenario mapping")
+    dice = data.get("dice")
+    try:
+        Dice.from_record(dice if isinstance(dice, dict) else {})
+    except ValueError as e:
+        problems.append(f"{name}:{_line(nodes.get('dice'))}: dice: {e}")
+    raw_actions = data.get("actions", [])
+    actions: list[Action] = []
+    if not isinstance(raw_actions, list):
+        problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: must be a list")
+        raw_actions = []
+    action_nodes = nodes["actions"].value if isinstance(nodes.get("actions"), yaml.SequenceNode) else []
+    for i, raw in enumerate(raw_actions):
+        node = action_nodes[i] if i < len(action_nodes) else None
+        try:
+            actions.append(action_from_dict(raw, f"actions[{i}]"))
+        except ActionFormatError as e:
+            problems.append(f"{name}:{_line(node)}: {e}")
+    if problems:
+        raise RecordError(problems)
+    extra = {k: v for k, v in data.items() if k not in ("format", "scenario", "dice", "actions")}
+    assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
+    return Record(scenario, dice, actions, path, extra)
+
+
+def save_record(path: str | Path, record: Record) -> None:
+    """Write ``record`` to ``path`` atomically (a crash never destroys the previous file)."""
+    atomic_write_text(path, record.to_yaml())
+
+
+def new_game(record: Record) -> Game:
+    """A fresh game at the record's starting position (no actions applied).
+
+    Raises ``ScenarioError`` if the scenario is invalid, ``RecordError`` for an inline scenario that cannot be read.
+    """
+    if isinstance(record.scenario, dict):
+        from game.scenario import load_scenario_mapping
+
+        base = record.source.parent if record.source is not None else Path.cwd()
+        scenario = load_scenario_mapping(record.scenario, base / "<inline scenario>")
+    else:
+        scenario = load_scenario(record.scenario_path())
+    return Game.start(new_game_state(scenario), Dice.from_record(record.dice))
+
+
+@dataclass
+class ReplayResult:
+    """The outcome of applying a record."""
+
+    game: Game
+    """The game after the last action applied."""
+    failed_index: int | None = None
+    """Index of the first action that could not be applied, or None."""
+    error: IllegalAction | None = None
+    """Why it could not be applied."""
+
+
+def replay(record: Record, upto: int | None = None) -> ReplayResult:
+    """Apply the record's actions (the first ``upto`` of them) to a fresh game; stops at an illegal action."""
+    game = new_game(record)
+    actions = record.actions if upto is None else record.actions[:upto]
+    for i, action in enumerate(actions):
+        try:
+            game.apply(action)
+        except IllegalAction as e:
+            return ReplayResult(game, i, e)
+    return ReplayResult(game, None, None)
+
+
+__all__ = ["Record", "RecordError", "ReplayResult", "ScenarioError", "load_record", "new_game", "replay",
+           "save_record", "RECORD_FORMAT"]

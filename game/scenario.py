@@ -1,0 +1,1304 @@
+"""Scenario and army files: loading, validation and the starting game state.
+
+The formats are fixed by ``../shared/spec.md`` ("Scenario file") and documented key by key in ``docs/formats.md``
+("Scenario file", "Army file"). A bad file is refused with every problem found, each as
+``FILE:LINE: PATH: message`` (LINE 1-based, PATH like ``armies[0].units[2].models``)::
+
+    scenarios/x.yaml:14: armies[0].profiles.Spearmen.quality: must be 2 to 6, got 7
+
+Checks follow the rulebook: "Unit Stats" (Quality and Defense 2+ to 6+), "Combined Units" (up to four copies of a
+multi-model unit, at most 20 models, two copies for units with Tough), "Command Groups" (one sergeant, musician and
+banner per unit), "Hero" (heroes with up to Tough(6) may join one multi-model unit), "Victory Conditions" (the
+General is one of the army's heroes), "Deploying Armies" and "Terrain Setup Guidelines" (``game/terrain_kinds.py``).
+Distances are inches, angles degrees, base sizes millimetres.
+
+Public API: ``load_scenario``, ``load_scenario_mapping``, ``load_army``, ``check_scenario_file``,
+``new_game_state``, ``ScenarioError`` and the frozen dataclasses ``Scenario``, ``ArmySpec``, ``UnitSpec``,
+``StartSpec`` and ``ArmyFile``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import math
+import os
+import re
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, NamedTuple, get_args, get_origin
+
+import shapely
+import yaml
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
+from shapely import Polygon, box
+from shapely.validation import explain_validity
+
+from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
+from game.engine.state import GameState, Phase, Step, Table, make_unit
+from game.terrain_kinds import KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS, IMPASSABLE
+from geometry.formation import Formation, default_per_row
+from geometry.pose import Pose
+from geometry.shapes import footprint_polygon
+from geometry.terrain import TerrainShape, rect_to_polygon
+
+SCENARIO_FORMAT = "regiments-scenario/1"
+"""The ``format`` value of a scenario file."""
+ARMY_FORMAT = "regiments-army/1"
+"""The ``format`` value of an army file."""
+RULESETS: frozenset[str] = frozenset({"aowfbr-1.4"})
+"""Rulesets a scenario may name (``ruleset``)."""
+OPTION_DEFAULTS: dict[str, object] = {
+    "random_charge_distance": False,
+    "artillery_scatter": False,
+    "spell_tokens": "basic",
+}
+"""Scenario ``options`` and their defaults (rulebook "Optional Rules"); ``Scenario.options`` has every key."""
+SPELL_TOKEN_MODES: tuple[str, ...] = ("basic", "spell_and_dispel", "pooled")
+"""Values of ``options.spell_tokens`` (rulebook "Caster(X)", "Spell and Dispel Tokens", "Pooled Tokens")."""
+MAX_COPIES = 4
+"""Rulebook "Combined Units": up to four copies of the same multi-model unit."""
+MAX_COMBINED_MODELS = 20
+"""Rulebook "Combined Units": the maximum unit size is 20 models."""
+MAX_TOUGH_COPIES = 2
+"""Rulebook "Combined Units": units with Tough(X) may only combine two unit copies."""
+MAX_JOINING_TOUGH = 6
+"""Rulebook "Hero": heroes with up to Tough(6) may deploy as part of one multi-model unit."""
+
+PHASE_FIRST_STEP: dict[Phase, Step] = {
+    Phase.DEPLOYMENT: Step.DEPLOY,
+    Phase.STRATEGY_1: Step.STRATEGY,
+    Phase.MOVEMENT: Step.DECLARE_CHARGES,
+    Phase.STRATEGY_2: Step.STRATEGY,
+    Phase.SHOOTING: Step.RANGED_ATTACKS,
+    Phase.CLOSE_COMBAT: Step.MELEE,
+    Phase.RALLY: Step.RALLY,
+}
+"""The first step of each phase: where a game given ``start: {phase: ...}`` begins."""
+
+_AREA_EPS = 1e-6  # square inches: overlaps smaller than this are touching, not overlapping
+_EDGE_EPS = 1e-6  # inches: tolerance on the table edge
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class ScenarioError(ValueError):
+    """A scenario or army file that cannot be used.
+
+    ``problems`` lists every problem found, each formatted ``FILE:LINE: PATH: message`` with LINE 1-based.
+    """
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """One unit as the scenario lists it (spec "Scenario file", ``armies[].units[]``)."""
+
+    id: str
+    """Unique id within the scenario."""
+    profile: str
+    """Name of its profile in the army's ``profiles``."""
+    models: int
+    """Starting size: profile size x copies (rulebook "Combined Units")."""
+    per_row: int | None = None
+    """Models per full row; None for the rulebook default (``geometry.formation.default_per_row``)."""
+    upgrades: frozenset[str] = frozenset()
+    """Command group: any of sergeant, musician, banner (rulebook "Command Groups")."""
+    joined_by: str | None = None
+    """Id of a hero deployed as part of this unit (rulebook "Hero"), or None."""
+    pose: Pose | None = None
+    """Where it starts (centre in inches, facing in degrees); None to deploy during the game."""
+
+    @property
+    def formation_per_row(self) -> int:
+        """Models per row actually used: ``per_row`` or the rulebook default for ``models``."""
+        return self.per_row or default_per_row(self.models)
+
+
+@dataclass(frozen=True)
+class ArmySpec:
+    """One player's army: name, General, profiles and units."""
+
+    player: int
+    """1 or 2; player 1's table edge is y = 0."""
+    name: str
+    """Army name shown to players (the scenario's ``name``, else the included army file's, else "Player N")."""
+    general: str | None
+    """Id of the unit that is the army's General (a Hero; rulebook "Victory Conditions"), or None."""
+    profiles: dict[str, Profile]
+    """Profiles by name: the included army file's, overridden by the scenario's own."""
+    units: tuple[UnitSpec, ...]
+    """Units in file order."""
+    include: str | None = None
+    """The ``include`` path as written, or None."""
+
+    def profile_of(self, unit: UnitSpec) -> Profile:
+        """The profile of ``unit``."""
+        return self.profiles[unit.profile]
+
+    def copies_of(self, unit: UnitSpec) -> int:
+        """How many copies of its profile ``unit`` combines (rulebook "Combined Units")."""
+        return max(1, -(-unit.models // max(self.profile_of(unit).size, 1)))
+
+    def cost_of(self, unit: UnitSpec) -> int:
+        """Points cost of ``unit``: profile cost x copies (command group upgrades are free)."""
+        return self.profile_of(unit).cost * self.copies_of(unit)
+
+    @property
+    def points(self) -> int:
+        """Total points cost of the army."""
+        return sum(self.cost_of(u) for u in self.units)
+
+    def unit(self, unit_id: str) -> UnitSpec:
+        """The unit with this id; raises ``KeyError``."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+
+@dataclass(frozen=True)
+class StartSpec:
+    """Where a game of the scenario starts (spec ``start``)."""
+
+    round: int
+    """Round, 1-based."""
+    player: int
+    """Whose turn, 1 or 2."""
+    phase: Phase
+    """Phase; the game starts at the phase's first step (``PHASE_FIRST_STEP``)."""
+
+    @property
+    def step(self) -> Step:
+        """The first step of ``phase``."""
+        return PHASE_FIRST_STEP[self.phase]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario file (spec "Scenario file")."""
+
+    name: str
+    """Battle name."""
+    ruleset: str
+    """Ruleset id, e.g. ``aowfbr-1.4``."""
+    table: Table
+    """Table size, inches."""
+    rounds: int = 4
+    """Rounds in the game."""
+    seed: int | None = None
+    """Default dice seed, or None."""
+    options: dict[str, object] = field(default_factory=lambda: dict(OPTION_DEFAULTS))
+    """Optional rules; every key of ``OPTION_DEFAULTS`` is present."""
+    terrain: tuple[TerrainShape, ...] = ()
+    """Terrain pieces; ``terrain[i].index == i``."""
+    terrain_kinds: tuple[str, ...] = ()
+    """Kind of each terrain piece (parallel to ``terrain``), e.g. ``forest``: the window colours by kind."""
+    armies: dict[int, ArmySpec] = field(default_factory=dict)
+    """Armies by player, in file order."""
+    start: StartSpec | None = None
+    """Given start position, or None (deployment if any unit lacks a pose, else round 1, player 1, strategy_1)."""
+    source: Path | None = None
+    """The file it was read from."""
+    description: str | None = None
+    """Optional briefing text."""
+
+    def army(self, player: int) -> ArmySpec | None:
+        """The army of ``player`` or None."""
+        return self.armies.get(player)
+
+    def units(self) -> Iterator[tuple[ArmySpec, UnitSpec]]:
+        """Every (army, unit) pair, in file order."""
+        for army in self.armies.values():
+            for unit in army.units:
+                yield army, unit
+
+
+@dataclass(frozen=True)
+class ArmyFile:
+    """A validated army file (``format: regiments-army/1``; docs/formats.md "Army file")."""
+
+    name: str
+    """Army name."""
+    profiles: dict[str, Profile]
+    """Unit profiles by name."""
+    source: Path | None = None
+    """The file it was read from."""
+    description: str | None = None
+    """Optional text about the army."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# YAML with node marks
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 style plain scalars: only true/false are booleans and there are no timestamps.
+
+    YAML 1.1 would turn ``no``, ``yes``, ``on``, ``off`` into booleans (a unit id ``no`` would become False);
+    here they stay strings, and boolean keys (``options``) accept them as booleans explicitly.
+    """
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _Problem(NamedTuple):
+    file: str
+    line: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.path}: {self.message}"
+
+
+Loc = tuple[str | int, ...]
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def _path(loc: Loc) -> str:
+    """``('armies', 0, 'units', 2, 'models')`` -> ``armies[0].units[2].models``; root -> ``(root)``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _PLAIN_KEY.match(part):
+            out += f".{part}" if out else part
+        else:
+            out += f"[{part!r}]" if out else repr(part)
+    return out or "(root)"
+
+
+@dataclass
+class _Doc:
+    """One YAML document: the name used in problems and its node tree (for line numbers)."""
+
+    file: str
+    root: yaml.Node | None
+
+    def _find(self, loc: Loc) -> tuple[yaml.Node | None, yaml.Node | None]:
+        """The deepest node along ``loc`` and, if the last step was a mapping key, that key's node."""
+        node, key_node = self.root, None
+        for part in loc:
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    if isinstance(k, yaml.ScalarNode) and k.value == str(part):
+                        node, key_node = v, k
+                        break
+                else:
+                    return node, None
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                node, key_node = node.value[part], None
+            else:
+                return node, None
+        return node, key_node
+
+    def line(self, loc: Loc, key: bool = False) -> int:
+        """1-based line of the value at ``loc`` (of its key if ``key``); the nearest enclosing node if absent."""
+        node, key_node = self._find(loc)
+        target = key_node if key and key_node is not None else node
+        if target is None:
+            return 1
+        return int(target.start_mark.line) + 1
+
+    def problem(self, loc: Loc, message: str, key: bool = False) -> _Problem:
+        """A problem about the value at ``loc``."""
+        return _Problem(self.file, self.line(loc, key), _path(loc), message)
+
+
+def _display(path: Path) -> str:
+    """How a file is named in problems: as given, normalised (``a/../b.yaml`` -> ``b.yaml``)."""
+    return os.path.normpath(str(path))
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a YAML value for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = repr(value)
+    elif isinstance(value, float):
+        text = {math.inf: ".inf", -math.inf: "-.inf"}.get(value, ".nan" if math.isnan(value) else repr(value))
+    else:
+        text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_duplicates(doc: _Doc, node: yaml.Node | None, loc: Loc, out: list[_Problem], seen: set[int]) -> None:
+    """Report duplicate mapping keys (PyYAML would silently keep the last one)."""
+    if node is None or id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        first: dict[str, int] = {}
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.tag != _MERGE_TAG:
+                line = int(k.start_mark.line) + 1
+                if k.value in first:
+                    out.append(_Problem(doc.file, line, _path(loc + (k.value,)),
+                                        f"duplicate key {k.value!r} (first at line {first[k.value]})"))
+                else:
+                    first[k.value] = line
+                _check_duplicates(doc, v, loc + (k.value,), out, seen)
+            else:
+                _check_duplicates(doc, v, loc, out, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _check_duplicates(doc, v, loc + (i,), out, seen)
+
+
+def _read_yaml(path: Path, out: list[_Problem]) -> tuple[_Doc, Any] | None:
+    """Read and parse one YAML file with node marks; None (and a problem) if it cannot be read or parsed."""
+    name = _display(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        out.append(_Problem(name, 1, "(file)", "no such file"))
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        out.append(_Problem(name, 1, "(file)", f"cannot read: {reason}"))
+        return None
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        doc = _Doc(name, root)
+        _check_duplicates(doc, root, (), out, set())
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = int(mark.line) + 1 if mark is not None else 1
+        what = " ".join(str(p) for p in (e.context, e.problem) if p)
+        out.append(_Problem(name, line, "(yaml)", f"not valid YAML: {what}"))
+        return None
+    except yaml.YAMLError as e:
+        out.append(_Problem(name, 1, "(yaml)", f"not valid YAML: {e}"))
+        return None
+    except RecursionError:
+        out.append(_Problem(name, 1, "(yaml)", "not valid YAML: nested too deeply"))
+        return None
+    finally:
+        loader.dispose()
+    return doc, data
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Field types with plain-language messages
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _number(v: Any) -> Any:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"must be a number, got {_show(v)}")
+    if not math.isfinite(v):
+        raise ValueError(f"must be a finite number, got {_show(v)}")
+    return v
+
+
+def _integer(v: Any) -> Any:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"must be a whole number, got {_show(v)}")
+    if isinstance(v, float):
+        if not (math.isfinite(v) and v.is_integer()):
+            raise ValueError(f"must be a whole number, got {_show(v)}")
+        return int(v)
+    return v
+
+
+def _text(v: Any) -> Any:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return str(v)
+    if not isinstance(v, str):
+        raise ValueError(f"must be text, got {_show(v)}")
+    if not v.strip():
+        raise ValueError("must not be empty")
+    return v
+
+
+def _between(lo: float, hi: float) -> AfterValidator:
+    def check(v: Any) -> Any:
+        if not lo <= v <= hi:
+            raise ValueError(f"must be {lo:g} to {hi:g}, got {_show(v)}")
+        return v
+
+    return AfterValidator(check)
+
+
+def _at_least(lo: float) -> AfterValidator:
+    def check(v: Any) -> Any:
+        if v < lo:
+            raise ValueError(f"must be at least {lo:g}, got {_show(v)}")
+        return v
+
+    return AfterValidator(check)
+
+
+def _positive(v: Any) -> Any:
+    if v <= 0:
+        raise ValueError(f"must be greater than 0, got {_show(v)}")
+    return v
+
+
+def _hint(word: str, choices: typing.Iterable[str]) -> str:
+    """`` (did you mean X?)`` for a near miss, else empty."""
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close and close[0] != word else ""
+
+
+def _rule(v: str) -> str:
+    """A special rule as written in the rulebook, ``Fearless`` or ``Tough(3)``; checked with ``parse_rule``."""
+    try:
+        name, value = parse_rule(v)
+    except ValueError as e:
+        m = re.match(r"\s*([A-Za-z][A-Za-z ]*?)\s*(?:\(|$)", v)
+        hint = _hint(m.group(1), KNOWN_RULES) if m and m.group(1) not in KNOWN_RULES else ""
+        raise ValueError(f"{e}{hint}") from None
+    if value is not None and value < 1:
+        raise ValueError(f"special rule {name}({value}) needs a value of at least 1")
+    return v
+
+
+def _upgrade(v: str) -> str:
+    if v not in UPGRADES:
+        raise ValueError(f"unknown upgrade {v!r} (upgrades: {', '.join(sorted(UPGRADES))})")
+    return v
+
+
+def _kind(v: str) -> str:
+    if v not in KIND_TRAITS:
+        raise ValueError(f"unknown terrain kind {v!r}{_hint(v, KINDS)} (kinds: {', '.join(KINDS)})")
+    return v
+
+
+def _trait(v: str) -> str:
+    if v not in KNOWN_TRAITS:
+        raise ValueError(f"unknown terrain trait {v!r}{_hint(v, KNOWN_TRAITS)} "
+                         f"(traits: {', '.join(sorted(KNOWN_TRAITS))})")
+    return v
+
+
+def _unit_id(v: str) -> str:
+    if any(c.isspace() for c in v):
+        raise ValueError(f"a unit id may not contain spaces, got {v!r}")
+    return v
+
+
+def _player(v: int) -> int:
+    if v not in (1, 2):
+        raise ValueError(f"must be 1 or 2, got {v}")
+    return v
+
+
+def _one_of(*choices: str) -> AfterValidator:
+    def check(v: str) -> str:
+        if v not in choices:
+            raise ValueError(f"must be one of {', '.join(choices)}; got {v!r}")
+        return v
+
+    return AfterValidator(check)
+
+
+def _base(v: list[float]) -> list[float]:
+    if len(v) != 2:
+        raise ValueError(f"must be [width, depth] in millimetres, got {len(v)} numbers")
+    if v[0] <= 0 or v[1] <= 0:
+        raise ValueError(f"base sizes must be greater than 0 mm, got [{v[0]:g}, {v[1]:g}]")
+    return v
+
+
+def _point(v: list[float]) -> list[float]:
+    if len(v) != 2:
+        raise ValueError(f"a point must be [x, y] in inches, got {len(v)} numbers")
+    return v
+
+
+Number = Annotated[float, BeforeValidator(_number)]
+Int = Annotated[int, BeforeValidator(_integer)]
+Text = Annotated[str, BeforeValidator(_text)]
+Score = Annotated[Int, _between(2, 6)]
+RuleText = Annotated[Text, AfterValidator(_rule)]
+UpgradeText = Annotated[Text, AfterValidator(_upgrade)]
+KindText = Annotated[Text, AfterValidator(_kind)]
+TraitText = Annotated[Text, AfterValidator(_trait)]
+UnitId = Annotated[Text, AfterValidator(_unit_id)]
+PlayerNo = Annotated[Int, AfterValidator(_player)]
+Positive = Annotated[Number, AfterValidator(_positive)]
+PhaseText = Annotated[Text, _one_of(*(p.value for p in Phase))]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, frozen=True)
+
+
+class WeaponModel(_Model):
+    """``{name, attacks, range?, rules?}`` (rulebook "Weapons")."""
+
+    name: Text
+    attacks: Annotated[Int, _at_least(1)]
+    range: Positive | None = None
+    rules: list[RuleText] = []
+
+
+class ProfileModel(_Model):
+    """A unit profile (rulebook "Unit Stats")."""
+
+    quality: Score
+    defense: Score
+    base: Annotated[list[Number], AfterValidator(_base)]
+    size: Annotated[Int, _at_least(1)]
+    cost: Annotated[Int, _at_least(0)]
+    weapons: list[WeaponModel] = []
+    rules: list[RuleText] = []
+
+
+class PoseModel(_Model):
+    """``{x, y, facing}``: centre in inches, facing bearing in degrees."""
+
+    x: Number
+    y: Number
+    facing: Number
+
+
+class UnitModel(_Model):
+    """One unit of an army."""
+
+    id: UnitId
+    profile: Text
+    models: Annotated[Int, _at_least(1)]
+    per_row: Annotated[Int, _at_least(1)] | None = None
+    upgrades: list[UpgradeText] = []
+    joined_by: Text | None = None
+    pose: PoseModel | None = None
+
+
+class ArmyTopModel(_Model):
+    """An army in a scenario; profiles and units are checked one by one."""
+
+    player: PlayerNo
+    name: Text | None = None
+    general: Text | None = None
+    include: Text | None = None
+    profiles: dict[Text, Any] = {}
+    units: list[Any]
+
+
+class ArmyFileModel(_Model):
+    """An army file; profiles are checked one by one."""
+
+    format: Annotated[Text, _one_of(ARMY_FORMAT)]
+    name: Text
+    description: Text | None = None
+    profiles: dict[Text, Any]
+
+
+class TableModel(_Model):
+    """``{width, depth}`` in inches."""
+
+    width: Annotated[Number, _between(6, 240)] = 72.0
+    depth: Annotated[Number, _between(6, 240)] = 48.0
+
+
+class RectModel(_Model):
+    """``{x, y, width, depth, angle}``: a rectangle centred on (x, y), turned clockwise by ``angle`` degrees."""
+
+    x: Number
+    y: Number
+    width: Positive
+    depth: Positive
+    angle: Number = 0.0
+
+
+class TerrainModel(_Model):
+    """One terrain piece."""
+
+    name: Text | None = None
+    kind: KindText
+    traits: list[TraitText] | None = None
+    polygon: list[Annotated[list[Number], AfterValidator(_point)]] | None = None
+    rect: RectModel | None = None
+    height: Annotated[Number, _at_least(0)] | None = None
+
+
+class OptionsModel(_Model):
+    """Optional rules (rulebook "Optional Rules")."""
+
+    random_charge_distance: bool = False
+    artillery_scatter: bool = False
+    spell_tokens: Annotated[Text, _one_of(*SPELL_TOKEN_MODES)] = "basic"
+
+
+class StartModel(_Model):
+    """``{round, player, phase}``."""
+
+    round: Annotated[Int, _at_least(1)]
+    player: PlayerNo
+    phase: PhaseText
+
+
+class ScenarioTopModel(_Model):
+    """A scenario; terrain pieces and armies are checked one by one."""
+
+    format: Annotated[Text, _one_of(SCENARIO_FORMAT)]
+    name: Text
+    description: Text | None = None
+    ruleset: Annotated[Text, _one_of(*sorted(RULESETS))]
+    table: TableModel = TableModel()
+    rounds: Annotated[Int, _between(1, 99)] = 4
+    seed: Int | None = None
+    options: OptionsModel = OptionsModel()
+    terrain: list[Any] = []
+    armies: Annotated[list[Any], AfterValidator(lambda v: v if v else _raise("must list at least one army"))]
+    start: StartModel | None = None
+
+
+def _raise(message: str) -> Any:
+    raise ValueError(message)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Mapping pydantic errors to problems
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _unwrap(tp: Any) -> Any:
+    while True:
+        origin = get_origin(tp)
+        if origin is Annotated:
+            tp = get_args(tp)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp
+            tp = args[0]
+        else:
+            return tp
+
+
+def _model_at(model: type[BaseModel], loc: Loc) -> type[BaseModel] | None:
+    """The model class validating the mapping at ``loc`` inside ``model``, if any."""
+    tp: Any = model
+    for part in loc:
+        tp = _unwrap(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            f = tp.model_fields.get(part) if isinstance(part, str) else None
+            if f is None:
+                return None
+            tp = f.annotation
+        elif get_origin(tp) is list and isinstance(part, int):
+            tp = get_args(tp)[0]
+        elif get_origin(tp) is dict:
+            tp = get_args(tp)[1]
+        else:
+            return None
+    tp = _unwrap(tp)
+    return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
+
+
+def _message(err: Mapping[str, Any], model: type[BaseModel]) -> str:
+    kind = err["type"]
+    value = err.get("input")
+    loc = tuple(err["loc"])
+    if kind == "missing":
+        return "missing (required)"
+    if kind == "extra_forbidden":
+        parent = _model_at(model, loc[:-1])
+        allowed = f" (keys: {', '.join(parent.model_fields)})" if parent is not None else ""
+        return f"unknown key{allowed}"
+    if kind == "value_error":
+        return str(err.get("ctx", {}).get("error", err["msg"]))
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"must be a mapping of keys, got {_show(value)}"
+    if kind in ("list_type", "tuple_type"):
+        return f"must be a list, got {_show(value)}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"must be true or false, got {_show(value)}"
+    if kind == "finite_number":
+        return f"must be a finite number, got {_show(value)}"
+    if kind in ("string_type",):
+        return f"must be text, got {_show(value)}"
+    return f"{err['msg']}, got {_show(value)}"
+
+
+_M = typing.TypeVar("_M", bound=BaseModel)
+
+
+def _validate(model: type[_M], data: Any, doc: _Doc, prefix: Loc, out: list[_Problem]) -> _M | None:
+    """Validate ``data`` with ``model``; problems (paths under ``prefix``) go to ``out``; None if invalid."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        for err in e.errors(include_url=False):
+            loc = prefix + tuple(err["loc"])
+            out.append(doc.problem(loc, _message(err, model), key=err["type"] == "extra_forbidden"))
+        return None
+
+
+def _field(model: type[BaseModel], data: Mapping[str, Any], name: str, fallback: Any) -> Any:
+    """The validated value of one field of ``model`` in ``data`` (its default if absent), or ``fallback`` if
+    it is invalid. Lets later checks use the good parts of a file whose other parts are bad."""
+    info = model.model_fields[name]
+    if name not in data:
+        return fallback if info.is_required() else info.get_default(call_default_factory=True)
+    try:
+        return _adapter(model, name).validate_python(data[name])
+    except ValidationError:
+        return fallback
+
+
+@functools.lru_cache(maxsize=None)
+def _adapter(model: type[BaseModel], name: str) -> TypeAdapter[Any]:
+    info = model.model_fields[name]
+    tp: Any = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
+    return TypeAdapter(tp)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _ProfileSource:
+    """Where a profile was defined, for problems about it."""
+
+    doc: _Doc
+    loc: Loc
+
+
+@dataclass
+class _LoadedArmyFile:
+    name: str | None
+    description: str | None
+    profiles: dict[str, Profile]
+    sources: dict[str, _ProfileSource]
+    broken: set[str]
+
+
+@dataclass
+class _Session:
+    """State of one load: the problems found and the army files read so far."""
+
+    problems: list[_Problem] = field(default_factory=list)
+    army_files: dict[str, _LoadedArmyFile | None] = field(default_factory=dict)
+
+    def add(self, p: _Problem) -> None:
+        self.problems.append(p)
+
+    # --- profiles -------------------------------------------------------------------------------------------
+    def profiles(self, raw: Mapping[Any, Any], doc: _Doc, prefix: Loc
+                 ) -> tuple[dict[str, Profile], dict[str, _ProfileSource], set[str]]:
+        """Validate a ``profiles`` mapping: good profiles, where each was defined, and names of bad ones."""
+        good: dict[str, Profile] = {}
+        sources: dict[str, _ProfileSource] = {}
+        broken: set[str] = set()
+        for key, value in raw.items():
+            name = str(key)
+            loc = prefix + (name,)
+            pm = _validate(ProfileModel, value, doc, loc, self.problems)
+            if pm is None:
+                broken.add(name)
+                continue
+            seen: dict[str, int] = {}
+            for i, w in enumerate(pm.weapons):
+                if w.name in seen:
+                    self.add(doc.problem(loc + ("weapons", i, "name"),
+                                         f"duplicate weapon name {w.name!r} (also weapons[{seen[w.name]}])"))
+                seen.setdefault(w.name, i)
+            good[name] = Profile(
+                name=name,
+                quality=pm.quality,
+                defense=pm.defense,
+                base_width_mm=float(pm.base[0]),
+                base_depth_mm=float(pm.base[1]),
+                size=pm.size,
+                cost=pm.cost,
+                weapons=tuple(Weapon(w.name, w.attacks, None if w.range is None else float(w.range), tuple(w.rules))
+                              for w in pm.weapons),
+                rules=tuple(pm.rules),
+            )
+            sources[name] = _ProfileSource(doc, loc)
+        return good, sources, broken
+
+    def army_file(self, path: Path) -> _LoadedArmyFile | None:
+        """Read an army file once (a second include of the same file reuses it)."""
+        key = os.path.normcase(os.path.abspath(path))
+        if key in self.army_files:
+            return self.army_files[key]
+        result: _LoadedArmyFile | None = None
+        read = _read_yaml(path, self.problems)
+        if read is not None:
+            doc, data = read
+            if not isinstance(data, dict):
+                self.add(doc.problem((), "an army file must be a mapping of keys (format, name, profiles)"))
+            else:
+                _validate(ArmyFileModel, data, doc, (), self.problems)
+                raw = _field(ArmyFileModel, data, "profiles", {})
+                profiles, sources, broken = self.profiles(raw, doc, ("profiles",))
+                result = _LoadedArmyFile(_field(ArmyFileModel, data, "name", None),
+                                         _field(ArmyFileModel, data, "description", None), profiles, sources, broken)
+        self.army_files[key] = result
+        return result
+
+    # --- terrain --------------------------------------------------------------------------------------------
+    def terrain(self, raw: list[Any], doc: _Doc, table: Table | None) -> tuple[list[TerrainShape], list[str]]:
+        shapes: list[TerrainShape] = []
+        kinds: list[str] = []
+        for i, item in enumerate(raw):
+            loc: Loc = ("terrain", i)
+            tm = _validate(TerrainModel, item, doc, loc, self.problems)
+            if tm is None:
+                continue
+            if tm.polygon is None and tm.rect is None:
+                self.add(doc.problem(loc, "needs a polygon or a rect"))
+                continue
+            if tm.polygon is not None and tm.rect is not None:
+                self.add(doc.problem(loc + ("rect",), "give either polygon or rect, not both"))
+                continue
+            if tm.rect is not None:
+                r = tm.rect
+                points = rect_to_polygon(r.x, r.y, r.width, r.depth, r.angle)
+                where: Loc = loc + ("rect",)
+            else:
+                assert tm.polygon is not None
+                points = tuple((float(p[0]), float(p[1])) for p in tm.polygon)
+                where = loc + ("polygon",)
+                if len(points) < 3:
+                    self.add(doc.problem(where, f"needs at least 3 points, got {len(points)}"))
+                    continue
+                poly = Polygon(points)
+                if not poly.is_valid:
+                    reason = explain_validity(poly)
+                    m = re.search(r"\[([-\d.e+]+) ([-\d.e+]+)\]", reason)
+                    near = f" near ({float(m.group(1)):g}, {float(m.group(2)):g})" if m else ""
+                    self.add(doc.problem(where, f"outline crosses itself{near}: list the points in order "
+                                                "around the piece"))
+                    continue
+                if poly.area <= 0:
+                    self.add(doc.problem(where, "outline has no area"))
+                    continue
+            if table is not None and not Polygon(points).intersects(box(0, 0, table.width, table.depth)):
+                self.add(doc.problem(where, "lies entirely off the table"))
+                continue
+            name = tm.name or f"{tm.kind.capitalize()} {i + 1}"
+            traits = frozenset(tm.traits) if tm.traits is not None else KIND_TRAITS[tm.kind]
+            height = float(tm.height) if tm.height is not None else KIND_HEIGHT[tm.kind]
+            try:
+                shapes.append(TerrainShape(len(shapes), name, points, traits, height))
+            except ValueError as e:  # pragma: no cover - the checks above catch what TerrainShape refuses
+                self.add(doc.problem(where, str(e)))
+                continue
+            kinds.append(tm.kind)
+        return shapes, kinds
+
+
+@dataclass
+class _UnitEntry:
+    army: int  # index in armies
+    player: int
+    index: int  # index in the army's units
+    spec: UnitSpec
+    profile: Profile | None
+
+
+def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | None:
+    """Validate a scenario mapping; problems go to ``state``; the Scenario if there were none."""
+    out = state.problems
+    if not isinstance(data, dict):
+        out.append(doc.problem((), "a scenario file must be a mapping of keys (format, name, ruleset, armies, ...)"))
+        return None
+    _validate(ScenarioTopModel, data, doc, (), out)
+    table_m = _field(ScenarioTopModel, data, "table", None)
+    table = Table(float(table_m.width), float(table_m.depth)) if table_m is not None else None
+    rounds = _field(ScenarioTopModel, data, "rounds", None)
+    start_m: StartModel | None = _field(ScenarioTopModel, data, "start", None)
+
+    terrain, kinds = state.terrain(_field(ScenarioTopModel, data, "terrain", []), doc, table)
+
+    armies_raw = _field(ScenarioTopModel, data, "armies", [])
+    armies: list[tuple[int, ArmySpec]] = []  # (index in file, army)
+    entries: list[_UnitEntry] = []
+    broken_ids: set[str] = set()
+    first_army_of: dict[int, int] = {}
+    for ai, raw in enumerate(armies_raw):
+        aloc: Loc = ("armies", ai)
+        if not isinstance(raw, dict):
+            out.append(doc.problem(aloc, f"an army must be a mapping of keys, got {_show(raw)}"))
+            continue
+        _validate(ArmyTopModel, raw, doc, aloc, out)
+        player = _field(ArmyTopModel, raw, "player", None)
+        if player is not None:
+            if player in first_army_of:
+                out.append(doc.problem(aloc + ("player",),
+                                       f"player {player} already has an army (armies[{first_army_of[player]}])"))
+            else:
+                first_army_of[player] = ai
+        # Profiles: the included file's, then this army's own over them.
+        include = _field(ArmyTopModel, raw, "include", None)
+        included: _LoadedArmyFile | None = None
+        profiles: dict[str, Profile] = {}
+        broken: set[str] = set()
+        if include is not None:
+            inc_path = Path(include)
+            if not inc_path.is_absolute():
+                inc_path = source.parent / inc_path
+            if not inc_path.is_file():
+                out.append(doc.problem(aloc + ("include",), f"no army file {_display(inc_path)}"))
+                broken.add("*")  # every unknown profile may come from the missing file: don't report them
+            else:
+                included = state.army_file(inc_path)
+                if included is None:
+                    broken.add("*")
+                else:
+                    profiles.update(included.profiles)
+                    broken |= included.broken
+        own, _sources, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc,
+                                                    aloc + ("profiles",))
+        profiles.update(own)
+        broken |= own_broken
+        name = _field(ArmyTopModel, raw, "name", None) or (included.name if included else None) \
+            or f"Player {player or ai + 1}"
+
+        units: list[UnitSpec] = []
+        for ui, uraw in enumerate(_field(ArmyTopModel, raw, "units", [])):
+            uloc: Loc = aloc + ("units", ui)
+            um = _validate(UnitModel, uraw, doc, uloc, out)
+            if um is None:
+                if isinstance(uraw, dict) and isinstance(uraw.get("id"), str):
+                    broken_ids.add(uraw["id"])
+                continue
+            spec = UnitSpec(
+                id=um.id,
+                profile=um.profile,
+                models=um.models,
+                per_row=um.per_row,
+                upgrades=frozenset(um.upgrades),
+                joined_by=um.joined_by,
+                pose=Pose(float(um.pose.x), float(um.pose.y), float(um.pose.facing)) if um.pose else None,
+            )
+            profile = profiles.get(um.profile)
+            if profile is None:
+                if um.profile not in broken and "*" not in broken:
+                    known = ", ".join(sorted(profiles)) or "none"
+                    out.append(doc.problem(uloc + ("profile",),
+                                           f"unknown profile {um.profile!r}{_hint(um.profile, profiles)} "
+                                           f"(profiles: {known})"))
+            else:
+                _check_models(doc, uloc, um, profile, out)
+            for i, up in enumerate(um.upgrades):
+                if up in um.upgrades[:i]:
+                    out.append(doc.problem(uloc + ("upgrades", i),
+                                           f"{up} listed twice (rulebook Command Groups: one of each per unit)"))
+            units.append(spec)
+            entries.append(_UnitEntry(ai, player or 0, ui, spec, profile))
+        general = _field(ArmyTopModel, raw, "general", None)
+        if player is not None:
+            armies.append((ai, ArmySpec(player, name, general, profiles, tuple(units), include)))
+
+    _check_ids(doc, entries, out)
+    _check_generals(doc, armies, entries, broken_ids, out)
+    _check_joins(doc, entries, broken_ids, out)
+    if table is not None:
+        _check_poses(doc, entries, table, terrain, out)
+    start = _check_start(doc, start_m, rounds, entries, out)
+
+    if out:
+        return None
+    assert table is not None and rounds is not None
+    options = dict(OPTION_DEFAULTS)
+    options.update(_field(ScenarioTopModel, data, "options", OptionsModel()).model_dump())
+    by_player = {army.player: army for _, army in armies}
+    return Scenario(
+        name=data["name"],
+        ruleset=data["ruleset"],
+        table=table,
+        rounds=rounds,
+        seed=_field(ScenarioTopModel, data, "seed", None),
+        options=options,
+        terrain=tuple(terrain),
+        terrain_kinds=tuple(kinds),
+        armies=by_player,
+        start=start,
+        source=source,
+        description=_field(ScenarioTopModel, data, "description", None),
+    )
+
+
+def _check_models(doc: _Doc, uloc: Loc, um: UnitModel, profile: Profile, out: list[_Problem]) -> None:
+    """Rulebook "Combined Units": models = size x copies, up to 4 copies and 20 models, 2 copies with Tough."""
+    where = uloc + ("models",)
+    size = profile.size
+    if um.models % size:
+        out.append(doc.problem(where, f"must be a multiple of profile {profile.name!r}'s size {size} "
+                                      f"(one copy or a combined unit of 2 to {MAX_COPIES}), got {um.models}"))
+    else:
+        copies = um.models // size
+        if copies > 1:
+            if size == 1:
+                out.append(doc.problem(where, f"must be 1: only multi-model units may be combined "
+                                              f"(rulebook Combined Units), got {um.models}"))
+            elif copies > MAX_COPIES:
+                out.append(doc.problem(where, f"combines {copies} copies of {profile.name!r}; at most {MAX_COPIES} "
+                                              f"(rulebook Combined Units)"))
+            elif um.models > MAX_COMBINED_MODELS:
+                out.append(doc.problem(where, f"a combined unit has at most {MAX_COMBINED_MODELS} models "
+                                              f"(rulebook Combined Units), got {um.models}"))
+            elif profile.tough > 1 and copies > MAX_TOUGH_COPIES:
+                out.append(doc.problem(where, f"combines {copies} copies; units with Tough may combine only "
+                                              f"{MAX_TOUGH_COPIES} (rulebook Combined Units)"))
+    if um.per_row is not None and um.per_row > um.models:
+        out.append(doc.problem(uloc + ("per_row",), f"must be at most the unit's models ({um.models}), "
+                                                    f"got {um.per_row}"))
+
+
+def _check_ids(doc: _Doc, entries: list[_UnitEntry], out: list[_Problem]) -> None:
+    first: dict[str, _UnitEntry] = {}
+    for e in entries:
+        if e.spec.id in first:
+            f = first[e.spec.id]
+            line = doc.line(("armies", f.army, "units", f.index, "id"))
+            out.append(doc.problem(("armies", e.army, "units", e.index, "id"),
+                                   f"duplicate unit id {e.spec.id!r} (first at line {line})"))
+        else:
+            first[e.spec.id] = e
+
+
+def _check_generals(doc: _Doc, armies: list[tuple[int, ArmySpec]], entries: list[_UnitEntry],
+                    broken_ids: set[str], out: list[_Problem]) -> None:
+    """Rulebook "Victory Conditions": the General is one of the army's heroes."""
+    for ai, army in armies:
+        if army.general is None or army.general in broken_ids:
+            continue
+        mine = [e for e in entries if e.army == ai and e.spec.id == army.general]
+        if not mine:
+            out.append(doc.problem(("armies", ai, "general"), f"{army.general!r} is not a unit of this army"))
+        elif mine[0].profile is not None and not mine[0].profile.is_hero:
+            out.append(doc.problem(("armies", ai, "general"),
+                                   f"{army.general!r} is not a Hero (profile {mine[0].profile.name!r} has no Hero "
+                                   f"rule); the General must be one of the army's heroes"))
+
+
+def _check_joins(doc: _Doc, entries: list[_UnitEntry], broken_ids: set[str], out: list[_Problem]) -> None:
+    """Rulebook "Hero": heroes with up to Tough(6) may deploy as part of one multi-model unit without a hero."""
+    joined: dict[str, str] = {}
+    for e in entries:
+        hero_id = e.spec.joined_by
+        if hero_id is None or hero_id in broken_ids:
+            continue
+        where = ("armies", e.army, "units", e.index, "joined_by")
+        hero = next((h for h in entries if h.army == e.army and h.spec.id == hero_id), None)
+        if hero_id == e.spec.id:
+            out.append(doc.problem(where, "a unit cannot join itself"))
+        elif hero is None:
+            out.append(doc.problem(where, f"{hero_id!r} is not a unit of this army"))
+        elif hero.profile is None or e.profile is None:
+            continue
+        elif not hero.profile.is_hero:
+            out.append(doc.problem(where, f"{hero_id!r} is not a Hero; only heroes may join a unit"))
+        elif hero.profile.tough > MAX_JOINING_TOUGH:
+            out.append(doc.problem(where, f"{hero_id!r} has Tough({hero.profile.tough}); only heroes with up to "
+                                          f"Tough({MAX_JOINING_TOUGH}) may join a unit"))
+        elif e.profile.is_hero or e.spec.models < 2:
+            out.append(doc.problem(where, "only a multi-model unit without a hero may be joined by a hero"))
+        elif hero_id in joined:
+            out.append(doc.problem(where, f"{hero_id!r} already joins unit {joined[hero_id]!r}"))
+        elif hero.spec.joined_by is not None:
+            out.append(doc.problem(where, f"{hero_id!r} is joined by another unit itself"))
+        else:
+            joined[hero_id] = e.spec.id
+
+
+def _check_poses(doc: _Doc, entries: list[_UnitEntry], table: Table, terrain: list[TerrainShape],
+                 out: list[_Problem]) -> None:
+    """Footprints fully on the table, not overlapping each other nor impassable terrain (rulebook
+    "Unit Formations", "Impassable Terrain")."""
+    placed: list[tuple[_UnitEntry, Polygon]] = []
+    impassable = [t for t in terrain if IMPASSABLE in t.traits]
+    for e in entries:
+        if e.spec.pose is None or e.profile is None:
+            continue
+        formation = Formation(e.spec.models, e.spec.formation_per_row, e.profile.base_width_mm,
+                              e.profile.base_depth_mm)
+        fp = footprint_polygon(e.spec.pose, formation)
+        where = ("armies", e.army, "units", e.index, "pose")
+        x0, y0, x1, y1 = fp.bounds
+        if x0 < -_EDGE_EPS or y0 < -_EDGE_EPS or x1 > table.width + _EDGE_EPS or y1 > table.depth + _EDGE_EPS:
+            out.append(doc.problem(where, f"unit is not fully on the table: its footprint spans x {x0:.2f} to "
+                                          f"{x1:.2f}, y {y0:.2f} to {y1:.2f} (table {table.width:g} x "
+                                          f"{table.depth:g})"))
+        for t in impassable:
+            if fp.intersection(t.shape).area > _AREA_EPS:
+                out.append(doc.problem(where, f"unit stands in impassable terrain {t.name!r} (terrain[{t.index}])"))
+        for other, ofp in placed:
+            if e.spec.joined_by == other.spec.id or other.spec.joined_by == e.spec.id:
+                continue
+            if shapely.intersects(fp, ofp) and fp.intersection(ofp).area > _AREA_EPS:
+                out.append(doc.problem(where, f"unit overlaps unit {other.spec.id!r}"))
+        placed.append((e, fp))
+
+
+def _check_start(doc: _Doc, start_m: StartModel | None, rounds: int | None, entries: list[_UnitEntry],
+                 out: list[_Problem]) -> StartSpec | None:
+    if start_m is None:
+        return None
+    phase = Phase(start_m.phase)
+    if rounds is not None and start_m.round > rounds:
+        out.append(doc.problem(("start", "round"), f"must be at most rounds ({rounds}), got {start_m.round}"))
+    if phase is Phase.DEPLOYMENT and start_m.round != 1:
+        out.append(doc.problem(("start", "round"), f"deployment comes before round 1: must be 1, got {start_m.round}"))
+    undeployed = [e.spec.id for e in entries if e.spec.pose is None]
+    if phase is not Phase.DEPLOYMENT and undeployed:
+        shown = ", ".join(undeployed[:5]) + (", ..." if len(undeployed) > 5 else "")
+        out.append(doc.problem(("start", "phase"), f"units without a pose ({shown}) can only be placed in the "
+                                                   "deployment phase"))
+    return StartSpec(start_m.round, start_m.player, phase)
+
+
+def _finish(state: _Session, main_file: str) -> list[str]:
+    """Problems sorted by file (the scenario first) and line, without repeats."""
+    seen: set[_Problem] = set()
+    unique = [p for p in state.problems if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+    unique.sort(key=lambda p: (p.file != main_file, p.file, p.line))
+    return [str(p) for p in unique]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file (spec "Scenario file"; docs/formats.md).
+
+    ``include:`` paths are relative to the scenario file. Raises ``ScenarioError`` listing every problem found,
+    each ``FILE:LINE: PATH: message``; problems in an included army file name that file and its lines.
+    """
+    path = Path(path)
+    state = _Session()
+    read = _read_yaml(path, state.problems)
+    scenario = None
+    if read is not None:
+        doc, data = read
+        scenario = _load(data, doc, path, state)
+    if state.problems or scenario is None:
+        raise ScenarioError(_finish(state, _display(path)))
+    return scenario
+
+
+def load_scenario_mapping(data: Any, path: str | Path, node: yaml.Node | None = None) -> Scenario:
+    """Validate a scenario given as an already-parsed mapping (e.g. inline in a game record).
+
+    ``path`` names it in problems and anchors relative ``include:`` paths (its folder). ``node`` is the
+    mapping's YAML node, if known, for line numbers; without it every problem is reported at line 1.
+    Raises ``ScenarioError`` like ``load_scenario``.
+    """
+    path = Path(path)
+    state = _Session()
+    doc = _Doc(_display(path), node)
+    scenario = _load(data, doc, path, state)
+    if state.problems or scenario is None:
+        raise ScenarioError(_finish(state, doc.file))
+    return scenario
+
+
+def load_army(path: str | Path) -> ArmyFile:
+    """Read and validate an army file (``format: regiments-army/1``; docs/formats.md "Army file").
+
+    Raises ``ScenarioError`` listing every problem, each ``FILE:LINE: PATH: message``.
+    """
+    path = Path(path)
+    state = _Session()
+    loaded = state.army_file(path)
+    if state.problems or loaded is None:
+        raise ScenarioError(_finish(state, _display(path)))
+    return ArmyFile(loaded.name or path.stem, loaded.profiles, path, loaded.description)
+
+
+def check_scenario_file(path: str | Path) -> list[str]:
+    """Problems of a scenario file, or of an army file if its ``format`` is ``regiments-army/1``; [] if valid.
+
+    Each problem is ``FILE:LINE: PATH: message``. Never raises for a bad file (the ``check`` command uses it).
+    """
+    path = Path(path)
+    try:
+        if _peek_format(path) == ARMY_FORMAT:
+            load_army(path)
+        else:
+            load_scenario(path)
+    except ScenarioError as e:
+        return list(e.problems)
+    return []
+
+
+def _peek_format(path: Path) -> Any:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return None
+    return data.get("format") if isinstance(data, dict) else None
+
+
+def new_game_state(scenario: Scenario) -> GameState:
+    """The game state at the scenario's start: units built with ``make_unit`` (cost = profile cost x copies,
+    starting size = models), Generals, table, terrain, options and rounds.
+
+    The start is ``scenario.start`` (at the first step of its phase) if given; otherwise deployment if any unit
+    lacks a pose (rulebook "Deploying Armies"), else round 1, player 1, strategy phase 1. ``pending`` is left for
+    the engine to set.
+    """
+    units = {}
+    for army, spec in scenario.units():
+        units[spec.id] = make_unit(spec.id, army.player, army.profile_of(spec), spec.models, spec.pose,
+                                   spec.per_row, spec.upgrades)
+    generals: dict[int, str | None] = {1: None, 2: None}
+    for player, army in scenario.armies.items():
+        generals[player] = army.general
+    if scenario.start is not None:
+        rnd, player, phase, step = scenario.start.round, scenario.start.player, scenario.start.phase, \
+            scenario.start.step
+    elif any(u.pose is None for _, u in scenario.units()):
+        rnd, player, phase, step = 1, 1, Phase.DEPLOYMENT, Step.DEPLOY
+    else:
+        rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
+    return GameState(
+        name=scenario.name,
+        table=scenario.table,
+        terrain=list(scenario.terrain),
+        units=units,
+        generals=generals,
+        rounds=scenario.rounds,
+        round=rnd,
+        first_player=1,
+        active_player=player,
+        phase=phase,
+        step=step,
+        options=dict(scenario.options),
+    )
+
+
+__all__ = [
+    "ARMY_FORMAT", "ArmyFile", "ArmySpec", "OPTION_DEFAULTS", "PHASE_FIRST_STEP", "RULESETS", "SCENARIO_FORMAT",
+    "Scenario", "ScenarioError", "StartSpec", "UnitSpec", "check_scenario_file", "load_army", "load_scenario",
+    "load_scenario_mapping", "new_game_state",
+]

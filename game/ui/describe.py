@@ -1,0 +1,99 @@
+"""The game's position and the expected decision in words, using the rulebook's terms (no pygame here)."""
+
+from __future__ import annotations
+
+from game.engine.state import GameState, Pending, Phase, Step
+
+PHASE_NAMES = {
+    Phase.DEPLOYMENT: "Deployment",
+    Phase.STRATEGY_1: "First Strategy Phase",
+    Phase.MOVEMENT: "Movement Phase",
+    Phase.STRATEGY_2: "Second Strategy Phase",
+    Phase.SHOOTING: "Shooting Phase",
+    Phase.CLOSE_COMBAT: "Close Combat Phase",
+    Phase.RALLY: "Rally Phase",
+}
+"""Each phase as the rulebook's turn sequence names it."""
+
+STEP_NAMES = {
+    Step.DEPLOY: "Deploy armies",
+    Step.DECLARE_CHARGES: "2.1 Declare charges",
+    Step.CHARGE_REACTIONS: "2.2 Declare charge reactions",
+    Step.REDIRECT: "2.3 Charge moves: run down or redirect",
+    Step.REMAINING_MOVES: "2.4 Remaining moves",
+    Step.RANGED_ATTACKS: "4.2 Ranged attacks",
+    Step.MELEE: "5.4-5.5 Flight, pursuit and consolidation",
+    Step.RALLY: "6.1 Rally",
+}
+"""Each step with its turn sequence number."""
+
+REACTION_NAMES = {"hold": "Hold", "stand_and_shoot": "Stand and Shoot", "flee": "Flee"}
+"""Charge reactions (rulebook "Charge Reactions")."""
+
+
+def step_name(phase: Phase, step: Step) -> str:
+    """The step in words; the strategy step is numbered by phase (1.2 or 3.1)."""
+    if step is Step.STRATEGY:
+        return "1.2-1.3 Special rules and spells" if phase is Phase.STRATEGY_1 else "3.1-3.2 Special rules and spells"
+    return STEP_NAMES.get(step, step.value.replace("_", " "))
+
+
+def unit_name(state: GameState, unit_id: str | None) -> str:
+    """A unit's display name, or its id if unknown."""
+    if unit_id is None:
+        return "the unit"
+    unit = state.units.get(unit_id)
+    return unit.profile.name if unit else unit_id
+
+
+def position(state: GameState) -> str:
+    """Round, player, phase and step: "Round 1/4 · Player 1 · Movement Phase — 2.4 Remaining moves"."""
+    if state.game_over:
+        return f"Round {state.round}/{state.rounds} · Game over"
+    player = state.pending.player if state.pending else state.active_player
+    turn = "" if player == state.active_player else f" (in Player {state.active_player}'s turn)"
+    return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
+            f" — {step_name(state.phase, state.step)}")
+
+
+def chargers_of(state: GameState, target: str | None) -> list[str]:
+    """Names of the units that declared a charge on ``target`` this movement phase."""
+    return [unit_name(state, c.unit) for c in state.charges if c.target == target]
+
+
+def instruction(state: GameState, pending: Pending | None, moving: bool = False) -> str:
+    """What the deciding player is expected to do now, with the keys and clicks that do it."""
+    if pending is None:
+        return "The game is over."
+    unit = unit_name(state, pending.unit)
+    d = pending.decision
+    if d == "strategy":
+        return "No special rules or spells to use: press Space (Done) to go on."
+    if d == "declare_charge":
+        return ("Click one of your units, then a highlighted enemy to declare a charge. "
+                "Space = Done when all charges are declared.")
+    if d == "charge_reaction":
+        who = ", ".join(chargers_of(state, pending.unit)) or "the enemy"
+        return f"{unit} is charged by {who}: choose a charge reaction (Hold, Stand and Shoot or Flee)."
+    if d == "redirect":
+        return f"The target of {unit} fled: Run down, or click a highlighted enemy to redirect the charge."
+    if d == "move":
+        if moving:
+            return ("Drag to move; Q/E or wheel pivots 5° (Shift 15°); Enter confirms; Backspace undoes a leg; "
+                    "Esc cancels.")
+        return ("Drag a unit to move it; Q/E or mouse wheel pivots; Enter confirms; Space = Done "
+                "(units not moved Hold).")
+    if d == "shoot":
+        return "Click one of your units, then a highlighted enemy to shoot at it. Space = Done when finished."
+    if d == "pursue":
+        return f"{unit} won the melee: pursue the fleeing enemy, or not (then it takes a morale test)."
+    if d == "follow_up":
+        return f"{unit} won the melee: follow up the retreating enemy, or stay."
+    if d == "consolidate":
+        return (f"Consolidation: {unit} may pivot up to 180° or move up to 3\". Drag / Q, E; Enter confirms; "
+                "Skip stays.")
+    if d == "rally":
+        return f"{unit} rallied and may pivot up to 180°: Q/E or wheel, Enter confirms; Skip keeps its facing."
+    if d == "deploy":
+        return f"Deploy {unit}: click the table to place it, Q/E pivots, Enter confirms."
+    return f"Decision: {d.replace('_', ' ')}."

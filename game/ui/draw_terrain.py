@@ -1,0 +1,262 @@
+"""The static layer: table felt, grid, table edges and terrain, rendered once per zoom and cached.
+
+Terrain is coloured by kind (forest green, hill brown, building grey, water blue, lava orange...). A
+``TerrainShape`` carries a name and traits; its kind is read from a ``kind`` attribute when the scenario
+loader provides one, else guessed from the name and then from the traits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import zlib
+from collections.abc import Sequence
+
+import pygame
+
+from game.terrain_kinds import KIND_TRAITS, KINDS
+from game.ui import palette
+from game.ui.assets import text_cache
+from game.ui.table_view import TableView
+from geometry.pose import Point
+from geometry.terrain import TerrainShape
+
+MAX_CACHED_PIXELS = 14_000_000
+"""Above this size the whole-table layer is not cached; only the visible part is rendered."""
+
+TRAIT_WORDS = {
+    "impassable": "impassable",
+    "blocking": "blocks sight",
+    "cover": "cover",
+    "difficult": "difficult",
+    "dangerous": "dangerous",
+    "dangerous_when_rushing": "dangerous if rushing",
+    "elevated": "elevated",
+    "see_into_not_through": "sight in, not through",
+}
+"""Trait names in words, for labels and the legend."""
+
+_NAME_HINTS = {"wood": "forest", "tree": "forest", "grove": "forest", "pond": "lake", "water": "lake",
+               "stream": "river", "ford": "river", "marsh": "swamp", "bog": "swamp", "house": "building",
+               "farm": "building", "tower": "building", "wall": "barricade", "fence": "barricade",
+               "hedge": "barricade", "crop": "field", "wheat": "field", "rock": "mountain", "crag": "mountain",
+               "mound": "hill", "ridge": "hill"}
+
+
+def terrain_kind(piece: TerrainShape) -> str:
+    """The kind of a terrain piece (a key of ``game.terrain_kinds.KIND_TRAITS``).
+
+    Uses ``piece.kind`` when present, else a kind named in the piece's name, else the kind whose default traits
+    equal the piece's traits, else ``open``.
+    """
+    kind = getattr(piece, "kind", None)
+    if isinstance(kind, str) and kind in KIND_TRAITS:
+        return kind
+    name = piece.name.lower()
+    for k in KINDS:
+        if k in name:
+            return k
+    for hint, k in _NAME_HINTS.items():
+        if hint in name:
+            return k
+    traits = frozenset(piece.traits)
+    for k in KINDS:
+        if KIND_TRAITS[k] == traits and k != "open":
+            return k
+    if "dangerous" in traits:
+        return "lava"
+    if "impassable" in traits:
+        return "building"
+    return "open"
+
+
+def _shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
+    r, g, b = colour
+    if factor >= 1:
+        return (min(255, int(r + (255 - r) * (factor - 1))), min(255, int(g + (255 - g) * (factor - 1))),
+                min(255, int(b + (255 - b) * (factor - 1))))
+    return (int(r * factor), int(g * factor), int(b * factor))
+
+
+def _centroid(points: Sequence[Point]) -> Point:
+    """Area centroid of a simple polygon (falls back to the mean of the points)."""
+    a = cx = cy = 0.0
+    n = len(points)
+    for i in range(n):
+        x0, y0 = points[i]
+        x1, y1 = points[(i + 1) % n]
+        c = x0 * y1 - x1 * y0
+        a += c
+        cx += (x0 + x1) * c
+        cy += (y0 + y1) * c
+    if abs(a) < 1e-9:
+        return (sum(p[0] for p in points) / n, sum(p[1] for p in points) / n)
+    return (cx / (3 * a), cy / (3 * a))
+
+
+def _inside(point: Point, poly: Sequence[Point]) -> bool:
+    x, y = point
+    inside = False
+    n = len(poly)
+    for i in range(n):
+        x0, y0 = poly[i]
+        x1, y1 = poly[(i + 1) % n]
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+class StaticLayer:
+    """Renders and caches the table and terrain for the current zoom."""
+
+    def __init__(self, width: float, depth: float, terrain: Sequence[TerrainShape]) -> None:
+        self.width = width
+        self.depth = depth
+        self.terrain = list(terrain)
+        self.kinds = [terrain_kind(t) for t in self.terrain]
+        self._surface: pygame.Surface | None = None
+        self._key: tuple[object, ...] | None = None
+        self.renders = 0
+        """How many times the layer was rendered (for tests and benchmarks)."""
+
+    def draw(self, screen: pygame.Surface, view: TableView) -> None:
+        """Blit the static layer for ``view`` onto ``screen`` (rendering it only when the zoom changed)."""
+        tw, th = self.width * view.scale, self.depth * view.scale
+        whole = tw * th <= MAX_CACHED_PIXELS
+        key: tuple[object, ...] = ("whole", round(view.scale, 4)) if whole else ("view", view.key)
+        if key != self._key or self._surface is None:
+            self._surface = self._render_whole(view.scale) if whole else self._render_view(view)
+            self._key = key
+            self.renders += 1
+        clip = screen.get_clip()
+        screen.set_clip(view.rect)
+        if whole:
+            screen.blit(self._surface, (round(view.ox), round(view.oy)))
+        else:
+            screen.blit(self._surface, view.rect.topleft)
+        screen.set_clip(clip)
+
+    # --- rendering ----------------------------------------------------------------------------------------
+    def _render_whole(self, scale: float) -> pygame.Surface:
+        surf = pygame.Surface((max(1, math.ceil(self.width * scale)), max(1, math.ceil(self.depth * scale))))
+
+        def tf(p: Point) -> tuple[float, float]:
+            return (p[0] * scale, (self.depth - p[1]) * scale)
+
+        self._paint(surf, tf, scale)
+        return surf.convert() if pygame.display.get_surface() is not None else surf
+
+    def _render_view(self, view: TableView) -> pygame.Surface:
+        surf = pygame.Surface(view.rect.size)
+        surf.fill(palette.BACKGROUND)
+        left, top = view.rect.topleft
+
+        def tf(p: Point) -> tuple[float, float]:
+            x, y = view.to_screen(p)
+            return (x - left, y - top)
+
+        self._paint(surf, tf, view.scale)
+        return surf
+
+    def _paint(self, surf: pygame.Surface, tf, scale: float) -> None:  # type: ignore[no-untyped-def]
+        w, d = self.width, self.depth
+        corners = [tf((0, 0)), tf((w, 0)), tf((w, d)), tf((0, d))]
+        pygame.draw.polygon(surf, palette.TABLE, corners)
+        # 6" grid, with heavier lines every 12"
+        for i in range(1, int(w // 6) + 1):
+            x = i * 6
+            if x >= w:
+                break
+            pygame.draw.line(surf, palette.TABLE_GRID, tf((x, 0)), tf((x, d)), 2 if x % 12 == 0 else 1)
+        for j in range(1, int(d // 6) + 1):
+            y = j * 6
+            if y >= d:
+                break
+            pygame.draw.line(surf, palette.TABLE_GRID, tf((0, y)), tf((w, y)), 2 if y % 12 == 0 else 1)
+        # players' table edges
+        strip = max(3, round(0.3 * scale))
+        p1a, p1b = tf((0, 0)), tf((w, 0))
+        p2a, p2b = tf((0, d)), tf((w, d))
+        pygame.draw.line(surf, palette.PLAYER[1], (p1a[0], p1a[1] - strip / 2), (p1b[0], p1b[1] - strip / 2), strip)
+        pygame.draw.line(surf, palette.PLAYER[2], (p2a[0], p2a[1] + strip / 2), (p2b[0], p2b[1] + strip / 2), strip)
+        for piece, kind in zip(self.terrain, self.kinds, strict=True):
+            self._paint_piece(surf, tf, scale, piece, kind)
+        # inch marks along the long edges, every 6"
+        size = max(9, min(14, round(scale * 0.55)))
+        for i in range(0, int(w) + 1, 6):
+            if 0 < i < w:
+                label = text_cache.get(f'{i}"', size, (200, 210, 190))
+                x, y = tf((i, 0))
+                surf.blit(label, (x + 3, y - strip - label.get_height()))
+
+    def _paint_piece(self, surf: pygame.Surface, tf, scale: float, piece: TerrainShape, kind: str) -> None:  # type: ignore[no-untyped-def]
+        colour = palette.TERRAIN.get(kind, palette.TERRAIN["open"])
+        pts = [tf(p) for p in piece.polygon]
+        pygame.draw.polygon(surf, colour, pts)
+        rng = random.Random(zlib.crc32(repr((piece.name, piece.polygon)).encode()))
+        xs = [p[0] for p in piece.polygon]
+        ys = [p[1] for p in piece.polygon]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        if kind == "forest":
+            dark, light = _shade(colour, 0.7), _shade(colour, 1.25)
+            n = int((x1 - x0) * (y1 - y0) / 2.2) + 3
+            for _ in range(n):
+                p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
+                if _inside(p, piece.polygon):
+                    r = max(2, round(scale * rng.uniform(0.45, 0.75)))
+                    c = tf(p)
+                    pygame.draw.circle(surf, dark, c, r)
+                    pygame.draw.circle(surf, light, (c[0] - r / 3, c[1] - r / 3), max(1, r // 2))
+        elif kind in ("hill", "mountain"):
+            cx, cy = _centroid(piece.polygon)
+            for f, shade in ((0.66, 1.12), (0.33, 1.24)):
+                inner = [tf((cx + (x - cx) * f, cy + (y - cy) * f)) for x, y in piece.polygon]
+                pygame.draw.polygon(surf, _shade(colour, shade), inner)
+                pygame.draw.polygon(surf, _shade(colour, 0.8), inner, 1)
+        elif kind in ("lake", "river", "swamp"):
+            light = _shade(colour, 1.3)
+            for _ in range(int((x1 - x0) * (y1 - y0) / 6) + 2):
+                p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
+                if _inside(p, piece.polygon):
+                    c = tf(p)
+                    L = scale * 0.6
+                    pygame.draw.arc(surf, light, (c[0] - L, c[1] - L / 3, L, L / 1.5), 0.3, 2.8, 1)
+                    pygame.draw.arc(surf, light, (c[0], c[1] - L / 3, L, L / 1.5), 3.5, 6.0, 1)
+        elif kind == "lava":
+            hot = (255, 200, 60)
+            for _ in range(int((x1 - x0) * (y1 - y0) / 3) + 2):
+                p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
+                if _inside(p, piece.polygon):
+                    pygame.draw.circle(surf, hot, tf(p), max(1, round(scale * rng.uniform(0.15, 0.35))))
+        elif kind in ("building", "ruins"):
+            cx, cy = _centroid(piece.polygon)
+            inner = [tf((cx + (x - cx) * 0.8, cy + (y - cy) * 0.8)) for x, y in piece.polygon]
+            pygame.draw.polygon(surf, _shade(colour, 0.85 if kind == "building" else 1.1), inner,
+                                0 if kind == "building" else 2)
+        elif kind == "field":
+            step = max(4, round(scale * 0.8))
+            line = _shade(colour, 0.8)
+            bx = pygame.Rect(min(p[0] for p in pts), min(p[1] for p in pts), 1, 1)
+            bx.width = int(max(p[0] for p in pts) - bx.x) + 1
+            bx.height = int(max(p[1] for p in pts) - bx.y) + 1
+            mask = pygame.Surface(bx.size, pygame.SRCALPHA)
+            pygame.draw.polygon(mask, (255, 255, 255, 255), [(p[0] - bx.x, p[1] - bx.y) for p in pts])
+            rows = pygame.Surface(bx.size, pygame.SRCALPHA)
+            for yy in range(0, bx.height, step):
+                pygame.draw.line(rows, line, (0, yy), (bx.width, yy), 1)
+            rows.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+            surf.blit(rows, bx.topleft)
+        border = _shade(colour, 0.55) if kind != "lava" else (120, 30, 10)
+        width = 3 if "impassable" in piece.traits else 2
+        pygame.draw.polygon(surf, border, pts, width)
+        if "dangerous" in piece.traits or "dangerous_when_rushing" in piece.traits:
+            pygame.draw.polygon(surf, (255, 220, 60), pts, 1)
+        # name and traits
+        if scale >= 6:
+            cx, cy = tf(_centroid(piece.polygon))
+            size = max(10, min(15, round(scale * 0.6)))
+            name = text_cache.get(piece.name, size, (255, 255, 255), True, (0, 0, 0, 120), 2)
+            traits = ", ".join(TRAIT_WORDS.get(t, t) for t in sorted(piece.traits)) or "open ground"
+            small = text_cache.get(traits, max(9, size - 3), (235, 235, 235), False, (0, 0, 0, 110), 2)
+            surf.blit(name, (cx - name.get_width() / 2, cy - name.get_height()))
+            surf.blit(small, (cx - small.get_width() / 2, cy))

@@ -1,0 +1,223 @@
+"""The move ghost: drag a unit and pivot it, see at once whether the move is legal and why not.
+
+The tool builds a path of poses as ../shared/spec.md defines a ``move``: from the unit's pose, straight to each
+pose's (x, y) keeping the facing, then pivot to that pose's facing. Dragging changes the last straight leg (a new
+leg starts after a pivot); pivoting turns the last pose. Whenever the ghost changes, ``evaluate`` asks the engine
+(``Game.check_move`` / ``Game.move_info``) once per frame at most; it never changes the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.engine.actions import Action, Consolidate, Deploy, Move, RallyPivot
+from game.engine.errors import IllegalAction
+from game.engine.movement import move_allowance, path_shape
+from game.engine.state import MoveAction, Unit
+from geometry.pose import Point, Pose, normalise_bearing
+
+EPS = 1e-6
+
+KINDS = ("move", "consolidate", "rally", "deploy")
+"""What the tool makes: a Move (step 2.4), a Consolidate move, a RallyPivot or a Deploy."""
+
+
+@dataclass
+class Evaluation:
+    """What the engine says about the ghost's current path."""
+
+    action: str
+    """hold, advance or rush for a move; the tool kind otherwise."""
+    error: IllegalAction | None = None
+    """Why the move is illegal, or None."""
+    distance: float = 0.0
+    """Straight travel of the centre, inches."""
+    allowance: float | None = None
+    """Advance allowance (Move only), inches."""
+    pivots: tuple[float, ...] = ()
+    """Signed pivots, degrees."""
+    terrain: list[str] = field(default_factory=list)
+    """Names of terrain pieces crossed."""
+    traits: list[str] = field(default_factory=list)
+    """Traits of the terrain crossed."""
+
+    @property
+    def legal(self) -> bool:
+        """True if the engine accepts the path."""
+        return self.error is None
+
+
+class MoveTool:
+    """A ghost of one unit being moved (or pivoted, or placed) by the deciding player."""
+
+    def __init__(self, game: Any, unit: Unit, player: int, kind: str = "move", start: Pose | None = None) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown move tool kind {kind!r}")
+        self.game = game
+        self.unit = unit
+        self.player = player
+        self.kind = kind
+        self.start: Pose = start or unit.pose or Pose(0.0, 0.0, 0.0)
+        self.legs: list[Pose] = []
+        self._pivoted: list[bool] = []
+        self.forced: str | None = None
+        """hold / advance / rush chosen with the buttons, or None to pick automatically."""
+        self.dragging = False
+        self._grab: Point = (0.0, 0.0)
+        self._eval: Evaluation | None = None
+
+    # --- the ghost ----------------------------------------------------------------------------------------
+    @property
+    def ghost(self) -> Pose:
+        """Where the unit would end."""
+        return self.legs[-1] if self.legs else self.start
+
+    @property
+    def changed(self) -> bool:
+        """True if the ghost differs from the start (a path was made)."""
+        return bool(self.legs) and path_shape(self.start, self.legs).end != self.start
+
+    @property
+    def path(self) -> tuple[Pose, ...]:
+        """The path as the action will carry it."""
+        return tuple(self.legs)
+
+    def _touch(self) -> None:
+        self._eval = None
+
+    def begin_drag(self, point: Point) -> None:
+        """Start dragging: ``point`` is the table point grabbed."""
+        g = self.ghost
+        self._grab = (g.x - point[0], g.y - point[1])
+        self.dragging = True
+
+    def drag_to(self, point: Point) -> None:
+        """The mouse moved to table ``point`` while dragging."""
+        if not self.dragging or self.kind == "rally":
+            return
+        self.translate_to((point[0] + self._grab[0], point[1] + self._grab[1]))
+
+    def end_drag(self) -> None:
+        """The mouse button was released."""
+        self.dragging = False
+
+    def translate_to(self, xy: Point) -> None:
+        """Move the ghost's centre to ``xy`` (same facing) by changing the last straight leg or adding one."""
+        if self.kind == "rally":
+            return
+        if self.kind == "deploy":
+            self.start = Pose(xy[0], xy[1], self.start.facing)
+            self._touch()
+            return
+        facing = self.ghost.facing
+        pose = Pose(xy[0], xy[1], facing)
+        if self.legs and not self._pivoted[-1]:
+            before = self.legs[-2] if len(self.legs) >= 2 else self.start
+            if abs(before.x - xy[0]) < EPS and abs(before.y - xy[1]) < EPS:
+                self.legs.pop()
+                self._pivoted.pop()
+            else:
+                self.legs[-1] = pose
+        else:
+            self.legs.append(pose)
+            self._pivoted.append(False)
+        self._touch()
+
+    def pivot(self, degrees: float) -> None:
+        """Pivot the ghost about its centre by ``degrees`` (clockwise positive)."""
+        if self.kind == "deploy":
+            self.start = self.start.turned(degrees)
+            self._touch()
+            return
+        g = self.ghost
+        new = Pose(g.x, g.y, normalise_bearing(g.facing + degrees))
+        if self.legs:
+            self.legs[-1] = new
+            self._pivoted[-1] = True
+        else:
+            self.legs.append(new)
+            self._pivoted.append(True)
+        self._touch()
+
+    def undo(self) -> None:
+        """Take back the last leg (or pivot)."""
+        if self.legs:
+            self.legs.pop()
+            self._pivoted.pop()
+            self._touch()
+
+    def reset(self) -> None:
+        """Put the ghost back where the unit stands."""
+        self.legs.clear()
+        self._pivoted.clear()
+        self._touch()
+
+    def set_forced(self, action: str | None) -> None:
+        """Choose hold / advance / rush explicitly (None: pick the cheapest legal one)."""
+        self.forced = action
+        self._touch()
+
+    # --- asking the engine --------------------------------------------------------------------------------
+    def _move(self, action: str) -> Move:
+        return Move(player=self.player, unit=self.unit.id, action=action, path=self.path)
+
+    def evaluate(self) -> Evaluation:
+        """Legality and measurements of the current ghost (cached until the ghost changes)."""
+        if self._eval is not None:
+            return self._eval
+        shape = path_shape(self.start, self.path)
+        ev = Evaluation(self.kind, distance=shape.distance, pivots=shape.pivots)
+        if self.kind == "move":
+            ev = self._evaluate_move(ev)
+        elif self.kind == "consolidate" and shape.distance > 3.0 + 1e-4 and shape.pivots:
+            ev.error = IllegalAction("Consolidation Moves", "pivot up to 180° or move up to 3\", not both",
+                                     shape.end.xy)
+        elif self.kind == "consolidate" and shape.distance > 3.0 + 1e-4:
+            ev.error = IllegalAction("Consolidation Moves", f"moves {shape.distance:.2f}\" but may move at most 3\"",
+                                     shape.end.xy)
+        self._eval = ev
+        return ev
+
+    def _evaluate_move(self, ev: Evaluation) -> Evaluation:
+        game = self.game
+        ev.allowance = move_allowance(self.unit, MoveAction.ADVANCE)
+        moved = ev.distance > EPS
+        if self.forced:
+            candidates = [self.forced]
+        elif not moved:
+            candidates = ["hold", "advance"]
+        else:
+            candidates = ["advance", "rush"]
+        first_error: IllegalAction | None = None
+        chosen = candidates[0]
+        for name in candidates:
+            err = game.check_move(self._move(name))
+            if err is None:
+                chosen, first_error = name, None
+                break
+            if first_error is None:
+                chosen, first_error = name, err
+            elif name == "rush" and ev.distance > (ev.allowance or 0) + 1e-4:
+                chosen, first_error = name, err   # beyond an Advance: the Rush's reason is the one that matters
+        ev.action = chosen
+        ev.error = first_error
+        if moved:
+            try:
+                info = game.move_info(self._move(chosen))
+            except Exception:  # noqa: BLE001 - measuring must never break drawing
+                info = None
+            if info is not None:
+                ev.terrain = list(getattr(info, "terrain_crossed", []) or [])
+                ev.traits = sorted(getattr(info, "traits_crossed", []) or [])
+        return ev
+
+    def action(self) -> Action:
+        """The action that makes the ghost real."""
+        if self.kind == "move":
+            return self._move(self.evaluate().action)
+        if self.kind == "consolidate":
+            return Consolidate(player=self.player, unit=self.unit.id, path=self.path)
+        if self.kind == "rally":
+            return RallyPivot(player=self.player, unit=self.unit.id, facing=round(self.ghost.facing, 4))
+        return Deploy(player=self.player, unit=self.unit.id, pose=self.start)

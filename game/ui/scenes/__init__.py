@@ -1,0 +1,1 @@
+"""Scenes of the window: menu, battle, hand-over and results."""

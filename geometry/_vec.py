@@ -1,0 +1,117 @@
+"""Vectorised numpy kernels for segments, points and polygon edges (private to ``geometry``).
+
+All coordinates are inches. Arrays of points have shape (n, 2); a set of polygon edges is two (e, 2) arrays
+``a`` and ``b`` (start and end of each edge). These kernels are exact up to floating point; the callers add
+tolerances.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+INF = float("inf")
+
+
+def segments_hit(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Which segments p[i]-q[i] (n, 2) intersect or touch which edges a[j]-b[j] (e, 2): bool array (n, e)."""
+    px, py = p[:, 0:1], p[:, 1:2]
+    qx, qy = q[:, 0:1], q[:, 1:2]
+    ax, ay = a[None, :, 0], a[None, :, 1]
+    bx, by = b[None, :, 0], b[None, :, 1]
+    ex, ey = bx - ax, by - ay
+    d1 = ex * (py - ay) - ey * (px - ax)
+    d2 = ex * (qy - ay) - ey * (qx - ax)
+    sx, sy = qx - px, qy - py
+    d3 = sx * (ay - py) - sy * (ax - px)
+    d4 = sx * (by - py) - sy * (bx - px)
+    hit: np.ndarray = ((d1 * d2) <= 0) & ((d3 * d4) <= 0)
+    colinear = (d1 == 0) & (d2 == 0)
+    if colinear.any():
+        # Collinear pieces only meet if their extents overlap on both axes.
+        ox = (np.minimum(px, qx) <= np.maximum(ax, bx)) & (np.minimum(ax, bx) <= np.maximum(px, qx))
+        oy = (np.minimum(py, qy) <= np.maximum(ay, by)) & (np.minimum(ay, by) <= np.maximum(py, qy))
+        hit = np.where(colinear, ox & oy, hit)
+    return hit
+
+
+def point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from each point p (n, 2) to each segment a-b (e, 2): array (n, e)."""
+    d = b - a  # (e, 2)
+    ll = np.einsum("ij,ij->i", d, d)
+    safe = np.where(ll > 0, ll, 1.0)
+    rel = p[:, None, :] - a[None, :, :]  # (n, e, 2)
+    t = np.clip((rel[..., 0] * d[:, 0] + rel[..., 1] * d[:, 1]) / safe, 0.0, 1.0)
+    cx = rel[..., 0] - t * d[:, 0]
+    cy = rel[..., 1] - t * d[:, 1]
+    out: np.ndarray = np.hypot(cx, cy)
+    return out
+
+
+def _circle_entry(rx: np.ndarray, ry: np.ndarray, wx: float, wy: float, r: np.ndarray) -> np.ndarray:
+    """First t >= 0 when a point at offset (rx, ry) from a circle centre, moving by (wx, wy) per unit t,
+    is within ``r`` of the centre; inf if never."""
+    bb = rx * wx + ry * wy
+    c = rx * rx + ry * ry - r * r
+    disc = bb * bb - c
+    with np.errstate(invalid="ignore"):
+        root = -bb - np.sqrt(np.maximum(disc, 0.0))
+    out: np.ndarray = np.where(c <= 0, 0.0, np.where((disc >= 0) & (bb < 0), root, INF))
+    return out
+
+
+def first_within(p: np.ndarray, w: tuple[float, float], a: np.ndarray, b: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """First travel t >= 0 at which point p[i] + t*w comes within r[j] of segment a[j]-b[j]: array (n, e).
+
+    ``w`` is a unit direction; r has shape (e,). inf where it never happens; 0 where it already is. The set of
+    points within r of a segment is a capsule (two discs and a strip); the first entry is the earliest entry
+    into any of the three.
+    """
+    wx, wy = w
+    d = b - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    ex, ey = d[:, 0] / safe, d[:, 1] / safe
+    nx, ny = -ey, ex
+    rx = p[:, 0:1] - a[None, :, 0]
+    ry = p[:, 1:2] - a[None, :, 1]
+    t_a = _circle_entry(rx, ry, wx, wy, r)
+    t_b = _circle_entry(p[:, 0:1] - b[None, :, 0], p[:, 1:2] - b[None, :, 1], wx, wy, r)
+    s0 = rx * nx + ry * ny
+    sw = wx * nx + wy * ny
+    pr0 = rx * ex + ry * ey
+    pw = wx * ex + wy * ey
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_s = np.where(
+            (s0 > r) & (sw < 0), (s0 - r) / -sw, np.where((s0 < -r) & (sw > 0), (-r - s0) / sw, INF)
+        )
+        pr = pr0 + t_s * pw
+    t_s = np.where((pr >= 0) & (pr <= length) & np.isfinite(t_s), t_s, INF)
+    inside = (np.abs(s0) <= r) & (pr0 >= 0) & (pr0 <= length)
+    t_s = np.where(inside, 0.0, t_s)
+    out: np.ndarray = np.minimum(np.minimum(t_a, t_b), t_s)
+    return out
+
+
+def ring_edges(ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edges of a closed ring given as (k, 2) vertices without repeating the first: (a, b) each (k, 2)."""
+    return ring, np.roll(ring, -1, axis=0)
+
+
+def rect_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Closest distance between convex quadrilaterals a[i] (n, 4, 2) and b[j] (m, 4, 2): array (n, m).
+
+    Assumes the pairs do not overlap (then the distance is between a vertex and an edge); overlapping pairs
+    that contain no vertex of each other may report a small positive number. Model bases of different units
+    never overlap, so this serves model-to-model ranges (rulebook "Measuring Distances").
+    """
+    n, m = a.shape[0], b.shape[0]
+    if n == 0 or m == 0:
+        return np.zeros((n, m))
+    av = a.reshape(-1, 2)
+    bv = b.reshape(-1, 2)
+    b_a, b_b = b.reshape(-1, 2), np.roll(b, -1, axis=1).reshape(-1, 2)
+    a_a, a_b = a.reshape(-1, 2), np.roll(a, -1, axis=1).reshape(-1, 2)
+    d1 = point_segment_distance(av, b_a, b_b).reshape(n, 4, m, 4).min(axis=(1, 3))
+    d2 = point_segment_distance(bv, a_a, a_b).reshape(m, 4, n, 4).min(axis=(1, 3)).T
+    out: np.ndarray = np.minimum(d1, d2)
+    return out

@@ -1,0 +1,223 @@
+"""Charge geometry: base contact, frontage, and placing a charger flush against a side of its target
+(rulebook "Charge Moves": get into base contact, pivot to close the gap, shuffle sideways to maximise frontage).
+
+Inches and degrees throughout; sides are ``geometry.arcs.Arc`` values of the target's rectangle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+
+from geometry._vec import first_within
+from geometry.arcs import Arc, side_segment
+from geometry.formation import rect_corners
+from geometry.pose import Point, Pose, forward_vector, normalise_bearing, right_vector
+from geometry.shapes import CONTACT_TOL
+
+if TYPE_CHECKING:
+    from geometry.scene import Scene
+
+MIN_FRONTAGE = 0.01
+"""Inches of front edge that must touch the side for a flush pose to count as in contact."""
+
+
+def _side_length(width: float, depth: float, side: Arc) -> float:
+    return width if side in (Arc.FRONT, Arc.REAR) else depth
+
+
+def flush_pose(
+    target_pose: Pose,
+    target_width: float,
+    target_depth: float,
+    side: Arc,
+    charger_width: float,
+    charger_depth: float,
+    lateral: float,
+) -> Pose:
+    """Pose of a ``charger_width`` x ``charger_depth`` rectangle whose front edge lies flush against ``side`` of the
+    ``target_width`` x ``target_depth`` rectangle at ``target_pose``, facing it.
+
+    Facing = target facing + ``side.outward_bearing`` + 180. The charger's centre is shifted ``lateral`` inches
+    along the side, positive to the charger's own right; 0 centres it on the side. Rulebook "Charge Moves".
+    """
+    hw, hd = target_width / 2, target_depth / 2
+    mid_local = {Arc.FRONT: (0.0, hd), Arc.RIGHT: (hw, 0.0), Arc.REAR: (0.0, -hd), Arc.LEFT: (-hw, 0.0)}[side]
+    mid = target_pose.to_world(mid_local)
+    out = forward_vector(target_pose.facing + side.outward_bearing)
+    facing = normalise_bearing(target_pose.facing + side.outward_bearing + 180.0)
+    r = right_vector(facing)
+    x = mid[0] + out[0] * charger_depth / 2 + r[0] * lateral
+    y = mid[1] + out[1] * charger_depth / 2 + r[1] * lateral
+    return Pose(x, y, facing)
+
+
+def frontage(side_length: float, charger_width: float, lateral: float) -> float:
+    """Length (inches) of a flush charger's front edge touching a side of ``side_length``, for shift ``lateral``."""
+    lo = max(lateral - charger_width / 2, -side_length / 2)
+    hi = min(lateral + charger_width / 2, side_length / 2)
+    return max(0.0, hi - lo)
+
+
+def contact_length(a: tuple[Point, Point], b: tuple[Point, Point], tol: float = 0.05) -> float:
+    """Length (inches) over which segment ``a`` lies along segment ``b``: both ends of ``a`` within ``tol`` of the
+    line through ``b``, measured as the overlap of their projections on ``b``. 0 if not aligned or apart.
+
+    Used to measure frontage in base contact (rulebook "Charge Moves").
+    """
+    (bx0, by0), (bx1, by1) = b
+    dx, dy = bx1 - bx0, by1 - by0
+    length = math.hypot(dx, dy)
+    if length <= 0:
+        return 0.0
+    ex, ey = dx / length, dy / length
+    proj = []
+    for px, py in a:
+        rx, ry = px - bx0, py - by0
+        if abs(rx * -ey + ry * ex) > tol:
+            return 0.0
+        proj.append(rx * ex + ry * ey)
+    lo = max(min(proj), 0.0)
+    hi = min(max(proj), length)
+    return max(0.0, hi - lo)
+
+
+def touching_sides(scene: Scene, a_id: str, b_id: str, tol: float = 0.05) -> list[tuple[Arc, Arc, float]]:
+    """Which side of unit ``a`` touches which side of unit ``b`` and over what length (inches).
+
+    Returns (side of a, side of b, length) for every pair with length > 0, longest first (ties in ``Arc`` order).
+    Rulebook "Charge Moves", "Who Can Strike" (which facing a unit was contacted in).
+    """
+    pa, fa = scene.pose(a_id), scene.formation(a_id)
+    pb, fb = scene.pose(b_id), scene.formation(b_id)
+    order = list(Arc)
+    out = []
+    for sa in Arc:
+        seg_a = side_segment(pa, fa.width, fa.depth, sa)
+        for sb in Arc:
+            seg_b = side_segment(pb, fb.width, fb.depth, sb)
+            length = contact_length(seg_a, seg_b, tol)
+            if length > 1e-9:
+                out.append((sa, sb, length))
+    out.sort(key=lambda t: (-t[2], order.index(t[0]), order.index(t[1])))
+    return out
+
+
+def in_base_contact(scene: Scene, a_id: str, b_id: str, tol: float = 0.05) -> bool:
+    """True if the two units' footprints are within ``tol`` inches of each other (rulebook "Charge Moves")."""
+    return scene.distance(a_id, b_id) <= tol
+
+
+def models_in_contact(scene: Scene, unit_id: str, other_id: str, tol: float = 0.05) -> list[int]:
+    """Indices (``model_centres`` order) of the unit's models whose base is within ``tol`` inches of the other
+    unit's footprint (rulebook "Who Can Strike": models in base contact)."""
+    polys = np.array(scene.model_polygons(unit_id), dtype=object)
+    if len(polys) == 0:
+        return []
+    near = shapely.dwithin(polys, scene.footprint(other_id), tol)
+    return [int(i) for i in np.flatnonzero(near)]
+
+
+def _blocked_intervals(
+    scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, ignore: Collection[str]
+) -> list[tuple[float, float]]:
+    """Intervals of lateral shift s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` overlaps another unit or
+    impassable terrain (touching allowed). Exact for rectangles; for non-convex terrain the hull of the blocked
+    shifts of each piece (conservative)."""
+    from geometry.motion import _gather
+
+    start = rect0 + np.array(rv) * s_lo
+    end = rect0 + np.array(rv) * s_hi
+    allc = np.concatenate([start, end])
+    obs = _gather(scene, ignore, allc.min(axis=0) - 2 * CONTACT_TOL, allc.max(axis=0) + 2 * CONTACT_TOL)
+    if not len(obs):
+        return []
+    span = s_hi - s_lo
+    r = np.full(len(obs.a), CONTACT_TOL / 2)
+
+    def entry(rect: np.ndarray, w: Point) -> np.ndarray:
+        t1 = first_within(rect, w, obs.a, obs.b, r).min(axis=0)
+        t2 = first_within(obs.a, (-w[0], -w[1]), rect, np.roll(rect, -1, axis=0), r[:, None]).min(axis=1)
+        out: np.ndarray = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
+        return out
+
+    t_in = entry(start, rv)
+    t_out = entry(end, (-rv[0], -rv[1]))
+    out = []
+    for k in range(len(obs)):
+        if t_in[k] <= span and t_out[k] <= span:
+            a, b = s_lo + float(t_in[k]), s_hi - float(t_out[k])
+            if b > a:
+                out.append((a, b))
+    return sorted(out)
+
+
+def best_flush_pose(
+    scene: Scene,
+    charger_id: str,
+    target_id: str,
+    side: Arc,
+    charger_width: float,
+    charger_depth: float,
+    preferred: Point,
+    gap_ignore: Collection[str] = (),
+) -> Pose | None:
+    """The flush pose on ``side`` of the target (``flush_pose``) that maximises frontage in contact, ties broken
+    by the shift nearest to ``preferred`` (a table point, e.g. the charger's current centre).
+
+    The pose must be on the table and must not overlap impassable terrain or any unit other than the charger,
+    the target and ``gap_ignore`` (touching is fine: a second charger lines up beside the first). None if no such
+    pose touches the side by at least ``MIN_FRONTAGE``. Rulebook "Charge Moves" (close the gap, maximise frontage).
+    """
+    tp, tf = scene.pose(target_id), scene.formation(target_id)
+    length = _side_length(tf.width, tf.depth, side)
+    base = flush_pose(tp, tf.width, tf.depth, side, charger_width, charger_depth, 0.0)
+    rv = right_vector(base.facing)
+    rect0 = np.array(rect_corners(base, charger_width, charger_depth))
+    reach = (length + charger_width) / 2 - MIN_FRONTAGE
+    if reach < 0:
+        return None
+    lo, hi = -reach, reach
+    # table: every corner c + s*rv must stay within the table
+    for c in rect0:
+        for axis, limit in ((0, scene.width), (1, scene.depth)):
+            v = rv[axis]
+            if abs(v) < 1e-12:
+                if c[axis] < -1e-9 or c[axis] > limit + 1e-9:
+                    return None
+                continue
+            a, b = (0.0 - c[axis]) / v, (limit - c[axis]) / v
+            lo, hi = max(lo, min(a, b)), min(hi, max(a, b))
+    if hi < lo:
+        return None
+    free: list[tuple[float, float]] = []
+    cursor = lo
+    ignore = {charger_id, target_id, *gap_ignore}
+    for a, b in _blocked_intervals(scene, rect0, rv, lo, hi, ignore):
+        if a > cursor:
+            free.append((cursor, a))
+        cursor = max(cursor, b)
+    if cursor <= hi:
+        free.append((cursor, hi))
+    s_pref = (preferred[0] - base.x) * rv[0] + (preferred[1] - base.y) * rv[1]
+    plateau = abs(length - charger_width) / 2
+    best: tuple[float, float, float] | None = None  # (frontage, -distance from preferred, -shift)
+    for a, b in free:
+        pa, pb = max(a, -plateau), min(b, plateau)
+        if pa <= pb:
+            s = min(max(s_pref, pa), pb)
+        else:
+            s = b if b < -plateau else a
+        f = frontage(length, charger_width, s)
+        if f < MIN_FRONTAGE - 1e-9:
+            continue
+        key = (round(f, 6), -abs(s - s_pref), -s)
+        if best is None or key > best:
+            best = key
+    if best is None:
+        return None
+    return flush_pose(tp, tf.width, tf.depth, side, charger_width, charger_depth, -best[2])

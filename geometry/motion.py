@@ -1,0 +1,352 @@
+"""Movement geometry: checking a move path and straight slides (rulebook "General Movement", "Pivoting",
+"Impassable Terrain", "Difficult Terrain", "Dangerous Terrain", "Flight Moves", "Pursuit Moves",
+"Consolidation Moves").
+
+A unit's footprint is a rigid rectangle. While it translates in a straight line, the first moment it comes
+within ``r`` inches of an obstacle is found exactly: the closest points of two polygons are always a vertex of
+one and an edge of the other, and the set of positions of a moving point within ``r`` of a fixed edge is a
+capsule, so the answer is the earliest entry of a moving vertex into a capsule (``geometry._vec.first_within``).
+No stepping, no buffering. Obstacles are shrunk by ``CONTACT_TOL`` so touching is not overlapping.
+
+Units already closer to an obstacle than a limit when the move starts may not get any closer, but may move
+along or away; units already overlapping an obstacle ignore it (the rules never create that).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+from shapely import Polygon
+from shapely.ops import nearest_points
+
+from geometry._vec import first_within, point_segment_distance
+from geometry.formation import rect_corners
+from geometry.pose import Point, Pose, forward_vector
+from geometry.shapes import CONTACT_TOL
+
+if TYPE_CHECKING:
+    from geometry.scene import Scene
+
+TOL = CONTACT_TOL
+EPS = 1e-9
+
+RULE_TABLE_EDGE = "table edge"
+"""Rule name: part of the unit would leave the table (rulebook "General Movement")."""
+RULE_IMPASSABLE = "impassable terrain"
+"""Rule name: the unit would move through impassable terrain (rulebook "Impassable Terrain")."""
+RULE_THROUGH_UNIT = "through a unit"
+"""Rule name: the unit would move through or onto another unit (rulebook "General Movement")."""
+RULE_ONE_INCH = '1" from a unit'
+"""Rule name: the unit would come within 1" of another unit (rulebook "General Movement")."""
+
+
+_Fail = Callable[[str, str, Point, str, int], None]
+
+
+@dataclass(frozen=True)
+class MoveCheck:
+    """The verdict of ``check_path``: the first rule the path breaks (if any) and what it crosses."""
+
+    rule: str | None
+    """Short rule name (``RULE_*``), None if the path is legal."""
+    message: str | None
+    """One sentence naming the unit or terrain piece, None if legal."""
+    where: Point | None
+    """A point (inches) where the path breaks the rule, for the window; None if legal."""
+    distance: float
+    """Total straight-line travel of the unit's centre along the whole path, inches (pivots are free)."""
+    traits_crossed: frozenset[str]
+    """Traits of every terrain piece the swept path (start and end footprints included) overlaps."""
+    terrain_crossed: tuple[str, ...]
+    """Names of those pieces, in terrain index order."""
+    blocker: str | None = None
+    """Id of the unit or name of the terrain piece in the way ("table edge" for the edge); None if legal."""
+    step: int | None = None
+    """Index in ``path`` of the pose whose move or pivot breaks the rule (len(path) for the final position)."""
+
+    @property
+    def ok(self) -> bool:
+        """True if the path breaks no rule."""
+        return self.rule is None
+
+    @property
+    def problem(self) -> str | None:
+        """``"rule: message"`` or None when legal."""
+        return None if self.rule is None else f"{self.rule}: {self.message}"
+
+
+@dataclass(frozen=True)
+class SlideResult:
+    """Where a straight slide ended and why (``slide``)."""
+
+    pose: Pose
+    """The final pose (same facing as the start)."""
+    travelled: float
+    """Distance moved, inches."""
+    blocked_by: str | None
+    """Unit id, terrain name or "table edge" that stopped the slide ``gap`` short; None otherwise."""
+    contacted: str | None
+    """Id of the ``stop_at`` unit the slide ended in contact with, or None."""
+    off_table: bool
+    """True if the unit reached or crossed the table edge with ``edge_exits`` (it flees the battlefield)."""
+    traits_crossed: frozenset[str]
+    """Traits of every terrain piece the swept footprint overlapped."""
+    blocked_kind: str | None = None
+    """"unit", "terrain" or "table edge" when ``blocked_by`` is set."""
+    terrain_crossed: tuple[str, ...] = ()
+    """Names of the terrain pieces overlapped, in index order."""
+
+
+def _table_time(scene: Scene, rect: np.ndarray, w: Point, margin: float) -> float:
+    """First travel t >= 0 along ``w`` at which a corner comes within ``margin`` of the table edge (inf if never)."""
+    best = math.inf
+    limits = ((0, margin, scene.width - margin), (1, margin, scene.depth - margin))
+    for axis, low, high in limits:
+        wa = w[axis]
+        for c in rect[:, axis]:
+            if wa < -EPS:
+                best = min(best, max(0.0, float(c - low) / -wa))
+            elif wa > EPS:
+                best = min(best, max(0.0, float(high - c) / wa))
+    return best
+
+
+def _sweep_polygon(rect: np.ndarray, w: Point, length: float) -> Polygon:
+    """The area swept by the rectangle (4, 2) moving ``length`` along ``w``: the hull of start and end."""
+    if length <= EPS:
+        return Polygon(rect)
+    end = rect + np.array(w) * length
+    hull = shapely.convex_hull(shapely.multipoints(np.concatenate([rect, end])))
+    assert isinstance(hull, Polygon)
+    return hull
+
+
+def _crossed(scene: Scene, sweeps: list[Polygon]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Traits and names of the terrain pieces the sweeps overlap."""
+    positions = scene.terrain_positions_at(sweeps)
+    traits: set[str] = set()
+    for pos in positions:
+        traits |= scene.terrain[pos].traits
+    return frozenset(traits), tuple(scene.terrain[pos].name for pos in positions)
+
+
+def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
+    """The point of the rectangle nearest to ``poly`` (for showing where a rule breaks)."""
+    p, _ = nearest_points(Polygon(rect), poly)
+    return (float(p.x), float(p.y))
+
+
+def _bbox(rects: list[np.ndarray], grow: float) -> tuple[np.ndarray, np.ndarray]:
+    allc = np.concatenate(rects)
+    return allc.min(axis=0) - grow, allc.max(axis=0) + grow
+
+
+def check_path(
+    scene: Scene,
+    unit_id: str,
+    start: Pose,
+    path: Sequence[Pose],
+    *,
+    exclusion: float = 1.0,
+    ignore_units: Collection[str] = (),
+) -> MoveCheck:
+    """Check the unit's move from ``start`` along ``path`` (rulebook "General Movement", "Pivoting", terrain).
+
+    From the current pose the unit moves in a straight line to each pose's (x, y) keeping its facing, then pivots
+    about its centre to that pose's facing (same x, y = a pivot in place). Rules checked, first failure wins:
+
+    * every straight sweep stays on the table, does not overlap impassable terrain nor another unit's footprint
+      ("table edge", "impassable terrain", "through a unit"); these are reported before the 1" rule;
+    * with ``exclusion`` > 0 no sweep comes within ``exclusion`` inches of another unit ('1" from a unit');
+      a unit already closer at ``start`` may not get closer than it was;
+    * a pivot ignores terrain and units but the pivoted footprint must be on the table; the final footprint
+      must not overlap impassable terrain or other units nor break the exclusion.
+
+    Units in ``ignore_units`` (and the moving unit) are ignored completely. The unit's formation comes from the
+    scene. Returns a ``MoveCheck`` (distance and terrain crossed cover the whole path even when it fails).
+    Raises ``KeyError`` for an unknown unit.
+    """
+    formation = scene.formation(unit_id)
+    width, depth = formation.width, formation.depth
+    poses = [start, *path]
+    rects = [np.array(rect_corners(p, width, depth)) for p in poses]
+    ignore = set(ignore_units) | {unit_id}
+    moved = [r + np.array([q.x - p.x, q.y - p.y]) for r, p, q in zip(rects, poses, poses[1:], strict=False)]
+    lo, hi = _bbox(rects + moved, max(exclusion, 0.0) + 2 * TOL)
+    obs = _gather(scene, ignore, lo, hi)
+    nobs = len(obs)
+    r_pen = np.full(nobs, TOL / 2)
+    r_ex = np.full(nobs, np.nan)
+    if nobs:
+        d0 = _distances(obs, rects[0])
+        is_unit = np.array([k == "unit" for k in obs.kinds])
+        overlapping = d0 <= TOL / 2
+        r_pen = np.where(overlapping, np.nan, r_pen)
+        if exclusion > 0:
+            r_ex = np.where(is_unit & ~overlapping, np.minimum(exclusion + TOL, d0 - TOL / 2), np.nan)
+
+    rule: str | None = None
+    message: str | None = None
+    where: Point | None = None
+    blocker: str | None = None
+    step: int | None = None
+    distance = 0.0
+    sweeps: list[Polygon] = []
+
+    def fail(r: str, msg: str, at: Point, who: str, k: int) -> None:
+        nonlocal rule, message, where, blocker, step
+        if rule is None:
+            rule, message, where, blocker, step = r, msg, at, who, k
+
+    if not scene.on_table(Polygon(rects[0])):
+        fail(RULE_TABLE_EDGE, "the unit starts partly off the table", poses[0].xy, RULE_TABLE_EDGE, 0)
+    current = start
+    for k, target in enumerate(path):
+        rect = np.array(rect_corners(current, width, depth))
+        dx, dy = target.x - current.x, target.y - current.y
+        length = math.hypot(dx, dy)
+        w: Point = (dx / length, dy / length) if length > EPS else (0.0, 1.0)
+        sweeps.append(_sweep_polygon(rect, w, length))
+        distance += length
+        if rule is None:
+            _check_segment(scene, obs, rect, w, length, r_pen, r_ex, exclusion, k, fail)
+        current = target
+        if rule is None and target.facing != poses[k].facing:
+            pivoted = np.array(rect_corners(current, width, depth))
+            if not scene.on_table(Polygon(pivoted)):
+                out = max(pivoted.tolist(), key=lambda c: _outside(scene, c))
+                fail(RULE_TABLE_EDGE, "the pivot takes the unit off the table", (out[0], out[1]), RULE_TABLE_EDGE, k)
+    final = np.array(rect_corners(current, width, depth))
+    if rule is None:
+        _check_segment(scene, obs, final, (0.0, 1.0), 0.0, r_pen, r_ex, exclusion, len(path), fail)
+    traits, names = _crossed(scene, sweeps + [Polygon(final)])
+    return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
+
+
+def _outside(scene: Scene, c: Sequence[float]) -> float:
+    return max(-c[0], -c[1], c[0] - scene.width, c[1] - scene.depth)
+
+
+def _check_segment(
+    scene: Scene,
+    obs: _Obstacles,
+    rect: np.ndarray,
+    w: Point,
+    length: float,
+    r_pen: np.ndarray,
+    r_ex: np.ndarray,
+    exclusion: float,
+    k: int,
+    fail: _Fail,
+) -> None:
+    """Report through ``fail`` the first rule a straight sweep breaks (private to ``check_path``).
+
+    Collisions (table edge, impassable terrain, another unit) come first, in order of travel; then the 1" rule.
+    """
+    hard: list[tuple[float, int, str, str, Point]] = []
+    t_edge = _table_time(scene, rect, w, 0.0)
+    if length > EPS and t_edge < length - EPS:
+        corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
+        at = (corner[0] + w[0] * t_edge, corner[1] + w[1] * t_edge)
+        hard.append((t_edge, 0, RULE_TABLE_EDGE, RULE_TABLE_EDGE, at))
+    if len(obs):
+        t_pen = _first_times(obs, rect, w, r_pen)
+        for j in np.flatnonzero(t_pen <= length + EPS):
+            t = float(t_pen[j])
+            at = _near_point(rect + np.array(w) * t, obs.polys[j])
+            if obs.kinds[j] == "unit":
+                hard.append((t, 2, RULE_THROUGH_UNIT, obs.keys[j], at))
+            else:
+                hard.append((t, 1, RULE_IMPASSABLE, obs.keys[j], at))
+    if hard:
+        _, _, rule, who, at = min(hard, key=lambda h: (h[0], h[1], h[3]))
+        fail(rule, _message(rule, who, k), at, who, k)
+        return
+    if len(obs) and exclusion > 0:
+        t_ex = _first_times(obs, rect, w, r_ex)
+        hits = np.flatnonzero(t_ex <= length + EPS)
+        if len(hits):
+            j = int(min(hits, key=lambda i: (float(t_ex[i]), obs.keys[i])))
+            at = _near_point(rect + np.array(w) * float(t_ex[j]), obs.polys[j])
+            fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, obs.keys[j], k, exclusion), at, obs.keys[j], k)
+
+
+def _message(rule: str, who: str, k: int, exclusion: float = 1.0) -> str:
+    if rule == RULE_TABLE_EDGE:
+        return f"leg {k + 1} of the move leaves the table"
+    if rule == RULE_IMPASSABLE:
+        return f"leg {k + 1} of the move crosses impassable terrain {who!r}"
+    if rule == RULE_THROUGH_UNIT:
+        return f"leg {k + 1} of the move passes through unit {who!r}"
+    return f'leg {k + 1} of the move comes within {exclusion:g}" of unit {who!r}'
+
+
+def slide(
+    scene: Scene,
+    unit_id: str,
+    start: Pose,
+    bearing: float,
+    distance: float,
+    *,
+    gap: float = 1.0,
+    stop_at: Collection[str] = (),
+    ignore_units: Collection[str] = (),
+    edge_exits: bool = False,
+) -> SlideResult:
+    """Move the unit's footprint from ``start`` in a straight line along ``bearing`` (degrees) up to ``distance``
+    inches, keeping ``start.facing`` (rulebook "Flight Moves", "Pursuit Moves", "Consolidation Moves").
+
+    * It stops ``gap`` inches short of the first other unit or impassable terrain in the way (``blocked_by``);
+      an obstacle already closer than ``gap`` stops it only if it would get closer still.
+    * If it would touch a unit in ``stop_at`` first, it stops in base contact with it (``contacted``).
+    * The table edge: with ``edge_exits`` reaching or crossing it sets ``off_table`` (the pose is where it touched
+      the edge); otherwise it stops ``gap`` short of the edge (``blocked_by="table edge"``).
+
+    Units in ``ignore_units`` are ignored. Exact (analytic), not stepped. Raises ``ValueError`` for a negative
+    ``distance`` or ``gap``, ``KeyError`` for an unknown unit.
+    """
+    if distance < 0 or gap < 0:
+        raise ValueError(f"slide distance and gap must not be negative, got {distance}, {gap}")
+    formation = scene.formation(unit_id)
+    rect = np.array(rect_corners(start, formation.width, formation.depth))
+    w = forward_vector(bearing)
+    ignore = set(ignore_units) | {unit_id}
+    lo, hi = _bbox([rect, rect + np.array(w) * distance], gap + 2 * TOL)
+    obs = _gather(scene, ignore, lo, hi)
+    stop_set = set(stop_at)
+    t_stop = distance
+    blocked_by: str | None = None
+    blocked_kind: str | None = None
+    contacted: str | None = None
+    off_table = False
+    if len(obs):
+        d0 = _distances(obs, rect)
+        is_target = np.array([k == "unit" and key in stop_set for k, key in zip(obs.kinds, obs.keys, strict=True)])
+        radii = np.where(is_target, TOL, np.minimum(gap + TOL, d0 - TOL / 2))
+        radii = np.where(~is_target & (d0 <= TOL / 2), np.nan, radii)
+        times = _first_times(obs, rect, w, radii)
+        order = sorted(range(len(obs)), key=lambda j: (float(times[j]), 0 if is_target[j] else 1, obs.keys[j]))
+        j = order[0]
+        if times[j] <= t_stop + EPS:
+            t_stop = max(0.0, float(times[j]))
+            if is_target[j]:
+                contacted = obs.keys[j]
+            else:
+                blocked_by, blocked_kind = obs.keys[j], obs.kinds[j]
+    t_edge = _table_time(scene, rect, w, 0.0 if edge_exits else gap)
+    if t_edge <= t_stop + EPS and (contacted is None and blocked_by is None or t_edge < t_stop - EPS):
+        t_stop = max(0.0, min(t_edge, t_stop))
+        contacted = blocked_by = blocked_kind = None
+        if edge_exits:
+            off_table = True
+        else:
+            blocked_by = blocked_kind = RULE_TABLE_EDGE
+    t_stop = float(t_stop)
+    pose = Pose(start.x + w[0] * t_stop, start.y + w[1] * t_stop, start.facing)
+    traits, names = _crossed(scene, [_sweep_polygon(rect, w, t_stop)])
+    return SlideResult(pose, t_stop, blocked_by, contacted, off_table, traits, blocked_kind, names)

@@ -1,0 +1,397 @@
+"""The table as geometry: its size, the terrain pieces and the current unit footprints.
+
+A ``Scene`` caches every shape it builds: terrain is prepared once; a unit's shapes are rebuilt only when
+``set_unit`` moves it. Queries are pure and deterministic: every list of ids comes back sorted, terrain pieces
+come back in ``index`` order. Units are keyed by string ids and carry a player number (1 or 2, not checked).
+
+Line of sight lives in ``geometry.sight``, movement checks and slides in ``geometry.motion``; the ``Scene``
+methods of the same names call them.
+
+Tolerance: shapes closer than ``TOL`` (0.001") of overlapping count as touching, not overlapping, so units in
+base contact never "overlap" through rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from shapely import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from geometry import motion, sight
+from geometry.formation import Formation, footprint_corners, model_centres, model_rows
+from geometry.pose import Point, Pose
+from geometry.shapes import CONTACT_TOL, model_corner_array
+from geometry.terrain import BLOCKING, COVER, ELEVATED, IMPASSABLE, SEE_INTO_NOT_THROUGH, TerrainShape
+
+TOL = CONTACT_TOL
+"""Inches: overlaps smaller than this count as contact."""
+
+
+def _shrunk_rect(corners: np.ndarray, by: float) -> np.ndarray:
+    """A rectangle's corners (4, 2) moved ``by`` inches inward along both of its axes."""
+    centre = corners.mean(axis=0)
+    u = corners[1] - corners[0]
+    v = corners[0] - corners[3]
+    uu = u / max(float(np.hypot(*u)), 1e-12)
+    vv = v / max(float(np.hypot(*v)), 1e-12)
+    half_u = max(float(np.hypot(*u)) / 2 - by, 1e-6)
+    half_v = max(float(np.hypot(*v)) / 2 - by, 1e-6)
+    signs = np.array([(-1, 1), (1, 1), (1, -1), (-1, -1)], dtype=float)
+    out: np.ndarray = centre + signs[:, :1] * uu * half_u + signs[:, 1:] * vv * half_v
+    return out
+
+
+@dataclass
+class _Unit:
+    """Cached shapes of one unit (private)."""
+
+    player: int
+    pose: Pose
+    formation: Formation
+    corners: np.ndarray
+    core: np.ndarray
+    bbox: np.ndarray
+    footprint: Polygon | None = None
+    models: list[Polygon] | None = None
+    model_corners: np.ndarray | None = None
+    model_centres: np.ndarray | None = None
+    model_rows: np.ndarray | None = None
+    elevated: bool | None = None
+
+
+@dataclass
+class _TerrainGeo:
+    """Prepared shapes of one terrain piece (private)."""
+
+    piece: TerrainShape
+    core_rings: list[np.ndarray]
+    edges_a: np.ndarray
+    edges_b: np.ndarray
+    vertices: np.ndarray
+    bbox: np.ndarray
+
+
+@dataclass
+class _UnitArrays:
+    """All units stacked for vectorised queries (private); rebuilt after any ``set_unit``/``remove_unit``."""
+
+    ids: list[str]
+    players: np.ndarray
+    footprints: np.ndarray
+    corners: np.ndarray
+    cores: np.ndarray
+    bboxes: np.ndarray
+    index: dict[str, int] = field(default_factory=dict)
+
+
+class Scene:
+    """The table (``width`` x ``depth`` inches, origin at player 1's left corner), its terrain and the units.
+
+    Raises ``ValueError`` for a non-positive table size or two terrain pieces with the same index.
+    Serves the rulebook's "Measuring Distances", "Line of Sight", "Movement" and "Terrain" sections.
+    """
+
+    def __init__(self, width: float, depth: float, terrain: Sequence[TerrainShape]) -> None:
+        if not (width > 0 and depth > 0):
+            raise ValueError(f"table size must be positive, got {width} x {depth}")
+        self.width = float(width)
+        """Table width along x, inches."""
+        self.depth = float(depth)
+        """Table depth along y, inches."""
+        pieces = sorted(terrain, key=lambda t: t.index)
+        if len({t.index for t in pieces}) != len(pieces):
+            raise ValueError("terrain pieces must have distinct indices")
+        self.terrain: tuple[TerrainShape, ...] = tuple(pieces)
+        """Terrain pieces in index order."""
+        self._geo = [self._prepare(t) for t in pieces]
+        cores = [shapely.buffer(t.shape, -TOL, join_style="mitre") for t in pieces]
+        self._terrain_cores = np.array(cores, dtype=object)
+        self._terrain_tree = shapely.STRtree(self._terrain_cores)
+        for t in pieces:
+            shapely.prepare(t.shape)
+        self.table_polygon: Polygon = shapely.box(0.0, 0.0, self.width, self.depth)
+        """The table as a polygon."""
+        elevated = [t.shape for t in pieces if ELEVATED in t.traits]
+        self._elevated_union: BaseGeometry | None = shapely.union_all(elevated) if elevated else None
+        if self._elevated_union is not None:
+            shapely.prepare(self._elevated_union)
+        self.los_terrain: list[int] = [
+            i for i, t in enumerate(pieces) if BLOCKING in t.traits or SEE_INTO_NOT_THROUGH in t.traits
+        ]
+        """Positions (in ``terrain``) of pieces that can block sight."""
+        self.cover_terrain: list[int] = [i for i, t in enumerate(pieces) if COVER in t.traits]
+        """Positions of cover pieces."""
+        self.impassable_terrain: list[int] = [i for i, t in enumerate(pieces) if IMPASSABLE in t.traits]
+        """Positions of impassable pieces."""
+        self._units: dict[str, _Unit] = {}
+        self._arrays: _UnitArrays | None = None
+
+    # ----------------------------------------------------------------------------------------------- terrain
+    @staticmethod
+    def _prepare(piece: TerrainShape) -> _TerrainGeo:
+        core = shapely.buffer(piece.shape, -TOL, join_style="mitre")
+        polys = [core] if isinstance(core, Polygon) else list(getattr(core, "geoms", []))
+        rings = [np.asarray(p.exterior.coords)[:-1] for p in polys if not p.is_empty]
+        if not rings:  # a sliver thinner than the tolerance: use the outline itself
+            rings = [np.asarray(piece.shape.exterior.coords)[:-1]]
+        a = np.concatenate(rings)
+        b = np.concatenate([np.roll(r, -1, axis=0) for r in rings])
+        minx, miny, maxx, maxy = piece.shape.bounds
+        return _TerrainGeo(piece, rings, a, b, a, np.array([minx, miny, maxx, maxy]))
+
+    def terrain_geo(self, position: int) -> _TerrainGeo:
+        """Prepared shapes of the piece at ``position`` in ``terrain`` (for geometry modules)."""
+        return self._geo[position]
+
+    def terrain_at(self, polygon: BaseGeometry) -> list[TerrainShape]:
+        """Terrain pieces that ``polygon`` overlaps by more than ``TOL`` (area > 0), in index order.
+
+        Rulebook "Terrain": which terrain a unit is in.
+        """
+        idx = sorted(int(i) for i in self._terrain_tree.query(polygon, predicate="intersects"))
+        return [self.terrain[i] for i in idx]
+
+    def terrain_positions_at(self, geoms: Sequence[BaseGeometry]) -> list[int]:
+        """Positions (in ``terrain``) of pieces any of ``geoms`` overlaps, sorted, without repeats."""
+        if not geoms or not self.terrain:
+            return []
+        hits = self._terrain_tree.query(np.array(geoms, dtype=object), predicate="intersects")
+        return sorted({int(i) for i in hits[1]})
+
+    def traits_at(self, polygon: BaseGeometry) -> frozenset[str]:
+        """Union of the traits of every terrain piece ``polygon`` overlaps (see ``terrain_at``)."""
+        out: set[str] = set()
+        for t in self.terrain_at(polygon):
+            out |= t.traits
+        return frozenset(out)
+
+    def on_table(self, polygon: BaseGeometry) -> bool:
+        """True if ``polygon`` lies fully on the table (0..width x 0..depth, boundary included, 1e-9" slack).
+
+        Rulebook "General Movement": no part of a model may be outside the battlefield.
+        """
+        minx, miny, maxx, maxy = polygon.bounds
+        eps = 1e-9
+        return minx >= -eps and miny >= -eps and maxx <= self.width + eps and maxy <= self.depth + eps
+
+    # -------------------------------------------------------------------------------------------------- units
+    def set_unit(self, unit_id: str, player: int, pose: Pose, formation: Formation) -> None:
+        """Add a unit or replace its player, pose and formation; only this unit's shapes are rebuilt."""
+        old = self._units.get(unit_id)
+        if old is not None and old.pose == pose and old.formation == formation and old.player == player:
+            return
+        corners = np.array(footprint_corners(pose, formation), dtype=float)
+        core = _shrunk_rect(corners, TOL)
+        bbox = np.concatenate([corners.min(axis=0), corners.max(axis=0)])
+        self._units[unit_id] = _Unit(player, pose, formation, corners, core, bbox)
+        arrays = self._arrays
+        if arrays is not None and old is not None:  # update the stacked arrays in place
+            i = arrays.index[unit_id]
+            arrays.players[i] = player
+            arrays.corners[i] = corners
+            arrays.cores[i] = core
+            arrays.bboxes[i] = bbox
+            arrays.footprints[i] = None
+        else:
+            self._arrays = None
+
+    def remove_unit(self, unit_id: str) -> None:
+        """Take a unit off the table. Raises ``KeyError`` if it is not there."""
+        del self._units[unit_id]
+        self._arrays = None
+
+    def has_unit(self, unit_id: str) -> bool:
+        """True if the unit is on the table."""
+        return unit_id in self._units
+
+    def unit_ids(self) -> list[str]:
+        """Ids of all units on the table, sorted."""
+        return sorted(self._units)
+
+    def _unit(self, unit_id: str) -> _Unit:
+        try:
+            return self._units[unit_id]
+        except KeyError:
+            raise KeyError(f"no unit {unit_id!r} in the scene") from None
+
+    def pose(self, unit_id: str) -> Pose:
+        """The unit's pose. Raises ``KeyError`` for an unknown id (as do all per-unit queries)."""
+        return self._unit(unit_id).pose
+
+    def formation(self, unit_id: str) -> Formation:
+        """The unit's formation."""
+        return self._unit(unit_id).formation
+
+    def player(self, unit_id: str) -> int:
+        """The unit's player number."""
+        return self._unit(unit_id).player
+
+    def corners(self, unit_id: str) -> np.ndarray:
+        """Footprint corners as a (4, 2) array, inches, order as ``rect_corners``. Do not modify."""
+        return self._unit(unit_id).corners
+
+    def core(self, unit_id: str) -> np.ndarray:
+        """Footprint corners shrunk by ``TOL``: the shape that other things must not enter. Do not modify."""
+        return self._unit(unit_id).core
+
+    def footprint(self, unit_id: str) -> Polygon:
+        """The unit's footprint polygon (bounding rectangle of its bases), inches; cached."""
+        u = self._unit(unit_id)
+        if u.footprint is None:
+            u.footprint = Polygon(u.corners)
+        return u.footprint
+
+    def model_polygons(self, unit_id: str) -> list[Polygon]:
+        """The unit's model bases as polygons, in ``model_centres`` order; cached."""
+        u = self._unit(unit_id)
+        if u.models is None:
+            mc = self.model_corners(unit_id)
+            u.models = list(shapely.polygons(mc)) if len(mc) else []
+        return list(u.models)
+
+    def model_corners(self, unit_id: str) -> np.ndarray:
+        """Corners of every model base, array (models, 4, 2), inches; cached. Do not modify."""
+        u = self._unit(unit_id)
+        if u.model_corners is None:
+            u.model_corners = model_corner_array(u.pose, u.formation)
+        return u.model_corners
+
+    def model_centres(self, unit_id: str) -> np.ndarray:
+        """Centres of every model base, array (models, 2), inches, front row first; cached. Do not modify."""
+        u = self._unit(unit_id)
+        if u.model_centres is None:
+            pts = model_centres(u.pose, u.formation)
+            u.model_centres = np.array(pts, dtype=float).reshape(-1, 2)
+        return u.model_centres
+
+    def model_rows(self, unit_id: str) -> np.ndarray:
+        """Row index (0 = front) of every model, array (models,); cached. Do not modify."""
+        u = self._unit(unit_id)
+        if u.model_rows is None:
+            u.model_rows = np.array(model_rows(u.formation), dtype=int)
+        return u.model_rows
+
+    def is_elevated(self, unit_id: str) -> bool:
+        """True if more than half of the unit's footprint area lies on ``elevated`` terrain (a hill)."""
+        u = self._unit(unit_id)
+        if u.elevated is None:
+            if self._elevated_union is None:
+                u.elevated = False
+            else:
+                fp = self.footprint(unit_id)
+                u.elevated = bool(shapely.intersection(fp, self._elevated_union).area > 0.5 * fp.area)
+        return u.elevated
+
+    def arrays(self) -> _UnitArrays:
+        """All units stacked in sorted-id order for vectorised queries (for geometry modules)."""
+        if self._arrays is None:
+            ids = sorted(self._units)
+            units = [self._units[i] for i in ids]
+            n = len(ids)
+            self._arrays = _UnitArrays(
+                ids=ids,
+                players=np.array([u.player for u in units], dtype=int),
+                footprints=np.array([None] * n, dtype=object),
+                corners=np.array([u.corners for u in units], dtype=float).reshape(n, 4, 2),
+                cores=np.array([u.core for u in units], dtype=float).reshape(n, 4, 2),
+                bboxes=np.array([u.bbox for u in units], dtype=float).reshape(n, 4),
+                index={uid: k for k, uid in enumerate(ids)},
+            )
+        arrays = self._arrays
+        missing = [k for k in range(len(arrays.ids)) if arrays.footprints[k] is None]
+        for k in missing:
+            arrays.footprints[k] = self.footprint(arrays.ids[k])
+        return arrays
+
+    # ---------------------------------------------------------------------------------------------- distances
+    def distance(self, a_id: str, b_id: str) -> float:
+        """Closest distance between the two units' footprints, inches (0 if touching or overlapping).
+
+        Rulebook "Measuring Distances" (closest points), using the footprint as the unit's outline.
+        """
+        return float(shapely.distance(self.footprint(a_id), self.footprint(b_id)))
+
+    def distance_to_point(self, unit_id: str, point: Point) -> float:
+        """Closest distance from the unit's footprint to ``point``, inches (0 inside)."""
+        return float(shapely.distance(self.footprint(unit_id), shapely.Point(point)))
+
+    def units_within(self, unit_id: str, d: float, players: Collection[int] | None = None) -> list[str]:
+        """Sorted ids of other units whose footprint is within ``d`` inches of this unit's footprint.
+
+        ``players`` restricts the answer to those players' units. Rulebook "Measuring Distances" (e.g. "within 6"").
+        """
+        arrays = self.arrays()
+        fp = self.footprint(unit_id)
+        near = shapely.dwithin(fp, arrays.footprints, d + 1e-9)
+        out = []
+        for k in np.flatnonzero(near):
+            uid = arrays.ids[int(k)]
+            if uid == unit_id:
+                continue
+            if players is not None and int(arrays.players[k]) not in players:
+                continue
+            out.append(uid)
+        return out
+
+    # ---------------------------------------------------------------------------------------- line of sight
+    def line_clear(
+        self, p: Point, q: Point, ignore_units: Collection[str] = (), looker_id: str | None = None
+    ) -> bool:
+        """True if the segment ``p``-``q`` (inches) is not blocked; see ``geometry.sight.line_clear``."""
+        return sight.line_clear(self, p, q, ignore_units, looker_id)
+
+    def models_with_sight(
+        self, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None
+    ) -> list[int]:
+        """Indices of the looker's models that see the target; see ``geometry.sight.models_with_sight``."""
+        return sight.models_with_sight(self, looker_id, target_id, rows, max_range)
+
+    def unit_has_sight(self, looker_id: str, target_id: str) -> bool:
+        """True if any model of the looker sees any model of the target; see ``geometry.sight``."""
+        return sight.unit_has_sight(self, looker_id, target_id)
+
+    def in_cover(self, looker_id: str, target_id: str, shooters: Collection[int] | None = None) -> bool:
+        """True if the target counts as in cover from the looker; see ``geometry.sight.in_cover``."""
+        return sight.in_cover(self, looker_id, target_id, shooters)
+
+    # --------------------------------------------------------------------------------------------- movement
+    def check_path(
+        self,
+        unit_id: str,
+        start: Pose,
+        path: Sequence[Pose],
+        *,
+        exclusion: float = 1.0,
+        ignore_units: Collection[str] = (),
+    ) -> motion.MoveCheck:
+        """Check a move along ``path`` from ``start``; see ``geometry.motion.check_path``."""
+        return motion.check_path(self, unit_id, start, path, exclusion=exclusion, ignore_units=ignore_units)
+
+    def slide(
+        self,
+        unit_id: str,
+        start: Pose,
+        bearing: float,
+        distance: float,
+        *,
+        gap: float = 1.0,
+        stop_at: Collection[str] = (),
+        ignore_units: Collection[str] = (),
+        edge_exits: bool = False,
+    ) -> motion.SlideResult:
+        """Slide the unit in a straight line; see ``geometry.motion.slide``."""
+        return motion.slide(
+            self,
+            unit_id,
+            start,
+            bearing,
+            distance,
+            gap=gap,
+            stop_at=stop_at,
+            ignore_units=ignore_units,
+            edge_exits=edge_exits,
+        )

@@ -1,0 +1,60 @@
+"""Shapely polygons for unit footprints and model bases (rulebook "Unit Formations").
+
+Everything is in inches; base sizes come from the ``Formation`` in millimetres. Corner order follows
+``geometry.formation.rect_corners``: front-left, front-right, rear-right, rear-left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+from shapely import Polygon
+
+from geometry.formation import Formation, model_offsets, rect_corners
+from geometry.pose import Pose, forward_vector, right_vector
+
+CONTACT_TOL = 1e-3
+"""Inches: shapes overlapping by less than this count as touching (base contact), not overlapping."""
+
+
+def rect_polygon(pose: Pose, width: float, depth: float) -> Polygon:
+    """The ``width`` x ``depth`` rectangle (inches) centred on ``pose`` and turned to its facing.
+
+    Raises ``ValueError`` if ``width`` or ``depth`` is not positive.
+    """
+    if width <= 0 or depth <= 0:
+        raise ValueError(f"rectangle needs a positive size, got {width} x {depth}")
+    return Polygon(rect_corners(pose, width, depth))
+
+
+def footprint_polygon(pose: Pose, formation: Formation) -> Polygon:
+    """A unit's footprint: the bounding rectangle of its bases, inches (rulebook "Unit Formations").
+
+    This is the unit's "perimeter" for line of sight and the 1" rule.
+    """
+    return rect_polygon(pose, formation.width, formation.depth)
+
+
+def model_corner_array(pose: Pose, formation: Formation) -> np.ndarray:
+    """Corners of every model base as an array of shape (models, 4, 2), inches, in ``model_centres`` order.
+
+    Corner order per base as ``rect_corners``. An empty unit gives shape (0, 4, 2).
+    """
+    offsets = model_offsets(formation)
+    if not offsets:
+        return np.zeros((0, 4, 2))
+    uv = np.array([p for _, p in offsets], dtype=float)  # (M, 2)
+    hw, hd = formation.base_width / 2, formation.base_depth / 2
+    local = uv[:, None, :] + np.array([(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)])[None, :, :]
+    r = np.array(right_vector(pose.facing))
+    f = np.array(forward_vector(pose.facing))
+    world: np.ndarray = np.array([pose.x, pose.y]) + local[..., :1] * r + local[..., 1:] * f
+    return world
+
+
+def model_polygons(pose: Pose, formation: Formation) -> list[Polygon]:
+    """One rectangle per model base (inches), in the order of ``geometry.formation.model_centres``."""
+    corners = model_corner_array(pose, formation)
+    if len(corners) == 0:
+        return []
+    return list(shapely.polygons(corners))

@@ -1,0 +1,172 @@
+"""Battle Regiments: command line (../shared/spec.md "Command line").
+
+    python main.py                              window, main menu
+    python main.py play SCENARIO                hotseat game of that scenario
+    python main.py replay RECORD                watch a recorded game
+    python main.py tutorial [LESSON]            guided lessons
+    python main.py check FILE...                validate scenarios and records (exit 0, or 2 and the problems)
+    python main.py autoplay SCENARIO [--seed N] [--games K] [--record OUT]
+    python main.py run RECORD --state-out STATE.json   (an illegal action exits 3)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+EXIT_PROBLEMS = 2
+EXIT_ILLEGAL = 3
+DEFAULT_SCENARIO = Path(__file__).resolve().parent / "scenarios" / "default.yaml"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="main.py", description="Battle Regiments: AoWFBR 1.4 hotseat referee")
+    sub = p.add_subparsers(dest="command")
+    play = sub.add_parser("play", help="hotseat game of a scenario")
+    play.add_argument("scenario")
+    replay = sub.add_parser("replay", help="watch a recorded game")
+    replay.add_argument("record")
+    tutorial = sub.add_parser("tutorial", help="guided lessons")
+    tutorial.add_argument("lesson", nargs="?")
+    check = sub.add_parser("check", help="validate scenario and record files")
+    check.add_argument("files", nargs="+")
+    auto = sub.add_parser("autoplay", help="headless games between computer players")
+    auto.add_argument("scenario")
+    auto.add_argument("--seed", type=int, default=1)
+    auto.add_argument("--games", type=int, default=1)
+    auto.add_argument("--record", help="write the game record here (with several games, -SEED is added)")
+    run = sub.add_parser("run", help="apply a record headless and write the resulting state")
+    run.add_argument("record")
+    run.add_argument("--state-out", required=True)
+    return p
+
+
+def cmd_check(files: list[str]) -> int:
+    """Validate each file (scenario or record, by its ``format``); print every problem."""
+    import yaml
+
+    from game.record import RecordError, load_record, replay
+    from game.scenario import ScenarioError, check_scenario_file
+
+    problems: list[str] = []
+    for name in files:
+        try:
+            head = yaml.safe_load(Path(name).read_text(encoding="utf-8"))
+        except OSError as e:
+            problems.append(f"{name}:1: file: cannot read ({e.strerror})")
+            continue
+        except yaml.YAMLError:
+            head = None
+        fmt = head.get("format") if isinstance(head, dict) else None
+        if isinstance(fmt, str) and fmt.startswith("regiments-record/"):
+            try:
+                record = load_record(name)
+                result = replay(record)
+            except RecordError as e:
+                problems += e.problems
+                continue
+            except ScenarioError as e:
+                problems += e.problems
+                continue
+            if result.failed_index is not None:
+                assert result.error is not None
+                problems.append(f"{name}:1: actions[{result.failed_index}]: illegal: {result.error}")
+        else:
+            problems += check_scenario_file(name)
+    for line in problems:
+        print(line)
+    if not problems:
+        print(f"{len(files)} file{'s' if len(files) != 1 else ''} OK")
+    return EXIT_PROBLEMS if problems else 0
+
+
+def cmd_autoplay(scenario_path: str, seed: int, games: int, record_out: str | None) -> int:
+    """Play ``games`` seeded games between random players; one line per game."""
+    from game.autoplay import play_out
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.record import Record, save_record
+    from game.scenario import ScenarioError, load_scenario, new_game_state
+
+    try:
+        scenario = load_scenario(scenario_path)
+    except ScenarioError as e:
+        print("\n".join(e.problems))
+        return EXIT_PROBLEMS
+    total = 0.0
+    for i in range(games):
+        game_seed = seed + i
+        t0 = time.perf_counter()
+        game = Game.start(new_game_state(scenario), Dice(seed=game_seed))
+        actions = play_out(game, game_seed)
+        dt = time.perf_counter() - t0
+        total += dt
+        vp = game.victory_points()
+        winner = "draw" if vp[1] == vp[2] else f"player {1 if vp[1] > vp[2] else 2}"
+        print(f"seed {game_seed}: rounds {game.state.round}, victory points {vp[1]}-{vp[2]}, winner {winner} "
+              f"({len(actions)} actions, {dt * 1000:.0f} ms)")
+        if record_out:
+            out = Path(record_out)
+            if games > 1:
+                out = out.with_name(f"{out.stem}-{game_seed}{out.suffix or '.yaml'}")
+            rel = Path(scenario_path).resolve()
+            try:
+                ref = str(Path(rel).relative_to(out.resolve().parent))
+            except ValueError:
+                import os
+
+                ref = os.path.relpath(rel, out.resolve().parent)
+            save_record(out, Record(ref, {"seed": game_seed}, actions))
+    if games > 1:
+        print(f"{games} games, {total / games * 1000:.0f} ms per game")
+    return 0
+
+
+def cmd_run(record_path: str, state_out: str) -> int:
+    """Apply a record's actions and write the resulting state; an illegal action exits 3."""
+    from game.files import atomic_write_text
+    from game.record import RecordError, load_record, replay
+    from game.scenario import ScenarioError
+    from game.state_file import state_to_dict
+
+    try:
+        record = load_record(record_path)
+        result = replay(record)
+    except (RecordError, ScenarioError) as e:
+        print("\n".join(e.problems))
+        return EXIT_PROBLEMS
+    atomic_write_text(state_out, json.dumps(state_to_dict(result.game), indent=2) + "\n")
+    if result.failed_index is not None:
+        assert result.error is not None
+        action = record.actions[result.failed_index]
+        print(f"action {result.failed_index} ({action.type}) is illegal: {result.error.rule}: "
+              f"{result.error.message}")
+        return EXIT_ILLEGAL
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code."""
+    args = _parser().parse_args(argv)
+    if args.command == "check":
+        return cmd_check(args.files)
+    if args.command == "autoplay":
+        return cmd_autoplay(args.scenario, args.seed, args.games, args.record)
+    if args.command == "run":
+        return cmd_run(args.record, args.state_out)
+    from game.ui import app
+
+    if args.command == "play":
+        return app.run(args.scenario) or 0
+    if args.command == "replay":
+        return app.run_replay(args.record) or 0
+    if args.command == "tutorial":
+        return app.run_tutorial(args.lesson) or 0
+    return app.run(None) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
