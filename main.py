@@ -71,9 +71,9 @@ def cmd_check(files: list[str]) -> int:
             except ScenarioError as e:
                 problems += e.problems
                 continue
-            if result.failed_index is not None:
-                assert result.error is not None
-                problems.append(f"{name}:1: actions[{result.failed_index}]: illegal: {result.error}")
+            if not result.ok:
+                index = result.failed_index if result.failed_index is not None else result.diverged_index
+                problems.append(f"{name}:1: actions[{index}]: {result.describe()}")
         else:
             problems += check_scenario_file(name)
     for line in problems:
@@ -119,7 +119,7 @@ def cmd_autoplay(scenario_path: str, seed: int, games: int, record_out: str | No
                 import os
 
                 ref = os.path.relpath(rel, out.resolve().parent)
-            save_record(out, Record(ref, {"seed": game_seed}, actions))
+            save_record(out, Record(ref, {"seed": game_seed}, actions, digests=list(game.digests)))
     if games > 1:
         print(f"{games} games, {total / games * 1000:.0f} ms per game")
     return 0
@@ -144,6 +144,9 @@ def cmd_run(record_path: str, state_out: str) -> int:
         action = record.actions[result.failed_index]
         print(f"action {result.failed_index} ({action.type}) is illegal: {result.error.rule}: "
               f"{result.error.message}")
+        return EXIT_ILLEGAL
+    if result.diverged_index is not None:
+        print(result.describe())
         return EXIT_ILLEGAL
     return 0
 

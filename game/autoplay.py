@@ -30,7 +30,7 @@ from game.engine.actions import (
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
-from game.engine.state import GameState, Unit
+from game.engine.state import GameState, MoveAction, Unit
 
 MOVE_TRIES = 12
 """Candidate moves sampled per unit before it holds."""
@@ -216,8 +216,8 @@ def play_out(game: Game, seed: int, after_action: Callable[[Game, Action], None]
 def state_is_consistent(state: GameState) -> list[str]:
     """Invariants of a game state after any action; returns the violations found (empty when all hold).
 
-    No overlapping units; no unit within 1" of an enemy unless they are locked in melee or it charged this
-    turn; everything on the table; model counts never negative and never above the starting size.
+    No overlapping units; no unit within 1" of an enemy unless they are locked in melee or one of them charged
+    this turn (rulebook "General Movement": the 1" rule does not bind a Charge action); everything on the table; model counts never negative and never above the starting size.
     """
     problems: list[str] = []
     scene = state.scene
@@ -237,7 +237,8 @@ def state_is_consistent(state: GameState) -> list[str]:
             if fa.intersection(fb).area > 1e-6:
                 problems.append(f"{a.id} overlaps {b.id}")
             elif a.player != b.player and fa.distance(fb) < 1.0 - 1e-3:
-                related = b.id in a.engaged_with or a.id in b.engaged_with or _in_same_combat(state, a, b)
+                related = (b.id in a.engaged_with or a.id in b.engaged_with or _in_same_combat(state, a, b)
+                           or MoveAction.CHARGE in (a.move_action, b.move_action))
                 if not related:
                     problems.append(f"{a.id} is within 1\" of enemy {b.id} outside melee "
                                     f"({fa.distance(fb):.2f}\")")

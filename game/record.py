@@ -46,6 +46,8 @@ class Record:
     """The file it was read from, if any (relative scenario paths are resolved against it)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Optional keys kept as they were (program version, players' names, result...)."""
+    digests: list[str | None] = field(default_factory=list)
+    """For each action, the digest of its outcome when it was recorded (None where unknown)."""
 
     def scenario_path(self) -> Path:
         """Absolute path of the scenario file. Raises ``RecordError`` for an inline scenario."""
@@ -60,7 +62,14 @@ class Record:
         """The record as YAML text."""
         data: dict[str, Any] = {"format": RECORD_FORMAT, "scenario": self.scenario, "dice": self.dice}
         data.update(self.extra)
-        data["actions"] = [a.to_dict() for a in self.actions]
+        actions = []
+        for i, a in enumerate(self.actions):
+            entry = a.to_dict()
+            digest = self.digests[i] if i < len(self.digests) else None
+            if digest:
+                entry["digest"] = digest
+            actions.append(entry)
+        data["actions"] = actions
         return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=120)
 
 
@@ -108,6 +117,7 @@ def load_record(path: str | Path) -> Record:
         problems.append(f"{name}:{_line(nodes.get('dice'))}: dice: {e}")
     raw_actions = data.get("actions", [])
     actions: list[Action] = []
+    digests: list[str | None] = []
     if not isinstance(raw_actions, list):
         problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: must be a list")
         raw_actions = []
@@ -118,11 +128,17 @@ def load_record(path: str | Path) -> Record:
             actions.append(action_from_dict(raw, f"actions[{i}]"))
         except ActionFormatError as e:
             problems.append(f"{name}:{_line(node)}: {e}")
+            continue
+        digest = raw.get("digest")
+        if digest is not None and not isinstance(digest, str):
+            problems.append(f"{name}:{_line(node)}: actions[{i}].digest: must be text")
+            digest = None
+        digests.append(digest)
     if problems:
         raise RecordError(problems)
     extra = {k: v for k, v in data.items() if k not in ("format", "scenario", "dice", "actions")}
     assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
-    return Record(scenario, dice, actions, path, extra)
+    return Record(scenario, dice, actions, path, extra, digests)
 
 
 def save_record(path: str | Path, record: Record) -> None:
@@ -155,10 +171,29 @@ class ReplayResult:
     """Index of the first action that could not be applied, or None."""
     error: IllegalAction | None = None
     """Why it could not be applied."""
+    diverged_index: int | None = None
+    """Index of the first action whose outcome differs from the digest recorded with it, or None."""
+
+    @property
+    def ok(self) -> bool:
+        """True when every action applied and gave the recorded outcome."""
+        return self.failed_index is None and self.diverged_index is None
+
+    def describe(self) -> str:
+        """The problem in words, or "" when the replay went through."""
+        if self.failed_index is not None and self.error is not None:
+            return f"action {self.failed_index} is illegal: {self.error}"
+        if self.diverged_index is not None:
+            return (f"action {self.diverged_index} no longer gives the recorded outcome (the rules changed since "
+                    f"the game was recorded); the replay stops there")
+        return ""
 
 
 def replay(record: Record, upto: int | None = None) -> ReplayResult:
-    """Apply the record's actions (the first ``upto`` of them) to a fresh game; stops at an illegal action."""
+    """Apply the record's actions (the first ``upto`` of them) to a fresh game.
+
+    Stops at the first illegal action, or at the first whose outcome digest differs from the recorded one.
+    """
     game = new_game(record)
     actions = record.actions if upto is None else record.actions[:upto]
     for i, action in enumerate(actions):
@@ -166,6 +201,9 @@ def replay(record: Record, upto: int | None = None) -> ReplayResult:
             game.apply(action)
         except IllegalAction as e:
             return ReplayResult(game, i, e)
+        want = record.digests[i] if i < len(record.digests) else None
+        if want is not None and game.digests[-1] != want:
+            return ReplayResult(game, None, None, i)
     return ReplayResult(game, None, None)
 
 

@@ -39,7 +39,7 @@ from shapely.validation import explain_validity
 
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
 from game.engine.state import GameState, Phase, Step, Table, make_unit
-from game.terrain_kinds import KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS, IMPASSABLE
+from game.terrain_kinds import IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
 from geometry.formation import Formation, default_per_row
 from geometry.pose import Pose
 from geometry.shapes import footprint_polygon
@@ -235,6 +235,10 @@ class ArmyFile:
     """The file it was read from."""
     description: str | None = None
     """Optional text about the army."""
+    upgrade_costs: dict[str, int] = field(default_factory=dict)
+    """Points per unit for command group upgrades (``sergeant``, ``musician``, ``banner``) when the army file
+    prices them (optional ``upgrade_costs``); an upgrade not listed is free. Used by army lists
+    (``game.setup.army_list``); victory points still use profile cost x copies."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -340,7 +344,12 @@ def _show(value: Any) -> str:
     if isinstance(value, str):
         text = repr(value)
     elif isinstance(value, float):
-        text = {math.inf: ".inf", -math.inf: "-.inf"}.get(value, ".nan" if math.isnan(value) else repr(value))
+        if math.isnan(value):
+            text = ".nan"
+        elif math.isinf(value):
+            text = ".inf" if value > 0 else "-.inf"
+        else:
+            text = str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     else:
         text = str(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -390,7 +399,7 @@ def _read_yaml(path: Path, out: list[_Problem]) -> tuple[_Doc, Any] | None:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = int(mark.line) + 1 if mark is not None else 1
-        what = " ".join(str(p) for p in (e.context, e.problem) if p)
+        what = ": ".join(str(p) for p in (e.context, e.problem) if p)
         out.append(_Problem(name, line, "(yaml)", f"not valid YAML: {what}"))
         return None
     except yaml.YAMLError as e:
@@ -604,12 +613,19 @@ class ArmyTopModel(_Model):
     units: list[Any]
 
 
+def _upgrade_keys(v: dict[str, int]) -> dict[str, int]:
+    for key in v:
+        _upgrade(key)
+    return v
+
+
 class ArmyFileModel(_Model):
     """An army file; profiles are checked one by one."""
 
     format: Annotated[Text, _one_of(ARMY_FORMAT)]
     name: Text
     description: Text | None = None
+    upgrade_costs: Annotated[dict[Text, Annotated[Int, _at_least(0)]], AfterValidator(_upgrade_keys)] = {}
     profiles: dict[Text, Any]
 
 
@@ -767,7 +783,7 @@ def _field(model: type[BaseModel], data: Mapping[str, Any], name: str, fallback:
         return fallback
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _adapter(model: type[BaseModel], name: str) -> TypeAdapter[Any]:
     info = model.model_fields[name]
     tp: Any = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
@@ -780,20 +796,12 @@ def _adapter(model: type[BaseModel], name: str) -> TypeAdapter[Any]:
 
 
 @dataclass
-class _ProfileSource:
-    """Where a profile was defined, for problems about it."""
-
-    doc: _Doc
-    loc: Loc
-
-
-@dataclass
 class _LoadedArmyFile:
     name: str | None
     description: str | None
     profiles: dict[str, Profile]
-    sources: dict[str, _ProfileSource]
     broken: set[str]
+    upgrade_costs: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -808,10 +816,9 @@ class _Session:
 
     # --- profiles -------------------------------------------------------------------------------------------
     def profiles(self, raw: Mapping[Any, Any], doc: _Doc, prefix: Loc
-                 ) -> tuple[dict[str, Profile], dict[str, _ProfileSource], set[str]]:
-        """Validate a ``profiles`` mapping: good profiles, where each was defined, and names of bad ones."""
+                 ) -> tuple[dict[str, Profile], set[str]]:
+        """Validate a ``profiles`` mapping: the good profiles by name and the names of bad ones."""
         good: dict[str, Profile] = {}
-        sources: dict[str, _ProfileSource] = {}
         broken: set[str] = set()
         for key, value in raw.items():
             name = str(key)
@@ -838,8 +845,7 @@ class _Session:
                               for w in pm.weapons),
                 rules=tuple(pm.rules),
             )
-            sources[name] = _ProfileSource(doc, loc)
-        return good, sources, broken
+        return good, broken
 
     def army_file(self, path: Path) -> _LoadedArmyFile | None:
         """Read an army file once (a second include of the same file reuses it)."""
@@ -855,9 +861,10 @@ class _Session:
             else:
                 _validate(ArmyFileModel, data, doc, (), self.problems)
                 raw = _field(ArmyFileModel, data, "profiles", {})
-                profiles, sources, broken = self.profiles(raw, doc, ("profiles",))
+                profiles, broken = self.profiles(raw, doc, ("profiles",))
                 result = _LoadedArmyFile(_field(ArmyFileModel, data, "name", None),
-                                         _field(ArmyFileModel, data, "description", None), profiles, sources, broken)
+                                         _field(ArmyFileModel, data, "description", None), profiles, broken,
+                                         dict(_field(ArmyFileModel, data, "upgrade_costs", {})))
         self.army_files[key] = result
         return result
 
@@ -888,15 +895,15 @@ class _Session:
                     self.add(doc.problem(where, f"needs at least 3 points, got {len(points)}"))
                     continue
                 poly = Polygon(points)
+                if poly.convex_hull.area <= 0:
+                    self.add(doc.problem(where, "outline has no area: its points lie on one line"))
+                    continue
                 if not poly.is_valid:
                     reason = explain_validity(poly)
                     m = re.search(r"\[([-\d.e+]+) ([-\d.e+]+)\]", reason)
                     near = f" near ({float(m.group(1)):g}, {float(m.group(2)):g})" if m else ""
                     self.add(doc.problem(where, f"outline crosses itself{near}: list the points in order "
                                                 "around the piece"))
-                    continue
-                if poly.area <= 0:
-                    self.add(doc.problem(where, "outline has no area"))
                     continue
             if table is not None and not Polygon(points).intersects(box(0, 0, table.width, table.depth)):
                 self.add(doc.problem(where, "lies entirely off the table"))
@@ -973,8 +980,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
                 else:
                     profiles.update(included.profiles)
                     broken |= included.broken
-        own, _sources, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc,
-                                                    aloc + ("profiles",))
+        own, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",))
         profiles.update(own)
         broken |= own_broken
         name = _field(ArmyTopModel, raw, "name", None) or (included.name if included else None) \
@@ -1030,8 +1036,8 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     options.update(_field(ScenarioTopModel, data, "options", OptionsModel()).model_dump())
     by_player = {army.player: army for _, army in armies}
     return Scenario(
-        name=data["name"],
-        ruleset=data["ruleset"],
+        name=_field(ScenarioTopModel, data, "name", ""),
+        ruleset=_field(ScenarioTopModel, data, "ruleset", ""),
         table=table,
         rounds=rounds,
         seed=_field(ScenarioTopModel, data, "seed", None),
@@ -1232,7 +1238,8 @@ def load_army(path: str | Path) -> ArmyFile:
     loaded = state.army_file(path)
     if state.problems or loaded is None:
         raise ScenarioError(_finish(state, _display(path)))
-    return ArmyFile(loaded.name or path.stem, loaded.profiles, path, loaded.description)
+    return ArmyFile(loaded.name or path.stem, loaded.profiles, path, loaded.description,
+                    dict(loaded.upgrade_costs))
 
 
 def check_scenario_file(path: str | Path) -> list[str]:

@@ -13,25 +13,62 @@ INF = float("inf")
 
 
 def segments_hit(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Which segments p[i]-q[i] (n, 2) intersect or touch which edges a[j]-b[j] (e, 2): bool array (n, e)."""
-    px, py = p[:, 0:1], p[:, 1:2]
-    qx, qy = q[:, 0:1], q[:, 1:2]
-    ax, ay = a[None, :, 0], a[None, :, 1]
-    bx, by = b[None, :, 0], b[None, :, 1]
-    ex, ey = bx - ax, by - ay
-    d1 = ex * (py - ay) - ey * (px - ax)
-    d2 = ex * (qy - ay) - ey * (qx - ax)
-    sx, sy = qx - px, qy - py
-    d3 = sx * (ay - py) - sy * (ax - px)
-    d4 = sx * (by - py) - sy * (bx - px)
-    hit: np.ndarray = ((d1 * d2) <= 0) & ((d3 * d4) <= 0)
-    colinear = (d1 == 0) & (d2 == 0)
-    if colinear.any():
-        # Collinear pieces only meet if their extents overlap on both axes.
-        ox = (np.minimum(px, qx) <= np.maximum(ax, bx)) & (np.minimum(ax, bx) <= np.maximum(px, qx))
-        oy = (np.minimum(py, qy) <= np.maximum(ay, by)) & (np.minimum(ay, by) <= np.maximum(py, qy))
-        hit = np.where(colinear, ox & oy, hit)
-    return hit
+    """Which segments p[i]-q[i] (n, 2) intersect or touch which edges a[j]-b[j] (e, 2): bool array (n, e).
+
+    Orientation tests written as matrix products: the side of p relative to edge j is p . n_j - a_j . n_j with
+    n_j the edge's normal, and likewise for the edge ends against segment i. Collinear pairs meet when their
+    extents overlap.
+    """
+    return Edges(a, b).hit(p, q)
+
+
+class Edges:
+    """A fixed set of edges a[j]-b[j] (e, 2) prepared for repeated ``segments_hit`` tests."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray) -> None:
+        e = b - a
+        self.en = np.ascontiguousarray(np.stack([-e[:, 1], e[:, 0]]))  # (2, e) edge normals
+        self.ec = np.einsum("ij,ji->i", a, self.en)  # (e,)
+        self.a_t = np.ascontiguousarray(a.T)
+        self.b_t = np.ascontiguousarray(b.T)
+        self.a = a
+        self.b = b
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def hit(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Which segments p[i]-q[i] (n, 2) intersect or touch which edges: bool (n, e). See ``segments_hit``."""
+        d1 = p @ self.en
+        d1 -= self.ec
+        d2 = q @ self.en
+        d2 -= self.ec
+        sn = (q - p)[:, ::-1] * (-1.0, 1.0)  # (n, 2) segment normals (-sy, sx)
+        sc = np.einsum("ij,ij->i", p, sn)[:, None]
+        d3 = sn @ self.a_t
+        d3 -= sc
+        d4 = sn @ self.b_t
+        d4 -= sc
+        d3 *= d4
+        hit: np.ndarray = d3 <= 0
+        d3 = d1 * d2
+        hit &= d3 <= 0
+        zero = d1 == 0
+        if zero.any():
+            colinear = zero & (d2 == 0)
+            if colinear.any():
+                hit = np.where(colinear, _colinear_overlap(p, q, self.a, self.b), hit)
+        return hit
+
+
+def _colinear_overlap(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For collinear segment/edge pairs: do their extents overlap on both axes? (n, e)."""
+    px, py, qx, qy = p[:, 0:1], p[:, 1:2], q[:, 0:1], q[:, 1:2]
+    ax, ay, bx, by = a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1]
+    ox = (np.minimum(px, qx) <= np.maximum(ax, bx)) & (np.minimum(ax, bx) <= np.maximum(px, qx))
+    oy = (np.minimum(py, qy) <= np.maximum(ay, by)) & (np.minimum(ay, by) <= np.maximum(py, qy))
+    out: np.ndarray = ox & oy
+    return out
 
 
 def point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -47,7 +84,9 @@ def point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nd
     return out
 
 
-def _circle_entry(rx: np.ndarray, ry: np.ndarray, wx: float, wy: float, r: np.ndarray) -> np.ndarray:
+def _circle_entry(
+    rx: np.ndarray, ry: np.ndarray, wx: float | np.ndarray, wy: float | np.ndarray, r: np.ndarray
+) -> np.ndarray:
     """First t >= 0 when a point at offset (rx, ry) from a circle centre, moving by (wx, wy) per unit t,
     is within ``r`` of the centre; inf if never."""
     bb = rx * wx + ry * wy
@@ -59,14 +98,21 @@ def _circle_entry(rx: np.ndarray, ry: np.ndarray, wx: float, wy: float, r: np.nd
     return out
 
 
-def first_within(p: np.ndarray, w: tuple[float, float], a: np.ndarray, b: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """First travel t >= 0 at which point p[i] + t*w comes within r[j] of segment a[j]-b[j]: array (n, e).
+def first_within(
+    p: np.ndarray, w: tuple[float, float] | np.ndarray, a: np.ndarray, b: np.ndarray, r: np.ndarray
+) -> np.ndarray:
+    """First travel t >= 0 at which point p[i] + t*w comes within r of segment a[j]-b[j]: array (n, e).
 
-    ``w`` is a unit direction; r has shape (e,). inf where it never happens; 0 where it already is. The set of
-    points within r of a segment is a capsule (two discs and a strip); the first entry is the earliest entry
-    into any of the three.
+    ``w`` is a unit direction, or one per point (n, 2); r broadcasts to (n, e). inf where it never happens; 0
+    where it already is. The set of points within r of a segment is a capsule (two discs and a strip); the first
+    entry is the earliest entry into any of the three.
     """
-    wx, wy = w
+    wx: float | np.ndarray
+    wy: float | np.ndarray
+    if isinstance(w, np.ndarray):
+        wx, wy = w[:, 0:1], w[:, 1:2]
+    else:
+        wx, wy = w
     d = b - a
     length = np.hypot(d[:, 0], d[:, 1])
     safe = np.where(length > 0, length, 1.0)
@@ -81,20 +127,13 @@ def first_within(p: np.ndarray, w: tuple[float, float], a: np.ndarray, b: np.nda
     pr0 = rx * ex + ry * ey
     pw = wx * ex + wy * ey
     with np.errstate(divide="ignore", invalid="ignore"):
-        t_s = np.where(
-            (s0 > r) & (sw < 0), (s0 - r) / -sw, np.where((s0 < -r) & (sw > 0), (-r - s0) / sw, INF)
-        )
+        t_s = np.where((s0 > r) & (sw < 0), (s0 - r) / -sw, np.where((s0 < -r) & (sw > 0), (-r - s0) / sw, INF))
         pr = pr0 + t_s * pw
     t_s = np.where((pr >= 0) & (pr <= length) & np.isfinite(t_s), t_s, INF)
     inside = (np.abs(s0) <= r) & (pr0 >= 0) & (pr0 <= length)
     t_s = np.where(inside, 0.0, t_s)
     out: np.ndarray = np.minimum(np.minimum(t_a, t_b), t_s)
     return out
-
-
-def ring_edges(ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Edges of a closed ring given as (k, 2) vertices without repeating the first: (a, b) each (k, 2)."""
-    return ring, np.roll(ring, -1, axis=0)
 
 
 def rect_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -109,8 +148,8 @@ def rect_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.zeros((n, m))
     av = a.reshape(-1, 2)
     bv = b.reshape(-1, 2)
-    b_a, b_b = b.reshape(-1, 2), np.roll(b, -1, axis=1).reshape(-1, 2)
-    a_a, a_b = a.reshape(-1, 2), np.roll(a, -1, axis=1).reshape(-1, 2)
+    b_a, b_b = b.reshape(-1, 2), b[:, [1, 2, 3, 0]].reshape(-1, 2)
+    a_a, a_b = a.reshape(-1, 2), a[:, [1, 2, 3, 0]].reshape(-1, 2)
     d1 = point_segment_distance(av, b_a, b_b).reshape(n, 4, m, 4).min(axis=(1, 3))
     d2 = point_segment_distance(bv, a_a, a_b).reshape(m, 4, n, 4).min(axis=(1, 3)).T
     out: np.ndarray = np.minimum(d1, d2)

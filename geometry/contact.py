@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
-from geometry._vec import first_within
 from geometry.arcs import Arc, side_segment
 from geometry.formation import rect_corners
+from geometry.obstacles import first_times, gather
 from geometry.pose import Point, Pose, forward_vector, normalise_bearing, right_vector
 from geometry.shapes import CONTACT_TOL
 
@@ -128,29 +128,22 @@ def _blocked_intervals(
     """Intervals of lateral shift s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` overlaps another unit or
     impassable terrain (touching allowed). Exact for rectangles; for non-convex terrain the hull of the blocked
     shifts of each piece (conservative)."""
-    from geometry.motion import _gather
-
     start = rect0 + np.array(rv) * s_lo
     end = rect0 + np.array(rv) * s_hi
     allc = np.concatenate([start, end])
-    obs = _gather(scene, ignore, allc.min(axis=0) - 2 * CONTACT_TOL, allc.max(axis=0) + 2 * CONTACT_TOL)
+    obs = gather(scene, ignore, allc.min(axis=0) - 2 * CONTACT_TOL, allc.max(axis=0) + 2 * CONTACT_TOL)
     if not len(obs):
         return []
     span = s_hi - s_lo
-    r = np.full(len(obs.a), CONTACT_TOL / 2)
-
-    def entry(rect: np.ndarray, w: Point) -> np.ndarray:
-        t1 = first_within(rect, w, obs.a, obs.b, r).min(axis=0)
-        t2 = first_within(obs.a, (-w[0], -w[1]), rect, np.roll(rect, -1, axis=0), r[:, None]).min(axis=1)
-        out: np.ndarray = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
-        return out
-
-    t_in = entry(start, rv)
-    t_out = entry(end, (-rv[0], -rv[1]))
+    r = np.full(len(obs), CONTACT_TOL / 2)
+    t_in = first_times(obs, start, rv, r)
+    t_out = first_times(obs, end, (-rv[0], -rv[1]), r)
     out = []
     for k in range(len(obs)):
         if t_in[k] <= span and t_out[k] <= span:
-            a, b = s_lo + float(t_in[k]), s_hi - float(t_out[k])
+            # t = 0 means overlapping at that end already: the end itself is blocked
+            a = s_lo + float(t_in[k]) if t_in[k] > 0 else s_lo - 1.0
+            b = s_hi - float(t_out[k]) if t_out[k] > 0 else s_hi + 1.0
             if b > a:
                 out.append((a, b))
     return sorted(out)

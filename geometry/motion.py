@@ -24,8 +24,8 @@ import shapely
 from shapely import Polygon
 from shapely.ops import nearest_points
 
-from geometry._vec import first_within, point_segment_distance
 from geometry.formation import rect_corners
+from geometry.obstacles import Obstacles, distances, first_times, gather, overlapping
 from geometry.pose import Point, Pose, forward_vector
 from geometry.shapes import CONTACT_TOL
 
@@ -178,17 +178,18 @@ def check_path(
     ignore = set(ignore_units) | {unit_id}
     moved = [r + np.array([q.x - p.x, q.y - p.y]) for r, p, q in zip(rects, poses, poses[1:], strict=False)]
     lo, hi = _bbox(rects + moved, max(exclusion, 0.0) + 2 * TOL)
-    obs = _gather(scene, ignore, lo, hi)
+    obs = gather(scene, ignore, lo, hi)
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
     if nobs:
-        d0 = _distances(obs, rects[0])
+        d0 = distances(obs, rects[0])
         is_unit = np.array([k == "unit" for k in obs.kinds])
         overlapping = d0 <= TOL / 2
         r_pen = np.where(overlapping, np.nan, r_pen)
         if exclusion > 0:
-            r_ex = np.where(is_unit & ~overlapping, np.minimum(exclusion + TOL, d0 - TOL / 2), np.nan)
+            # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
+            r_ex = np.where(is_unit & ~overlapping, np.minimum(exclusion + TOL - 1e-6, d0 - TOL / 2), np.nan)
 
     rule: str | None = None
     message: str | None = None
@@ -234,7 +235,7 @@ def _outside(scene: Scene, c: Sequence[float]) -> float:
 
 def _check_segment(
     scene: Scene,
-    obs: _Obstacles,
+    obs: Obstacles,
     rect: np.ndarray,
     w: Point,
     length: float,
@@ -255,7 +256,7 @@ def _check_segment(
         at = (corner[0] + w[0] * t_edge, corner[1] + w[1] * t_edge)
         hard.append((t_edge, 0, RULE_TABLE_EDGE, RULE_TABLE_EDGE, at))
     if len(obs):
-        t_pen = _first_times(obs, rect, w, r_pen)
+        t_pen = first_times(obs, rect, w, r_pen)
         for j in np.flatnonzero(t_pen <= length + EPS):
             t = float(t_pen[j])
             at = _near_point(rect + np.array(w) * t, obs.polys[j])
@@ -268,12 +269,13 @@ def _check_segment(
         fail(rule, _message(rule, who, k), at, who, k)
         return
     if len(obs) and exclusion > 0:
-        t_ex = _first_times(obs, rect, w, r_ex)
+        t_ex = first_times(obs, rect, w, r_ex)
         hits = np.flatnonzero(t_ex <= length + EPS)
         if len(hits):
-            j = int(min(hits, key=lambda i: (float(t_ex[i]), obs.keys[i])))
-            at = _near_point(rect + np.array(w) * float(t_ex[j]), obs.polys[j])
-            fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, obs.keys[j], k, exclusion), at, obs.keys[j], k)
+            first = min([int(i) for i in hits], key=lambda i: (float(t_ex[i]), obs.keys[i]))
+            at = _near_point(rect + np.array(w) * float(t_ex[first]), obs.polys[first])
+            who = obs.keys[first]
+            fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion), at, who, k)
 
 
 def _message(rule: str, who: str, k: int, exclusion: float = 1.0) -> str:
@@ -303,7 +305,9 @@ def slide(
 
     * It stops ``gap`` inches short of the first other unit or impassable terrain in the way (``blocked_by``);
       an obstacle already closer than ``gap`` stops it only if it would get closer still.
-    * If it would touch a unit in ``stop_at`` first, it stops in base contact with it (``contacted``).
+    * If it would touch a unit in ``stop_at`` before anything stops it and within ``distance``, it stops in base
+      contact with it (``contacted``); otherwise ``stop_at`` units are obstacles like the others (it never ends
+      within ``gap`` of one without touching it).
     * The table edge: with ``edge_exits`` reaching or crossing it sets ``off_table`` (the pose is where it touched
       the edge); otherwise it stops ``gap`` short of the edge (``blocked_by="table edge"``).
 
@@ -317,31 +321,39 @@ def slide(
     w = forward_vector(bearing)
     ignore = set(ignore_units) | {unit_id}
     lo, hi = _bbox([rect, rect + np.array(w) * distance], gap + 2 * TOL)
-    obs = _gather(scene, ignore, lo, hi)
+    obs = gather(scene, ignore, lo, hi)
     stop_set = set(stop_at)
-    t_stop = distance
+    t_stop = float(distance)
     blocked_by: str | None = None
     blocked_kind: str | None = None
     contacted: str | None = None
     off_table = False
-    if len(obs):
-        d0 = _distances(obs, rect)
-        is_target = np.array([k == "unit" and key in stop_set for k, key in zip(obs.kinds, obs.keys, strict=True)])
-        radii = np.where(is_target, TOL, np.minimum(gap + TOL, d0 - TOL / 2))
-        radii = np.where(~is_target & (d0 <= TOL / 2), np.nan, radii)
-        times = _first_times(obs, rect, w, radii)
-        order = sorted(range(len(obs)), key=lambda j: (float(times[j]), 0 if is_target[j] else 1, obs.keys[j]))
-        j = order[0]
-        if times[j] <= t_stop + EPS:
-            t_stop = max(0.0, float(times[j]))
-            if is_target[j]:
-                contacted = obs.keys[j]
-            else:
-                blocked_by, blocked_kind = obs.keys[j], obs.kinds[j]
     t_edge = _table_time(scene, rect, w, 0.0 if edge_exits else gap)
-    if t_edge <= t_stop + EPS and (contacted is None and blocked_by is None or t_edge < t_stop - EPS):
+    if len(obs):
+        overlap = overlapping(obs, rect)
+        d0 = distances(obs, rect, overlap)
+        is_target = np.array([k == "unit" and key in stop_set for k, key in zip(obs.kinds, obs.keys, strict=True)])
+        # every obstacle stops the slide ``gap`` short (or, if already closer, before it gets closer still)
+        radii = np.where(d0 <= TOL / 2, np.nan, np.minimum(gap + TOL, d0 - TOL / 2))
+        t_gap = first_times(obs, rect, w, radii, overlap)
+        others = [j for j in range(len(obs)) if not is_target[j]]
+        targets = [j for j in range(len(obs)) if is_target[j]]
+        t_block = min([float(t_gap[j]) for j in others], default=math.inf)
+        if targets:
+            # a stop_at unit is contacted if the slide reaches it before anything else stops it; otherwise it
+            # is an obstacle like the others (the slide must not end within ``gap`` of it without contact)
+            t_touch = first_times(obs, rect, w, np.where(is_target, TOL, np.nan), overlap)
+            first = min(targets, key=lambda j: (float(t_touch[j]), obs.keys[j]))
+            if float(t_touch[first]) <= min(t_block, t_edge, t_stop) + EPS:
+                t_stop = max(0.0, float(t_touch[first]))
+                contacted = obs.keys[first]
+        if contacted is None:
+            j = min(range(len(obs)), key=lambda j: (float(t_gap[j]), obs.keys[j]))
+            if float(t_gap[j]) <= t_stop + EPS and float(t_gap[j]) <= t_edge + EPS:
+                t_stop = max(0.0, float(t_gap[j]))
+                blocked_by, blocked_kind = obs.keys[j], obs.kinds[j]
+    if contacted is None and blocked_by is None and t_edge <= t_stop + EPS:
         t_stop = max(0.0, min(t_edge, t_stop))
-        contacted = blocked_by = blocked_kind = None
         if edge_exits:
             off_table = True
         else:

@@ -61,6 +61,7 @@ class _Unit:
     model_centres: np.ndarray | None = None
     model_rows: np.ndarray | None = None
     elevated: bool | None = None
+    samples: tuple[np.ndarray, np.ndarray] | None = None
 
 
 @dataclass
@@ -68,10 +69,8 @@ class _TerrainGeo:
     """Prepared shapes of one terrain piece (private)."""
 
     piece: TerrainShape
-    core_rings: list[np.ndarray]
     edges_a: np.ndarray
     edges_b: np.ndarray
-    vertices: np.ndarray
     bbox: np.ndarray
 
 
@@ -82,10 +81,13 @@ class _UnitArrays:
     ids: list[str]
     players: np.ndarray
     footprints: np.ndarray
+    core_polys: np.ndarray
     corners: np.ndarray
     cores: np.ndarray
+    cores_next: np.ndarray
     bboxes: np.ndarray
     index: dict[str, int] = field(default_factory=dict)
+    stale: set[int] = field(default_factory=set)
 
 
 class Scene:
@@ -107,10 +109,11 @@ class Scene:
             raise ValueError("terrain pieces must have distinct indices")
         self.terrain: tuple[TerrainShape, ...] = tuple(pieces)
         """Terrain pieces in index order."""
-        self._geo = [self._prepare(t) for t in pieces]
         cores = [shapely.buffer(t.shape, -TOL, join_style="mitre") for t in pieces]
-        self._terrain_cores = np.array(cores, dtype=object)
-        self._terrain_tree = shapely.STRtree(self._terrain_cores)
+        self._geo = [self._prepare(t, core) for t, core in zip(pieces, cores, strict=True)]
+        self._terrain_tree = shapely.STRtree(cores)
+        self.terrain_cores: tuple[BaseGeometry, ...] = tuple(cores)
+        """Each piece shrunk by ``TOL`` (index order as ``terrain``)."""
         for t in pieces:
             shapely.prepare(t.shape)
         self.table_polygon: Polygon = shapely.box(0.0, 0.0, self.width, self.depth)
@@ -125,27 +128,35 @@ class Scene:
         """Positions (in ``terrain``) of pieces that can block sight."""
         self.cover_terrain: list[int] = [i for i, t in enumerate(pieces) if COVER in t.traits]
         """Positions of cover pieces."""
+        self._sight_positions = sorted(set(self.los_terrain) | set(self.cover_terrain))
+        self._sight_tree = shapely.STRtree([cores[i] for i in self._sight_positions])
         self.impassable_terrain: list[int] = [i for i, t in enumerate(pieces) if IMPASSABLE in t.traits]
         """Positions of impassable pieces."""
         self._units: dict[str, _Unit] = {}
+        self._cache: dict[tuple[object, ...], object] = {}
         self._arrays: _UnitArrays | None = None
 
     # ----------------------------------------------------------------------------------------------- terrain
     @staticmethod
-    def _prepare(piece: TerrainShape) -> _TerrainGeo:
-        core = shapely.buffer(piece.shape, -TOL, join_style="mitre")
+    def _prepare(piece: TerrainShape, core: BaseGeometry) -> _TerrainGeo:
         polys = [core] if isinstance(core, Polygon) else list(getattr(core, "geoms", []))
         rings = [np.asarray(p.exterior.coords)[:-1] for p in polys if not p.is_empty]
         if not rings:  # a sliver thinner than the tolerance: use the outline itself
             rings = [np.asarray(piece.shape.exterior.coords)[:-1]]
         a = np.concatenate(rings)
-        b = np.concatenate([np.roll(r, -1, axis=0) for r in rings])
+        b = np.concatenate([np.roll(r, -1, axis=0) for r in rings])  # once per piece
         minx, miny, maxx, maxy = piece.shape.bounds
-        return _TerrainGeo(piece, rings, a, b, a, np.array([minx, miny, maxx, maxy]))
+        return _TerrainGeo(piece, a, b, np.array([minx, miny, maxx, maxy]))
 
     def terrain_geo(self, position: int) -> _TerrainGeo:
         """Prepared shapes of the piece at ``position`` in ``terrain`` (for geometry modules)."""
         return self._geo[position]
+
+    def sight_terrain_near(self, geom: BaseGeometry) -> list[int]:
+        """Positions (sorted) of sight-blocking or cover pieces whose core ``geom`` intersects."""
+        if not self._sight_positions:
+            return []
+        return sorted(self._sight_positions[int(i)] for i in self._sight_tree.query(geom, predicate="intersects"))
 
     def terrain_at(self, polygon: BaseGeometry) -> list[TerrainShape]:
         """Terrain pieces that ``polygon`` overlaps by more than ``TOL`` (area > 0), in index order.
@@ -174,7 +185,7 @@ class Scene:
 
         Rulebook "General Movement": no part of a model may be outside the battlefield.
         """
-        minx, miny, maxx, maxy = polygon.bounds
+        minx, miny, maxx, maxy = (float(v) for v in polygon.bounds)
         eps = 1e-9
         return minx >= -eps and miny >= -eps and maxx <= self.width + eps and maxy <= self.depth + eps
 
@@ -184,6 +195,7 @@ class Scene:
         old = self._units.get(unit_id)
         if old is not None and old.pose == pose and old.formation == formation and old.player == player:
             return
+        self._cache.clear()
         corners = np.array(footprint_corners(pose, formation), dtype=float)
         core = _shrunk_rect(corners, TOL)
         bbox = np.concatenate([corners.min(axis=0), corners.max(axis=0)])
@@ -194,8 +206,9 @@ class Scene:
             arrays.players[i] = player
             arrays.corners[i] = corners
             arrays.cores[i] = core
+            arrays.cores_next[i] = core[[1, 2, 3, 0]]
             arrays.bboxes[i] = bbox
-            arrays.footprints[i] = None
+            arrays.stale.add(i)
         else:
             self._arrays = None
 
@@ -203,6 +216,16 @@ class Scene:
         """Take a unit off the table. Raises ``KeyError`` if it is not there."""
         del self._units[unit_id]
         self._arrays = None
+        self._cache.clear()
+
+    @property
+    def cache(self) -> dict[tuple[object, ...], object]:
+        """Answers of pure queries (sight, cover), emptied whenever a unit is set or removed."""
+        return self._cache
+
+    def clear_cache(self) -> None:
+        """Forget cached query answers (for benchmarks; the scene clears it itself when units change)."""
+        self._cache.clear()
 
     def has_unit(self, unit_id: str) -> bool:
         """True if the unit is on the table."""
@@ -275,6 +298,27 @@ class Scene:
             u.model_rows = np.array(model_rows(u.formation), dtype=int)
         return u.model_rows
 
+    def sight_samples(self, unit_id: str) -> tuple[np.ndarray, np.ndarray]:
+        """Points sight lines are drawn to on this unit, and which model owns each; cached.
+
+        Returns (points (s, 2), owner (models, s) bool): every base centre (in ``model_centres`` order), then
+        every distinct base corner (shared by up to four bases). Serves ``geometry.sight``.
+        """
+        u = self._unit(unit_id)
+        if u.samples is None:
+            centres = self.model_centres(unit_id)
+            corners = self.model_corners(unit_id)
+            m = len(centres)
+            flat = corners.reshape(-1, 2)
+            keys = np.round(flat * 1e6).astype(np.int64)
+            _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+            grid = flat[first]
+            owner = np.zeros((m, m + len(grid)), dtype=bool)
+            owner[np.arange(m), np.arange(m)] = True
+            owner[np.repeat(np.arange(m), 4), m + inverse.reshape(-1)] = True
+            u.samples = (np.concatenate([centres, grid]), owner)
+        return u.samples
+
     def is_elevated(self, unit_id: str) -> bool:
         """True if more than half of the unit's footprint area lies on ``elevated`` terrain (a hill)."""
         u = self._unit(unit_id)
@@ -296,15 +340,20 @@ class Scene:
                 ids=ids,
                 players=np.array([u.player for u in units], dtype=int),
                 footprints=np.array([None] * n, dtype=object),
+                core_polys=np.array([None] * n, dtype=object),
                 corners=np.array([u.corners for u in units], dtype=float).reshape(n, 4, 2),
                 cores=np.array([u.core for u in units], dtype=float).reshape(n, 4, 2),
+                cores_next=np.array([u.core[[1, 2, 3, 0]] for u in units], dtype=float).reshape(n, 4, 2),
                 bboxes=np.array([u.bbox for u in units], dtype=float).reshape(n, 4),
                 index={uid: k for k, uid in enumerate(ids)},
+                stale=set(range(n)),
             )
         arrays = self._arrays
-        missing = [k for k in range(len(arrays.ids)) if arrays.footprints[k] is None]
-        for k in missing:
-            arrays.footprints[k] = self.footprint(arrays.ids[k])
+        if arrays.stale:
+            for k in arrays.stale:
+                arrays.footprints[k] = self.footprint(arrays.ids[k])
+                arrays.core_polys[k] = Polygon(arrays.cores[k])
+            arrays.stale.clear()
         return arrays
 
     # ---------------------------------------------------------------------------------------------- distances
@@ -338,9 +387,7 @@ class Scene:
         return out
 
     # ---------------------------------------------------------------------------------------- line of sight
-    def line_clear(
-        self, p: Point, q: Point, ignore_units: Collection[str] = (), looker_id: str | None = None
-    ) -> bool:
+    def line_clear(self, p: Point, q: Point, ignore_units: Collection[str] = (), looker_id: str | None = None) -> bool:
         """True if the segment ``p``-``q`` (inches) is not blocked; see ``geometry.sight.line_clear``."""
         return sight.line_clear(self, p, q, ignore_units, looker_id)
 
@@ -349,6 +396,10 @@ class Scene:
     ) -> list[int]:
         """Indices of the looker's models that see the target; see ``geometry.sight.models_with_sight``."""
         return sight.models_with_sight(self, looker_id, target_id, rows, max_range)
+
+    def visible_units(self, looker_id: str, target_ids: Collection[str]) -> list[str]:
+        """Sorted ids of ``target_ids`` the looker has sight of; see ``geometry.sight.visible_units``."""
+        return sight.visible_units(self, looker_id, target_ids)
 
     def unit_has_sight(self, looker_id: str, target_id: str) -> bool:
         """True if any model of the looker sees any model of the target; see ``geometry.sight``."""

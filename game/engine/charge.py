@@ -44,6 +44,8 @@ class ChargePlan:
     """Distance from the charger to the contacted side, inches."""
     allowance: float
     """How far this charger may charge over this path, inches."""
+    traits_crossed: frozenset[str] = frozenset()
+    """Terrain traits the path crosses (difficult, dangerous...)."""
 
 
 def can_charge(unit: Unit) -> str | None:
@@ -129,7 +131,7 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
                 problem = problem or check
                 raise IllegalAction("Difficult Terrain", f"the charge crosses difficult terrain, so it may move at "
                                     f"most 6\" and {target.name} is {distance:.1f}\" away", target.pose.xy)
-        return ChargePlan(target.id, side, end, tuple(path), distance, allowance)
+        return ChargePlan(target.id, side, end, tuple(path), distance, allowance, check.traits_crossed)
     assert problem is not None
     raise IllegalAction("Picking Targets", f"no clear path to {target.name}: {problem.message}", problem.where)
 
@@ -173,7 +175,7 @@ def make_charge_move(state: GameState, dice: Dice, unit: Unit, target: Unit) -> 
                     f"({plan.distance:.1f}\")",
                     {"unit": unit.id, "target": target.id, "side": plan.side.value,
                      "from": _pose(start), "to": _pose(plan.end)})]
-    events += dangerous_terrain_tests(state, dice, unit, start, list(plan.path), True)
+    events += dangerous_terrain_tests(state, dice, unit, start, list(plan.path), True, plan.traits_crossed)
     return events
 
 

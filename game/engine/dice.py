@@ -84,6 +84,16 @@ class Dice:
         """Roll 2D6 and return the sum."""
         return sum(self.d6(2, purpose))
 
+    def clone(self) -> Dice:
+        """An independent copy that will roll exactly what this one would roll next."""
+        twin = Dice(seed=self.seed, sequence=self.sequence)
+        if self._rng is not None:
+            assert twin._rng is not None
+            twin._rng.setstate(self._rng.getstate())
+        twin.consumed = self.consumed
+        twin.rolls = list(self.rolls)
+        return twin
+
     def to_record(self) -> dict[str, object]:
         """The ``dice`` mapping of a game record: ``{seed: N}`` or ``{sequence: [...]}``."""
         if self.seed is not None:

@@ -11,7 +11,7 @@ class Event:
     """One thing that happened.
 
     ``kind`` is a short tag the window can react to: ``phase``, ``move``, ``charge``, ``reaction``, ``roll``,
-    ``hits``, ``wounds``, ``casualties``, ``morale``, ``shaken``, ``flee``, ``rout``, ``destroyed``, ``rally``,
+    ``shoot``, ``hits``, ``wounds``, ``casualties``, ``morale``, ``shaken``, ``flee``, ``rout``, ``destroyed``, ``rally``,
     ``resolution``, ``pursuit``, ``retreat``, ``follow_up``, ``consolidate``, ``victory``, ``info``.
     """
 

@@ -9,15 +9,20 @@ Rulings made here (for docs/rulings.md):
   take for each attacker alone (180 degrees front, 90 degrees away from a flank, 0 rear). When they cancel
   out exactly (front and rear, or both flanks) it turns as for the first attacker in the order
   front, left, right, rear.
-* The flight and pursuit moves are straight lines along the unit's new facing; the fleeing unit ignores the
-  units it flees from while moving away from them (it starts in base contact with them).
+* The flight and pursuit moves are straight lines along the unit's new facing. A unit it starts in base contact
+  with (its attackers) does not stop it while it moves away or along, but blocks it if it would move toward it
+  (a unit attacked on both flanks that turns toward one of them cannot move).
 * Dangerous terrain crossed by a flight or pursuit move: the movement phase's tests
   (``movement.dangerous_terrain_tests``: one die per model whose base swept through it, X dice with Tough(X)).
 * A fleeing unit touching or crossing the table edge is removed as ``Removal.FLED`` (it "flees the battlefield
   and is routed"); the flight line recorded ends where it met the edge.
 * An Immobile unit that would flee routs instead, without rolling (rulebook "Immobile").
-* Pursuit: the pursuer pivots in place to the fleeing unit's flight bearing and moves straight along it (parallel
-  to the flight line through its own centre); contact with the fleeing unit, or any other fleeing enemy
+* Pursuit: the pursuer pivots in place to the fleeing unit's flight bearing, is re-centred sideways onto the
+  flight line (the line of the fleeing unit's centre; free, like a pivot, and only where it can stand), and moves
+  straight along it; if it cannot pivot there without overlapping a unit or impassable terrain, or coming within
+  1" of a unit other than a fleeing enemy, it does not move (likewise a fleeing unit that cannot turn away without
+  overlapping, or coming within 1" of a unit other than its attackers, does not move);
+  contact with the fleeing unit, or any other fleeing enemy
   unit, ends the move and routs that unit. The table edge stops the pursuer 1" short (impassable).
 """
 
@@ -27,6 +32,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import shapely
+
 from game.engine.actions import pose_to_dict
 from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
@@ -34,7 +41,9 @@ from game.engine.morale import make_shaken
 from game.engine.movement import dangerous_terrain_tests
 from game.engine.state import GameState, Removal, Unit
 from geometry.arcs import Arc
-from geometry.pose import Pose, normalise_bearing
+from geometry.motion import SlideResult
+from geometry.pose import Point, Pose, normalise_bearing, right_vector
+from geometry.shapes import CONTACT_TOL, footprint_polygon
 
 FLEE_TURN: dict[Arc, float] = {Arc.FRONT: 180.0, Arc.LEFT: 90.0, Arc.RIGHT: 270.0, Arc.REAR: 0.0}
 """Turn (degrees clockwise from the unit's facing) that points a unit away from an attacker in each arc.
@@ -43,6 +52,50 @@ Attacked on the left flank the unit turns to face right (+90); on the right flan
 """
 
 _ARC_ORDER = (Arc.FRONT, Arc.LEFT, Arc.RIGHT, Arc.REAR)
+
+
+MIN_MOVE = 0.01
+"""Inches: a flight, pursuit or retreat that would move less than this does not move at all (it was blocked at
+once; the slide may otherwise creep a rounding tolerance closer to the unit in contact)."""
+
+
+def blocked_at(state: GameState, unit: Unit, pose: Pose, exclude: Sequence[str] = ()) -> list[str]:
+    """What the footprint of ``unit`` at ``pose`` would overlap: ids of other units on the table (not in
+    ``exclude``), names of impassable terrain pieces, and "table edge" if it is not fully on the table.
+
+    Rulebook "Pivoting": a pivot ignores units and terrain on the way, but the unit cannot end in a physically
+    impossible place.
+    """
+    poly = footprint_polygon(pose, unit.formation)
+    core = shapely.buffer(poly, -2 * CONTACT_TOL, join_style="mitre")  # touching is not overlapping
+    out: list[str] = []
+    for other in state.units.values():
+        if other.id == unit.id or not other.on_table or other.id in exclude:
+            continue
+        if float(core.intersection(state.scene.footprint(other.id)).area) > 1e-9:
+            out.append(other.id)
+    for piece in state.scene.terrain_at(core):
+        if "impassable" in piece.traits and float(core.intersection(piece.shape).area) > 1e-9:
+            out.append(piece.name)
+    if not state.scene.on_table(poly):
+        out.append("table edge")
+    return out
+
+
+def comes_near(state: GameState, unit: Unit, pose: Pose, exclude: Sequence[str] = (), limit: float = 1.0) -> str | None:
+    """The first other unit on the table (not in ``exclude``) that ``unit`` at ``pose`` would be within ``limit``
+    inches of while being farther from it now; None if there is none (rulebook "General Movement": models may
+    never be within 1" of models from other units)."""
+    new = footprint_polygon(pose, unit.formation)
+    old = state.scene.footprint(unit.id) if state.scene.has_unit(unit.id) else new
+    for other in state.units.values():
+        if other.id == unit.id or not other.on_table or other.id in exclude:
+            continue
+        fp = state.scene.footprint(other.id)
+        d_new = float(new.distance(fp))
+        if d_new < limit - 1e-3 and d_new < float(old.distance(fp)) - 1e-3:
+            return other.id
+    return None
 
 
 def advance_bonus(unit: Unit) -> int:
@@ -142,13 +195,25 @@ def flee(state: GameState, dice: Dice, unit: Unit, attackers: list[tuple[str, Ar
     events.append(roll_event(purpose, rolled, None, bonus, None, details, unit=unit.id, range=distance))
     facing = flight_facing(start.facing, [arc for _, arc in attackers])
     pivoted = start.facing_to(facing)
-    state.place(unit, pivoted)
-    ignore = tuple(sorted({a for a, _ in attackers if a in state.units}))
-    result = state.scene.slide(unit.id, pivoted, facing, float(distance), gap=1.0, ignore_units=ignore,
-                               edge_exits=True)
+    attacker_ids = [a for a, _ in attackers]
+    in_the_way = [b for b in blocked_at(state, unit, pivoted, attacker_ids) if b != "table edge"]
+    near = comes_near(state, unit, pivoted, attacker_ids)
+    if near is not None and not in_the_way:
+        in_the_way = [near]
+    if in_the_way:  # it cannot even turn around: the flight move ends at once
+        result = SlideResult(start, 0.0, in_the_way[0], None, False, frozenset())
+        pivoted = start
+    else:
+        state.place(unit, pivoted)
+        result = state.scene.slide(unit.id, pivoted, facing, float(distance), gap=1.0, edge_exits=True)
+        if not result.off_table and (result.travelled < MIN_MOVE or blocked_at(state, unit, result.pose)):
+            result = SlideResult(pivoted, 0.0, result.blocked_by, None, False, frozenset())
+            if blocked_at(state, unit, pivoted):
+                result = SlideResult(start, 0.0, result.blocked_by, None, False, frozenset())
+                pivoted = start
     end = result.pose
     state.place(unit, end)
-    blocked = getattr(result, "blocked_by", None)
+    blocked = result.blocked_by
     text = (f"{unit.name} flees {distance}\" from "
             f"{', '.join(state.unit(a).name if a in state.units else a for a, _ in attackers)}")
     if result.off_table:
@@ -176,11 +241,14 @@ def pursuit_range_bonus(unit: Unit) -> int:
     return advance_bonus(unit) + (1 if "musician" in unit.upgrades else 0)
 
 
-def pursue(state: GameState, dice: Dice, pursuer: Unit, fleeing_id: str, bearing: float) -> FlightOutcome:
+def pursue(state: GameState, dice: Dice, pursuer: Unit, fleeing_id: str, bearing: float,
+           line_point: Point | None = None) -> FlightOutcome:
     """Make ``pursuer`` pursue the unit ``fleeing_id`` along ``bearing`` (rulebook "Pursuit Moves").
 
     2D6 pursuit range +2" Fast / -2" Slow / +1" Musician; the pursuer pivots in place to ``bearing`` (the fleeing
-    unit's flight bearing) and moves straight along it until it has moved the full range, contacts a fleeing
+    unit's flight bearing), is put with its centre on the flight line (through ``line_point``, e.g. the fleeing
+    unit's centre before its flight; not counted in the range, and only if it can stand there) and moves
+    straight along it until it has moved the full range, contacts a fleeing
     enemy unit (that unit is Routed: ``Removal.ROUTED``), or is blocked (stops 1" short of units, impassable
     terrain and the table edge). Dangerous terrain crossed forces a test. ``fleeing_id`` may already be off the
     table (the pursuit move is still made). Returns the outcome; ``outcome.caught`` names the routed unit.
@@ -199,14 +267,33 @@ def pursue(state: GameState, dice: Dice, pursuer: Unit, fleeing_id: str, bearing
                + (["Musician +1"] if "musician" in pursuer.upgrades else []))
     events.append(roll_event(purpose, rolled, None, bonus, None, details, unit=pursuer.id, range=distance))
     pivoted = start.facing_to(bearing)
-    state.place(pursuer, pivoted)
     fleeing_enemies = tuple(sorted(u.id for u in state.enemies_of(pursuer.player) if u.fleeing))
-    result = state.scene.slide(pursuer.id, pivoted, bearing, float(distance), gap=1.0, stop_at=fleeing_enemies,
-                               edge_exits=False)
+    if line_point is not None:
+        rx, ry = right_vector(bearing)
+        offset = (start.x - line_point[0]) * rx + (start.y - line_point[1]) * ry
+        on_line = Pose(start.x - offset * rx, start.y - offset * ry, pivoted.facing)
+        if (abs(offset) > 1e-9 and not [b for b in blocked_at(state, pursuer, on_line) if b not in fleeing_enemies]
+                and comes_near(state, pursuer, on_line, fleeing_enemies) is None):
+            pivoted = on_line
+    in_the_way = blocked_at(state, pursuer, pivoted)
+    near = comes_near(state, pursuer, pivoted, fleeing_enemies)
+    if near is not None and near not in in_the_way:
+        in_the_way.append(near)
+    touching = [b for b in in_the_way if b in fleeing_enemies]
+    if touching:  # turning onto the line already brings it into contact
+        result = SlideResult(start, 0.0, None, sorted(touching)[0], False, frozenset())
+        pivoted = start
+    elif in_the_way:  # it cannot turn onto the flight line: the pursuit move ends at once
+        result = SlideResult(start, 0.0, in_the_way[0], None, False, frozenset())
+        pivoted = start
+    else:
+        state.place(pursuer, pivoted)
+        result = state.scene.slide(pursuer.id, pivoted, bearing, float(distance), gap=1.0,
+                                   stop_at=fleeing_enemies, edge_exits=False)
+        if result.contacted is None and (result.travelled < MIN_MOVE or blocked_at(state, pursuer, result.pose)):
+            result = SlideResult(pivoted, 0.0, result.blocked_by, None, False, frozenset())
     state.place(pursuer, result.pose)
-    caught = getattr(result, "contacted", None)
-    if isinstance(caught, (list, tuple, set, frozenset)):
-        caught = sorted(caught)[0] if caught else None
+    caught = result.contacted
     target = state.units.get(fleeing_id)
     tname = target.name if target is not None else fleeing_id
     text = f"{pursuer.name} pursues {tname} {distance}\""
@@ -215,7 +302,7 @@ def pursue(state: GameState, dice: Dice, pursuer: Unit, fleeing_id: str, bearing
     events.append(Event("pursuit", text, {
         "unit": pursuer.id, "target": fleeing_id, "from": _pose_dict(start), "to": _pose_dict(result.pose),
         "bearing": round(bearing, 4), "range": distance, "travelled": round(result.travelled, 4),
-        "caught": caught, "blocked_by": getattr(result, "blocked_by", None),
+        "caught": caught, "blocked_by": result.blocked_by,
     }))
     outcome = FlightOutcome(pursuer.id, start, result.pose, bearing, distance, float(result.travelled), False,
                             caught, events)

@@ -8,6 +8,8 @@ described by its scenario, its dice and the list of actions: replaying them give
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -59,6 +61,13 @@ class Game:
         """Actions applied, in order: with the scenario and dice, the game record."""
         self.log: list[Event] = []
         """Every event so far, in order."""
+        self.digests: list[str] = []
+        """For each action applied, a short digest of its outcome (the events it caused)."""
+        self.dice_used: list[int] = []
+        """For each action applied, how many D6 it rolled (0: it may be taken back)."""
+        self.log_index: list[int] = []
+        """For each action applied, the index in ``log`` of its first event."""
+        self._checked_move: tuple[int, Move, MoveCheck] | None = None
 
     # --- construction --------------------------------------------------------------------------------------
     @classmethod
@@ -89,9 +98,11 @@ class Game:
             self._check_turn(action)
             self._expect(action, Step.REMAINING_MOVES)
             unit = self._own_unit(action)
-            validate_move(self.state, unit, _move_action(action.action), action.path)
+            check = validate_move(self.state, unit, _move_action(action.action), action.path)
         except IllegalAction as e:
             return e
+        # The state changes only through apply(), so the position in history identifies it.
+        self._checked_move = (len(self.history), action, check)
         return None
 
     def move_info(self, action: Move) -> MoveCheck | None:
@@ -161,10 +172,30 @@ class Game:
         handler = self._handlers().get(type(action))
         if handler is None:
             raise IllegalAction("Turn Sequence", f"{action.type} is not an action of this game")
+        before = self.dice.consumed
         events = handler(action)
         self.history.append(action)
+        self.digests.append(outcome_digest(events))
+        self.dice_used.append(self.dice.consumed - before)
+        self.log_index.append(len(self.log))
         self.log += events
         return events
+
+    def clone(self) -> Game:
+        """An independent copy of this game (state, dice, history) that continues exactly as this one would."""
+        twin = Game(self.state.clone(), self.dice.clone())
+        twin.history = list(self.history)
+        twin.log = list(self.log)
+        twin.digests = list(self.digests)
+        twin.dice_used = list(self.dice_used)
+        twin.log_index = list(self.log_index)
+        return twin
+
+    def can_take_back(self, player: int) -> bool:
+        """Whether ``player`` may take back the last action: it was theirs and no die has been rolled since
+        (a move, a pivot, a declared charge before the opponent answered). Undo is by replay (game.history).
+        """
+        return bool(self.history) and self.history[-1].player == player and self.dice_used[-1] == 0
 
     def _handlers(self) -> dict[type[Action], Callable[[Any], list[Event]]]:
         return {
@@ -406,6 +437,20 @@ class Game:
         """Step 2.3: reactions then charge moves, in the order the charges were declared."""
         s = self.state
         events: list[Event] = []
+        # Stand and Shoot is resolved "before receiving the charge": before any charge move locks the unit.
+        for charge in s.charges:
+            if charge.resolved or charge.reaction != "stand_and_shoot":
+                continue
+            charge.reaction = "hold"  # shoots once; then the charge move follows
+            unit, target = s.units[charge.unit], s.units[charge.target]
+            if not (unit.on_table and target.on_table):
+                continue
+            why = shooting.can_stand_and_shoot(s, target.id, unit.id)
+            if why is not None:
+                events.append(Event("reaction", f"{target.name} can no longer Stand and Shoot ({why}) and holds",
+                                    {"unit": target.id, "charger": unit.id, "reaction": "hold"}))
+                continue
+            events += shooting.stand_and_shoot(s, self.dice, target.id, unit.id)
         for charge in s.charges:
             if charge.resolved:
                 continue
@@ -416,12 +461,6 @@ class Game:
             if not unit.on_table:
                 charge.resolved = True
                 continue
-            if charge.reaction == "stand_and_shoot" and target.on_table:
-                events += shooting.stand_and_shoot(s, self.dice, target.id, unit.id)
-                charge.reaction = "hold"  # shot once; the charge move follows
-                if not unit.on_table:
-                    charge.resolved = True
-                    continue
             if charge.reaction == "flee":
                 if target.on_table and not target.fleeing:
                     assert target.pose is not None and unit.pose is not None
@@ -504,7 +543,9 @@ class Game:
     def _move(self, action: Move) -> list[Event]:
         self._expect(action, Step.REMAINING_MOVES)
         unit = self._own_unit(action)
-        return apply_move(self.state, self.dice, unit, _move_action(action.action), action.path)
+        memo = self._checked_move
+        checked = memo[2] if memo is not None and memo[0] == len(self.history) and memo[1] == action else None
+        return apply_move(self.state, self.dice, unit, _move_action(action.action), action.path, checked)
 
     # --- 4 shooting --------------------------------------------------------------------------------------------
     def _shoot(self, action: Shoot) -> list[Event]:
@@ -579,6 +620,24 @@ class Game:
         if not check.ok:
             raise path_problem(check, s)
         return unit, new, turn
+
+
+def outcome_digest(events: list[Event]) -> str:
+    """A short, stable digest of what an action caused (its events' kinds, texts and data), 10 hex digits."""
+    payload = json.dumps([[e.kind, e.text, _rounded(e.data)] for e in events], sort_keys=True, default=str,
+                         separators=(",", ":"))
+    return hashlib.sha1(payload.encode("utf-8")).hexdigest()[:10]
+
+
+def _rounded(value: Any) -> Any:
+    """Floats rounded to 1/1000 inch or degree, so digests do not depend on the last bits of a platform."""
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, dict):
+        return {str(k): _rounded(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_rounded(v) for v in value]
+    return value
 
 
 _PHASE_NAMES = {

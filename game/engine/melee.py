@@ -55,6 +55,7 @@ Rulings made here (for docs/rulings.md):
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from game.engine.attacks import Modifier, roll_to_block, roll_to_hit
@@ -101,7 +102,7 @@ class Strike:
     """"front" (two front rows), "flank" (base contact on a flank) or "rear" (base contact on the rear)."""
 
 
-def _order_key(state: GameState, order: list[str]):  # type: ignore[no-untyped-def]
+def _order_key(state: GameState, order: list[str]) -> Callable[[str], int]:
     index = {uid: i for i, uid in enumerate(order)}
     fallback = {uid: len(order) + i for i, uid in enumerate(state.units)}
     return lambda uid: index.get(uid, fallback.get(uid, 1 << 30))
@@ -203,8 +204,11 @@ class StepResult:
     """What one step did: wounds to put on each unit and wounds caused by each unit."""
 
     wounds_on: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    """Wounds to put on each unit at the end of the step."""
     caused_by: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    """Wounds each unit caused in the step."""
     events: list[Event] = field(default_factory=list)
+    """Rolls and hits of the step."""
 
 
 def _resolve_batch(state: GameState, dice: Dice, b: _Batch, out: StepResult) -> None:
@@ -416,12 +420,19 @@ class SideScore:
     """One side's Melee Resolution total and its parts."""
 
     player: int
+    """The side."""
     wounds: int = 0
+    """Wounds caused by the side's units."""
     rows: int = 0
+    """Full rows of its units on the table (max 3 each)."""
     charge: int = 0
+    """+1 per unit on the table that charged this turn (or followed up)."""
     fear: int = 0
+    """Fear(X) of its units on the table."""
     flank: int = 0
+    """+1 per enemy flank side attacked."""
     rear: int = 0
+    """+2 per enemy rear side attacked."""
     units: list[str] = field(default_factory=list)
     """The side's units in this combat (destroyed ones included)."""
 
@@ -441,6 +452,7 @@ class Resolution:
     """Melee Resolution of one combat."""
 
     scores: dict[int, SideScore]
+    """Each player's total."""
     winner: int | None
     """Winning player, or None for a tie (or both sides destroyed)."""
     difference: int
@@ -448,6 +460,7 @@ class Resolution:
     wiped: int | None = None
     """A player whose units in this combat were all destroyed, if any."""
     events: list[Event] = field(default_factory=list)
+    """The resolution event."""
 
     @property
     def loser(self) -> int | None:

@@ -198,15 +198,17 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
 
 
 def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pose, path: Sequence[Pose],
-                            rushing: bool) -> list[Event]:
+                            rushing: bool, traits_crossed: frozenset[str] | None = None) -> list[Event]:
     """Dangerous terrain tests for the models that moved in or through dangerous terrain.
 
     Rulebook "Dangerous Terrain": one die per model (as many as its Tough value), each 1 is a wound. Terrain
     "dangerous when using rush/charge" (rivers, ruins) counts only when ``rushing``. Models are counted by their
     bases swept along each straight leg (docs/rulings.md).
     """
-    pieces = [t for t in state.terrain
-              if "dangerous" in t.traits or (rushing and "dangerous_when_rushing" in t.traits)]
+    wanted = {"dangerous", "dangerous_when_rushing"} if rushing else {"dangerous"}
+    if traits_crossed is not None and not wanted & traits_crossed:
+        return []  # the whole swept path misses every dangerous piece
+    pieces = [t for t in state.terrain if wanted & t.traits]
     if not pieces:
         return []
     shape = path_shape(start, path)
@@ -234,9 +236,13 @@ def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pos
     return events
 
 
-def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, path: Sequence[Pose]) -> list[Event]:
-    """Validate and make a Hold, Advance or Rush; returns the events. Raises ``IllegalAction`` (state unchanged)."""
-    check = validate_move(state, unit, action, path)
+def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, path: Sequence[Pose],
+               checked: MoveCheck | None = None) -> list[Event]:
+    """Validate and make a Hold, Advance or Rush; returns the events. Raises ``IllegalAction`` (state unchanged).
+
+    ``checked``: the result of ``validate_move`` for this very move in this very state, to skip re-validating.
+    """
+    check = checked if checked is not None else validate_move(state, unit, action, path)
     assert unit.pose is not None
     start = unit.pose
     shape = path_shape(start, path)
@@ -253,7 +259,8 @@ def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, pat
         text += f" (through {', '.join(check.terrain_crossed)})"
     events = [Event("move", text, {"unit": unit.id, "action": action.value, "from": _pose_data(start),
                                    "to": _pose_data(shape.end), "distance": shape.distance})]
-    events += dangerous_terrain_tests(state, dice, unit, start, path, action is MoveAction.RUSH)
+    events += dangerous_terrain_tests(state, dice, unit, start, path, action is MoveAction.RUSH,
+                                      check.traits_crossed)
     return events
 
 

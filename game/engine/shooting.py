@@ -147,18 +147,13 @@ def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weap
     mods: list[Modifier] = []
     if stand_and_shoot:
         mods.append(Modifier("Stand and Shoot", -1))
-    far = None
-
-    def over_9() -> bool:
-        nonlocal far
-        if far is None:
-            far = state.scene.distance(shooter.id, target.id) > STEALTH_ENTRENCHED_DISTANCE
-        return far
-
-    if target.has("Stealth") and over_9():
-        mods.append(Modifier("Stealth", -1))
-    if target.has("Entrenched") and not _moved_since_last_activation(target) and over_9():
-        mods.append(Modifier("Entrenched", -2))
+    stealth = target.has("Stealth")
+    entrenched = target.has("Entrenched") and not _moved_since_last_activation(target)
+    if (stealth or entrenched) and state.scene.distance(shooter.id, target.id) > STEALTH_ENTRENCHED_DISTANCE:
+        if stealth:
+            mods.append(Modifier("Stealth", -1))
+        if entrenched:
+            mods.append(Modifier("Entrenched", -2))
     if _has(shooter, weapon, "Indirect") and not stand_and_shoot and _moved_since_last_activation(shooter):
         mods.append(Modifier("Indirect", -1))
     return mods
@@ -271,13 +266,17 @@ class _Volley:
     """One weapon fired by some models of a unit at one target."""
 
     shooter: Unit
+    """The shooting unit."""
     target: Unit
+    """The unit shot at."""
     weapon: Weapon
+    """The weapon fired."""
     models: list[int]
-    """Indices of the models firing it."""
+    """Indices of the models firing it (``model_centres`` order)."""
     verb: str
     """'shoot' or 'stand and shoot', for the event texts."""
     to_hit: list[Modifier]
+    """Modifiers to every hit roll (the Sergeant's +1 comes on top, for its own batch)."""
     relentless: bool
     """Relentless applies (Hold action, Shooting Phase)."""
 
@@ -332,8 +331,8 @@ def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
     wounds = 0
     block_batches = [(normal_hits, defense_modifiers(state, shooter, target, weapon, v.models), "Defense")]
     if rending_hits:
-        block_batches.append((rending_hits, defense_modifiers(state, shooter, target, weapon, v.models, max(weapon.ap, 4)),
-                              "Defense against Rending 6s"))
+        rending_mods = defense_modifiers(state, shooter, target, weapon, v.models, max(weapon.ap, 4))
+        block_batches.append((rending_hits, rending_mods, "Defense against Rending 6s"))
     poison = _has(shooter, weapon, "Poison")
     rerolls: list[tuple[int, list[Modifier]]] = []
     for count, mods, what in block_batches:

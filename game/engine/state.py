@@ -7,7 +7,8 @@ through them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from geometry.arcs import Arc
@@ -261,6 +262,16 @@ class GameState:
             if unit.on_table:
                 assert unit.pose is not None
                 self.scene.set_unit(unit.id, unit.player, unit.pose, unit.formation)
+
+    def clone(self) -> GameState:
+        """An independent deep copy (the geometry cache is rebuilt; profiles and terrain are shared, immutable)."""
+        memo: dict[int, object] = {}
+        for u in self.units.values():
+            memo[id(u.profile)] = u.profile
+        for t in self.terrain:
+            memo[id(t)] = t
+        kwargs = {f.name: copy.deepcopy(getattr(self, f.name), memo) for f in fields(self) if f.init}
+        return GameState(**kwargs)
 
     # --- queries -------------------------------------------------------------------------------------------
     def unit(self, unit_id: str) -> Unit:

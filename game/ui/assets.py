@@ -48,6 +48,8 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     key = (size, bold)
     f = _fonts.get(key)
     if f is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
         f = pygame.font.Font(str(FONT_BOLD if bold else FONT_REGULAR), size)
         _fonts[key] = f
     return f

@@ -35,7 +35,7 @@ def step_name(phase: Phase, step: Step) -> str:
     """The step in words; the strategy step is numbered by phase (1.2 or 3.1)."""
     if step is Step.STRATEGY:
         return "1.2-1.3 Special rules and spells" if phase is Phase.STRATEGY_1 else "3.1-3.2 Special rules and spells"
-    return STEP_NAMES.get(step, step.value.replace("_", " "))
+    return str(STEP_NAMES.get(step, step.value.replace("_", " ")))
 
 
 def unit_name(state: GameState, unit_id: str | None) -> str:
@@ -51,6 +51,8 @@ def position(state: GameState) -> str:
     if state.game_over:
         return f"Round {state.round}/{state.rounds} · Game over"
     player = state.pending.player if state.pending else state.active_player
+    if state.phase is Phase.DEPLOYMENT:
+        return f"Deployment · Player {player} — place your units within 12\" of your table edge"
     turn = "" if player == state.active_player else f" (in Player {state.active_player}'s turn)"
     return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
             f" — {step_name(state.phase, state.step)}")
@@ -61,11 +63,14 @@ def chargers_of(state: GameState, target: str | None) -> list[str]:
     return [unit_name(state, c.unit) for c in state.charges if c.target == target]
 
 
-def instruction(state: GameState, pending: Pending | None, moving: bool = False) -> str:
-    """What the deciding player is expected to do now, with the keys and clicks that do it."""
+def instruction(state: GameState, pending: Pending | None, moving: bool = False, focus: str | None = None) -> str:
+    """What the deciding player is expected to do now, with the keys and clicks that do it.
+
+    ``focus`` names the unit the window is working on when the decision names none (the unit to deploy).
+    """
     if pending is None:
         return "The game is over."
-    unit = unit_name(state, pending.unit)
+    unit = unit_name(state, pending.unit or focus)
     d = pending.decision
     if d == "strategy":
         return "No special rules or spells to use: press Space (Done) to go on."
@@ -74,7 +79,9 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False)
                 "Space = Done when all charges are declared.")
     if d == "charge_reaction":
         who = ", ".join(chargers_of(state, pending.unit)) or "the enemy"
-        return f"{unit} is charged by {who}: choose a charge reaction (Hold, Stand and Shoot or Flee)."
+        names = [REACTION_NAMES.get(o, o) for o in pending.options] or ["Hold"]
+        choice = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        return f"{unit} is charged by {who}: choose a charge reaction ({choice})."
     if d == "redirect":
         return f"The target of {unit} fled: Run down, or click a highlighted enemy to redirect the charge."
     if d == "move":
@@ -93,7 +100,11 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False)
         return (f"Consolidation: {unit} may pivot up to 180° or move up to 3\". Drag / Q, E; Enter confirms; "
                 "Skip stays.")
     if d == "rally":
-        return f"{unit} rallied and may pivot up to 180°: Q/E or wheel, Enter confirms; Skip keeps its facing."
+        if not pending.options:
+            return "Rally Phase: no unit of yours rallied. Space (Done) ends the turn."
+        rallied = ", ".join(unit_name(state, u) for u in pending.options)
+        return (f"Rallied: {rallied}. Click one to pivot it up to 180° (Q/E or wheel, Enter confirms); "
+                "Space (Done) ends the turn.")
     if d == "deploy":
-        return f"Deploy {unit}: click the table to place it, Q/E pivots, Enter confirms."
+        return f"Deploy {unit}: click or drag on the table to place it, Q/E pivots, Enter confirms; Tab: next unit."
     return f"Decision: {d.replace('_', ' ')}."

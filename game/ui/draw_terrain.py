@@ -1,8 +1,8 @@
 """The static layer: table felt, grid, table edges and terrain, rendered once per zoom and cached.
 
 Terrain is coloured by kind (forest green, hill brown, building grey, water blue, lava orange...). A
-``TerrainShape`` carries a name and traits; its kind is read from a ``kind`` attribute when the scenario
-loader provides one, else guessed from the name and then from the traits.
+``TerrainShape`` carries a name and traits only; the kind comes from the scenario's ``terrain_kinds`` (parallel
+to its terrain), else it is guessed from the name and then from the traits.
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ def _centroid(points: Sequence[Point]) -> Point:
     return (cx / (3 * a), cy / (3 * a))
 
 
-def _inside(point: Point, poly: Sequence[Point]) -> bool:
+def point_in_polygon(point: Point, poly: Sequence[Point]) -> bool:
+    """True if ``point`` lies inside the simple polygon ``poly`` (even-odd rule)."""
     x, y = point
     inside = False
     n = len(poly)
@@ -109,23 +110,42 @@ def _inside(point: Point, poly: Sequence[Point]) -> bool:
 class StaticLayer:
     """Renders and caches the table and terrain for the current zoom."""
 
-    def __init__(self, width: float, depth: float, terrain: Sequence[TerrainShape]) -> None:
+    def __init__(self, width: float, depth: float, terrain: Sequence[TerrainShape],
+                 kinds: Sequence[str] | None = None) -> None:
         self.width = width
         self.depth = depth
         self.terrain = list(terrain)
-        self.kinds = [terrain_kind(t) for t in self.terrain]
+        given = list(kinds or [])
+        self.kinds = [given[i] if i < len(given) and given[i] in KIND_TRAITS else terrain_kind(t)
+                      for i, t in enumerate(self.terrain)]
+        """Kind of each piece: the scenario's ``terrain_kinds`` when given, else guessed (``terrain_kind``)."""
         self._surface: pygame.Surface | None = None
         self._key: tuple[object, ...] | None = None
         self.renders = 0
         """How many times the layer was rendered (for tests and benchmarks)."""
 
+    def piece_at(self, point: Point) -> int | None:
+        """Index of the terrain piece under table ``point`` (the last drawn wins), or None."""
+        for i in range(len(self.terrain) - 1, -1, -1):
+            if point_in_polygon(point, self.terrain[i].polygon):
+                return i
+        return None
+
+    def describe(self, index: int) -> list[str]:
+        """A terrain piece in words: name and kind, then its traits."""
+        piece = self.terrain[index]
+        traits = ", ".join(TRAIT_WORDS.get(t, t) for t in sorted(piece.traits)) or "open ground, no effect"
+        head = f"{piece.name} ({self.kinds[index]}"
+        head += f", {piece.height:g}\" high)" if piece.height else ")"
+        return [head, traits]
+
     def draw(self, screen: pygame.Surface, view: TableView) -> None:
         """Blit the static layer for ``view`` onto ``screen`` (rendering it only when the zoom changed)."""
         tw, th = self.width * view.scale, self.depth * view.scale
         whole = tw * th <= MAX_CACHED_PIXELS
-        key: tuple[object, ...] = ("whole", round(view.scale, 4)) if whole else ("view", view.key)
+        key: tuple[object, ...] = ("whole", round(view.scale, 4), view.flipped) if whole else ("view", view.key)
         if key != self._key or self._surface is None:
-            self._surface = self._render_whole(view.scale) if whole else self._render_view(view)
+            self._surface = self._render_whole(view.scale, view.flipped) if whole else self._render_view(view)
             self._key = key
             self.renders += 1
         clip = screen.get_clip()
@@ -137,10 +157,12 @@ class StaticLayer:
         screen.set_clip(clip)
 
     # --- rendering ----------------------------------------------------------------------------------------
-    def _render_whole(self, scale: float) -> pygame.Surface:
+    def _render_whole(self, scale: float, flipped: bool) -> pygame.Surface:
         surf = pygame.Surface((max(1, math.ceil(self.width * scale)), max(1, math.ceil(self.depth * scale))))
 
         def tf(p: Point) -> tuple[float, float]:
+            if flipped:
+                return ((self.width - p[0]) * scale, p[1] * scale)
             return (p[0] * scale, (self.depth - p[1]) * scale)
 
         self._paint(surf, tf, scale)
@@ -173,20 +195,20 @@ class StaticLayer:
             if y >= d:
                 break
             pygame.draw.line(surf, palette.TABLE_GRID, tf((0, y)), tf((w, y)), 2 if y % 12 == 0 else 1)
-        # players' table edges
+        # players' table edges, drawn just inside the table
         strip = max(3, round(0.3 * scale))
-        p1a, p1b = tf((0, 0)), tf((w, 0))
-        p2a, p2b = tf((0, d)), tf((w, d))
-        pygame.draw.line(surf, palette.PLAYER[1], (p1a[0], p1a[1] - strip / 2), (p1b[0], p1b[1] - strip / 2), strip)
-        pygame.draw.line(surf, palette.PLAYER[2], (p2a[0], p2a[1] + strip / 2), (p2b[0], p2b[1] + strip / 2), strip)
+        t = strip / scale
+        pygame.draw.polygon(surf, palette.PLAYER[1], [tf((0, 0)), tf((w, 0)), tf((w, t)), tf((0, t))])
+        pygame.draw.polygon(surf, palette.PLAYER[2], [tf((0, d - t)), tf((w, d - t)), tf((w, d)), tf((0, d))])
         for piece, kind in zip(self.terrain, self.kinds, strict=True):
             self._paint_piece(surf, tf, scale, piece, kind)
         # inch marks along the long edges, every 6"
         size = max(9, min(14, round(scale * 0.55)))
+        near = 0.0 if tf((0, 0))[1] > tf((0, d))[1] else d     # the edge at the bottom of the screen
         for i in range(0, int(w) + 1, 6):
             if 0 < i < w:
                 label = text_cache.get(f'{i}"', size, (200, 210, 190))
-                x, y = tf((i, 0))
+                x, y = tf((i, near))
                 surf.blit(label, (x + 3, y - strip - label.get_height()))
 
     def _paint_piece(self, surf: pygame.Surface, tf, scale: float, piece: TerrainShape, kind: str) -> None:  # type: ignore[no-untyped-def]
@@ -202,7 +224,7 @@ class StaticLayer:
             n = int((x1 - x0) * (y1 - y0) / 2.2) + 3
             for _ in range(n):
                 p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
-                if _inside(p, piece.polygon):
+                if point_in_polygon(p, piece.polygon):
                     r = max(2, round(scale * rng.uniform(0.45, 0.75)))
                     c = tf(p)
                     pygame.draw.circle(surf, dark, c, r)
@@ -217,7 +239,7 @@ class StaticLayer:
             light = _shade(colour, 1.3)
             for _ in range(int((x1 - x0) * (y1 - y0) / 6) + 2):
                 p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
-                if _inside(p, piece.polygon):
+                if point_in_polygon(p, piece.polygon):
                     c = tf(p)
                     L = scale * 0.6
                     pygame.draw.arc(surf, light, (c[0] - L, c[1] - L / 3, L, L / 1.5), 0.3, 2.8, 1)
@@ -226,7 +248,7 @@ class StaticLayer:
             hot = (255, 200, 60)
             for _ in range(int((x1 - x0) * (y1 - y0) / 3) + 2):
                 p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
-                if _inside(p, piece.polygon):
+                if point_in_polygon(p, piece.polygon):
                     pygame.draw.circle(surf, hot, tf(p), max(1, round(scale * rng.uniform(0.15, 0.35))))
         elif kind in ("building", "ruins"):
             cx, cy = _centroid(piece.polygon)

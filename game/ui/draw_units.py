@@ -35,7 +35,8 @@ class UnitSprites:
         self.renders = 0
         """Sprites rendered so far (for tests and benchmarks)."""
 
-    def get(self, formation: Formation, player: int, scale: float, facing: float, style: str = "normal") -> pygame.Surface:
+    def get(self, formation: Formation, player: int, scale: float, facing: float,
+            style: str = "normal") -> pygame.Surface:
         """The sprite of a unit, rotated to ``facing``; its centre is the footprint centre."""
         key: SpriteKey = (formation.models, formation.per_row, formation.base_width_mm, formation.base_depth_mm,
                           player, round(scale, 3), round(facing * 4) / 4, style)
@@ -62,7 +63,7 @@ class UnitSprites:
         front = palette.PLAYER_LIGHT[player]
         edge = palette.PLAYER_DARK[player]
         if style == "dim":
-            fill, front = _tint(fill, 0.62), _tint(front, 0.62)
+            fill, front = _tint(fill, 0.72), _tint(front, 0.72)
         elif style == "fleeing":
             fill, front = _tint(fill, 0.75), _tint(front, 0.75)
         bw, bd = formation.base_width * scale, formation.base_depth * scale
@@ -123,7 +124,7 @@ class UnitPainter:
 
     def _blit_unit(self, screen: pygame.Surface, view: TableView, unit: Unit, pose: Pose, style: str,
                    alpha: int | None = None) -> None:
-        sprite = self.sprites.get(unit.formation, unit.player, view.scale, pose.facing, style)
+        sprite = self.sprites.get(unit.formation, unit.player, view.scale, view.screen_facing(pose.facing), style)
         cx, cy = view.to_screen(pose.xy)
         if alpha is not None:
             sprite = sprite.copy()
@@ -159,7 +160,7 @@ class UnitPainter:
         corners = footprint_screen(view, pose, unit.formation)
         pygame.draw.polygon(screen, colour, corners, 3)
         # facing arrow from the front edge
-        f = forward_vector(pose.facing)
+        f = forward_vector(view.screen_facing(pose.facing))
         mid = ((corners[0][0] + corners[1][0]) / 2, (corners[0][1] + corners[1][1]) / 2)
         L = max(14.0, view.length(1.2))
         tip = (mid[0] + f[0] * L, mid[1] - f[1] * L)
@@ -169,7 +170,7 @@ class UnitPainter:
 
     def draw_labels(self, screen: pygame.Surface, view: TableView, state: GameState,
                     selected: str | None = None) -> None:
-        """Name and models left at each unit's centre, with Shaken / Fleeing / Engaged markers beneath."""
+        """Name and models left just behind each unit's rear edge, with Shaken / Fleeing / Engaged markers."""
         clip = screen.get_clip()
         screen.set_clip(view.rect)
         size = max(10, min(14, round(view.scale * 0.55)))
@@ -177,28 +178,49 @@ class UnitPainter:
             if not unit.on_table:
                 continue
             assert unit.pose is not None
-            cx, cy = view.to_screen(unit.pose.xy)
-            bg = (10, 12, 14, 190) if unit.id == selected else (10, 12, 14, 140)
-            text = f"{unit.profile.name} {unit.models}"
-            if unit.models != unit.starting_models:
-                text += f"/{unit.starting_models}"
-            if unit.wounds:
-                text += f" ({unit.wounds}w)"
-            label = text_cache.get(text, size, (255, 255, 255), unit.id == selected, bg, 2)
-            y = cy - label.get_height() / 2
-            screen.blit(label, (round(cx - label.get_width() / 2), round(y)))
-            markers = []
-            if unit.fleeing:
-                markers.append(("⚑ Fleeing", palette.FLEEING))
-            elif unit.shaken:
-                markers.append(("⚠ Shaken", palette.SHAKEN))
-            if unit.engaged:
-                markers.append(("⚔ Engaged", palette.ENGAGED))
-            if markers:
-                surfs = [text_cache.get(t, size - 1, (0, 0, 0), True, c + (230,), 2) for t, c in markers]
-                total = sum(s.get_width() for s in surfs) + 4 * (len(surfs) - 1)
-                x = cx - total / 2
-                for s in surfs:
-                    screen.blit(s, (round(x), round(y + label.get_height() + 1)))
-                    x += s.get_width() + 4
+            label = self.label(unit, size, unit.id == selected)
+            fwd = forward_vector(view.screen_facing(unit.pose.facing))
+            back = (-fwd[0], fwd[1])  # rearward on screen (screen y grows downward)
+            rear = view.to_screen(unit.pose.to_world((0.0, -unit.formation.depth / 2)))
+            lw, lh = label.get_size()
+            reach = abs(back[0]) * lw / 2 + abs(back[1]) * lh / 2 + 2
+            cx, cy = rear[0] + back[0] * reach, rear[1] + back[1] * reach
+            screen.blit(label, (round(cx - lw / 2), round(cy - lh / 2)))
         screen.set_clip(clip)
+
+    @staticmethod
+    def label(unit: Unit, size: int, bold: bool) -> pygame.Surface:
+        """The label of a unit: name, models left (and of how many), wounds, status markers (cached text)."""
+        text = f"{unit.profile.name} {unit.models}"
+        if unit.models != unit.starting_models:
+            text += f"/{unit.starting_models}"
+        if unit.wounds:
+            text += f" ({unit.wounds}w)"
+        bg = (10, 12, 14, 200) if bold else (10, 12, 14, 150)
+        parts = [text_cache.get(text, size, (255, 255, 255), bold, bg, 2)]
+        if unit.fleeing:
+            parts.append(text_cache.get("⚑ Fleeing", size - 1, (0, 0, 0), True, palette.FLEEING + (235,), 2))
+        elif unit.shaken:
+            parts.append(text_cache.get("⚠ Shaken", size - 1, (0, 0, 0), True, palette.SHAKEN + (235,), 2))
+        if unit.engaged:
+            parts.append(text_cache.get("⚔ Engaged", size - 1, (0, 0, 0), True, palette.ENGAGED + (235,), 2))
+        if len(parts) == 1:
+            return parts[0]
+        w = sum(p.get_width() for p in parts) + 3 * (len(parts) - 1)
+        h = max(p.get_height() for p in parts)
+        key = (text, size, bold, unit.fleeing, unit.shaken, unit.engaged)
+        cached = _LABELS.get(key)
+        if cached is not None:
+            return cached
+        surf = pygame.Surface((w, h), pygame.SRCALPHA)
+        x = 0
+        for p in parts:
+            surf.blit(p, (x, (h - p.get_height()) // 2))
+            x += p.get_width() + 3
+        if len(_LABELS) > 500:
+            _LABELS.clear()
+        _LABELS[key] = surf
+        return surf
+
+
+_LABELS: dict[tuple[object, ...], pygame.Surface] = {}

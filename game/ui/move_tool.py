@@ -8,6 +8,7 @@ leg starts after a pivot); pivoting turns the last pose. Whenever the ghost chan
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,8 @@ from game.engine.state import MoveAction, Unit
 from geometry.pose import Point, Pose, normalise_bearing
 
 EPS = 1e-6
+SNAP = 0.2
+"""Inches within which a drag sticks to an allowance (see ``MoveTool.snap_distances``)."""
 
 KINDS = ("move", "consolidate", "rally", "deploy")
 """What the tool makes: a Move (step 2.4), a Consolidate move, a RallyPivot or a Deploy."""
@@ -41,6 +44,8 @@ class Evaluation:
     """Names of terrain pieces crossed."""
     traits: list[str] = field(default_factory=list)
     """Traits of the terrain crossed."""
+    others: list[tuple[str, IllegalAction]] = field(default_factory=list)
+    """Why the other move actions tried automatically are illegal too (action name, reason)."""
 
     @property
     def legal(self) -> bool:
@@ -110,7 +115,11 @@ class MoveTool:
             self.start = Pose(xy[0], xy[1], self.start.facing)
             self._touch()
             return
-        facing = self.ghost.facing
+        xy = self._snap(xy)
+        g = self.ghost
+        if abs(g.x - xy[0]) < EPS and abs(g.y - xy[1]) < EPS:
+            return
+        facing = g.facing
         pose = Pose(xy[0], xy[1], facing)
         if self.legs and not self._pivoted[-1]:
             before = self.legs[-2] if len(self.legs) >= 2 else self.start
@@ -123,6 +132,35 @@ class MoveTool:
             self.legs.append(pose)
             self._pivoted.append(False)
         self._touch()
+
+    def snap_distances(self) -> tuple[float, ...]:
+        """Distances a drag sticks to: the Advance and Rush allowances, half an Advance, 6" (difficult terrain),
+        3" for consolidation."""
+        if self.kind == "consolidate":
+            return (3.0,)
+        adv = move_allowance(self.unit, MoveAction.ADVANCE)
+        rush = move_allowance(self.unit, MoveAction.RUSH)
+        return tuple(sorted({adv, rush, adv / 2, 6.0}))
+
+    def _snap(self, xy: Point) -> Point:
+        """Stretch or shrink the current leg so the whole move is exactly a snap distance when within
+        ``SNAP`` inches of one (a drag to "as far as the unit may go" lands on the allowance, not a hair over)."""
+        if self.kind not in ("move", "consolidate"):
+            return xy
+        extend = bool(self.legs) and not self._pivoted[-1]
+        legs = self.legs[:-1] if extend else self.legs
+        before = path_shape(self.start, legs).distance
+        origin = legs[-1] if legs else self.start
+        dx, dy = xy[0] - origin.x, xy[1] - origin.y
+        leg = math.hypot(dx, dy)
+        if leg < EPS:
+            return xy
+        total = before + leg
+        for target in self.snap_distances():
+            if abs(total - target) <= SNAP and target > before:
+                f = (target - before - 1e-6) / leg
+                return (origin.x + dx * f, origin.y + dy * f)
+        return xy
 
     def pivot(self, degrees: float) -> None:
         """Pivot the ghost about its centre by ``degrees`` (clockwise positive)."""
@@ -176,6 +214,10 @@ class MoveTool:
         elif self.kind == "consolidate" and shape.distance > 3.0 + 1e-4:
             ev.error = IllegalAction("Consolidation Moves", f"moves {shape.distance:.2f}\" but may move at most 3\"",
                                      shape.end.xy)
+        elif self.kind == "deploy" and hasattr(self.game, "check_deploy"):
+            ev.error = self.game.check_deploy(self.action())
+        elif self.kind == "rally" and hasattr(self.game, "check_rally_pivot"):
+            ev.error = self.game.check_rally_pivot(self.action())
         self._eval = ev
         return ev
 
@@ -189,22 +231,25 @@ class MoveTool:
             candidates = ["hold", "advance"]
         else:
             candidates = ["advance", "rush"]
-        first_error: IllegalAction | None = None
-        chosen = candidates[0]
+        errors: list[tuple[str, IllegalAction]] = []
+        chosen: str | None = None
         for name in candidates:
             err = game.check_move(self._move(name))
             if err is None:
-                chosen, first_error = name, None
+                chosen = name
                 break
-            if first_error is None:
-                chosen, first_error = name, err
-            elif name == "rush" and ev.distance > (ev.allowance or 0) + 1e-4:
-                chosen, first_error = name, err   # beyond an Advance: the Rush's reason is the one that matters
-        ev.action = chosen
-        ev.error = first_error
+            errors.append((name, err))
+        if chosen is not None:
+            ev.action = chosen
+        else:
+            # beyond an Advance the Rush's reason is the one that matters; within it, the Advance's
+            beyond = ev.distance > (ev.allowance or 0) + 1e-4
+            main = errors[-1] if beyond else errors[0]
+            ev.action, ev.error = main
+            ev.others = [e for e in errors if e is not main]
         if moved:
             try:
-                info = game.move_info(self._move(chosen))
+                info = game.move_info(self._move(ev.action))
             except Exception:  # noqa: BLE001 - measuring must never break drawing
                 info = None
             if info is not None:

@@ -1,7 +1,8 @@
 """The table-to-screen transform: scale (pixels per inch), pan and zoom.
 
-Table coordinates are inches with y toward player 2's edge; the screen shows player 1's edge (y = 0) at the
-bottom, so a facing of 0 points up the screen and bearings turn clockwise on screen as on the table.
+Table coordinates are inches with y toward player 2's edge. Normally the screen shows player 1's edge (y = 0) at
+the bottom, so a facing of 0 points up the screen and bearings turn clockwise on screen as on the table. With
+``flipped`` the table is turned half round: player 2's edge is at the bottom (the view from player 2's seat).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class TableView:
         self.scale = 10.0
         self.ox = 0.0
         self.oy = 0.0
+        self.flipped = False
+        """True when the table is seen from player 2's side (turned 180 degrees)."""
         self.fit()
 
     # --- set-up -------------------------------------------------------------------------------------------
@@ -50,14 +53,34 @@ class TableView:
 
     def centre_on(self, point: Point) -> None:
         """Pan so that table ``point`` is at the centre of ``rect``."""
-        self.ox = self.rect.centerx - point[0] * self.scale
-        self.oy = self.rect.centery - (self.depth - point[1]) * self.scale
+        x, y = self._turn(point)
+        self.ox = self.rect.centerx - x * self.scale
+        self.oy = self.rect.centery - (self.depth - y) * self.scale
         self._clamp()
 
+    def set_flipped(self, flipped: bool) -> None:
+        """See the table from player 2's side (True) or player 1's (False), keeping the centre point."""
+        if flipped == self.flipped:
+            return
+        centre = self.to_table(self.rect.center)
+        self.flipped = flipped
+        self.centre_on(centre)
+
     # --- transforms ---------------------------------------------------------------------------------------
+    def _turn(self, point: Point) -> Point:
+        """The point as drawn: turned half round about the table centre when ``flipped`` (its own inverse)."""
+        if self.flipped:
+            return (self.width - point[0], self.depth - point[1])
+        return (point[0], point[1])
+
+    def screen_facing(self, facing: float) -> float:
+        """The bearing a facing appears to have on screen (0 = up the screen, clockwise)."""
+        return (facing + 180.0) % 360.0 if self.flipped else facing
+
     def to_screen(self, point: Point) -> tuple[float, float]:
         """Screen pixel of a table point."""
-        return (self.ox + point[0] * self.scale, self.oy + (self.depth - point[1]) * self.scale)
+        x, y = self._turn(point)
+        return (self.ox + x * self.scale, self.oy + (self.depth - y) * self.scale)
 
     def to_screen_int(self, point: Point) -> tuple[int, int]:
         """Screen pixel of a table point, rounded."""
@@ -66,7 +89,7 @@ class TableView:
 
     def to_table(self, pixel: tuple[float, float]) -> Point:
         """Table point under a screen pixel."""
-        return ((pixel[0] - self.ox) / self.scale, self.depth - (pixel[1] - self.oy) / self.scale)
+        return self._turn(((pixel[0] - self.ox) / self.scale, self.depth - (pixel[1] - self.oy) / self.scale))
 
     def length(self, inches: float) -> float:
         """Pixels for a length in inches."""
@@ -81,11 +104,11 @@ class TableView:
     # --- zoom and pan -------------------------------------------------------------------------------------
     def zoom_at(self, pixel: tuple[float, float], factor: float) -> None:
         """Zoom by ``factor`` keeping the table point under ``pixel`` in place."""
-        point = self.to_table(pixel)
+        x, y = self._turn(self.to_table(pixel))
         new = min(MAX_SCALE, max(self.fit_scale * 0.6, self.scale * factor))
         self.scale = new
-        self.ox = pixel[0] - point[0] * new
-        self.oy = pixel[1] - (self.depth - point[1]) * new
+        self.ox = pixel[0] - x * new
+        self.oy = pixel[1] - (self.depth - y) * new
         self._clamp()
 
     def pan(self, dx: float, dy: float) -> None:
@@ -102,6 +125,6 @@ class TableView:
         self.oy = min(max(self.oy, self.rect.top + keep_y - th), self.rect.bottom - keep_y)
 
     @property
-    def key(self) -> tuple[float, float, float, int, int]:
+    def key(self) -> tuple[float, float, float, int, int, bool]:
         """Identifies the current view (for caches that depend on it)."""
-        return (round(self.scale, 4), round(self.ox, 2), round(self.oy, 2), self.rect.w, self.rect.h)
+        return (round(self.scale, 4), round(self.ox, 2), round(self.oy, 2), self.rect.w, self.rect.h, self.flipped)

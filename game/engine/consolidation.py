@@ -1,0 +1,342 @@
+"""Moves after melee resolution other than flight and pursuit: retreats of Shaken losers, follow up moves,
+consolidation moves (3" or a 180 degree pivot), pivots to face, and closing gaps (rulebook "Consolidation
+Moves", "Consolidation Moves and Multiple Units", "Immobile", "Dangerous Terrain").
+
+Distances in inches, facings in compass degrees. Rulings made here (for docs/rulings.md):
+
+* Retreat: D3+3" straight back keeping the facing (one D6 halved rounding up, plus 3), stopping 1" short of
+  units, impassable terrain and the table edge; enemies on its front and flanks do not block it, an enemy in
+  its rear does. It stays engaged with any enemy it is still in base contact with afterwards.
+* Follow up: a winner that touched the retreating unit with its front moves by the same vector as the retreat
+  (so it is back in contact exactly as before); one that touched it with a flank or its rear pivots to face it
+  and is placed flush, frontage maximised, against the side of the retreating unit it touched. The move must
+  not pass through units or impassable terrain nor leave the table (the 1" rule is not applied to it); if it
+  is impossible the winner does not follow up.
+* Pivot to face is not made when it would bring the unit within 1" of a unit outside the combat.
+* Consolidation move: either a pivot in place (the path's poses all at the start's x, y) whose turns add up to
+  at most 180 degrees, or a move keeping the facing whose legs add up to at most 3"; a path mixing both is
+  refused. The move keeps 1" from other units, stays on the table and out of impassable terrain
+  (``scene.check_path``); the pivot's final footprint must also keep 1" from other units. Dangerous terrain
+  crossed forces tests. Immobile units may only pivot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from game.engine.actions import pose_to_dict
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.events import Event, roll_event
+from game.engine.flight import MIN_MOVE, blocked_at, comes_near
+from game.engine.movement import dangerous_terrain_tests
+from game.engine.state import GameState, Unit
+from geometry.arcs import Arc, arc_of_point
+from geometry.contact import best_flush_pose, in_base_contact, touching_sides
+from geometry.motion import SlideResult
+from geometry.pose import Pose, bearing_difference
+
+CONSOLIDATION_DISTANCE = 3.0
+"""Rulebook "Consolidation Moves": move by up to 3" in any direction."""
+
+CONSOLIDATION_PIVOT = 180.0
+"""Rulebook "Consolidation Moves": or pivot by up to 180 degrees."""
+
+EPS = 1e-4
+"""Inches and degrees of slack for recorded paths."""
+
+
+def _pose(p: Pose) -> dict[str, float]:
+    return pose_to_dict(p)
+
+
+def _arcs_between(state: GameState, a: Unit, b: Unit) -> tuple[Arc, Arc] | None:
+    """(arc of ``a`` touched by ``b``, arc of ``b`` touched by ``a``) from the sides in contact, longest first."""
+    sides = touching_sides(state.scene, a.id, b.id)
+    if sides:
+        return sides[0][0], sides[0][1]
+    if not in_base_contact(state.scene, a.id, b.id):
+        return None
+    assert a.pose is not None and b.pose is not None
+    fa, fb = a.formation, b.formation
+    return (arc_of_point(a.pose, fa.width, fa.depth, b.pose.xy), arc_of_point(b.pose, fb.width, fb.depth, a.pose.xy))
+
+
+# --- retreat -------------------------------------------------------------------------------------------------------
+
+
+def retreat(state: GameState, dice: Dice, unit: Unit) -> tuple[list[Event], Pose, Pose]:
+    """A Shaken loser retreats D3+3" straight back keeping its facing (rulebook "Consolidation Moves").
+
+    Stops 1" short of units, impassable terrain and the table edge (``scene.slide``); dangerous terrain crossed
+    forces tests. Afterwards it is disengaged from every enemy it is no longer in base contact with. Returns
+    (events, start pose, end pose); events: ``roll``, ``retreat`` ``{unit, from, to, distance, travelled,
+    blocked_by}``, dangerous terrain rolls and wounds. Raises ``ValueError`` if the unit is not on the table.
+    """
+    if not unit.on_table or unit.pose is None:
+        raise ValueError(f"{unit.id} is not on the table and cannot retreat")
+    start = unit.pose
+    purpose = f"Retreat of {unit.name} (D3+3\")"
+    roll = dice.one(purpose)
+    distance = (roll + 1) // 2 + 3
+    events = [roll_event(purpose, [roll], None, 0, None, ["D3 = D6 halved rounding up, +3"], unit=unit.id,
+                         distance=distance)]
+    ignore = sorted(e for e in unit.engaged_with if unit.contact_arcs.get(e) is not Arc.REAR)
+    result = state.scene.slide(unit.id, start, start.facing + 180.0, float(distance), gap=1.0,
+                               ignore_units=ignore, edge_exits=False)
+    if result.travelled < MIN_MOVE or blocked_at(state, unit, result.pose):
+        result = SlideResult(start, 0.0, result.blocked_by, None, False, frozenset())
+    state.place(unit, result.pose)
+    text = f"{unit.name} retreats {result.travelled:.1f}\""
+    if result.travelled + 1e-6 < distance:
+        text += f" of {distance}\" (stopped by {result.blocked_by})"
+    events.append(Event("retreat", text, {
+        "unit": unit.id, "from": _pose(start), "to": _pose(result.pose), "distance": distance,
+        "travelled": round(result.travelled, 4), "blocked_by": result.blocked_by}))
+    events += dangerous_terrain_tests(state, dice, unit, start, [result.pose], False)
+    if unit.on_table:
+        for enemy_id in sorted(unit.engaged_with):
+            if not in_base_contact(state.scene, unit.id, enemy_id):
+                state.disengage(unit, state.units[enemy_id])
+    return events, start, result.pose
+
+
+# --- follow up -----------------------------------------------------------------------------------------------------
+
+
+def follow_up_move(state: GameState, dice: Dice, unit: Unit, target: Unit, vector: tuple[float, float],
+                   arc_of_unit: Arc, side_of_target: Arc, also: Sequence[str] = ()) -> tuple[list[Event], bool]:
+    """The winner ``unit`` follows up ``target``, which retreated by ``vector`` (rulebook "Consolidation Moves").
+
+    ``arc_of_unit``: the arc of ``unit`` that touched ``target`` before the retreat; ``side_of_target``: the side
+    of ``target`` it touched. See the module rulings for the geometry. On success the two are engaged again,
+    ``unit.fights_as_charger`` is True and both have each other in ``first_round_with``; other units listed in
+    ``also`` (enemies it fought before that also retreated) are engaged too if now in base contact.
+    Returns (events, success); on failure nothing moved.
+    """
+    assert unit.pose is not None and target.pose is not None
+    start = unit.pose
+    scene = state.scene
+    if arc_of_unit is Arc.FRONT:
+        end = start.moved(*vector)
+        path = [end]
+    else:
+        f = unit.formation
+        found = best_flush_pose(scene, unit.id, target.id, side_of_target, f.width, f.depth, start.xy)
+        if found is None:
+            return [Event("info", f"{unit.name} finds no room to follow up {target.name}",
+                          {"unit": unit.id, "target": target.id})], False
+        end = found
+        path = [start.facing_to(end.facing), end]
+    check = scene.check_path(unit.id, start, path, exclusion=0.0, ignore_units=(target.id,))
+    if not check.ok:
+        return [Event("info", f"{unit.name} cannot follow up {target.name}: {check.problem}",
+                      {"unit": unit.id, "target": target.id, "rule": check.rule})], False
+    state.place(unit, end)
+    arcs = _arcs_between(state, unit, target) or (Arc.FRONT, side_of_target)
+    if arc_of_unit is not Arc.FRONT:
+        arcs = (Arc.FRONT, side_of_target)
+    state.engage(unit, target, arcs[0], arcs[1])
+    unit.fights_as_charger = True
+    unit.first_round_with.add(target.id)
+    target.first_round_with.add(unit.id)
+    events = [Event("follow_up", f"{unit.name} follows up {target.name} and stays locked in combat",
+                    {"unit": unit.id, "target": target.id, "from": _pose(start), "to": _pose(end)})]
+    for other_id in also:
+        other = state.units[other_id]
+        if other.on_table and not other.engaged and in_base_contact(scene, unit.id, other_id):
+            pair = _arcs_between(state, unit, other)
+            if pair is not None:
+                state.engage(unit, other, pair[0], pair[1])
+                other.first_round_with.add(unit.id)
+                unit.first_round_with.add(other_id)
+    events += dangerous_terrain_tests(state, dice, unit, start, path, False)
+    return events, True
+
+
+# --- consolidation move --------------------------------------------------------------------------------------------
+
+
+def check_consolidation(state: GameState, unit: Unit, path: Sequence[Pose]) -> str:
+    """Validate a consolidation path for ``unit``; returns "pivot", "move" or "none" (empty path).
+
+    Rulebook "Consolidation Moves": either pivot by up to 180 degrees or move by up to 3" in any direction,
+    keeping 1" from other units. Raises ``IllegalAction`` naming the rule broken.
+    """
+    assert unit.pose is not None
+    start = unit.pose
+    if not path:
+        return "none"
+    where = path[-1].xy
+    in_place = all(abs(p.x - start.x) <= EPS and abs(p.y - start.y) <= EPS for p in path)
+    if in_place:
+        turned = 0.0
+        facing = start.facing
+        for p in path:
+            turned += abs(bearing_difference(facing, p.facing))
+            facing = p.facing
+        if turned > CONSOLIDATION_PIVOT + EPS:
+            raise IllegalAction("Consolidation Moves", f"pivots {turned:.0f}° in all; at most 180°", where)
+        kind = "pivot"
+    else:
+        if unit.has("Immobile"):
+            raise IllegalAction("Immobile", f"{unit.name} is Immobile: it may only pivot", where)
+        if any(abs(bearing_difference(start.facing, p.facing)) > EPS for p in path):
+            raise IllegalAction("Consolidation Moves", "either pivot by up to 180° or move by up to 3\" keeping "
+                                                       "the facing, not both", where)
+        length = 0.0
+        prev = start
+        for p in path:
+            length += prev.distance_to(p)
+            prev = p
+        if length > CONSOLIDATION_DISTANCE + EPS:
+            raise IllegalAction("Consolidation Moves", f"moves {length:.2f}\"; at most 3\"", where)
+        kind = "move"
+    check = state.scene.check_path(unit.id, start, list(path), exclusion=1.0)
+    if not check.ok:
+        raise IllegalAction(check.rule or "Consolidation Moves", check.message or "illegal move", check.where)
+    return kind
+
+
+def consolidation_move(state: GameState, dice: Dice, unit: Unit, path: Sequence[Pose]) -> list[Event]:
+    """Make a consolidation move along ``path`` (``check_consolidation``); returns the events (``consolidate``
+    ``{unit, kind, from, to}``, dangerous terrain tests). Raises ``IllegalAction`` with the state unchanged."""
+    kind = check_consolidation(state, unit, path)
+    assert unit.pose is not None
+    start = unit.pose
+    if kind == "none":
+        return [Event("consolidate", f"{unit.name} makes no consolidation move", {"unit": unit.id, "kind": "skip"})]
+    end = path[-1]
+    state.place(unit, end)
+    if kind == "pivot":
+        text = f"{unit.name} pivots {abs(bearing_difference(start.facing, end.facing)):.0f}°"
+    else:
+        text = f"{unit.name} moves {start.distance_to(end):.1f}\""
+    events = [Event("consolidate", f"{text} (consolidation move)",
+                    {"unit": unit.id, "kind": kind, "from": _pose(start), "to": _pose(end),
+                     "path": [_pose(p) for p in path]})]
+    if kind == "move":
+        events += dangerous_terrain_tests(state, dice, unit, start, list(path), False)
+    return events
+
+
+# --- pivot to face and closing gaps ----------------------------------------------------------------------------------
+
+
+def _order_index(order: Sequence[str]) -> Callable[[str], tuple[int, str]]:
+    idx = {u: i for i, u in enumerate(order)}
+    return lambda u: (idx.get(u, len(idx)), u)
+
+
+def _overlap(state: GameState, a: str, b: str) -> bool:
+    return float(state.scene.footprint(a).intersection(state.scene.footprint(b)).area) > 1e-6
+
+
+def _place_flush(state: GameState, mover: Unit, other: Unit, side: Arc, ignore: Sequence[str] = ()) -> Pose | None:
+    """Pose putting ``mover``'s front flush against ``side`` of ``other``, nearest its current place."""
+    assert mover.pose is not None
+    f = mover.formation
+    return best_flush_pose(state.scene, mover.id, other.id, side, f.width, f.depth, mover.pose.xy, ignore)
+
+
+def pivot_to_face(state: GameState, unit: Unit, order: Sequence[str]) -> list[Event]:
+    """A unit with no enemy in its front arc pivots to face an enemy in its flank (else rear) and is placed flush
+    against it; its other enemies are moved back into contact (rulebook "Consolidation Moves"). Shaken units stay
+    idle. Returns ``consolidate`` events with kind ``pivot_to_face`` (nothing if no pivot is needed or possible).
+    """
+    if not unit.on_table or unit.shaken or unit.pose is None:
+        return []
+    key = _order_index(order)
+    enemies = [state.units[e] for e in sorted(unit.engaged_with, key=key) if state.units[e].on_table]
+    if not enemies or any(unit.contact_arcs.get(e.id) is Arc.FRONT for e in enemies):
+        return []
+    flank = [e for e in enemies if unit.contact_arcs.get(e.id) in (Arc.LEFT, Arc.RIGHT)]
+    rear = [e for e in enemies if unit.contact_arcs.get(e.id) is Arc.REAR]
+    if not flank and not rear:
+        return []
+    chosen = (flank or rear)[0]
+    side = chosen.contact_arcs.get(unit.id, Arc.FRONT)
+    others = [e for e in enemies if e is not chosen]
+    pose = _place_flush(state, unit, chosen, side, [e.id for e in others])
+    if pose is None or comes_near(state, unit, pose, order) is not None:
+        return [Event("info", f"{unit.name} has no room to pivot to face {chosen.name}", {"unit": unit.id})]
+    start = unit.pose
+    state.place(unit, pose)
+    state.engage(unit, chosen, Arc.FRONT, side)
+    events = [Event("consolidate", f"{unit.name} pivots to face {chosen.name}",
+                    {"unit": unit.id, "kind": "pivot_to_face", "target": chosen.id, "from": _pose(start),
+                     "to": _pose(pose)})]
+    for other in others:
+        events += _restore_contact(state, other, unit)
+    return events
+
+
+def _restore_contact(state: GameState, mover: Unit, anchor: Unit) -> list[Event]:
+    """Put ``mover`` back in base contact with ``anchor`` after ``anchor`` moved: flush against the side of
+    ``anchor`` nearest to it; disengage them if impossible."""
+    assert mover.pose is not None and anchor.pose is not None
+    scene = state.scene
+    if in_base_contact(scene, mover.id, anchor.id) and not _overlap(state, mover.id, anchor.id):
+        pair = _arcs_between(state, mover, anchor)
+        if pair is not None:
+            state.engage(mover, anchor, pair[0], pair[1])
+        return []
+    af = anchor.formation
+    side = arc_of_point(anchor.pose, af.width, af.depth, mover.pose.xy)
+    pose = _place_flush(state, mover, anchor, side)
+    start = mover.pose
+    if pose is None:
+        state.disengage(mover, anchor)
+        return [Event("info", f"{mover.name} cannot stay in contact with {anchor.name}: they are no longer in "
+                      "melee", {"unit": mover.id, "target": anchor.id})]
+    state.place(mover, pose)
+    state.engage(mover, anchor, Arc.FRONT, side)
+    return [Event("consolidate", f"{mover.name} moves to stay in contact with {anchor.name}",
+                  {"unit": mover.id, "kind": "close_gap", "target": anchor.id, "from": _pose(start),
+                   "to": _pose(pose)})]
+
+
+def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
+    """Close the gaps between units still locked in combat (rulebook "Consolidation Moves": "close any gaps ...
+    by moving the remaining units. Start with units moving forward"). See the module rulings. Returns
+    ``consolidate`` events with kind ``close_gap`` and ``info`` events for pairs that had to be disengaged."""
+    events: list[Event] = []
+    key = _order_index(order)
+    scene = state.scene
+    pairs: list[tuple[str, str]] = []
+    for a_id in sorted(order, key=key):
+        a = state.units[a_id]
+        if not a.on_table:
+            continue
+        for b_id in sorted(a.engaged_with, key=key):
+            if key(a_id) < key(b_id) and state.units[b_id].on_table:
+                pairs.append((a_id, b_id))
+    for a_id, b_id in pairs:
+        a, b = state.units[a_id], state.units[b_id]
+        if b_id not in a.engaged_with or in_base_contact(scene, a_id, b_id):
+            continue
+        candidates = sorted((a, b), key=lambda u: (u.contact_arcs.get((b if u is a else a).id) is not Arc.FRONT,
+                                                   len(u.engaged_with), key(u.id)))
+        done = False
+        for mover in candidates:
+            other = b if mover is a else a
+            if mover.contact_arcs.get(other.id) is not Arc.FRONT and len(mover.engaged_with) > 1:
+                continue
+            side = other.contact_arcs.get(mover.id, Arc.FRONT)
+            pose = _place_flush(state, mover, other, side)
+            if pose is None:
+                continue
+            assert mover.pose is not None
+            start = mover.pose
+            state.place(mover, pose)
+            state.engage(mover, other, Arc.FRONT, side)
+            events.append(Event("consolidate", f"{mover.name} closes the gap to {other.name}",
+                                {"unit": mover.id, "kind": "close_gap", "target": other.id, "from": _pose(start),
+                                 "to": _pose(pose)}))
+            done = True
+            break
+        if not done:
+            state.disengage(a, b)
+            events.append(Event("info", f"{a.name} and {b.name} lost contact and are no longer in melee",
+                                {"unit": a.id, "target": b.id}))
+    return events

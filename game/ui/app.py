@@ -1,0 +1,162 @@
+"""The window: one pygame-ce display, one pygame_gui manager and the current scene.
+
+``run(scenario_path)`` is what ``main.py`` calls. ``App`` is steppable for tests: post events with
+``pygame.event.post`` and call ``app.step()`` to process one frame.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+
+from game.ui.assets import FONT_NAME, load_theme
+from game.ui.scenes.base import Scene
+
+if TYPE_CHECKING:
+    from game.engine.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The project folder."""
+DEFAULT_SCENARIO = ROOT / "scenarios" / "default.yaml"
+"""The battle one click on the menu starts."""
+DEFAULT_SIZE = (1600, 1000)
+"""Window size at start."""
+FPS = 60
+"""Frame rate target."""
+
+
+def save_game(game: Game, scenario_path: str | None) -> None:
+    """Record-keeping hook, called after every action applied in the window (and so also at the game's end).
+
+    This is the one place where the window hands a game over to the game records (``game/saves.py``); it
+    deliberately does nothing until the lead wires it.
+    """
+    return None
+
+
+class App:
+    """The window and its scene loop.
+
+    ``App(size, start_scenario=path)`` opens straight into a hotseat battle of that scenario; without it the
+    menu opens. ``seed`` fixes the dice (tests); by default the scenario's seed, else a random one.
+    """
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, start_scenario: str | os.PathLike[str] | None = None,
+                 seed: int | None = None) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        pygame.key.set_repeat(300, 40)
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.display.set_caption("Battle Regiments")
+        self.size: tuple[int, int] = self.screen.get_size()
+        self.manager = pygame_gui.UIManager(self.size, load_theme(), enable_live_theme_updates=False)
+        with warnings.catch_warnings():   # pygame_gui warns about sizes the theme already loaded
+            warnings.simplefilter("ignore")
+            self.manager.preload_fonts([
+                {"name": FONT_NAME, "point_size": s, "style": st}
+                for s in (12, 13, 14, 15, 17, 18, 20) for st in ("regular", "bold")
+            ])
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self.seed = seed
+        self.frames = 0
+        self.scene: Scene | None = None
+        if start_scenario is not None:
+            self.start_battle(str(start_scenario))
+        else:
+            self.show_menu()
+
+    # --- scenes -------------------------------------------------------------------------------------------
+    def switch(self, scene: Scene) -> None:
+        """Make ``scene`` current."""
+        if self.scene is not None:
+            self.scene.leave()
+        self.scene = scene
+        scene.enter()
+
+    def show_menu(self, message: str | None = None) -> None:
+        """Go to the main menu (``message``: an error to show there)."""
+        from game.ui.scenes.menu import MenuScene
+        self.switch(MenuScene(self, message))
+
+    def new_game(self, scenario_path: str) -> tuple[Game, list[str]]:
+        """Load a scenario and start a game of it: the game and the terrain kinds (for colouring)."""
+        from game.engine.dice import Dice
+        from game.engine.game import Game
+        from game.scenario import load_scenario, new_game_state
+
+        scenario = load_scenario(scenario_path)
+        seed = self.seed if self.seed is not None else scenario.seed
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 2**31)
+        game = Game.start(new_game_state(scenario), Dice(seed=seed))
+        return game, list(scenario.terrain_kinds)
+
+    def start_battle(self, scenario_path: str) -> None:
+        """Start a hotseat battle of ``scenario_path``; back to the menu with the problems if it will not load."""
+        from game.ui.scenes.battle import BattleScene
+        try:
+            game, kinds = self.new_game(scenario_path)
+        except (ValueError, OSError) as e:   # ScenarioError is a ValueError
+            self.show_menu(f"Cannot start {scenario_path}: {e}")
+            return
+        self.switch(BattleScene(self, game, scenario_path, kinds))
+
+    def record(self, game: Game, scenario_path: str | None) -> None:
+        """Hand the game to the record-keeping hook (``save_game``)."""
+        save_game(game, scenario_path)
+
+    def quit(self) -> None:
+        """Close the window at the end of this frame."""
+        self.running = False
+
+    # --- the loop -----------------------------------------------------------------------------------------
+    def _resize(self, size: tuple[int, int]) -> None:
+        size = (max(800, size[0]), max(560, size[1]))
+        if size == self.size:
+            return
+        self.size = size
+        if self.screen.get_size() != size:
+            self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.manager.set_window_resolution(size)
+        if self.scene is not None:
+            self.scene.resize()
+
+    def step(self, dt: float = 1 / FPS) -> bool:
+        """Process one frame: events, update, draw, flip. Returns False once the window should close."""
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.running = False
+                continue
+            if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+                self._resize((event.x, event.y) if event.type == pygame.WINDOWSIZECHANGED else event.size)
+                continue
+            consumed = self.manager.process_events(event)
+            if self.scene is not None:
+                self.scene.handle_event(event, consumed)
+        self.manager.update(dt)
+        if self.scene is not None:
+            self.scene.update(dt)
+            self.scene.draw(self.screen)
+        self.manager.draw_ui(self.screen)
+        pygame.display.flip()
+        self.frames += 1
+        return self.running
+
+    def run(self) -> None:
+        """Run until the window is closed."""
+        while self.running:
+            dt = self.clock.tick(FPS) / 1000.0
+            self.step(dt)
+        pygame.quit()
+
+
+def run(scenario_path: str | None = None) -> None:
+    """Open the window: the main menu, or straight into a hotseat battle of ``scenario_path``."""
+    App(start_scenario=scenario_path).run()

@@ -1,0 +1,743 @@
+"""The battle: the table, the units, and the decision at hand turned into actions for the engine.
+
+Input is read here and routed by the pending decision (``Game.pending``): dragging a unit builds a move ghost
+(``MoveTool``), clicking a target declares a charge or shoots, buttons answer reactions and close-combat
+choices. Every change to the game goes through ``BattleScene.act`` -> ``Game.apply``; drawing only reads.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game.engine.actions import (
+    Action,
+    ChargeReaction,
+    DeclareCharge,
+    Done,
+    FollowUp,
+    Pursue,
+    Redirect,
+    Shoot,
+)
+from game.engine.errors import IllegalAction
+from game.engine.events import Event
+from game.engine.movement import can_move
+from game.ui import describe, palette
+from game.ui.action_bar import ActionBar, ButtonSpec
+from game.ui.dice_panel import DicePanel
+from game.ui.draw_terrain import TRAIT_WORDS, StaticLayer
+from game.ui.draw_units import UnitPainter
+from game.ui.hud import Hud
+from game.ui.layout import BattleLayout
+from game.ui.log_panel import MAX_LINES, LogPanel, event_html
+from game.ui.move_tool import MoveTool
+from game.ui.overlays import (
+    draw_banner,
+    draw_cross,
+    draw_note,
+    draw_tape,
+    draw_zone,
+    note_size,
+    place_note,
+    pulse,
+)
+from game.ui.picking import closest_point_on_unit, closest_points_between, point_in_unit, unit_at
+from game.ui.scenes.base import Scene
+from game.ui.table_view import TableView
+from game.ui.unit_card import UnitCard
+from geometry.formation import footprint_corners
+from geometry.pose import Point, Pose
+
+if TYPE_CHECKING:
+    from game.engine.game import Game
+    from game.ui.app import App
+
+PIVOT_STEP = 5.0
+"""Degrees per Q/E press or wheel notch."""
+PIVOT_STEP_SHIFT = 15.0
+"""Degrees per press with Shift held."""
+DEPLOYMENT_DEPTH = 12.0
+"""Deployment zone depth shown while deploying (rulebook "Deploying Armies")."""
+
+DONE_LABELS = {
+    "strategy": "Done: go on (Space)",
+    "declare_charge": "Done: no more charges (Space)",
+    "move": "Done: end movement (Space)",
+    "shoot": "Done: end shooting (Space)",
+    "rally": "Done: end the turn (Space)",
+}
+"""The Done button of each decision that ends with Done."""
+
+
+class BattleScene(Scene):
+    """A hotseat battle in progress."""
+
+    def __init__(self, app: App, game: Game, scenario_path: str | None = None, kinds: list[str] | None = None) -> None:
+        super().__init__(app)
+        self.game = game
+        self.scenario_path = scenario_path
+        s = game.state
+        self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
+        self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds)
+        self.painter = UnitPainter()
+        self.log_lines: deque[str] = deque((event_html(e) for e in game.log), maxlen=MAX_LINES)
+        self.rolls: list[Event] = [e for e in game.log if e.kind == "roll"][-6:]
+        self.layout: BattleLayout | None = None
+        self.hud: Hud | None = None
+        self.card: UnitCard | None = None
+        self.dice: DicePanel | None = None
+        self.log: LogPanel | None = None
+        self.actions: ActionBar | None = None
+        # interaction state (never game state)
+        self.selected: str | None = None
+        self.hover: str | None = None
+        self.hover_terrain: int | None = None
+        self.tool: MoveTool | None = None
+        self.mouse: tuple[int, int] = (0, 0)
+        self.panning = False
+        self.pan_moved = False
+        self.measure = False
+        self.turn_with_seat = True
+        """Turn the table so that the deciding player's edge is at the bottom at every hand-over."""
+        self.error: IllegalAction | None = None
+        self.banner: tuple[str, tuple[int, int, int], float] | None = None
+        self.time = 0.0
+        self.last_exception: BaseException | None = None
+        """An unexpected engine error caught by ``act`` (shown to the player; tests check it stays None)."""
+        self._pending_key: object = None
+        self._seat: int | None = None
+        self._handover_from = len(game.log)
+        self._movable: set[str] = set()
+        self._actors: set[str] = set()
+        self._targets: dict[str, list[str]] = {}
+        self._deploy_index = 0
+        self._held: set[int] = set()
+
+    # --- widgets --------------------------------------------------------------------------------------------
+    def build_ui(self) -> None:
+        """Top bar, action bar, unit card, dice panel and log laid out for the window size."""
+        m = self.app.manager
+        self.layout = lay = BattleLayout.for_size(self.app.size)
+        self.view.set_rect(lay.table)
+        self.hud = Hud(m, lay.top)
+        self.actions = ActionBar(m, lay.actions)
+        self.card = UnitCard(m, lay.card)
+        self.dice = DicePanel(m, lay.dice)
+        self.dice.show_events(self.rolls)
+        self.log = LogPanel(m, lay.log, self.log_lines)
+        self._refresh_widgets()
+
+    def kill_ui(self) -> None:
+        """Remove the widgets (the scene keeps its log lines and rolls)."""
+        for part in (self.hud, self.actions, self.card, self.dice, self.log):
+            if part is not None:
+                part.kill()
+        self.hud = self.actions = self.card = self.dice = self.log = None
+
+    def enter(self) -> None:
+        """Build the widgets and catch up with the game (hand-over if another player must decide)."""
+        self._held.clear()
+        super().enter()
+        self._sync()
+
+    # --- the game ---------------------------------------------------------------------------------------------
+    @property
+    def pending(self) -> Any:
+        """The decision the engine waits for."""
+        return self.game.pending
+
+    def act(self, action: Action) -> bool:
+        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied."""
+        try:
+            events = self.game.apply(action)
+        except IllegalAction as e:
+            self.show_error(e)
+            return False
+        except Exception as e:  # noqa: BLE001 - an engine bug must not close the players' game
+            self.last_exception = e
+            traceback.print_exc(file=sys.stderr)
+            self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
+            return False
+        self.error = None
+        self.tool = None
+        self._add_events(events)
+        self.app.record(self.game, self.scenario_path)
+        news = [e for e in events if e.kind not in ("roll", "phase", "info")]
+        if news:
+            self.show_banner(news[-1].text, (140, 200, 255), 3.5)
+        self._sync()
+        return True
+
+    def _add_events(self, events: list[Event]) -> None:
+        self.log_lines.extend(event_html(e) for e in events)
+        if self.log is not None:
+            self.log.add(events)
+        rolls = [e for e in events if e.kind == "roll"]
+        if rolls:
+            self.rolls = rolls
+            if self.dice is not None:
+                self.dice.show_events(rolls)
+
+    def show_error(self, error: IllegalAction) -> None:
+        """Show a broken rule: in the banner, in the log and at its place on the table."""
+        self.error = error
+        self.show_banner(f"{error.rule}: {error.message}", palette.ILLEGAL, 6.0)
+        if self.log is not None:
+            self.log.note(f"Not allowed — {error.rule}: {error.message}", "illegal")
+        self.log_lines.append(event_html(Event("illegal", f"Not allowed — {error.rule}: {error.message}")))
+
+    def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
+        """A message over the bottom of the table for a few seconds."""
+        self.banner = (text, colour, self.time + seconds)
+
+    def _sync(self) -> None:
+        """React to a new pending decision: game over, hand-over, selection, ghosts, buttons."""
+        pending = self.game.pending
+        key = (pending, len(self.game.history))
+        if key == self._pending_key:
+            return
+        self._pending_key = key
+        s = self.game.state
+        self._targets.clear()
+        if s.game_over or pending is None:
+            from game.ui.scenes.results import ResultsScene
+            self.app.record(self.game, self.scenario_path)
+            self.app.switch(ResultsScene(self.app, self.game, back=self))
+            return
+        d = pending.decision
+        self._movable = set(self.game.units_to_move(pending.player)) if d == "move" else set()
+        if d == "declare_charge":
+            self._actors = set(self.game.chargers(pending.player))
+        elif d == "shoot":
+            self._actors = set(self.game.shooters(pending.player))
+        elif d == "rally":
+            self._actors = set(pending.options)
+        else:
+            self._actors = set(self._movable)
+        if pending.unit is not None:
+            self.selected = pending.unit
+        elif self.selected is not None and not (s.units.get(self.selected) and s.units[self.selected].on_table):
+            self.selected = None
+        self.tool = None
+        if d == "consolidate" and pending.unit in s.units and s.units[pending.unit].on_table:
+            self.tool = MoveTool(self.game, s.units[pending.unit], pending.player, "consolidate")
+        elif d == "deploy":
+            self._deploy_index = 0
+            self._start_deploy_tool()
+        self._refresh_widgets()
+        if pending.player != self._seat:
+            self._hand_over(pending.player)
+
+    def _hand_over(self, player: int) -> None:
+        from game.ui.scenes.handover import HandoverScene
+        s = self.game.state
+        recent = [event_html(e) for e in self.game.log[self._handover_from:] if e.kind != "roll"][-14:]
+        self._seat = player
+        self._handover_from = len(self.game.log)
+        if self.turn_with_seat:
+            self.view.set_flipped(player == 2)
+        self.app.switch(HandoverScene(self.app, self, player, describe.position(s),
+                                      describe.instruction(s, self.game.pending), recent))
+
+    def _start_deploy_tool(self) -> None:
+        pending = self.game.pending
+        s = self.game.state
+        if pending is None:
+            return
+        options = [u for u in (pending.options or ()) if u in s.units]
+        if pending.unit:
+            options = [pending.unit]
+        if not options:
+            return
+        uid = options[self._deploy_index % len(options)]
+        unit = s.units[uid]
+        w, d = s.table.width, s.table.depth
+        y = DEPLOYMENT_DEPTH / 2 if unit.player == 1 else d - DEPLOYMENT_DEPTH / 2
+        facing = 0.0 if unit.player == 1 else 180.0
+        self.selected = uid
+        self.tool = MoveTool(self.game, unit, pending.player, "deploy", start=Pose(w / 2, y, facing))
+
+    def _targets_of(self, uid: str) -> list[str]:
+        """Valid targets of ``uid`` for the decision at hand (cached until the next action)."""
+        if uid in self._targets:
+            return self._targets[uid]
+        pending = self.game.pending
+        d = pending.decision if pending else None
+        targets: list[str] = []
+        if d == "declare_charge":
+            targets = self.game.charge_targets(uid)
+        elif d == "shoot":
+            targets = self.game.shooting_targets(uid)
+        elif d == "redirect" and pending is not None and uid == pending.unit:
+            targets = self.game.redirect_targets(uid)
+        self._targets[uid] = targets
+        return targets
+
+    # --- commands (buttons and keys) -----------------------------------------------------------------------
+    def _button_specs(self) -> list[ButtonSpec]:
+        pending = self.game.pending
+        specs: list[ButtonSpec] = []
+        if pending is None:
+            return [ButtonSpec("results", "Show the results", None, "#primary_button"),
+                    ButtonSpec("fit", "Fit table (F)", "Show the whole table", right=True)]
+        d = pending.decision
+        t = self.tool
+        if d == "move":
+            for a in ("hold", "advance", "rush"):
+                on = t is not None and t.forced == a
+                specs.append(ButtonSpec(a, a.capitalize(), f"Make this move a {a.capitalize()} "
+                                        "(click again for automatic)", "#toggle_on" if on else None,
+                                        enabled=t is not None))
+            specs.append(ButtonSpec("confirm", "Confirm move (Enter)", "Enter", "#primary_button",
+                                    enabled=t is not None, short="Confirm"))
+            specs.append(ButtonSpec("cancel", "Cancel (Esc)", "Esc", enabled=t is not None, short="Cancel"))
+        elif d == "charge_reaction":
+            for o in pending.options:
+                specs.append(ButtonSpec(f"react:{o}", describe.REACTION_NAMES.get(o, o), None, "#primary_button"))
+        elif d == "redirect":
+            specs.append(ButtonSpec("run_down", "Run down", "Charge the fleeing unit with the normal charge distance",
+                                    "#primary_button"))
+        elif d == "pursue":
+            specs.append(ButtonSpec("pursue", "Pursue", None, "#primary_button"))
+            specs.append(ButtonSpec("no_pursue", "Do not pursue", "The unit then takes a morale test"))
+        elif d == "follow_up":
+            specs.append(ButtonSpec("follow_up", "Follow up", None, "#primary_button"))
+            specs.append(ButtonSpec("stay", "Stay"))
+        elif d == "consolidate":
+            specs.append(ButtonSpec("confirm", "Confirm (Enter)", None, "#primary_button"))
+            specs.append(ButtonSpec("reset", "Reset"))
+            specs.append(ButtonSpec("skip", "Skip: stay in place"))
+        elif d == "rally":
+            specs.append(ButtonSpec("confirm", "Confirm pivot (Enter)", None, "#primary_button", enabled=t is not None))
+        elif d == "deploy":
+            specs.append(ButtonSpec("confirm", "Deploy here (Enter)", None, "#primary_button", enabled=t is not None))
+            if len(pending.options) > 1 and not pending.unit:
+                specs.append(ButtonSpec("next_unit", "Next unit (Tab)"))
+        if d in DONE_LABELS:
+            style = "#primary_button" if d != "move" else None
+            specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
+        specs.append(ButtonSpec("measure", "Measure (M)", "Tape from the selected unit to the mouse",
+                                "#toggle_on" if self.measure else None, right=True))
+        specs.append(ButtonSpec("fit", "Fit table (F)", "Show the whole table", right=True))
+        specs.append(ButtonSpec("turn", "Turn table (T)", "See the table from the other side", right=True))
+        return specs
+
+    def command(self, key: str) -> None:
+        """Run a button or key command."""
+        pending = self.game.pending
+        if key == "fit":
+            self.view.fit()
+        elif key == "turn":
+            self.view.set_flipped(not self.view.flipped)
+        elif key == "measure":
+            self.measure = not self.measure
+        elif key == "results" and pending is None:
+            from game.ui.scenes.results import ResultsScene
+            self.app.switch(ResultsScene(self.app, self.game, back=self))
+        if pending is None:
+            return
+        p = pending.player
+        if key == "done":
+            if pending.decision not in DONE_LABELS:
+                return
+            if self.tool is not None and self.tool.changed and pending.decision == "move":
+                self.show_banner("Confirm the move (Enter) or cancel it (Esc) before ending the step.",
+                                 palette.SHAKEN)
+                return
+            self.act(Done(player=p))
+        elif key == "confirm":
+            if self.tool is not None:
+                self.act(self.tool.action())
+        elif key == "cancel":
+            self.tool = None
+            self.error = None
+        elif key == "reset":
+            if self.tool is not None:
+                self.tool.reset()
+        elif key in ("hold", "advance", "rush"):
+            if self.tool is not None:
+                self.tool.set_forced(None if self.tool.forced == key else key)
+        elif key.startswith("react:") and pending.unit is not None:
+            self.act(ChargeReaction(player=p, unit=pending.unit, reaction=key.split(":", 1)[1]))
+        elif key == "run_down" and pending.unit is not None:
+            self.act(Redirect(player=p, unit=pending.unit, target=None))
+        elif key in ("pursue", "no_pursue") and pending.unit is not None:
+            self.act(Pursue(player=p, unit=pending.unit, pursue=key == "pursue"))
+        elif key in ("follow_up", "stay") and pending.unit is not None:
+            self.act(FollowUp(player=p, unit=pending.unit, follow_up=key == "follow_up"))
+        elif key == "skip":
+            self.act(Done(player=p))
+        elif key == "next_unit":
+            self._deploy_index += 1
+            self._start_deploy_tool()
+
+    # --- input ------------------------------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
+        """Route buttons, keys and table clicks."""
+        if self.actions is not None:
+            key = self.actions.pressed(event)
+            if key is not None:
+                self.command(key)
+                return
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+                if event.key in self._held:
+                    return          # key repeat: Done and Confirm need a fresh press
+                self._held.add(event.key)
+            self._key(event)
+            return
+        if event.type == pygame.KEYUP:
+            self._held.discard(event.key)
+            return
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            if self.panning:
+                self.view.pan(*event.rel)
+                if abs(event.rel[0]) + abs(event.rel[1]) > 0:
+                    self.pan_moved = True
+            elif self.tool is not None and self.tool.dragging:
+                self.tool.drag_to(self.view.to_table(event.pos))
+            inside = self.view.rect.collidepoint(event.pos)
+            point = self.view.to_table(event.pos)
+            self.hover = unit_at(self.game.state, point) if inside else None
+            self.hover_terrain = self.static.piece_at(point) if inside and self.hover is None else None
+            return
+        if event.type == pygame.MOUSEBUTTONUP:
+            if event.button == 1 and self.tool is not None:
+                self.tool.end_drag()
+            elif event.button in (2, 3) and self.panning:
+                self.panning = False
+                if event.button == 3 and not self.pan_moved:
+                    self._cancel()
+            return
+        if consumed:
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and self.view.rect.collidepoint(event.pos):
+            self.mouse = event.pos
+            if event.button == 1:
+                self._click(self.view.to_table(event.pos))
+            elif event.button in (2, 3):
+                self.panning = True
+                self.pan_moved = False
+        elif event.type == pygame.MOUSEWHEEL:
+            pos = self.mouse
+            if not self.view.rect.collidepoint(pos):
+                return
+            shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+            step = PIVOT_STEP_SHIFT if shift else PIVOT_STEP
+            t = self.tool
+            if t is not None and (t.dragging or point_in_unit(t.unit, self.view.to_table(pos), pose=t.ghost, slack=0.5)
+                                  or t.kind == "rally"):
+                t.pivot(-step * event.y)
+            else:
+                self.view.zoom_at(pos, 1.15 ** event.y)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        k = event.key
+        shift = bool(event.mod & pygame.KMOD_SHIFT)
+        step = PIVOT_STEP_SHIFT if shift else PIVOT_STEP
+        if k == pygame.K_SPACE:
+            self.command("done")
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.command("confirm")
+        elif k == pygame.K_ESCAPE:
+            self._cancel()
+        elif k in (pygame.K_q, pygame.K_e):
+            if self.tool is None:
+                self._tool_for_selected()
+            if self.tool is not None:
+                self.tool.pivot(-step if k == pygame.K_q else step)
+        elif k == pygame.K_BACKSPACE and self.tool is not None:
+            self.tool.undo()
+        elif k == pygame.K_m:
+            self.command("measure")
+        elif k in (pygame.K_f, pygame.K_HOME):
+            self.command("fit")
+        elif k == pygame.K_t:
+            self.command("turn")
+        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.view.zoom_at(self.view.rect.center, 1.25)
+        elif k in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.view.zoom_at(self.view.rect.center, 0.8)
+        elif k == pygame.K_TAB:
+            if self.game.pending is not None and self.game.pending.decision == "deploy":
+                self.command("next_unit")
+            else:
+                self._cycle_units()
+
+    def _cancel(self) -> None:
+        """Esc / right click: drop the ghost, else the selection."""
+        self.error = None
+        if self.tool is not None and self.tool.kind in ("move", "rally"):
+            self.tool = None
+        elif self.tool is not None:
+            self.tool.reset()
+        elif self.pending is None or self.selected != self.pending.unit:
+            self.selected = None
+
+    def _cycle_units(self) -> None:
+        """Tab: select the next unit that can act now."""
+        order = [u for u in self.game.state.units if u in self._actors]
+        if not order:
+            return
+        i = order.index(self.selected) + 1 if self.selected in order else 0
+        self.selected = order[i % len(order)]
+        self.tool = None
+        unit = self.game.state.units[self.selected]
+        if unit.pose is not None:
+            self.view.centre_on(unit.pose.xy)
+
+    def _tool_for_selected(self) -> None:
+        """Q/E with a unit selected but no ghost yet: start one (move or rally pivot)."""
+        pending = self.pending
+        uid = self.selected
+        if pending is None or uid is None:
+            return
+        unit = self.game.state.units[uid]
+        if pending.decision == "move" and uid in self._movable:
+            self.tool = MoveTool(self.game, unit, pending.player, "move")
+        elif pending.decision == "rally" and uid in pending.options:
+            self.tool = MoveTool(self.game, unit, pending.player, "rally")
+
+    def _click(self, point: Point) -> None:
+        """Left click on the table at ``point`` (inches)."""
+        pending = self.pending
+        if pending is None:
+            return
+        s = self.game.state
+        uid = unit_at(s, point)
+        d = pending.decision
+        t = self.tool
+        if t is not None and t.kind in ("move", "consolidate") and point_in_unit(t.unit, point, pose=t.ghost):
+            t.begin_drag(point)
+            return
+        if d == "deploy":
+            if t is not None:
+                t.translate_to(point)
+                t.begin_drag(point)
+            return
+        if d == "move":
+            if uid is not None and uid in self._movable:
+                if t is not None and t.changed and t.unit.id != uid:
+                    self.show_banner(f"Move of {t.unit.profile.name} cancelled (not confirmed).", palette.SHAKEN)
+                self.selected = uid
+                self.tool = MoveTool(self.game, s.units[uid], pending.player, "move")
+                self.tool.begin_drag(point)
+                return
+            if uid is not None and s.units[uid].player == pending.player:
+                why = can_move(s, s.units[uid]) or "it cannot move now"
+                self.show_banner(f"{s.units[uid].profile.name} cannot move: {why}.", palette.SHAKEN)
+            self._select(uid)
+            return
+        if d in ("declare_charge", "shoot"):
+            sel = self.selected
+            own = sel is not None and sel in s.units and s.units[sel].player == pending.player
+            if uid is not None and own and s.units[uid].player != pending.player:
+                assert sel is not None
+                if d == "declare_charge":
+                    self.act(DeclareCharge(player=pending.player, unit=sel, target=uid))
+                else:
+                    self.act(Shoot(player=pending.player, unit=sel, target=uid))
+                return
+            self._select(uid)
+            if uid is not None and s.units[uid].player == pending.player and not self._targets_of(uid):
+                what = "no enemy within charge reach" if d == "declare_charge" else "no valid target"
+                self.show_banner(f"{s.units[uid].profile.name}: {what}.", palette.SHAKEN)
+            return
+        if d == "redirect":
+            if uid is not None and s.units[uid].player != pending.player:
+                self.act(Redirect(player=pending.player, unit=pending.unit, target=uid))
+            return
+        if d == "rally":
+            if uid is not None and uid in pending.options:
+                self.selected = uid
+                if t is None or t.unit.id != uid:
+                    self.tool = MoveTool(self.game, s.units[uid], pending.player, "rally")
+                return
+            self._select(uid)
+            return
+        self._select(uid)
+
+    def _select(self, uid: str | None) -> None:
+        pending = self.pending
+        if uid is None and pending is not None and pending.unit is not None:
+            return  # the unit the decision is about stays selected
+        self.selected = uid
+        if self.tool is not None and self.tool.kind == "move" and not self.tool.changed:
+            self.tool = None
+
+    # --- frame ---------------------------------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        """Catch up with the game, re-evaluate the ghost, refresh the widgets."""
+        self.time += dt
+        self._sync()
+        if self.app.scene is not self:
+            return
+        if self.tool is not None:
+            self.tool.evaluate()
+        self._refresh_widgets()
+        if self.banner is not None and self.time > self.banner[2]:
+            self.banner = None
+
+    def _refresh_widgets(self) -> None:
+        s = self.game.state
+        pending = self.game.pending
+        if self.hud is not None:
+            player = pending.player if pending else s.active_player
+            focus = self.tool.unit.id if self.tool is not None else None
+            self.hud.show(describe.position(s), describe.instruction(s, pending, self.tool is not None, focus), player)
+        if self.card is not None:
+            self.card.show(s, self.selected or self.hover)
+        if self.actions is not None:
+            self.actions.set_buttons(self._button_specs())
+        if self.log is not None:
+            self.log.update()
+
+    def draw(self, screen: pygame.Surface) -> None:
+        """Table, units, highlights, ghost, labels, tapes and notes."""
+        screen.fill(palette.BACKGROUND)
+        view = self.view
+        s = self.game.state
+        pending = self.game.pending
+        self.static.draw(screen, view)
+        clip = screen.get_clip()
+        screen.set_clip(view.rect)
+        if pending is not None and pending.decision == "deploy":
+            w, d = s.table.width, s.table.depth
+            if pending.player == 1:
+                draw_zone(screen, view, 0, 0, w, DEPLOYMENT_DEPTH, palette.PLAYER[1])
+            else:
+                draw_zone(screen, view, 0, d - DEPLOYMENT_DEPTH, w, d, palette.PLAYER[2])
+        own_done: set[str] = set()
+        if pending is not None and pending.decision in ("move", "declare_charge", "shoot"):
+            own_done = {u.id for u in s.units_of(pending.player) if u.id not in self._actors}
+        self.painter.draw_units(screen, view, s, dimmed=own_done)
+        outlines: dict[str, tuple[tuple[int, int, int], int]] = {}
+        for uid in self._actors:
+            outlines[uid] = (palette.LEGAL, 1)
+        targets = self._targets_of(self.selected) if self.selected else []
+        if pending is not None and pending.decision == "redirect" and pending.unit:
+            targets = self._targets_of(pending.unit)
+        glow = pulse(self.time)
+        tcol = tuple(int(c * (0.6 + 0.4 * glow)) for c in palette.TARGET)
+        for uid in targets:
+            outlines[uid] = (tcol, 3)  # type: ignore[assignment]
+        if self.selected:
+            outlines[self.selected] = (palette.SELECT, 2)
+        self.painter.draw_outlines(screen, view, s, outlines)
+        self._draw_declared_charges(screen)
+        # distances to the valid targets
+        if self.selected and targets and self.selected in s.units and s.units[self.selected].on_table:
+            for uid in targets:
+                if uid in s.units and s.units[uid].on_table:
+                    a, b = closest_points_between(s.units[self.selected], s.units[uid])
+                    draw_tape(screen, view, a, b, f'{s.scene.distance(self.selected, uid):.1f}"', palette.TARGET, 1)
+        t = self.tool
+        if t is not None and (t.kind != "move" or t.changed or t.dragging or t.legs):
+            ev = t.evaluate()
+            path = [t.start] + list(t.legs) if t.kind in ("move", "consolidate") else []
+            self.painter.draw_ghost(screen, view, t.unit, t.ghost, ev.legal, path)
+        self.painter.draw_labels(screen, view, s, self.selected)
+        self._draw_tapes(screen)
+        if t is not None:
+            self._draw_ghost_note(screen, t)
+        if self.error is not None and self.error.where is not None:
+            draw_cross(screen, view, self.error.where, palette.ILLEGAL)
+        if self.hover_terrain is not None and not self.panning and (t is None or not t.dragging) \
+                and not self.measure:
+            head, traits = self.static.describe(self.hover_terrain)
+            draw_note(screen, self.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13)
+        screen.set_clip(clip)
+        if self.banner is not None:
+            text, colour, until = self.banner
+            alpha = max(0.0, min(1.0, (until - self.time) / 0.6))
+            draw_banner(screen, view.rect, text, colour, alpha)
+        if self.last_exception is not None:
+            draw_banner(screen, pygame.Rect(view.rect.x, view.rect.y, view.rect.w, 60),
+                        f"Engine error (see the terminal): {self.last_exception}", palette.ILLEGAL)
+
+    def _draw_declared_charges(self, screen: pygame.Surface) -> None:
+        """Charges declared this movement phase and not yet moved: an amber tape from charger to target."""
+        s = self.game.state
+        if s.phase.value != "movement":
+            return
+        for charge in s.charges:
+            if charge.resolved:
+                continue
+            a, b = s.units.get(charge.unit), s.units.get(charge.target)
+            if a is None or b is None or not a.on_table or not b.on_table:
+                continue
+            pa, pb = closest_points_between(a, b)
+            self.painter.draw_outlines(screen, self.view, s, {a.id: (palette.SHAKEN, 3)})
+            draw_tape(screen, self.view, pa, pb, f"charge {s.scene.distance(a.id, b.id):.1f}\"", palette.SHAKEN, 3)
+
+    def _draw_tapes(self, screen: pygame.Surface) -> None:
+        s = self.game.state
+        view = self.view
+        sel = s.units.get(self.selected) if self.selected else None
+        if sel is None or not sel.on_table:
+            return
+        if self.measure and view.rect.collidepoint(self.mouse):
+            p = view.to_table(self.mouse)
+            q = closest_point_on_unit(sel, p)
+            draw_tape(screen, view, q, p, f'{s.scene.distance_to_point(sel.id, p):.1f}"')
+        elif self.hover and self.hover != self.selected and self.hover in s.units and s.units[self.hover].on_table \
+                and self.hover not in self._targets.get(self.selected or "", []):
+            a, b = closest_points_between(sel, s.units[self.hover])
+            draw_tape(screen, view, a, b, f'{s.scene.distance(sel.id, self.hover):.1f}"')
+
+    def _draw_ghost_note(self, screen: pygame.Surface, t: MoveTool) -> None:
+        if t.kind == "move" and not (t.changed or t.legs):
+            return
+        ev = t.evaluate()
+        corners = [self.view.to_screen(p) for p in _corners(t)]
+        anchor = (max(c[0] for c in corners), max(c[1] for c in corners))
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        around = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+        lines: list[tuple[str, tuple[int, int, int]]] = []
+        if t.kind == "move":
+            name = ev.action.capitalize()
+            head = f"{name}: {ev.distance:.1f}\""
+            if ev.allowance is not None and ev.action == "advance":
+                head += f" of {ev.allowance:g}\""
+            elif ev.action == "rush" and ev.allowance is not None:
+                head += f" (Advance {ev.allowance:g}\")"
+        elif t.kind == "consolidate":
+            head = f"Consolidation: {ev.distance:.1f}\" of 3\""
+        elif t.kind == "rally":
+            head = f"Rally pivot to {t.ghost.facing:.0f}°"
+        else:
+            head = f"Deploy at ({t.ghost.x:.1f}, {t.ghost.y:.1f}) facing {t.ghost.facing:.0f}°"
+        colour = palette.LEGAL if ev.legal else palette.ILLEGAL
+        lines.append(((("✔ " if ev.legal else "✘ ") + head), colour))
+        if ev.pivots:
+            lines.append(("Pivots " + ", ".join(f"{p:+.0f}°" for p in ev.pivots), (230, 230, 230)))
+        if ev.terrain:
+            traits = f": {', '.join(TRAIT_WORDS.get(x, x) for x in ev.traits)}" if ev.traits else ""
+            lines.append((f"Through {', '.join(ev.terrain)}{traits}", (230, 230, 230)))
+        if ev.error is not None:
+            lines.append((f"{ev.error.rule}: {ev.error.message}", palette.ILLEGAL))
+            for name, other in ev.others:
+                lines.append((f"As {name.capitalize()}: {other.rule}: {other.message}", (240, 150, 140)))
+            if ev.error.where is not None:
+                draw_cross(screen, self.view, ev.error.where, palette.ILLEGAL)
+        else:
+            lines.append(("Enter confirms · Esc cancels", (170, 178, 184)))
+        avoid = []
+        for u in self.game.state.units.values():
+            if u.on_table and u.id != t.unit.id:
+                assert u.pose is not None
+                pts = [self.view.to_screen(p) for p in footprint_corners(u.pose, u.formation)]
+                px, py = [p[0] for p in pts], [p[1] for p in pts]
+                avoid.append(pygame.Rect(min(px), min(py) - 16, max(px) - min(px) + 1, max(py) - min(py) + 32))
+        at = place_note(note_size(lines), around, self.view.rect, avoid)
+        draw_note(screen, anchor, lines, self.view.rect, at=at)
+
+
+def _corners(t: MoveTool) -> list[Point]:
+    return list(footprint_corners(t.ghost, t.unit.formation))

@@ -1,0 +1,124 @@
+"""The main menu: one click starts a hotseat game of the default scenario; other scenarios can be picked."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+import yaml
+from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UITextBox
+
+from game.ui import palette
+from game.ui.scenes.base import Scene
+
+if TYPE_CHECKING:
+    from game.ui.app import App
+
+
+def scenario_files(folder: Path) -> list[Path]:
+    """Scenario files directly in ``folder`` (``*.yaml``), default first, then by name."""
+    if not folder.is_dir():
+        return []
+    files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    return sorted(files, key=lambda p: (p.name != "default.yaml", p.name))
+
+
+def scenario_title(path: Path) -> str:
+    """The ``name:`` of a scenario file (read without validating it), else its file name."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+        name = data.get("name") if isinstance(data, dict) else None
+        return str(name) if name else path.stem
+    except (OSError, yaml.YAMLError):
+        return path.stem
+
+
+class MenuScene(Scene):
+    """Title, the big "hotseat battle" button, a list of other scenarios, Quit."""
+
+    def __init__(self, app: App, message: str | None = None) -> None:
+        super().__init__(app)
+        self.message = message
+        self.widgets: list[pygame_gui.core.UIElement] = []
+        from game.ui.app import DEFAULT_SCENARIO
+        self.default = DEFAULT_SCENARIO
+        self.files = scenario_files(DEFAULT_SCENARIO.parent)
+        self.play_default: UIButton | None = None
+        self.play_selected: UIButton | None = None
+        self.quit_button: UIButton | None = None
+        self.list: UISelectionList | None = None
+
+    def build_ui(self) -> None:
+        """Centre a column of widgets in the window."""
+        m = self.app.manager
+        w, h = self.app.size
+        cw = min(640, w - 80)
+        x = (w - cw) // 2
+        y = max(40, h // 2 - 330)
+        panel = UIPanel(pygame.Rect(x - 30, y - 20, cw + 60, min(h - 40, 680)), starting_height=1, manager=m)
+        self.widgets = [panel]
+        UILabel(pygame.Rect(0, 20, cw + 60, 56), "Battle Regiments", m, container=panel, object_id="#big_title")
+        UILabel(pygame.Rect(0, 80, cw + 60, 28),
+                "Age of Warhammer Fantasy: Battle Regiments 1.4 — two players, one computer",
+                m, container=panel, object_id="#subtitle")
+        UILabel(pygame.Rect(0, 108, cw + 60, 26),
+                "The computer referees: it measures, checks moves, rolls dice, shows why.",
+                m, container=panel, object_id="#subtitle")
+        label = "Start hotseat battle"
+        if self.default.exists():
+            label += f":  {scenario_title(self.default)}"
+        self.play_default = UIButton(pygame.Rect(30, 156, cw, 64), label, m, container=panel,
+                                     object_id="#big_button",
+                                     tool_tip_text="Hotseat game of scenarios/default.yaml (Enter)")
+        if not self.default.exists():
+            self.play_default.disable()
+        UILabel(pygame.Rect(30, 236, cw, 24), "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
+        names: list[str | tuple[str, str]] = [p.name for p in self.files]
+        list_h = 200
+        self.list = UISelectionList(pygame.Rect(30, 262, cw, list_h), names, m, container=panel)
+        self.play_selected = UIButton(pygame.Rect(30, 270 + list_h, cw // 2 - 6, 44), "Play selected scenario", m,
+                                      container=panel, object_id="#primary_button")
+        self.play_selected.disable()
+        self.quit_button = UIButton(pygame.Rect(30 + cw // 2 + 6, 270 + list_h, cw // 2 - 6, 44), "Quit", m,
+                                    container=panel)
+        if self.message:
+            UITextBox(f"<font color='#ff8a80'>{html.escape(self.message)}</font>",
+                      pygame.Rect(30, 330 + list_h, cw, 120), m, container=panel)
+
+    def kill_ui(self) -> None:
+        """Remove the widgets."""
+        for wdg in self.widgets:
+            wdg.kill()
+        self.widgets = []
+
+    def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
+        """Buttons, list selection, Enter (default battle) and Escape (quit)."""
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element is self.play_default:
+                self.app.start_battle(str(self.default))
+            elif event.ui_element is self.play_selected and self.list is not None:
+                chosen = self.list.get_single_selection()
+                if isinstance(chosen, str):
+                    self.app.start_battle(str(self.default.parent / chosen))
+            elif event.ui_element is self.quit_button:
+                self.app.quit()
+        elif event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and self.play_selected is not None:
+            self.play_selected.enable()
+        elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION:
+            self.app.start_battle(str(self.default.parent / str(event.text)))
+        elif event.type == pygame.KEYDOWN and not consumed:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.default.exists():
+                self.app.start_battle(str(self.default))
+            elif event.key == pygame.K_ESCAPE:
+                self.app.quit()
+
+    def draw(self, screen: pygame.Surface) -> None:
+        """A plain background with the players' colours at the edges."""
+        screen.fill(palette.BACKGROUND)
+        w, h = screen.get_size()
+        pygame.draw.rect(screen, palette.PLAYER[1], (0, h - 8, w, 8))
+        pygame.draw.rect(screen, palette.PLAYER[2], (0, 0, w, 8))

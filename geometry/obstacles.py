@@ -1,0 +1,160 @@
+"""Obstacles to movement as stacked outlines, and exact first-contact times for a translating rectangle
+(rulebook "General Movement", "Impassable Terrain"). Used by ``geometry.motion`` and ``geometry.contact``.
+
+An obstacle is another unit's footprint or an impassable terrain piece, both shrunk by ``CONTACT_TOL`` (their
+*cores*) so that touching never counts as overlapping. The closest points of two polygons are always a vertex of
+one and an edge of the other, so the first moment a translating rectangle comes within ``r`` of an obstacle is
+the earliest entry of a moving vertex into the capsule around a fixed edge (``geometry._vec.first_within``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from shapely import Polygon
+
+from geometry._vec import first_within, point_segment_distance, segments_hit
+from geometry.pose import Point
+
+if TYPE_CHECKING:
+    from geometry.scene import Scene
+
+
+@dataclass
+class Obstacles:
+    """Obstacle outlines (cores) as stacked edges: obstacle k owns edges ``a[starts[k]:starts[k] + sizes[k]]``."""
+
+    kinds: list[str]
+    """"unit" or "terrain" per obstacle."""
+    keys: list[str]
+    """Unit id or terrain name per obstacle."""
+    polys: list[Polygon]
+    """Full (not shrunk) outline per obstacle."""
+    a: np.ndarray
+    """Edge starts (e, 2); these are also the outline vertices."""
+    b: np.ndarray
+    """Edge ends (e, 2)."""
+    starts: np.ndarray
+    """First edge of each obstacle (k,)."""
+    sizes: np.ndarray
+    """Number of edges of each obstacle (k,)."""
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+
+def gather(scene: Scene, ignore: Collection[str], lo: np.ndarray, hi: np.ndarray) -> Obstacles:
+    """Other units (not in ``ignore``) and impassable terrain whose bounding boxes meet the box ``lo``..``hi``.
+
+    Units come first in id order, then terrain in index order.
+    """
+    kinds: list[str] = []
+    keys: list[str] = []
+    polys: list[Polygon] = []
+    a_parts: list[np.ndarray] = []
+    sizes: list[int] = []
+    arrays = scene.arrays()
+    if len(arrays.ids):
+        bb = arrays.bboxes
+        near = (bb[:, 0] <= hi[0]) & (bb[:, 2] >= lo[0]) & (bb[:, 1] <= hi[1]) & (bb[:, 3] >= lo[1])
+        for k in np.flatnonzero(near):
+            uid = arrays.ids[int(k)]
+            if uid in ignore:
+                continue
+            kinds.append("unit")
+            keys.append(uid)
+            polys.append(arrays.footprints[int(k)])
+            a_parts.append(arrays.cores[int(k)])
+            sizes.append(4)
+    b_parts = [p[NEXT] for p in a_parts]
+    for pos in scene.impassable_terrain:
+        g = scene.terrain_geo(pos)
+        if g.bbox[0] <= hi[0] and g.bbox[2] >= lo[0] and g.bbox[1] <= hi[1] and g.bbox[3] >= lo[1]:
+            kinds.append("terrain")
+            keys.append(g.piece.name)
+            polys.append(g.piece.shape)
+            a_parts.append(g.edges_a)
+            b_parts.append(g.edges_b)
+            sizes.append(len(g.edges_a))
+    if not kinds:
+        empty = np.zeros((0, 2))
+        return Obstacles([], [], [], empty, empty, np.zeros(0, dtype=int), np.zeros(0, dtype=int))
+    size_arr = np.array(sizes, dtype=int)
+    starts = np.concatenate([[0], np.cumsum(size_arr)[:-1]]).astype(int)
+    return Obstacles(kinds, keys, polys, np.concatenate(a_parts), np.concatenate(b_parts), starts, size_arr)
+
+
+NEXT = [1, 2, 3, 0]
+"""Index of each rectangle corner's successor: ``rect[NEXT]`` gives the edge ends."""
+
+
+def _inside_counts(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Even-odd ray crossings (n, e) of a ray from each point toward +x with each edge."""
+    px, py = points[:, 0:1], points[:, 1:2]
+    ay, by = a[None, :, 1], b[None, :, 1]
+    ax, bx = a[None, :, 0], b[None, :, 0]
+    straddle = (ay > py) != (by > py)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xcross = ax + (py - ay) * (bx - ax) / (by - ay)
+    out: np.ndarray = straddle & (px < xcross)
+    return out
+
+
+def overlapping(obs: Obstacles, rect: np.ndarray) -> np.ndarray:
+    """Per obstacle (k,): does the rectangle (4, 2) overlap its core (edges cross, or one contains the other)?"""
+    ra, rb = rect, rect[NEXT]
+    cross = segments_hit(ra, rb, obs.a, obs.b).any(axis=0)  # per obstacle edge
+    # a rectangle corner inside the obstacle (even-odd over the obstacle's edges)
+    inside = np.add.reduceat(_inside_counts(rect[:1], obs.a, obs.b)[0].astype(int), obs.starts) % 2 == 1
+    # an obstacle vertex inside the rectangle
+    vin = _inside_counts(obs.a, ra, rb).sum(axis=1) % 2 == 1
+    vin_per = np.logical_or.reduceat(vin, obs.starts)
+    out: np.ndarray = np.logical_or.reduceat(cross, obs.starts) | inside | vin_per
+    return out
+
+
+def distances(obs: Obstacles, rect: np.ndarray, overlap: np.ndarray | None = None) -> np.ndarray:
+    """Closest distance (inches) from the rectangle (4, 2) to each obstacle core (k,); 0 where they overlap.
+
+    ``overlap`` may pass ``overlapping(obs, rect)`` when already known."""
+    e = len(obs.a)
+    # one call for both directions: rect corners against obstacle edges, obstacle vertices against rect edges
+    d = point_segment_distance(
+        np.concatenate([rect, obs.a]), np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]])
+    )
+    d1 = d[:4, :e].min(axis=0)  # per obstacle edge
+    d2 = d[4:, e:].min(axis=1)  # per obstacle vertex
+    out: np.ndarray = np.minimum.reduceat(np.minimum(d1, d2), obs.starts)
+    return np.where(overlapping(obs, rect) if overlap is None else overlap, 0.0, out)
+
+
+def first_times(
+    obs: Obstacles, rect: np.ndarray, w: Point, radii: np.ndarray, overlap: np.ndarray | None = None
+) -> np.ndarray:
+    """Per obstacle (k,): the first travel t >= 0 along unit direction ``w`` at which the rectangle (4, 2) comes
+    within ``radii[k]`` inches of the obstacle core; 0 if it already does or overlaps; inf if never or if
+    ``radii[k]`` is NaN (obstacle skipped). ``overlap`` may pass ``overlapping(obs, rect)`` when known."""
+    skip = np.isnan(radii)
+    r = np.where(skip, 0.0, radii)
+    r_edge = np.repeat(r, obs.sizes)
+    e = len(obs.a)
+    # one call for both directions: rect corners moving along w against obstacle edges, and obstacle vertices
+    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored)
+    radius = np.zeros((4 + e, e + 4))
+    radius[:4, :e] = r_edge
+    radius[4:, e:] = r_edge[:, None]
+    dirs = np.empty((4 + e, 2))
+    dirs[:4] = w
+    dirs[4:] = (-w[0], -w[1])
+    t = first_within(
+        np.concatenate([rect, obs.a]), dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius
+    )
+    t1 = t[:4, :e].min(axis=0)
+    t2 = t[4:, e:].min(axis=1)
+    out = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
+    out = np.where(overlapping(obs, rect) if overlap is None else overlap, 0.0, out)
+    result: np.ndarray = np.where(skip, np.inf, out)
+    return result

@@ -1,0 +1,164 @@
+"""Move paths and slides (rulebook "General Movement", "Pivoting", terrain, "Flight Moves", "Pursuit Moves")."""
+
+from __future__ import annotations
+
+import pytest
+
+from geometry.formation import Formation
+from geometry.motion import RULE_IMPASSABLE, RULE_ONE_INCH, RULE_TABLE_EDGE, RULE_THROUGH_UNIT
+from geometry.pose import Pose
+from tests.geometry.helpers import INF10, INF20, piece, put, scene
+
+HALF_D = INF10.depth / 2
+HALF_W = INF10.width / 2
+
+
+def test_clear_advance_with_pivot() -> None:
+    s = scene(piece(0, 36, 16, 10, 2, "difficult", "dangerous"))
+    put(s, "a", 36, 10, 0)
+    start = s.pose("a")
+    check = s.check_path("a", start, [Pose(36, 16, 0), Pose(36, 16, 45)])
+    assert check.ok and check.problem is None
+    assert check.distance == pytest.approx(6)
+    assert check.traits_crossed == frozenset({"difficult", "dangerous"})
+    assert check.terrain_crossed == ("t0",)
+    clear = s.check_path("a", start, [Pose(30, 10, 0)])
+    assert clear.ok and clear.traits_crossed == frozenset()
+
+
+def test_table_edge() -> None:
+    s = scene()
+    put(s, "a", 36, 3, 0)
+    check = s.check_path("a", s.pose("a"), [Pose(36, 0.5, 0)])
+    assert check.rule == RULE_TABLE_EDGE and not check.ok
+    assert check.where is not None and check.where[1] == pytest.approx(0)
+    assert check.step == 0
+    # moving exactly to the edge is fine
+    assert s.check_path("a", s.pose("a"), [Pose(36, HALF_D, 0)]).ok
+
+
+def test_pivot_ignores_terrain_and_units_but_not_the_edge() -> None:
+    s = scene(piece(0, 36, 10, 1, 1, "impassable", "blocking"))
+    put(s, "a", 36, 12.5, 0, INF20)  # the rock sits just behind the unit's rear edge: turning sweeps over it
+    put(s, "b", 36, 15.29, 0, INF10, player=2)  # and b just in front of it
+    check = s.check_path("a", s.pose("a"), [Pose(36, 12.5, 180)], exclusion=0)
+    assert check.ok, check.problem
+    check = s.check_path("a", s.pose("a"), [Pose(36, 12.5, 30)], exclusion=0)
+    assert check.rule == RULE_IMPASSABLE  # but it may not end on the rock
+    put(s, "e", 2.0, 30, 0, INF20)
+    check = s.check_path("e", s.pose("e"), [Pose(2.0, 30, 45)])
+    assert check.rule == RULE_TABLE_EDGE
+
+
+def test_pivot_ending_on_a_unit_fails() -> None:
+    s = scene()
+    put(s, "a", 36, 10, 0, Formation(10, 10, 25.4, 25.4))  # 10" x 1"
+    put(s, "b", 36, 14, 0, Formation(1, 1, 25.4, 25.4))
+    assert s.check_path("a", s.pose("a"), [Pose(36, 10, 0)]).ok
+    check = s.check_path("a", s.pose("a"), [Pose(36, 10, 90)])
+    assert check.rule == RULE_THROUGH_UNIT and check.blocker == "b"
+
+
+def test_impassable_terrain() -> None:
+    s = scene(piece(0, 36, 20, 8, 2, "impassable"))
+    put(s, "a", 36, 10, 0)
+    check = s.check_path("a", s.pose("a"), [Pose(36, 30, 0)])
+    assert check.rule == RULE_IMPASSABLE and check.blocker == "t0"
+    assert check.where is not None and check.where[1] == pytest.approx(19, abs=0.01)
+    assert "t0" in (check.message or "")
+
+
+def test_through_a_unit_and_one_inch() -> None:
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 20, 0, player=2)
+    through = s.check_path("a", s.pose("a"), [Pose(36, 30, 0)])
+    assert through.rule == RULE_THROUGH_UNIT and through.blocker == "b"
+    near = s.check_path("a", s.pose("a"), [Pose(36, 20 - 2 * HALF_D - 0.5, 0)])
+    assert near.rule == RULE_ONE_INCH and near.blocker == "b"
+    ok = s.check_path("a", s.pose("a"), [Pose(36, 20 - 2 * HALF_D - 1.0, 0)])
+    assert ok.ok
+    charge = s.check_path("a", s.pose("a"), [Pose(36, 20 - 2 * HALF_D, 0)], exclusion=0)
+    assert charge.ok
+    # ignore_units ignores a unit completely
+    assert s.check_path("a", s.pose("a"), [Pose(36, 30, 0)], ignore_units=["b"]).ok
+
+
+def test_sweep_passes_close_by_mid_path() -> None:
+    s = scene()
+    put(s, "a", 20, 10, 0)
+    put(s, "b", 36, 14, 0, Formation(1, 1, 25.4, 25.4), player=2)
+    # a diagonal move whose ends are far from b but which brushes past it on the way
+    check = s.check_path("a", s.pose("a"), [Pose(52, 17.5, 0)])
+    assert check.rule in (RULE_ONE_INCH, RULE_THROUGH_UNIT)
+
+
+def test_starting_within_one_inch_may_move_away() -> None:
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 10 + 2 * HALF_D + 0.5, 0, player=2)
+    assert s.check_path("a", s.pose("a"), [Pose(36, 5, 0)]).ok
+    assert s.check_path("a", s.pose("a"), [Pose(33, 10, 0)]).ok  # sideways, not closer
+    assert s.check_path("a", s.pose("a"), [Pose(36, 10.3, 0)]).rule == RULE_ONE_INCH
+
+
+def test_slide_stops_one_inch_short() -> None:
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 20, 0, player=2)
+    r = s.slide("a", s.pose("a"), 0, 12)
+    assert r.blocked_by == "b" and r.blocked_kind == "unit" and r.contacted is None
+    put(s, "a", r.pose.x, r.pose.y, r.pose.facing)
+    assert s.distance("a", "b") == pytest.approx(1.0, abs=2e-3)
+    assert r.travelled == pytest.approx(10 - 2 * HALF_D - 1, abs=2e-3)
+
+
+def test_slide_contacts_stop_at_unit() -> None:
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 38, 20, 30, player=2)
+    r = s.slide("a", s.pose("a"), 0, 12, stop_at=["b"])
+    assert r.contacted == "b" and r.blocked_by is None
+    put(s, "a", r.pose.x, r.pose.y, r.pose.facing)
+    assert s.distance("a", "b") == pytest.approx(0, abs=2e-3)
+
+
+def test_slide_terrain_and_edge() -> None:
+    s = scene(piece(0, 36, 20, 10, 2, "impassable"), piece(1, 36, 5, 10, 2, "dangerous"))
+    put(s, "a", 36, 10, 0)
+    r = s.slide("a", s.pose("a"), 0, 12)
+    assert r.blocked_by == "t0" and r.blocked_kind == "terrain"
+    assert r.pose.y + HALF_D == pytest.approx(19 - 1, abs=2e-3)
+    back = s.slide("a", s.pose("a"), 180, 20)
+    assert back.blocked_by == "table edge" and back.pose.y - HALF_D == pytest.approx(1.0)
+    assert "dangerous" in back.traits_crossed
+    flee = s.slide("a", s.pose("a"), 180, 20, edge_exits=True)
+    assert flee.off_table and flee.pose.y - HALF_D == pytest.approx(0.0)
+    short = s.slide("a", s.pose("a"), 180, 2, edge_exits=True)
+    assert not short.off_table and short.travelled == pytest.approx(2)
+    with pytest.raises(ValueError):
+        s.slide("a", s.pose("a"), 0, -1)
+
+
+def test_slide_away_from_a_unit_in_contact() -> None:
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 10 + 2 * HALF_D, 180, player=2)  # in base contact
+    r = s.slide("a", s.pose("a"), 180, 4)
+    assert r.travelled == pytest.approx(4) and r.blocked_by is None
+    r2 = s.slide("a", s.pose("a"), 0, 4)
+    assert r2.travelled == pytest.approx(0, abs=1e-3) and r2.blocked_by == "b"
+
+
+def test_slide_never_ends_within_gap_of_a_stop_at_unit_it_does_not_reach() -> None:
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 20, 0, player=2)
+    short = 10 - 2 * HALF_D - 0.5  # half an inch short of contact
+    r = s.slide("a", s.pose("a"), 0, short, stop_at=["b"])
+    assert r.contacted is None and r.blocked_by == "b"
+    assert r.travelled == pytest.approx(10 - 2 * HALF_D - 1, abs=2e-3)
+    # a unit in the way before the stop_at unit: stopped 1" short of it, and not within 1" of the target
+    put(s, "c", 36, 15, 90, Formation(1, 1, 25.4, 25.4), player=1)
+    r = s.slide("a", s.pose("a"), 0, 12, stop_at=["b"])
+    assert r.blocked_by == "c" and r.contacted is None

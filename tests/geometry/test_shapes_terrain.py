@@ -1,0 +1,109 @@
+"""Shapes, terrain pieces and the basic Scene queries."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import shapely
+
+from geometry.formation import Formation, model_centres
+from geometry.pose import Pose
+from geometry.shapes import footprint_polygon, model_polygons, rect_polygon
+from geometry.terrain import TerrainShape, rect_to_polygon
+from tests.geometry.helpers import INF10, INF20, piece, put, scene
+
+
+def test_rect_polygon_area_and_orientation() -> None:
+    p = rect_polygon(Pose(10, 10, 90), 4, 2)
+    assert p.area == pytest.approx(8)
+    minx, miny, maxx, maxy = p.bounds
+    assert (maxx - minx, maxy - miny) == (pytest.approx(2), pytest.approx(4))
+    with pytest.raises(ValueError):
+        rect_polygon(Pose(0, 0, 0), 0, 1)
+
+
+def test_footprint_and_models() -> None:
+    pose = Pose(30, 20, 30)
+    fp = footprint_polygon(pose, INF20)
+    assert fp.area == pytest.approx(INF20.width * INF20.depth)
+    polys = model_polygons(pose, INF20)
+    assert len(polys) == 20
+    for poly, c in zip(polys, model_centres(pose, INF20), strict=True):
+        assert poly.centroid.distance(shapely.Point(c)) < 1e-9
+        assert fp.buffer(1e-9).contains(poly)
+    short = Formation(7, 5, 20, 20)
+    assert len(model_polygons(pose, short)) == 7
+
+
+def test_rect_to_polygon_rotation() -> None:
+    pts = rect_to_polygon(0, 0, 4, 2, 90)
+    # rotated clockwise by 90: the 4" side now runs along y
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    assert max(xs) - min(xs) == pytest.approx(2)
+    assert max(ys) - min(ys) == pytest.approx(4)
+
+
+def test_terrain_shape_validation_and_cache() -> None:
+    t = TerrainShape(0, "hill", ((0, 0), (4, 0), (4, 3)), frozenset({"cover"}))
+    assert t.shape is t.shape
+    assert t.shape.area == pytest.approx(6)
+    assert t.has("cover")
+    with pytest.raises(ValueError):
+        TerrainShape(1, "bad", ((0, 0), (1, 1)), frozenset())
+    with pytest.raises(ValueError):
+        TerrainShape(1, "bowtie", ((0, 0), (1, 1), (1, 0), (0, 1)), frozenset())
+    with pytest.raises(ValueError):
+        TerrainShape(1, "nan", ((0, 0), (math.nan, 1), (1, 0)), frozenset())
+
+
+def test_scene_units_and_distance() -> None:
+    s = scene()
+    put(s, "b", 10, 10, 0)
+    put(s, "a", 10, 20, 0)
+    put(s, "c", 40, 10, 0, player=2)
+    assert s.unit_ids() == ["a", "b", "c"]
+    gap = 10 - INF10.depth
+    assert s.distance("a", "b") == pytest.approx(gap)
+    assert s.distance("b", "a") == pytest.approx(gap)
+    assert s.units_within("b", gap + 0.01) == ["a"]
+    assert s.units_within("b", 100) == ["a", "c"]
+    assert s.units_within("b", 100, players={2}) == ["c"]
+    assert s.distance_to_point("a", (10, 20)) == 0
+    assert s.distance_to_point("a", (10, 30)) == pytest.approx(10 - INF10.depth / 2)
+    s.set_unit("a", 1, Pose(10, 30, 0), INF10)  # moving updates caches
+    assert s.distance("a", "b") == pytest.approx(20 - INF10.depth)
+    assert s.units_within("b", gap + 0.01) == []
+    s.remove_unit("a")
+    assert not s.has_unit("a")
+    with pytest.raises(KeyError):
+        s.footprint("a")
+
+
+def test_scene_rejects_bad_input() -> None:
+    with pytest.raises(ValueError):
+        scene(width=0)
+    with pytest.raises(ValueError):
+        scene(piece(0, 5, 5, 2, 2), piece(0, 9, 9, 2, 2))
+
+
+def test_on_table_and_terrain_at() -> None:
+    s = scene(piece(1, 20, 20, 4, 4, "difficult"), piece(0, 30, 20, 4, 4, "cover", "blocking"))
+    assert s.on_table(shapely.box(0, 0, 72, 48))
+    assert not s.on_table(shapely.box(-0.1, 0, 5, 5))
+    assert [t.index for t in s.terrain] == [0, 1]
+    assert s.terrain_at(shapely.box(21, 21, 40, 22)) == list(s.terrain)
+    assert s.terrain_at(shapely.box(22, 0, 23, 5)) == []
+    # touching the edge is not overlapping
+    assert s.terrain_at(shapely.box(22, 18, 23, 22)) == []
+    assert s.traits_at(shapely.box(19, 19, 21, 21)) == frozenset({"difficult"})
+
+
+def test_model_queries() -> None:
+    s = scene()
+    put(s, "a", 10, 10, 0, INF20)
+    assert s.model_centres("a").shape == (20, 2)
+    assert s.model_corners("a").shape == (20, 4, 2)
+    assert list(s.model_rows("a")) == [0] * 5 + [1] * 5 + [2] * 5 + [3] * 5
+    assert len(s.model_polygons("a")) == 20

@@ -1,0 +1,382 @@
+"""After melee resolution, with fixed dice: pursuit, retreat, follow up, consolidation moves, pivot to face
+(rulebook "Consolidation Moves", "Flight Moves", "Pursuit Moves", "Consolidation Moves and Multiple Units").
+
+``a`` (player 1, 10 Warriors) has charged ``t`` (player 2, 10 Warriors at (36, 24) facing 180) as built by
+``charge_setup``; Quality 4+, Defense 5+.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from game.engine.actions import Consolidate, Done, FollowUp, Pursue
+from game.engine.close_combat import Aftermath, _make_plans
+from game.engine.errors import IllegalAction
+from game.engine.state import Removal
+from geometry.arcs import Arc
+from geometry.contact import in_base_contact
+from geometry.pose import Pose
+from tests.rules.melee_builders import (
+    WARRIORS,
+    answer,
+    charge_setup,
+    dice,
+    kinds,
+    pending,
+    profile,
+    put_flush,
+    run_phase,
+    state_of,
+    unit,
+)
+
+A_Y = 24.0 - 20 / 25.4 - 20 / 25.4
+"""Centre y of ``a`` in contact with ``t``'s front (both 2 rows deep)."""
+
+FLEE_FIGHT = [*[6] * 6, *[1] * 4, *[1] * 6, 1, 1, 1, 1]
+"""a hits 6 times, t fails 6 Defense rolls (4 left), t's 4 attacks miss: a wins by 9."""
+
+RETREAT_FIGHT = [6, *[1] * 9, 1, *[1] * 9]
+"""a hits once, t fails its Defense roll (9 left), t's 9 attacks miss: a wins 4 to 1, by 3."""
+
+
+def test_pursuit_catches_and_routs():
+    """Rulebook: Pursuit Moves: if the pursuing unit makes contact with the fleeing unit the fleeing unit is
+    Routed; then the pursuing unit may pivot by up to 180 degrees or move by up to 3"."""
+    s = charge_setup()
+    d = dice(*FLEE_FIGHT, 1, 1, 1, 6, 6)  # morale 1: flees; flight 1+1 = 2"; pursuit 6+6
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", True))
+    t = s.units["t"]
+    assert t.removed is Removal.ROUTED
+    pursuit = kinds(events, "pursuit")[0]
+    assert pursuit.data["caught"] == "t"
+    assert pursuit.data["travelled"] == pytest.approx(2.0, abs=1e-3)
+    p = pending(s)
+    assert (p.player, p.decision, p.unit) == (1, "consolidate", "a")
+    answer(s, d, Done(1))
+    assert pending(s) is None
+
+
+def test_pursuit_falls_short():
+    """Rulebook: Pursuit Moves: pivot and move on the same straight line as the fleeing unit until the pursuit
+    range is reached; no contact, no rout and no consolidation move."""
+    s = charge_setup(attacker_upgrades=("musician",))
+    d = dice(*FLEE_FIGHT, 1, 6, 6, 1, 2)  # flight 12"; pursuit 1 + 2 + 1 (Musician) = 4"
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", True))
+    assert s.units["t"].on_table and s.units["t"].fleeing
+    assert kinds(events, "pursuit")[0].data["range"] == 4
+    assert s.units["a"].pose.y == pytest.approx(A_Y + 4.0)
+    assert pending(s) is None
+
+
+def test_declining_pursuit_and_failing_the_test_forces_pursuit():
+    """Rulebook: Consolidation Moves: if the winning unit chooses not to pursue it must take a morale test and if
+    the test failed it must pursue instead (decided before the flight roll)."""
+    s = charge_setup()
+    d = dice(*FLEE_FIGHT, 1, 2, 1, 1, 6, 6)  # morale 1; hold-back test 2 fails; flight 2"; pursuit 12"
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", False))
+    purposes = [e.data["purpose"] for e in kinds(events, "roll")]
+    assert purposes[0].startswith("Morale test of Warriors (a)")
+    assert purposes[1].startswith("Flight range")
+    assert kinds(events, "pursuit")
+    assert s.units["t"].removed is Removal.ROUTED
+
+
+def test_declining_pursuit_and_passing_allows_consolidation():
+    """Rulebook: Consolidation Moves: if the test is passed it may either pivot by up to 180 degrees or move by up
+    to 3" (keeping 1" distance)."""
+    s = charge_setup()
+    d = dice(*FLEE_FIGHT, 1, 5, 3, 3)
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", False))
+    assert not kinds(events, "pursuit")
+    p = pending(s)
+    assert (p.decision, p.unit) == ("consolidate", "a")
+    a = s.units["a"]
+    answer(s, d, Consolidate(1, "a", (a.pose.moved(-3.0, 0.0),)))
+    assert a.pose.x == pytest.approx(33.0)
+    assert pending(s) is None
+
+
+def test_fleeing_off_the_table_then_pursuit_still_moves():
+    """Rulebook: Flight Moves: if the fleeing unit crosses the table edge it flees the battlefield and is routed
+    (the pursuing unit must still make its pursuit move, stopping 1" short of the table edge)."""
+    s = charge_setup(target_pose=Pose(36.0, 42.0, 180.0))
+    d = dice(*FLEE_FIGHT, 1, 6, 6, 6, 6)
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", True))
+    assert s.units["t"].removed is Removal.FLED
+    a = s.units["a"]
+    assert kinds(events, "pursuit")[0].data["blocked_by"] == "table edge"
+    assert a.pose.y + 20 / 25.4 == pytest.approx(47.0, abs=1e-3)
+    assert pending(s).decision == "consolidate"
+
+
+def test_retreat_and_follow_up():
+    """Rulebook: Consolidation Moves: the Shaken loser retreats D3+3" back; the winner may follow up: move back in
+    contact; the units are locked and fight next turn as if the winner charged."""
+    s = charge_setup()
+    d = dice(*RETREAT_FIGHT, 1, 3)  # morale 1: Shaken (9 - 3 = 6 > 5); retreat D3 of 3 = 2 -> 5"
+    events = run_phase(s, d)
+    t, a = s.units["t"], s.units["a"]
+    retreat = kinds(events, "retreat")[0]
+    assert retreat.data["distance"] == 5
+    assert t.pose.y == pytest.approx(24.0 + 5.0)
+    assert t.pose.facing == pytest.approx(180.0)
+    assert t.shaken and not t.fleeing and not t.engaged
+    p = pending(s)
+    assert (p.player, p.decision, p.unit) == (1, "follow_up", "a")
+    answer(s, d, FollowUp(1, "a", True))
+    assert a.pose.y == pytest.approx(A_Y + 5.0)
+    assert in_base_contact(s.scene, "a", "t")
+    assert a.engaged_with == {"t"} and a.contact_arcs["t"] is Arc.FRONT and t.contact_arcs["a"] is Arc.FRONT
+    assert a.fights_as_charger and "a" in t.first_round_with and "t" in a.first_round_with
+    assert pending(s) is None
+
+
+def test_declining_follow_up_allows_consolidation():
+    """Rulebook: Consolidation Moves: if the winning unit chooses not to follow up it may either pivot by up to
+    180 degrees or move by up to 3"."""
+    s = charge_setup()
+    d = dice(*RETREAT_FIGHT, 1, 3)
+    run_phase(s, d)
+    answer(s, d, FollowUp(1, "a", False))
+    p = pending(s)
+    assert (p.decision, p.unit) == ("consolidate", "a")
+    a = s.units["a"]
+    answer(s, d, Consolidate(1, "a", (a.pose.facing_to(180.0),)))
+    assert a.pose.facing == pytest.approx(180.0)
+    assert not a.fights_as_charger
+
+
+def test_retreat_stops_one_inch_short():
+    """Rulebook: Consolidation Moves: if a unit blocks the retreat the shaken unit stops 1" from it."""
+    blocker = unit("b", 2, WARRIORS, 5, Pose(36.0, 27.0, 180.0))
+    s = charge_setup(extra=[blocker])
+    d = dice(*RETREAT_FIGHT, 1, 6)  # 6" wanted
+    run_phase(s, d)
+    assert s.scene.distance("t", "b") == pytest.approx(1.0, abs=1e-3)
+
+
+def test_immobile_winner_cannot_pursue():
+    """Rulebook: Immobile / Entrenched: cannot make pursuit or follow up moves."""
+    s = charge_setup(attacker_prof=profile("Cannon", rules=("Entrenched",)))
+    d = dice(*FLEE_FIGHT, 1, 2, 2)  # t flees 4"
+    events = run_phase(s, d)
+    assert kinds(events, "flee")
+    assert not kinds(events, "pursuit")
+    p = pending(s)
+    assert (p.decision, p.unit) == ("consolidate", "a")
+
+
+def test_pending_player_is_the_owner():
+    """Rulebook: Consolidation Moves: the winning unit (whoever's turn it is) decides whether to pursue."""
+    s = charge_setup(charged=False, target_models=15)
+    # step 4, a first: 10 misses; t's 10 attacks: 6 hits, a fails 6 -> 4 left. a morale 1: flees
+    d = dice(*[1] * 10, *[6] * 6, *[1] * 4, *[1] * 6, 1)
+    run_phase(s, d)
+    p = pending(s)
+    assert (p.player, p.decision, p.unit) == (2, "pursue", "t")
+    with pytest.raises(IllegalAction):
+        answer(s, d, Pursue(1, "t", True))
+
+
+# --- consolidation limits ----------------------------------------------------------------------------------------
+
+
+def destroyed_setup():
+    """t (5 models) is destroyed by a's charge: a gets a consolidation move."""
+    s = charge_setup(target_models=5)
+    d = dice(*[6] * 10, *[1] * 10)
+    run_phase(s, d)
+    assert pending(s).decision == "consolidate"
+    return s, d
+
+
+def test_consolidation_move_up_to_three_inches():
+    """Rulebook: Consolidation Moves: the unit may move by up to 3" in any direction."""
+    s, d = destroyed_setup()
+    a = s.units["a"]
+    start = a.pose
+    with pytest.raises(IllegalAction, match="at most 3"):
+        answer(s, d, Consolidate(1, "a", (start.moved(0.0, 3.5),)))
+    assert a.pose == start and pending(s).decision == "consolidate"
+    events = answer(s, d, Consolidate(1, "a", (start.moved(2.0, 0.0), start.moved(2.0, -1.0))))
+    assert kinds(events, "consolidate")[0].data["kind"] == "move"
+    assert pending(s) is None
+
+
+def test_consolidation_pivot_up_to_180_degrees():
+    """Rulebook: Consolidation Moves: or pivot by up to 180 degrees (not both a pivot and a move)."""
+    s, d = destroyed_setup()
+    a = s.units["a"]
+    start = a.pose
+    with pytest.raises(IllegalAction, match="180"):
+        answer(s, d, Consolidate(1, "a", (start.facing_to(90.0), start.facing_to(190.0))))
+    with pytest.raises(IllegalAction, match="not both"):
+        answer(s, d, Consolidate(1, "a", (start.moved(1.0, 0.0).facing_to(90.0),)))
+    answer(s, d, Consolidate(1, "a", (start.facing_to(180.0),)))
+    assert a.pose.facing == pytest.approx(180.0)
+
+
+def test_consolidation_keeps_one_inch_from_units():
+    """Rulebook: Consolidation Moves: move by up to 3" in any direction (keeping 1" distance)."""
+    other = unit("o", 2, WARRIORS, 5, Pose(42.0, A_Y, 0.0))
+    s = charge_setup(target_models=5, extra=[other])
+    d = dice(*[6] * 10, *[1] * 10)
+    run_phase(s, d)
+    a = s.units["a"]
+    with pytest.raises(IllegalAction) as err:
+        answer(s, d, Consolidate(1, "a", (a.pose.moved(2.0, 0.0),)))
+    assert '1"' in err.value.rule
+    with pytest.raises(IllegalAction):
+        answer(s, d, Consolidate(1, "a", (a.pose.moved(0.0, -60.0),)))
+
+
+def test_consolidation_answers_only_the_pending_unit():
+    """Rulebook: Consolidation Moves: only the unit allowed to consolidate may; other actions are refused."""
+    s, d = destroyed_setup()
+    with pytest.raises(IllegalAction):
+        answer(s, d, FollowUp(1, "a", True))
+    with pytest.raises(IllegalAction):
+        answer(s, d, Done(2))
+
+
+# --- pivot to face -----------------------------------------------------------------------------------------------
+
+
+def test_tie_pivots_flanked_unit_to_face():
+    """Rulebook: Consolidation Moves: if the melee is a tie, all units may pivot to face a unit in their flank or
+    rear if they have no enemy in their front; then move the units so they are still in base contact."""
+    s = charge_setup(side=Arc.LEFT, charged=False, attacker_models=5)
+    # a: 5 attacks miss, t's 2 flank models miss. a: 1 row + 1 flank = 2; t: 2 rows = 2: tie
+    d = dice(*[1] * 7)
+    events = run_phase(s, d)
+    assert kinds(events, "resolution")[0].data["winner"] is None
+    t = s.units["t"]
+    assert t.contact_arcs["a"] is Arc.FRONT
+    assert t.pose.facing == pytest.approx(90.0)
+    assert in_base_contact(s.scene, "a", "t")
+    assert kinds(events, "consolidate")[0].data["kind"] == "pivot_to_face"
+    assert pending(s) is None
+
+
+def test_immobile_loser_that_must_flee_routs():
+    """Rulebook: Immobile: if a model with this special rule would have to flee it routs instead; the winner
+    may then consolidate."""
+    s = charge_setup(target_prof=profile("Statue", rules=("Immobile",)))
+    d = dice(*FLEE_FIGHT, 1)
+    events = run_phase(s, d)
+    assert s.units["t"].removed is Removal.ROUTED
+    assert not kinds(events, "flee")
+    assert pending(s).decision == "consolidate"
+
+
+def test_immobile_shaken_loser_stays_locked():
+    """Rulebook: Immobile: does not move back if shaken in melee and stays locked in combat instead."""
+    s = charge_setup(target_prof=profile("Statue", rules=("Immobile",)))
+    d = dice(*RETREAT_FIGHT, 1)
+    events = run_phase(s, d)
+    t = s.units["t"]
+    assert t.shaken and t.on_table and t.engaged_with == {"a"}
+    assert not kinds(events, "retreat")
+    assert pending(s) is None
+
+
+def test_immobile_winner_may_only_pivot():
+    """Rulebook: Immobile: may only use Hold actions, so its consolidation move is the pivot."""
+    s = charge_setup(attacker_prof=profile("Statue", rules=("Immobile",)), target_models=5)
+    d = dice(*[6] * 10, *[1] * 10)
+    run_phase(s, d)
+    a = s.units["a"]
+    with pytest.raises(IllegalAction, match="Immobile"):
+        answer(s, d, Consolidate(1, "a", (a.pose.moved(1.0, 0.0),)))
+    answer(s, d, Consolidate(1, "a", (a.pose.facing_to(45.0),)))
+    assert a.pose.facing == pytest.approx(45.0)
+
+
+def test_closing_gaps_after_casualties():
+    """Rulebook: Consolidation Moves: if there are still units locked in combat after all other moves, close any
+    gaps that have been formed between them."""
+    s = charge_setup(attacker_models=5, target_models=9, charged=True)
+    a, t = s.units["a"], s.units["t"]
+    put_flush(s, a, t, Arc.FRONT, lateral=3.6)  # only 0.34" of a's front touches t
+    # a: 5 hits, t fails 5 Defense (4 left, one row 3.15" wide: contact lost); t's 4 attacks miss;
+    # t loses 7 to 0 and passes its test on a 6
+    d = dice(*[6] * 5, *[1] * 5, *[1] * 4, 6)
+    events = run_phase(s, d)
+    assert kinds(events, "resolution")[0].data["winner"] == 1
+    gap = [e for e in kinds(events, "consolidate") if e.data["kind"] == "close_gap"]
+    assert gap and gap[0].data["unit"] == "a"
+    assert in_base_contact(s.scene, "a", "t")
+    assert a.engaged_with == {"t"}
+
+
+
+# --- several units -----------------------------------------------------------------------------------------------
+
+
+def plans_for(outcomes, arcs, shaken_winner=False):
+    """The plans ``_make_plans`` gives winner ``w`` against losers with ``outcomes`` in ``arcs`` of ``w``."""
+    w = unit("w", 1, WARRIORS, 10, Pose(10, 10, 0))
+    w.shaken = shaken_winner
+    losers = [unit(uid, 2, WARRIORS, 5, Pose(20 + 6 * i, 30, 0)) for i, uid in enumerate(outcomes)]
+    s = state_of(w, *losers)
+    a = Aftermath(["w", *outcomes], 1, dict(outcomes), {}, {"w": dict(arcs)})
+    _make_plans(s, a)
+    return [(p.unit, p.kind, p.targets) for p in a.plans], a.consolidate
+
+
+def test_front_takes_precedence_over_flank():
+    """Rulebook: Consolidation Moves and Multiple Units: units in the front facing take precedence over units in
+    the flank or rear: a fleeing unit in the front must be pursued, not the retreating one in the flank."""
+    plans, _ = plans_for({"l1": "flees", "l2": "shaken"}, {"l1": Arc.FRONT, "l2": Arc.LEFT})
+    assert plans == [("w", "pursue", ["l1"])]
+
+
+def test_follow_up_takes_precedence_over_pursuit():
+    """Rulebook: Consolidation Moves and Multiple Units: follow up moves take precedence over pursuit moves in
+    the same facing."""
+    plans, _ = plans_for({"l1": "flees", "l2": "shaken"}, {"l1": Arc.FRONT, "l2": Arc.FRONT})
+    assert plans == [("w", "follow_up", ["l2"])]
+
+
+def test_bound_winner_makes_no_move():
+    """Rulebook: Consolidation Moves and Multiple Units: consolidation moves are only allowed if no other unit is
+    still in combat with the unit."""
+    plans, consolidate = plans_for({"l1": "flees", "l2": "passed"}, {"l1": Arc.FRONT, "l2": Arc.REAR})
+    assert plans == [] and consolidate == []
+
+
+def test_shaken_winner_stays_idle():
+    """Rulebook: Shaken Units: Shaken units must stay idle (no pursuit, follow up or consolidation)."""
+    plans, consolidate = plans_for({"l1": "flees"}, {"l1": Arc.FRONT}, shaken_winner=True)
+    assert plans == [] and consolidate == []
+
+
+def test_destroyed_enemies_allow_consolidation():
+    """Rulebook: Consolidation Moves: if the enemy was destroyed the other unit may pivot or move 3"."""
+    plans, consolidate = plans_for({"l1": "destroyed"}, {})
+    assert plans == [("w", "consolidate", [])] and consolidate == ["w"]
+
+
+def test_follow_up_from_the_flank_pivots_to_face():
+    """Rulebook: Consolidation Moves: follow up: pivot the winning unit so it is facing the shaken unit and move it
+    back in contact with it."""
+    s = charge_setup(side=Arc.LEFT, charged=False)
+    # a's 10 attacks miss; t's 2 flank models hit twice, a fails both Defense rolls (8 left)
+    # a: 1 row + 1 flank = 2; t: 2 wounds + 2 rows = 4. a fails its test (8 - 2 = 6 > 5: Shaken), retreats 4"
+    d = dice(*[1] * 10, 6, 6, 1, 1, 1, 1)
+    events = run_phase(s, d)
+    a, t = s.units["a"], s.units["t"]
+    assert kinds(events, "retreat")[0].data["travelled"] == pytest.approx(4.0)
+    p = pending(s)
+    assert (p.player, p.decision, p.unit) == (2, "follow_up", "t")
+    answer(s, d, FollowUp(2, "t", True))
+    assert in_base_contact(s.scene, "a", "t")
+    assert t.contact_arcs["a"] is Arc.FRONT and a.contact_arcs["t"] is Arc.FRONT
+    assert abs(((t.pose.facing - a.pose.facing) % 360) - 180) < 1e-6
+    assert t.fights_as_charger
