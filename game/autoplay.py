@@ -16,6 +16,9 @@ from geometry.pose import Pose, bearing_difference, bearing_to
 from game.engine.actions import (
     Action,
     ChargeReaction,
+    rounded_pose,
+    ChooseDeployment,
+    ChooseFirstTurn,
     Consolidate,
     DeclareCharge,
     Deploy,
@@ -25,8 +28,12 @@ from game.engine.actions import (
     Pursue,
     RallyPivot,
     Redirect,
+    ScoutMove,
+    SetAside,
     Shoot,
 )
+from game.engine import magic
+from game.engine.actions import AllocateTokens, Dispel, TokenSpend, TokenSplit
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
@@ -34,6 +41,10 @@ from game.engine.state import GameState, MoveAction, Unit
 
 MOVE_TRIES = 12
 """Candidate moves sampled per unit before it holds."""
+OVERLAP_AREA = 0.01
+"""Square inches: two footprints sharing more area than this overlap. Geometry counts shapes overlapping by less
+than ``geometry.shapes.CONTACT_TOL`` (0.001") as touching, so units in base contact along a whole side (up to
+about 10") may share up to 0.01 sq in."""
 
 
 @dataclass
@@ -52,6 +63,10 @@ class RandomPlayer:
             raise RuntimeError("the game is over")
         s = game.state
         player = p.player
+        if p.decision in ("strategy", "dispel", "allocate_tokens"):
+            spell = self._magic(game, player, p.decision, p.unit)
+            if spell is not None:
+                return spell
         if p.decision == "declare_charge":
             for uid in self._shuffled([u.id for u in s.units_of(player)]):
                 targets = game.charge_targets(uid)
@@ -107,7 +122,65 @@ class RandomPlayer:
             return Done(player)
         if p.decision == "deploy":
             return self._sample_deploy(game, player, list(p.options))
+        if p.decision == "choose_deployment":
+            edge = self.rng.choice(list(p.options)) if p.options else None
+            return ChooseDeployment(player, self.rng.choice([1, 2]), edge)
+        if p.decision == "set_aside":
+            if p.options and self.rng.random() < 0.7:
+                return SetAside(player, self.rng.choice(list(p.options)))
+            return Done(player)
+        if p.decision == "scout_move":
+            assert p.unit is not None
+            return self._sample_scout_move(game, player, p.unit)
+        if p.decision == "ambush":
+            if self.rng.random() < 0.7:
+                arrival = self._sample_ambush(game, player, list(p.options))
+                if arrival is not None:
+                    return arrival
+            return Done(player)
+        if p.decision == "choose_first_turn":
+            return ChooseFirstTurn(player, self.rng.choice([1, 2]))
         return Done(player)
+
+    def _magic(self, game: Game, player: int, decision: str, unit: str | None) -> Action | None:
+        """Spells (game.engine.magic): often casts a spell it may cast (sometimes with extra tokens), sometimes
+        spends tokens against the opponent's cast, splits its tokens at random. None: nothing to do (Done)."""
+        s = game.state
+        action: Action
+        if decision == "strategy":
+            options = magic.cast_options(s, player)
+            if not options or self.rng.random() < 0.3:
+                return None
+            action = cast = self.rng.choice(options)
+            caster = s.units[cast.unit]
+            value = magic.spells_of(s, player)[cast.spell].value
+            spare = [(u, n - (value if u in (caster.id, None) else 0))
+                     for u, n in magic.token_sources(s, caster, player)]
+            spare = [(u, n) for u, n in spare if n > 0]
+            if spare and self.rng.random() < 0.5:
+                u, n = self.rng.choice(spare)
+                boost = (TokenSpend(self.rng.randint(1, n), u),)
+                action = type(cast)(player, cast.unit, cast.spell, cast.target, boost)
+        elif decision == "dispel":
+            assert unit is not None
+            sources = magic.token_sources(s, s.units[unit], player)
+            action = Dispel(player)
+            if sources and self.rng.random() < 0.5:
+                u, n = self.rng.choice(sources)
+                action = Dispel(player, (TokenSpend(self.rng.randint(1, n), u),))
+        else:
+            total = magic.allocation_total(s, player)
+            if magic.magic_of(s).mode == "pooled":
+                dispel = self.rng.randint(0, total)
+                action = AllocateTokens(player, spell_tokens=total - dispel, dispel_tokens=dispel)
+            else:
+                splits = []
+                for c in magic.casters_of(s, player):
+                    get = max(0, min(magic.caster_value(c), magic.MAX_TOKENS - c.spell_tokens - c.dispel_tokens))
+                    dispel = self.rng.randint(0, get)
+                    splits.append(TokenSplit(c.id, get - dispel, dispel))
+                action = AllocateTokens(player, casters=tuple(splits))
+        return action if game.check_magic(action) is None else None
 
     def _shuffled(self, items: list[str]) -> list[str]:
         items = list(items)
@@ -122,7 +195,7 @@ class RandomPlayer:
         for _ in range(MOVE_TRIES):
             kind = self.rng.choices(["advance", "rush", "hold"], weights=[6, 3, 1])[0]
             if kind == "hold":
-                path: tuple[Pose, ...] = (start.turned(self.rng.uniform(-90, 90)),)
+                path: tuple[Pose, ...] = (start.turned(round(self.rng.uniform(-90, 90), 1)),)
             else:
                 facing = start.facing
                 if enemies and self.rng.random() < 0.8:
@@ -138,7 +211,7 @@ class RandomPlayer:
                 r = math.radians(facing)
                 end = Pose(start.x + dist * math.sin(r), start.y + dist * math.cos(r), facing)
                 path = (start.facing_to(facing), end)
-            move = Move(unit.player, unit.id, kind, path)
+            move = Move(unit.player, unit.id, kind, tuple(rounded_pose(p) for p in path))
             if game.check_move(move) is None:
                 return move
         return None
@@ -158,12 +231,44 @@ class RandomPlayer:
                 return action
         raise RuntimeError(f"no room to deploy {unit.name}")
 
+    def _sample_scout_move(self, game: Game, player: int, uid: str) -> Action:
+        """A random placement within 12" of the Scout unit's position (rulebook "Scout"), or stay."""
+        unit = game.state.units[uid]
+        assert unit.pose is not None
+        if self.rng.random() < 0.8:
+            for _ in range(30):
+                r, a = 12.0 * math.sqrt(self.rng.random()), self.rng.uniform(0, 2 * math.pi)
+                pose = Pose(unit.pose.x + r * math.sin(a), unit.pose.y + r * math.cos(a),
+                            unit.pose.facing + self.rng.uniform(-45, 45))
+                action = ScoutMove(player, uid, pose)
+                if _legal(game, action):
+                    return action
+        return Done(player)
+
+    def _sample_ambush(self, game: Game, player: int, options: list[str]) -> Action | None:
+        """An Ambush unit placed fully within 6" of a random table edge, facing the table (rulebook "Ambush")."""
+        s = game.state
+        uid = self.rng.choice(options)
+        f = s.units[uid].formation
+        w, d = s.table.width, s.table.depth
+        for _ in range(60):
+            edge = self.rng.choice(["south", "north", "west", "east"])
+            half = f.depth / 2 + 0.05
+            along = self.rng.uniform(f.width / 2 + 0.1, (w if edge in ("south", "north") else d) - f.width / 2 - 0.1)
+            inward = self.rng.uniform(half, 6.0 - half) if half < 3.0 else half
+            pose = {"south": Pose(along, inward, 0.0), "north": Pose(along, d - inward, 180.0),
+                    "west": Pose(inward, along, 90.0), "east": Pose(w - inward, along, 270.0)}[edge]
+            action = Deploy(player, uid, pose)
+            if _legal(game, action):
+                return action
+        return None
+
 
 def _legal(game: Game, action: Action) -> bool:
     """Whether ``action`` is legal now, asked of the engine's validators (nothing changes)."""
     if isinstance(action, Move):
         return game.check_move(action) is None
-    if isinstance(action, Deploy):
+    if isinstance(action, (Deploy, ScoutMove)):
         return game.check_deploy(action) is None
     if isinstance(action, RallyPivot):
         return game.check_rally_pivot(action) is None
@@ -216,8 +321,9 @@ def play_out(game: Game, seed: int, after_action: Callable[[Game, Action], None]
 def state_is_consistent(state: GameState) -> list[str]:
     """Invariants of a game state after any action; returns the violations found (empty when all hold).
 
-    No overlapping units; no unit within 1" of an enemy unless they are locked in melee or one of them charged
-    this turn (rulebook "General Movement": the 1" rule does not bind a Charge action); everything on the table; model counts never negative and never above the starting size.
+    No overlapping units (sharing more than ``OVERLAP_AREA``); no unit within 1" of an enemy unless they are locked
+    in melee or one of them charged this turn (rulebook "General Movement": the 1" rule does not bind a Charge
+    action); everything on the table; model counts never negative and never above the starting size.
     """
     problems: list[str] = []
     scene = state.scene
@@ -234,7 +340,7 @@ def state_is_consistent(state: GameState) -> list[str]:
         fa = scene.footprint(a.id)
         for b in on[i + 1:]:
             fb = scene.footprint(b.id)
-            if fa.intersection(fb).area > 1e-6:
+            if fa.intersection(fb).area > OVERLAP_AREA:
                 problems.append(f"{a.id} overlaps {b.id}")
             elif a.player != b.player and fa.distance(fb) < 1.0 - 1e-3:
                 related = (b.id in a.engaged_with or a.id in b.engaged_with or _in_same_combat(state, a, b)

@@ -37,8 +37,10 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Typ
 from shapely import Polygon, box
 from shapely.validation import explain_validity
 
+from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, SpellModifier, new_magic_state
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
-from game.engine.state import GameState, Phase, Step, Table, make_unit
+from game.engine.state import GameState, JoinedHero, Phase, Step, Table, make_unit
+from game.engine.transport import model_spaces
 from game.terrain_kinds import IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
 from geometry.formation import Formation, default_per_row
 from geometry.pose import Pose
@@ -115,6 +117,8 @@ class UnitSpec:
     """Command group: any of sergeant, musician, banner (rulebook "Command Groups")."""
     joined_by: str | None = None
     """Id of a hero deployed as part of this unit (rulebook "Hero"), or None."""
+    embarked_in: str | None = None
+    """Id of a Transport of the same army the unit starts inside (rulebook "Transport(X)"), or None."""
     pose: Pose | None = None
     """Where it starts (centre in inches, facing in degrees); None to deploy during the game."""
 
@@ -140,6 +144,8 @@ class ArmySpec:
     """Units in file order."""
     include: str | None = None
     """The ``include`` path as written, or None."""
+    spells: dict[str, Spell] = field(default_factory=dict)
+    """Spells its casters may cast, by name: the included army file's, overridden by the scenario's own."""
 
     def profile_of(self, unit: UnitSpec) -> Profile:
         """The profile of ``unit``."""
@@ -222,6 +228,16 @@ class Scenario:
             for unit in army.units:
                 yield army, unit
 
+    def joined_heroes(self) -> dict[str, str]:
+        """Hero id -> id of the unit it joined (rulebook "Hero"); such heroes are part of that unit in the game."""
+        return {u.joined_by: u.id for _, u in self.units() if u.joined_by is not None}
+
+    def needs_deployment(self) -> bool:
+        """True if some unit must be placed during the game: it has no pose, is not a hero joined to a unit and does
+        not start inside a Transport."""
+        joined = self.joined_heroes()
+        return any(u.pose is None and u.id not in joined and u.embarked_in is None for _, u in self.units())
+
 
 @dataclass(frozen=True)
 class ArmyFile:
@@ -239,6 +255,8 @@ class ArmyFile:
     """Points per unit for command group upgrades (``sergeant``, ``musician``, ``banner``) when the army file
     prices them (optional ``upgrade_costs``); an upgrade not listed is free. Used by army lists
     (``game.setup.army_list``); victory points still use profile cost x copies."""
+    spells: dict[str, Spell] = field(default_factory=dict)
+    """The army's spells by name (optional ``spells``; rulebook "Caster(X)": casters pick from their faction)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -246,7 +264,10 @@ class ArmyFile:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-class _Loader(yaml.SafeLoader):
+_SafeBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster, same marks
+
+
+class _Loader(_SafeBase):  # type: ignore[misc]
     """SafeLoader with YAML 1.2 style plain scalars: only true/false are booleans and there are no timestamps.
 
     YAML 1.1 would turn ``no``, ``yes``, ``on``, ``off`` into booleans (a unit id ``no`` would become False);
@@ -599,7 +620,50 @@ class UnitModel(_Model):
     per_row: Annotated[Int, _at_least(1)] | None = None
     upgrades: list[UpgradeText] = []
     joined_by: Text | None = None
+    embarked_in: Text | None = None
     pose: PoseModel | None = None
+
+
+class SpellHitsModel(_Model):
+    """Spell effect ``hits: {count, ap, cover}``."""
+
+    count: Annotated[Int, _between(1, 40)]
+    ap: Annotated[Int, _between(0, 6)] = 0
+    cover: bool = False
+
+
+def _nonzero(v: int) -> int:
+    if v == 0:
+        raise ValueError("must not be 0")
+    return v
+
+
+class SpellModifierModel(_Model):
+    """Spell effect ``modifier: {stat, value, duration}``."""
+
+    stat: Annotated[Text, _one_of(*STATS)]
+    value: Annotated[Int, _between(-6, 6), AfterValidator(_nonzero)]
+    duration: Annotated[Text, _one_of(*DURATIONS)] = "turn"
+
+
+class SpellHealModel(_Model):
+    """Spell effect ``heal: {wounds}``."""
+
+    wounds: Annotated[Int, _between(1, 40)]
+
+
+class SpellModel(_Model):
+    """A spell (rulebook "Caster(X)"; docs/formats.md "Spells")."""
+
+    name: Text
+    value: Annotated[Int, _between(1, 6)]
+    target: Annotated[Text, _one_of(*TARGETS)]
+    range: Positive | None = None
+    hits: SpellHitsModel | None = None
+    modifier: SpellModifierModel | None = None
+    heal: SpellHealModel | None = None
+    rally: bool = False
+    description: Text | None = None
 
 
 class ArmyTopModel(_Model):
@@ -610,6 +674,7 @@ class ArmyTopModel(_Model):
     general: Text | None = None
     include: Text | None = None
     profiles: dict[Text, Any] = {}
+    spells: list[Any] = []
     units: list[Any]
 
 
@@ -627,6 +692,7 @@ class ArmyFileModel(_Model):
     description: Text | None = None
     upgrade_costs: Annotated[dict[Text, Annotated[Int, _at_least(0)]], AfterValidator(_upgrade_keys)] = {}
     profiles: dict[Text, Any]
+    spells: list[Any] = []
 
 
 class TableModel(_Model):
@@ -802,6 +868,7 @@ class _LoadedArmyFile:
     profiles: dict[str, Profile]
     broken: set[str]
     upgrade_costs: dict[str, int] = field(default_factory=dict)
+    spells: dict[str, Spell] = field(default_factory=dict)
 
 
 @dataclass
@@ -847,6 +914,49 @@ class _Session:
             )
         return good, broken
 
+    def spells(self, raw: list[Any], doc: _Doc, prefix: Loc) -> dict[str, Spell]:
+        """Validate a ``spells`` list (docs/formats.md "Spells"): the good spells by name."""
+        good: dict[str, Spell] = {}
+        first: dict[str, int] = {}
+        for i, item in enumerate(raw):
+            loc = prefix + (i,)
+            sm = _validate(SpellModel, item, doc, loc, self.problems)
+            if sm is None:
+                continue
+            bad = False
+            if sm.name in first:
+                self.add(doc.problem(loc + ("name",), f"duplicate spell name {sm.name!r} "
+                                                      f"(also {_path(prefix + (first[sm.name],))})"))
+                bad = True
+            first.setdefault(sm.name, i)
+            if sm.hits is None and sm.modifier is None and sm.heal is None and not sm.rally:
+                self.add(doc.problem(loc, "a spell needs at least one effect: hits, modifier, heal or rally"))
+                bad = True
+            if sm.target != "self" and sm.range is None:
+                self.add(doc.problem(loc, f"missing range: a spell that targets a unit ({sm.target}) needs a range "
+                                          "in inches"))
+                bad = True
+            if sm.target == "self" and sm.range is not None:
+                self.add(doc.problem(loc + ("range",), "a spell with target self has no range"))
+                bad = True
+            if sm.hits is not None and sm.target != "enemy":
+                self.add(doc.problem(loc + ("hits",), "hits need target enemy"))
+                bad = True
+            for key, present in (("heal", sm.heal is not None), ("rally", sm.rally)):
+                if present and sm.target == "enemy":
+                    self.add(doc.problem(loc + (key,), f"{key} needs target friend or self"))
+                    bad = True
+            if bad:
+                continue
+            good[sm.name] = Spell(
+                name=sm.name, value=sm.value, target=sm.target,
+                range=None if sm.range is None else float(sm.range),
+                hits=None if sm.hits is None else SpellHits(sm.hits.count, sm.hits.ap, sm.hits.cover),
+                modifier=None if sm.modifier is None else SpellModifier(sm.modifier.stat, sm.modifier.value,
+                                                                        sm.modifier.duration),
+                heal=0 if sm.heal is None else sm.heal.wounds, rally=sm.rally, description=sm.description)
+        return good
+
     def army_file(self, path: Path) -> _LoadedArmyFile | None:
         """Read an army file once (a second include of the same file reuses it)."""
         key = os.path.normcase(os.path.abspath(path))
@@ -864,7 +974,8 @@ class _Session:
                 profiles, broken = self.profiles(raw, doc, ("profiles",))
                 result = _LoadedArmyFile(_field(ArmyFileModel, data, "name", None),
                                          _field(ArmyFileModel, data, "description", None), profiles, broken,
-                                         dict(_field(ArmyFileModel, data, "upgrade_costs", {})))
+                                         dict(_field(ArmyFileModel, data, "upgrade_costs", {})),
+                                         self.spells(_field(ArmyFileModel, data, "spells", []), doc, ("spells",)))
         self.army_files[key] = result
         return result
 
@@ -983,6 +1094,8 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
         own, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",))
         profiles.update(own)
         broken |= own_broken
+        spells = dict(included.spells) if included is not None else {}
+        spells.update(state.spells(_field(ArmyTopModel, raw, "spells", []), doc, aloc + ("spells",)))
         name = _field(ArmyTopModel, raw, "name", None) or (included.name if included else None) \
             or f"Player {player or ai + 1}"
 
@@ -1001,6 +1114,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
                 per_row=um.per_row,
                 upgrades=frozenset(um.upgrades),
                 joined_by=um.joined_by,
+                embarked_in=um.embarked_in,
                 pose=Pose(float(um.pose.x), float(um.pose.y), float(um.pose.facing)) if um.pose else None,
             )
             profile = profiles.get(um.profile)
@@ -1020,11 +1134,12 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
             entries.append(_UnitEntry(ai, player or 0, ui, spec, profile))
         general = _field(ArmyTopModel, raw, "general", None)
         if player is not None:
-            armies.append((ai, ArmySpec(player, name, general, profiles, tuple(units), include)))
+            armies.append((ai, ArmySpec(player, name, general, profiles, tuple(units), include, spells)))
 
     _check_ids(doc, entries, out)
     _check_generals(doc, armies, entries, broken_ids, out)
     _check_joins(doc, entries, broken_ids, out)
+    _check_transports(doc, entries, broken_ids, out)
     if table is not None:
         _check_poses(doc, entries, table, terrain, out)
     start = _check_start(doc, start_m, rounds, entries, out)
@@ -1135,17 +1250,66 @@ def _check_joins(doc: _Doc, entries: list[_UnitEntry], broken_ids: set[str], out
             joined[hero_id] = e.spec.id
 
 
+def _check_transports(doc: _Doc, entries: list[_UnitEntry], broken_ids: set[str], out: list[_Problem]) -> None:
+    """Rulebook "Transport(X)": transports may deploy with units inside. A unit starting inside names a Transport of
+    its army that the scenario places (it has a pose), has no pose itself, and they fit (``transport_spaces``)."""
+    used: dict[str, int] = {}
+    joined = {e.spec.joined_by: e for e in entries if e.spec.joined_by is not None}
+    for e in entries:
+        tid = e.spec.embarked_in
+        if tid is None or tid in broken_ids:
+            continue
+        where = ("armies", e.army, "units", e.index, "embarked_in")
+        t = next((h for h in entries if h.army == e.army and h.spec.id == tid), None)
+        if t is None:
+            out.append(doc.problem(where, f"{tid!r} is not a unit of this army"))
+            continue
+        if t.profile is None or e.profile is None:
+            continue
+        capacity = t.profile.value("Transport")
+        if not capacity:
+            out.append(doc.problem(where, f"{tid!r} has no Transport rule"))
+        elif e.spec.id in joined:
+            out.append(doc.problem(where, "a hero joined to a unit goes where its unit goes; put the unit inside"))
+        elif t.spec.pose is None:
+            out.append(doc.problem(where, f"Transport {tid!r} has no pose: units can start inside a Transport only "
+                                          f"when the scenario places it"))
+        elif e.spec.pose is not None:
+            out.append(doc.problem(("armies", e.army, "units", e.index, "pose"),
+                                   "a unit inside a Transport has no pose"))
+        else:
+            per = model_spaces(e.profile)
+            hero = joined.get(e.spec.id)
+            hero_entry = next((h for h in entries if hero is not None and h.spec.id == e.spec.joined_by), None)
+            hero_spaces = model_spaces(hero_entry.profile) if hero_entry and hero_entry.profile else 0
+            if per is None or hero_spaces is None or e.profile.has("Transport"):
+                out.append(doc.problem(where, f"{e.spec.id!r} cannot be transported (too tough, or a Transport)"))
+                continue
+            need = per * e.spec.models + (hero_spaces or 0)
+            used[tid] = used.get(tid, 0) + need
+            if used[tid] > capacity:
+                out.append(doc.problem(where, f"Transport({capacity}) {tid!r} has no room for {e.spec.id!r} "
+                                              f"({need} spaces; {used[tid]} asked in all)"))
+
+
 def _check_poses(doc: _Doc, entries: list[_UnitEntry], table: Table, terrain: list[TerrainShape],
                  out: list[_Problem]) -> None:
     """Footprints fully on the table, not overlapping each other nor impassable terrain (rulebook
-    "Unit Formations", "Impassable Terrain")."""
+    "Unit Formations", "Impassable Terrain"). A hero joined to a unit stands in that unit's formation (its own
+    pose, if any, is ignored)."""
     placed: list[tuple[_UnitEntry, Polygon]] = []
     impassable = [t for t in terrain if IMPASSABLE in t.traits]
+    joined = {e.spec.joined_by for e in entries if e.spec.joined_by is not None}
     for e in entries:
-        if e.spec.pose is None or e.profile is None:
+        if e.spec.pose is None or e.profile is None or e.spec.id in joined:
             continue
         formation = Formation(e.spec.models, e.spec.formation_per_row, e.profile.base_width_mm,
                               e.profile.base_depth_mm)
+        hero = next((h for h in entries if e.spec.joined_by is not None and h.army == e.army
+                     and h.spec.id == e.spec.joined_by), None)
+        if hero is not None and hero.profile is not None:
+            formation = Formation(e.spec.models + 1, e.spec.formation_per_row, e.profile.base_width_mm,
+                                  e.profile.base_depth_mm, hero.profile.base_width_mm, hero.profile.base_depth_mm)
         fp = footprint_polygon(e.spec.pose, formation)
         where = ("armies", e.army, "units", e.index, "pose")
         x0, y0, x1, y1 = fp.bounds
@@ -1173,7 +1337,9 @@ def _check_start(doc: _Doc, start_m: StartModel | None, rounds: int | None, entr
         out.append(doc.problem(("start", "round"), f"must be at most rounds ({rounds}), got {start_m.round}"))
     if phase is Phase.DEPLOYMENT and start_m.round != 1:
         out.append(doc.problem(("start", "round"), f"deployment comes before round 1: must be 1, got {start_m.round}"))
-    undeployed = [e.spec.id for e in entries if e.spec.pose is None]
+    joined = {e.spec.joined_by for e in entries if e.spec.joined_by is not None}
+    undeployed = [e.spec.id for e in entries
+                  if e.spec.pose is None and e.spec.id not in joined and e.spec.embarked_in is None]
     if phase is not Phase.DEPLOYMENT and undeployed:
         shown = ", ".join(undeployed[:5]) + (", ..." if len(undeployed) > 5 else "")
         out.append(doc.problem(("start", "phase"), f"units without a pose ({shown}) can only be placed in the "
@@ -1239,7 +1405,7 @@ def load_army(path: str | Path) -> ArmyFile:
     if state.problems or loaded is None:
         raise ScenarioError(_finish(state, _display(path)))
     return ArmyFile(loaded.name or path.stem, loaded.profiles, path, loaded.description,
-                    dict(loaded.upgrade_costs))
+                    dict(loaded.upgrade_costs), dict(loaded.spells))
 
 
 def check_scenario_file(path: str | Path) -> list[str]:
@@ -1270,21 +1436,36 @@ def new_game_state(scenario: Scenario) -> GameState:
     """The game state at the scenario's start: units built with ``make_unit`` (cost = profile cost x copies,
     starting size = models), Generals, table, terrain, options and rounds.
 
+    A hero ``joined_by`` a unit becomes part of it (``Unit.hero``; the unit's size grows by one) and is no unit of
+    its own; a General may be such a hero (``GameState.host_of``). A unit ``embarked_in`` a Transport starts inside
+    it (``Unit.embarked_in``, off the table, with the Transport's pose as a marker).
+
     The start is ``scenario.start`` (at the first step of its phase) if given; otherwise deployment if any unit
     lacks a pose (rulebook "Deploying Armies"), else round 1, player 1, strategy phase 1. ``pending`` is left for
     the engine to set.
     """
     units = {}
+    joined = scenario.joined_heroes()
+    poses = {spec.id: spec.pose for _, spec in scenario.units()}
     for army, spec in scenario.units():
-        units[spec.id] = make_unit(spec.id, army.player, army.profile_of(spec), spec.models, spec.pose,
-                                   spec.per_row, spec.upgrades)
+        if spec.id in joined:
+            continue  # part of the unit it joined (rulebook "Hero")
+        hero = None
+        if spec.joined_by is not None:
+            hspec = army.unit(spec.joined_by)
+            hero = JoinedHero(hspec.id, army.profile_of(hspec), army.cost_of(hspec))
+        pose = spec.pose if spec.embarked_in is None else poses.get(spec.embarked_in)
+        unit = make_unit(spec.id, army.player, army.profile_of(spec), spec.models, pose, spec.per_row,
+                         spec.upgrades, hero)
+        unit.embarked_in = spec.embarked_in
+        units[spec.id] = unit
     generals: dict[int, str | None] = {1: None, 2: None}
     for player, army in scenario.armies.items():
         generals[player] = army.general
     if scenario.start is not None:
         rnd, player, phase, step = scenario.start.round, scenario.start.player, scenario.start.phase, \
             scenario.start.step
-    elif any(u.pose is None for _, u in scenario.units()):
+    elif scenario.needs_deployment():
         rnd, player, phase, step = 1, 1, Phase.DEPLOYMENT, Step.DEPLOY
     else:
         rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
@@ -1301,6 +1482,8 @@ def new_game_state(scenario: Scenario) -> GameState:
         phase=phase,
         step=step,
         options=dict(scenario.options),
+        magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
+                              {p: dict(a.spells) for p, a in scenario.armies.items()}),
     )
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.engine import magic
 from game.engine.game import Game
+from game.engine.state import Unit
 
 STATE_FORMAT = "regiments-state/1"
 
@@ -13,19 +15,25 @@ def state_to_dict(game: Game) -> dict[str, Any]:
     """The JSON-ready mapping of the game's state, exactly the keys of the spec plus a few optional ones."""
     s = game.state
     vp = game.victory_points()
+    mode = magic.mode_of(s)
     units = []
     for u in s.units.values():
         units.append({
             "id": u.id,
             "player": u.player,
             "models": u.models,
-            "wounds": u.wounds,
+            "wounds": max(u.wounds, u.hero.wounds if u.hero_alive and u.hero is not None else 0),
             "pose": None if u.pose is None else {"x": u.pose.x, "y": u.pose.y, "facing": u.pose.facing},
             "shaken": u.shaken,
             "fleeing": u.fleeing,
             "removed": None if u.removed is None else u.removed.value,
             "engaged_with": sorted(u.engaged_with),
+            **magic.state_dict(u, mode),  # optional: spell_tokens, dispel_tokens, effects
+            **_rules_dict(u),  # optional: hero, embarked_in, limited_used
         })
+    extra: dict[str, Any] = {}
+    if mode == "pooled":
+        extra["magic_pool"] = {str(p): magic.tokens_of(s, p) for p in (1, 2)}
     return {
         "format": STATE_FORMAT,
         "round": s.round,
@@ -36,4 +44,19 @@ def state_to_dict(game: Game) -> dict[str, Any]:
         "game_over": s.game_over,
         "victory_points": {"1": vp[1], "2": vp[2]},
         "units": units,
+        **extra,
     }
+
+
+def _rules_dict(u: Unit) -> dict[str, Any]:
+    """Optional unit keys of special rules, present only when they say something: ``hero`` (a joined hero:
+    ``{id, wounds, killed}``; rulebook "Hero"), ``embarked_in`` (the Transport it is inside) and ``limited_used``
+    (Limited weapons used up)."""
+    out: dict[str, Any] = {}
+    if u.hero is not None:
+        out["hero"] = {"id": u.hero.id, "wounds": u.hero.wounds, "killed": u.hero.killed}
+    if u.embarked_in is not None:
+        out["embarked_in"] = u.embarked_in
+    if u.limited_used:
+        out["limited_used"] = sorted(u.limited_used)
+    return out

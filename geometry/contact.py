@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 MIN_FRONTAGE = 0.01
 """Inches of front edge that must touch the side for a flush pose to count as in contact."""
+TOUCH = 0.04
+"""Inches: a flush pose this close to a ``keep_clear`` unit is in base contact with it (``in_base_contact`` uses
+0.05", so a pose chosen at this limit is safely in contact)."""
 
 
 def _side_length(width: float, depth: float, side: Arc) -> float:
@@ -122,31 +125,78 @@ def models_in_contact(scene: Scene, unit_id: str, other_id: str, tol: float = 0.
     return [int(i) for i in np.flatnonzero(near)]
 
 
+def _shift_intervals(
+    scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, radii: dict[str, float],
+    ignore: Collection[str] = (), units_only: Collection[str] | None = None, grow: float = 0.0,
+) -> list[tuple[str, float, float]]:
+    """Per obstacle, the interval of lateral shifts s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` comes
+    within ``radii[kind]`` inches of its core ("unit" / "terrain"; a kind missing from ``radii`` is skipped):
+    (obstacle key, a, b). Exact for convex obstacles (the distance is convex in s); for non-convex terrain the hull
+    of the shifts (conservative). An interval reaching an end of [s_lo, s_hi] is extended beyond it.
+    ``units_only``: consider only these units (and no terrain)."""
+    start = rect0 + np.array(rv) * s_lo
+    end = rect0 + np.array(rv) * s_hi
+    allc = np.concatenate([start, end])
+    margin = 2 * CONTACT_TOL + grow
+    obs = gather(scene, ignore, allc.min(axis=0) - margin, allc.max(axis=0) + margin)
+    if not len(obs):
+        return []
+    keep = [k for k in range(len(obs)) if obs.kinds[k] in radii
+            and (units_only is None or (obs.kinds[k] == "unit" and obs.keys[k] in units_only))]
+    if not keep:
+        return []
+    span = s_hi - s_lo
+    r = np.array([radii.get(obs.kinds[k], np.nan) if k in keep else np.nan for k in range(len(obs))])
+    t_in = first_times(obs, start, rv, r)
+    t_out = first_times(obs, end, (-rv[0], -rv[1]), r)
+    out = []
+    for k in keep:
+        if t_in[k] <= span and t_out[k] <= span:
+            # t = 0 means within reach at that end already: the end itself is inside
+            a = s_lo + float(t_in[k]) if t_in[k] > 0 else s_lo - 1.0
+            b = s_hi - float(t_out[k]) if t_out[k] > 0 else s_hi + 1.0
+            if b > a:
+                out.append((obs.keys[k], a, b))
+    return out
+
+
 def _blocked_intervals(
     scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, ignore: Collection[str]
 ) -> list[tuple[float, float]]:
     """Intervals of lateral shift s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` overlaps another unit or
     impassable terrain (touching allowed). Exact for rectangles; for non-convex terrain the hull of the blocked
     shifts of each piece (conservative)."""
-    start = rect0 + np.array(rv) * s_lo
-    end = rect0 + np.array(rv) * s_hi
-    allc = np.concatenate([start, end])
-    obs = gather(scene, ignore, allc.min(axis=0) - 2 * CONTACT_TOL, allc.max(axis=0) + 2 * CONTACT_TOL)
-    if not len(obs):
+    r = CONTACT_TOL / 2
+    return sorted((a, b) for _, a, b in _shift_intervals(scene, rect0, rv, s_lo, s_hi, {"unit": r, "terrain": r},
+                                                          ignore))
+
+
+def _clearance_intervals(
+    scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, keep_clear: Collection[str],
+    clearance: float, touching: bool,
+) -> list[tuple[float, float]]:
+    """Intervals of shift where the rectangle is closer than ``clearance`` to a unit in ``keep_clear``; with
+    ``touching``, shifts where it is in base contact with that unit (within ``TOUCH``) are not counted."""
+    far = _shift_intervals(scene, rect0, rv, s_lo, s_hi, {"unit": clearance + CONTACT_TOL - 1e-6},
+                           units_only=set(keep_clear), grow=clearance)
+    if not far:
         return []
-    span = s_hi - s_lo
-    r = np.full(len(obs), CONTACT_TOL / 2)
-    t_in = first_times(obs, start, rv, r)
-    t_out = first_times(obs, end, (-rv[0], -rv[1]), r)
+    near: dict[str, tuple[float, float]] = {}
+    if touching:
+        near = {key: (a, b) for key, a, b in _shift_intervals(
+            scene, rect0, rv, s_lo, s_hi, {"unit": TOUCH + CONTACT_TOL}, units_only={k for k, _, _ in far},
+            grow=TOUCH)}
     out = []
-    for k in range(len(obs)):
-        if t_in[k] <= span and t_out[k] <= span:
-            # t = 0 means overlapping at that end already: the end itself is blocked
-            a = s_lo + float(t_in[k]) if t_in[k] > 0 else s_lo - 1.0
-            b = s_hi - float(t_out[k]) if t_out[k] > 0 else s_hi + 1.0
-            if b > a:
-                out.append((a, b))
-    return sorted(out)
+    for key, a, b in far:
+        if key in near:
+            na, nb = near[key]
+            if na > a:
+                out.append((a, na))
+            if b > nb:
+                out.append((nb, b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def best_flush_pose(
@@ -158,6 +208,9 @@ def best_flush_pose(
     charger_depth: float,
     preferred: Point,
     gap_ignore: Collection[str] = (),
+    keep_clear: Collection[str] = (),
+    clearance: float = 1.0,
+    touching: bool = False,
 ) -> Pose | None:
     """The flush pose on ``side`` of the target (``flush_pose``) that maximises frontage in contact, ties broken
     by the shift nearest to ``preferred`` (a table point, e.g. the charger's current centre).
@@ -165,6 +218,12 @@ def best_flush_pose(
     The pose must be on the table and must not overlap impassable terrain or any unit other than the charger,
     the target and ``gap_ignore`` (touching is fine: a second charger lines up beside the first). None if no such
     pose touches the side by at least ``MIN_FRONTAGE``. Rulebook "Charge Moves" (close the gap, maximise frontage).
+
+    ``keep_clear``: units (other than the charger and the target) the pose must stay at least ``clearance`` inches
+    from (rulebook "General Movement": the 1" rule). Poses clear of all of them are preferred; with ``touching``,
+    if there is none, a pose where each of them is either that far away or in base contact (within ``TOUCH``) is
+    taken instead (the caller engages those it touches: rulebook "Multiple Units in Combat"). None if neither
+    exists.
     """
     tp, tf = scene.pose(target_id), scene.formation(target_id)
     length = _side_length(tf.width, tf.depth, side)
@@ -187,16 +246,34 @@ def best_flush_pose(
             lo, hi = max(lo, min(a, b)), min(hi, max(a, b))
     if hi < lo:
         return None
+    ignore = {charger_id, target_id, *gap_ignore}
+    blocked = _blocked_intervals(scene, rect0, rv, lo, hi, ignore)
+    clear = [u for u in keep_clear if u not in (charger_id, target_id)]
+    s_pref = (preferred[0] - base.x) * rv[0] + (preferred[1] - base.y) * rv[1]
+    best = None
+    tries = [False, True] if touching else [False]
+    for touch_ok in (tries if clear else [False]):
+        extra = _clearance_intervals(scene, rect0, rv, lo, hi, clear, clearance, touch_ok) if clear else []
+        best = _best_shift(sorted(blocked + extra), lo, hi, length, charger_width, s_pref)
+        if best is not None:
+            break
+    if best is None:
+        return None
+    return flush_pose(tp, tf.width, tf.depth, side, charger_width, charger_depth, best)
+
+
+def _best_shift(blocked: list[tuple[float, float]], lo: float, hi: float, length: float, charger_width: float,
+                s_pref: float) -> float | None:
+    """The free shift in [lo, hi] (outside every ``blocked`` interval) with the most frontage, then nearest to
+    ``s_pref``, then the smallest; None if no free shift has ``MIN_FRONTAGE``."""
     free: list[tuple[float, float]] = []
     cursor = lo
-    ignore = {charger_id, target_id, *gap_ignore}
-    for a, b in _blocked_intervals(scene, rect0, rv, lo, hi, ignore):
+    for a, b in blocked:
         if a > cursor:
             free.append((cursor, a))
         cursor = max(cursor, b)
     if cursor <= hi:
         free.append((cursor, hi))
-    s_pref = (preferred[0] - base.x) * rv[0] + (preferred[1] - base.y) * rv[1]
     plateau = abs(length - charger_width) / 2
     best: tuple[float, float, float] | None = None  # (frontage, -distance from preferred, -shift)
     for a, b in free:
@@ -211,6 +288,4 @@ def best_flush_pose(
         key = (round(f, 6), -abs(s - s_pref), -s)
         if best is None or key > best:
             best = key
-    if best is None:
-        return None
-    return flush_pose(tp, tf.width, tf.depth, side, charger_width, charger_depth, -best[2])
+    return None if best is None else -best[2]

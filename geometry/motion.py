@@ -141,6 +141,20 @@ def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
     return (float(p.x), float(p.y))
 
 
+def _rect_on_table(scene: Scene, rect: np.ndarray) -> bool:
+    """True if all corners (4, 2) lie on the table (1e-9" slack)."""
+    lo, hi = rect.min(axis=0), rect.max(axis=0)
+    return bool(lo[0] >= -EPS and lo[1] >= -EPS and hi[0] <= scene.width + EPS and hi[1] <= scene.depth + EPS)
+
+
+def _no_deeper(d0: np.ndarray) -> np.ndarray:
+    """Radii (per obstacle) a move may not enter, for a unit starting ``d0`` from each obstacle core: a little less
+    than ``d0`` (it may not get closer than it was, beyond ``TOL / 2`` of slack, and a unit sunk into the contact
+    tolerance may not sink deeper)."""
+    out: np.ndarray = np.maximum(d0 - TOL / 2, d0 / 2)
+    return out
+
+
 def _bbox(rects: list[np.ndarray], grow: float) -> tuple[np.ndarray, np.ndarray]:
     allc = np.concatenate(rects)
     return allc.min(axis=0) - grow, allc.max(axis=0) + grow
@@ -154,6 +168,7 @@ def check_path(
     *,
     exclusion: float = 1.0,
     ignore_units: Collection[str] = (),
+    fly_over: bool = False,
 ) -> MoveCheck:
     """Check the unit's move from ``start`` along ``path`` (rulebook "General Movement", "Pivoting", terrain).
 
@@ -167,9 +182,10 @@ def check_path(
     * a pivot ignores terrain and units but the pivoted footprint must be on the table; the final footprint
       must not overlap impassable terrain or other units nor break the exclusion.
 
-    Units in ``ignore_units`` (and the moving unit) are ignored completely. The unit's formation comes from the
-    scene. Returns a ``MoveCheck`` (distance and terrain crossed cover the whole path even when it fails).
-    Raises ``KeyError`` for an unknown unit.
+    Units in ``ignore_units`` (and the moving unit) are ignored completely. With ``fly_over`` (rulebook
+    "Flying": moves through units and terrain) the straight sweeps are checked against the table edge only; the
+    final position is checked as usual. The unit's formation comes from the scene. Returns a ``MoveCheck``
+    (distance and terrain crossed cover the whole path even when it fails). Raises ``KeyError`` for an unknown unit.
     """
     formation = scene.formation(unit_id)
     width, depth = formation.width, formation.depth
@@ -185,11 +201,13 @@ def check_path(
     if nobs:
         d0 = distances(obs, rects[0])
         is_unit = np.array([k == "unit" for k in obs.kinds])
-        overlapping = d0 <= TOL / 2
-        r_pen = np.where(overlapping, np.nan, r_pen)
+        already_in = d0 <= EPS  # overlapping a core at the start: not judged
+        # touching (or sunk into the tolerance): it may not get any deeper
+        r_pen = np.where(already_in, np.nan, np.minimum(r_pen, _no_deeper(d0)))
+        touching = d0 <= TOL / 2
         if exclusion > 0:
             # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
-            r_ex = np.where(is_unit & ~overlapping, np.minimum(exclusion + TOL - 1e-6, d0 - TOL / 2), np.nan)
+            r_ex = np.where(is_unit & ~touching, np.minimum(exclusion + TOL - 1e-6, d0 - TOL / 2), np.nan)
 
     rule: str | None = None
     message: str | None = None
@@ -204,7 +222,7 @@ def check_path(
         if rule is None:
             rule, message, where, blocker, step = r, msg, at, who, k
 
-    if not scene.on_table(Polygon(rects[0])):
+    if not _rect_on_table(scene, rects[0]):
         fail(RULE_TABLE_EDGE, "the unit starts partly off the table", poses[0].xy, RULE_TABLE_EDGE, 0)
     current = start
     for k, target in enumerate(path):
@@ -215,11 +233,12 @@ def check_path(
         sweeps.append(_sweep_polygon(rect, w, length))
         distance += length
         if rule is None:
-            _check_segment(scene, obs, rect, w, length, r_pen, r_ex, exclusion, k, fail)
+            _check_segment(scene, _NO_OBSTACLES if fly_over else obs, rect, w, length, r_pen, r_ex, exclusion, k,
+                           fail)
         current = target
         if rule is None and target.facing != poses[k].facing:
             pivoted = np.array(rect_corners(current, width, depth))
-            if not scene.on_table(Polygon(pivoted)):
+            if not _rect_on_table(scene, pivoted):
                 out = max(pivoted.tolist(), key=lambda c: _outside(scene, c))
                 fail(RULE_TABLE_EDGE, "the pivot takes the unit off the table", (out[0], out[1]), RULE_TABLE_EDGE, k)
     final = np.array(rect_corners(current, width, depth))
@@ -227,6 +246,11 @@ def check_path(
         _check_segment(scene, obs, final, (0.0, 1.0), 0.0, r_pen, r_ex, exclusion, len(path), fail)
     traits, names = _crossed(scene, sweeps + [Polygon(final)])
     return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
+
+
+_NO_OBSTACLES = Obstacles([], [], [], np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=int),
+                          np.zeros(0, dtype=int))
+"""Nothing in the way (a flying unit's sweeps)."""
 
 
 def _outside(scene: Scene, c: Sequence[float]) -> float:
@@ -255,8 +279,9 @@ def _check_segment(
         corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
         at = (corner[0] + w[0] * t_edge, corner[1] + w[1] * t_edge)
         hard.append((t_edge, 0, RULE_TABLE_EDGE, RULE_TABLE_EDGE, at))
+    overlap = overlapping(obs, rect) if len(obs) else None
     if len(obs):
-        t_pen = first_times(obs, rect, w, r_pen)
+        t_pen = first_times(obs, rect, w, r_pen, overlap)
         for j in np.flatnonzero(t_pen <= length + EPS):
             t = float(t_pen[j])
             at = _near_point(rect + np.array(w) * t, obs.polys[j])
@@ -269,7 +294,7 @@ def _check_segment(
         fail(rule, _message(rule, who, k), at, who, k)
         return
     if len(obs) and exclusion > 0:
-        t_ex = first_times(obs, rect, w, r_ex)
+        t_ex = first_times(obs, rect, w, r_ex, overlap)
         hits = np.flatnonzero(t_ex <= length + EPS)
         if len(hits):
             first = min([int(i) for i in hits], key=lambda i: (float(t_ex[i]), obs.keys[i]))
@@ -334,7 +359,7 @@ def slide(
         d0 = distances(obs, rect, overlap)
         is_target = np.array([k == "unit" and key in stop_set for k, key in zip(obs.kinds, obs.keys, strict=True)])
         # every obstacle stops the slide ``gap`` short (or, if already closer, before it gets closer still)
-        radii = np.where(d0 <= TOL / 2, np.nan, np.minimum(gap + TOL, d0 - TOL / 2))
+        radii = np.where(d0 <= EPS, np.nan, np.minimum(gap + TOL, _no_deeper(d0)))
         t_gap = first_times(obs, rect, w, radii, overlap)
         others = [j for j in range(len(obs)) if not is_target[j]]
         targets = [j for j in range(len(obs)) if is_target[j]]

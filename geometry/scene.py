@@ -392,10 +392,19 @@ class Scene:
         return sight.line_clear(self, p, q, ignore_units, looker_id)
 
     def models_with_sight(
-        self, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None
+        self, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
+        target_model: int | None = None,
     ) -> list[int]:
         """Indices of the looker's models that see the target; see ``geometry.sight.models_with_sight``."""
-        return sight.models_with_sight(self, looker_id, target_id, rows, max_range)
+        return sight.models_with_sight(self, looker_id, target_id, rows, max_range, target_model)
+
+    def models_in_range(
+        self, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
+        target_model: int | None = None,
+    ) -> list[int]:
+        """Indices of the looker's models with the target in their front arc and in range, ignoring whatever
+        blocks sight (rulebook "Indirect"); see ``geometry.sight.models_in_range``."""
+        return sight.models_in_range(self, looker_id, target_id, rows, max_range, target_model)
 
     def visible_units(self, looker_id: str, target_ids: Collection[str]) -> list[str]:
         """Sorted ids of ``target_ids`` the looker has sight of; see ``geometry.sight.visible_units``."""
@@ -405,9 +414,10 @@ class Scene:
         """True if any model of the looker sees any model of the target; see ``geometry.sight``."""
         return sight.unit_has_sight(self, looker_id, target_id)
 
-    def in_cover(self, looker_id: str, target_id: str, shooters: Collection[int] | None = None) -> bool:
+    def in_cover(self, looker_id: str, target_id: str, shooters: Collection[int] | None = None,
+                 target_model: int | None = None, obstructions: bool = True) -> bool:
         """True if the target counts as in cover from the looker; see ``geometry.sight.in_cover``."""
-        return sight.in_cover(self, looker_id, target_id, shooters)
+        return sight.in_cover(self, looker_id, target_id, shooters, target_model, obstructions)
 
     # --------------------------------------------------------------------------------------------- movement
     def check_path(
@@ -418,9 +428,11 @@ class Scene:
         *,
         exclusion: float = 1.0,
         ignore_units: Collection[str] = (),
+        fly_over: bool = False,
     ) -> motion.MoveCheck:
         """Check a move along ``path`` from ``start``; see ``geometry.motion.check_path``."""
-        return motion.check_path(self, unit_id, start, path, exclusion=exclusion, ignore_units=ignore_units)
+        return motion.check_path(self, unit_id, start, path, exclusion=exclusion, ignore_units=ignore_units,
+                                 fly_over=fly_over)
 
     def slide(
         self,

@@ -10,7 +10,7 @@ import numpy as np
 import shapely
 from shapely import Polygon
 
-from geometry.formation import Formation, model_offsets, rect_corners
+from geometry.formation import Formation, model_offsets, model_sizes, rect_corners
 from geometry.pose import Pose, forward_vector, right_vector
 
 CONTACT_TOL = 1e-3
@@ -44,8 +44,9 @@ def model_corner_array(pose: Pose, formation: Formation) -> np.ndarray:
     if not offsets:
         return np.zeros((0, 4, 2))
     uv = np.array([p for _, p in offsets], dtype=float)  # (M, 2)
-    hw, hd = formation.base_width / 2, formation.base_depth / 2
-    local = uv[:, None, :] + np.array([(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)])[None, :, :]
+    half = np.array(model_sizes(formation), dtype=float) / 2  # (M, 2): a joined hero's base may differ
+    signs = np.array([(-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)])
+    local = uv[:, None, :] + signs[None, :, :] * half[:, None, :]
     r = np.array(right_vector(pose.facing))
     f = np.array(forward_vector(pose.facing))
     world: np.ndarray = np.array([pose.x, pose.y]) + local[..., :1] * r + local[..., 1:] * f

@@ -141,21 +141,25 @@ class _Obstacles:
 
     def solid_crossings(self, p: np.ndarray, q: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """(n, selected) bool: segment i crosses obstacle k. Only meaningful for obstacles that block whatever
-        the ends are (units, ``blocking`` terrain, see-into pieces holding neither end): ``mask`` (n, selected)
-        must switch the others off."""
+        the ends are (units, convex terrain holding neither end): ``mask`` (n, selected) must switch the others
+        off."""
         hit = self.edges_set.hit(p, q)
         out: np.ndarray = np.logical_or.reduceat(hit, self.starts, axis=1) & mask
         return out
 
-    def holding(self, boxes: np.ndarray) -> np.ndarray:
-        """(boxes, selected) bool: see-into piece k's bounding box meets box i (minx, miny, maxx, maxy)."""
+    def unsafe_for_proof(self, boxes: np.ndarray) -> np.ndarray:
+        """(boxes, selected) bool: terrain columns the shadow proof must not use for a pair whose units lie in
+        ``boxes`` (minx, miny, maxx, maxy): non-convex pieces, and pieces whose bounding box meets a box (an end
+        might lie inside them)."""
         out = np.zeros((len(boxes), len(self.index)), dtype=bool)
         for col, pos in self.terrain_cols:
-            if self.modes[col] != "block":
-                bb = self.scene.terrain_geo(pos).bbox
-                out[:, col] = (
-                    (boxes[:, 0] <= bb[2]) & (boxes[:, 2] >= bb[0]) & (boxes[:, 1] <= bb[3]) & (boxes[:, 3] >= bb[1])
-                )
+            if not self.world.convex[pos]:
+                out[:, col] = True
+                continue
+            bb = self.scene.terrain_geo(pos).bbox
+            out[:, col] = (
+                (boxes[:, 0] <= bb[2]) & (boxes[:, 2] >= bb[0]) & (boxes[:, 1] <= bb[3]) & (boxes[:, 3] >= bb[1])
+            )
         return out
 
     def hits(
@@ -295,6 +299,8 @@ def _surely_unseen(looker: Pose, formation: Formation, corners: np.ndarray) -> b
     c = -D/2 + bd/2 the rear row's centre line; a rectangle entirely outside one of these three half-planes
     cannot be seen.
     """
+    if formation.has_hero:
+        return False  # a joined hero's base may differ: the bounds below assume equal bases
     bd = formation.base_depth
     c = -formation.depth / 2 + bd / 2
     k = c - formation.width / 2 + bd / 2
@@ -471,7 +477,7 @@ def _batch_sight(scene: Scene, looker_id: str, targets: list[str]) -> dict[str, 
         tix = np.repeat(np.array(unresolved), 4 * k)
         arrays = scene.arrays()
         boxes = arrays.bboxes[[arrays.index[live[r]] for r in unresolved]]
-        solid = ~(obst.holding(boxes) | obst.holding(arrays.bboxes[[arrays.index[looker_id]]]))
+        solid = ~(obst.unsafe_for_proof(boxes) | obst.unsafe_for_proof(arrays.bboxes[[arrays.index[looker_id]]]))
         crossed = obst.solid_crossings(
             p, q, near[tix][:, obst.index] & solid[np.repeat(np.arange(len(unresolved)), 4 * k)]
         )
@@ -494,25 +500,45 @@ def _batch_sight(scene: Scene, looker_id: str, targets: list[str]) -> dict[str, 
 
 
 def models_with_sight(
-    scene: Scene, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None
+    scene: Scene, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
+    target_model: int | None = None,
 ) -> list[int]:
     """Indices (``model_centres`` order) of looker models that see at least one target model.
 
     Only models in the first ``rows`` rows count (None = all). A model sees a target model when a sample point of
     the target base is in its base's front arc and the sight line to it is clear (module docstring), ignoring the
     looker's and the target's own units; with ``max_range`` that target model must also be within ``max_range``
-    inches (closest points of the two bases). Rulebook "Line of Sight", "Who Can Shoot", "Measuring Distances".
+    inches (closest points of the two bases). With ``target_model`` (an index of the target's models) only that
+    model counts (rulebook "Sniper": the other models of its unit never block sight to it). Rulebook "Line of
+    Sight", "Who Can Shoot", "Measuring Distances". Raises ``IndexError`` for a ``target_model`` out of range.
     """
-    key = ("models", looker_id, target_id, rows, max_range)
+    key = ("models", looker_id, target_id, rows, max_range, target_model)
     cached = scene.cache.get(key)
     if not isinstance(cached, tuple):
-        cached = tuple(_models_with_sight(scene, looker_id, target_id, rows, max_range))
+        cached = tuple(_models_with_sight(scene, looker_id, target_id, rows, max_range, target_model, True))
+        scene.cache[key] = cached
+    return list(cached)
+
+
+def models_in_range(
+    scene: Scene, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
+    target_model: int | None = None,
+) -> list[int]:
+    """Like ``models_with_sight`` but ignoring everything that could block the sight lines: the looker models
+    (first ``rows`` rows) that have a target model (or ``target_model``) in their front arc and, with
+    ``max_range``, within that range. Rulebook "Indirect": may target enemies that are not in line of sight as if
+    they were (the target must still be in the firing model's front arc: docs/rulings.md)."""
+    key = ("models-in-range", looker_id, target_id, rows, max_range, target_model)
+    cached = scene.cache.get(key)
+    if not isinstance(cached, tuple):
+        cached = tuple(_models_with_sight(scene, looker_id, target_id, rows, max_range, target_model, False))
         scene.cache[key] = cached
     return list(cached)
 
 
 def _models_with_sight(
-    scene: Scene, looker_id: str, target_id: str, rows: int | None, max_range: float | None
+    scene: Scene, looker_id: str, target_id: str, rows: int | None, max_range: float | None,
+    target_model: int | None = None, obstructions: bool = True,
 ) -> list[int]:
     looker = scene.pose(looker_id)
     formation = scene.formation(looker_id)
@@ -522,13 +548,24 @@ def _models_with_sight(
     points, owner = scene.sight_samples(target_id)
     if points.shape[0] == 0:
         return []
+    if target_model is not None:
+        if not 0 <= target_model < owner.shape[0]:
+            raise IndexError(f"unit {target_id!r} has no model {target_model}")
+        owner = owner[target_model : target_model + 1]
     local = (points - looker.xy) @ _frame(looker)
     cand = _front(formation, eu, ev, local[:, 0], local[:, 1])
+    if target_model is not None:
+        cand &= owner[0][None, :]
     if max_range is not None:
-        dist = rect_distance(scene.model_corners(looker_id)[idx], scene.model_corners(target_id))
+        target_corners = scene.model_corners(target_id)
+        if target_model is not None:
+            target_corners = target_corners[target_model : target_model + 1]
+        dist = rect_distance(scene.model_corners(looker_id)[idx], target_corners)
         cand &= ((dist <= max_range + 1e-9).astype(np.int32) @ owner.astype(np.int32)) > 0
     if not cand.any():
         return []
+    if not obstructions:
+        return [int(i) for i in idx[cand.any(axis=1)]]
     obst = _pair_obstacles(scene, _World.of(scene), looker_id, target_id, with_cover=False)
     sees = _search(obst, eyes, points, cand, owner.shape[0], _allowed(scene, looker_id), first_only=False)
     return [int(i) for i in idx[sees]]
@@ -542,7 +579,10 @@ def unit_has_sight(scene: Scene, looker_id: str, target_id: str) -> bool:
     return bool(visible_units(scene, looker_id, [target_id]))
 
 
-def in_cover(scene: Scene, looker_id: str, target_id: str, shooters: Collection[int] | None = None) -> bool:
+def in_cover(
+    scene: Scene, looker_id: str, target_id: str, shooters: Collection[int] | None = None,
+    target_model: int | None = None, obstructions: bool = True,
+) -> bool:
     """True if the target unit counts as in cover against the looker (rulebook "Cover Terrain").
 
     A target model is *covered* when its base is fully inside a ``cover`` piece, or when it is *behind a sight
@@ -552,19 +592,32 @@ def in_cover(scene: Scene, looker_id: str, target_id: str, shooters: Collection[
     that have the target model in their front arc, or all of them if none has. The unit is in cover when more
     than half of its models are covered; a single-model unit when more than half of its base area is inside
     cover terrain, or it is behind a sight blocker. Elevated lookers get no exemption from cover.
+
+    ``target_model``: judge that one model of the target as a unit of one (rulebook "Sniper"; the other models of
+    its unit are no sight blockers anyway). ``obstructions`` False: only cover terrain the models stand in counts,
+    not being behind sight blockers (rulebook "Indirect": ignores cover from sight obstructions).
     """
-    key = ("cover", looker_id, target_id, None if shooters is None else tuple(sorted(shooters)))
+    key = ("cover", looker_id, target_id, None if shooters is None else tuple(sorted(shooters)), target_model,
+           obstructions)
     cached = scene.cache.get(key)
     if not isinstance(cached, bool):
-        cached = _in_cover(scene, looker_id, target_id, shooters)
+        cached = _in_cover(scene, looker_id, target_id, shooters, target_model, obstructions)
         scene.cache[key] = cached
     return cached
 
 
-def _in_cover(scene: Scene, looker_id: str, target_id: str, shooters: Collection[int] | None) -> bool:
+def _in_cover(scene: Scene, looker_id: str, target_id: str, shooters: Collection[int] | None,
+              target_model: int | None = None, obstructions: bool = True) -> bool:
     eyes_all = scene.model_centres(looker_id)
     idx = np.arange(len(eyes_all)) if shooters is None else np.array(sorted(shooters), dtype=int)
     targets = scene.model_centres(target_id)
+    if target_model is not None:
+        if not 0 <= target_model < len(targets):
+            raise IndexError(f"unit {target_id!r} has no model {target_model}")
+        chosen = np.array([target_model], dtype=int)
+    else:
+        chosen = np.arange(len(targets))
+    targets = targets[chosen]
     m = len(targets)
     if m == 0 or len(idx) == 0:
         return False
@@ -572,14 +625,17 @@ def _in_cover(scene: Scene, looker_id: str, target_id: str, shooters: Collection
     covered = np.zeros(m, dtype=bool)
     cover_pieces = [scene.terrain[pos] for pos in scene.cover_terrain]
     if cover_pieces:
-        polys = np.array(scene.model_polygons(target_id), dtype=object)
+        polys = np.array(scene.model_polygons(target_id), dtype=object)[chosen]
         if m == 1:
             union = shapely.union_all([t.shape for t in cover_pieces])
             covered[0] = shapely.intersection(polys[0], union).area > 0.5 * polys[0].area
         else:
             for t in cover_pieces:
                 covered |= shapely.within(polys, t.shape)
+    if not obstructions:
+        return bool(covered.sum() * 2 > m)
     points, owner = scene.sight_samples(target_id)
+    owner = owner[chosen]
     looker = scene.pose(looker_id)
     formation = scene.formation(looker_id)
     eu, ev = _offsets(formation)

@@ -37,6 +37,10 @@ class Action:
                 value = pose_to_dict(value)
             elif isinstance(value, tuple) and value and isinstance(value[0], Pose):
                 value = [pose_to_dict(p) for p in value]
+            elif isinstance(value, tuple) and value and hasattr(value[0], "to_dict"):
+                value = [v.to_dict() for v in value]  # magic: token spends and splits
+            elif value == () and f.name in ("boost", "tokens", "casters"):
+                continue  # magic: no tokens spent is the default
             elif isinstance(value, tuple):
                 value = list(value)
             out[f.name] = value
@@ -91,12 +95,38 @@ class Move(Action):
 
 @dataclass(frozen=True, slots=True)
 class Shoot(Action):
-    """Step 4.2: one weapon group of ``unit`` fires at ``target`` (``weapons`` None = all ranged weapons)."""
+    """Step 4.2: one weapon group of ``unit`` fires at ``target`` (``weapons`` None = all ranged weapons).
+
+    ``model``: rulebook "Sniper": the id of a hero joined to the target, picked by the group's Sniper weapons and
+    shot as a unit of one (only Sniper weapons fire then)."""
 
     type: ClassVar[str] = "shoot"
     unit: str
     target: str
     weapons: tuple[str, ...] | None = None
+    model: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Embark(Action):
+    """Step 2.4: ``unit`` gets into the friendly Transport ``transport`` with an ``advance`` or ``rush``
+    (rulebook "Transport(X)"; game.engine.transport)."""
+
+    type: ClassVar[str] = "embark"
+    unit: str
+    transport: str
+    action: str = "advance"
+
+
+@dataclass(frozen=True, slots=True)
+class Disembark(Action):
+    """Step 2.4: ``unit`` gets out of its Transport with an ``advance`` or ``rush`` and is placed at ``pose``,
+    fully within 6" of the Transport (rulebook "Transport(X)"; game.engine.transport)."""
+
+    type: ClassVar[str] = "disembark"
+    unit: str
+    pose: Pose
+    action: str = "advance"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,17 +172,137 @@ class Done(Action):
     type: ClassVar[str] = "done"
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseDeployment(Action):
+    """Rulebook "Deploying Armies": the deployment roll-off winner picks the long table edge they deploy on and
+    who places the first unit (game.engine.deployment)."""
+
+    type: ClassVar[str] = "choose_deployment"
+    first: int
+    """The player who places the first unit, 1 or 2."""
+    edge: str | None = None
+    """``south`` (y = 0) or ``north`` (y = depth) of the table as the scenario lays it out; None: the winner's own
+    edge. Taking the other edge turns the terrain 180 degrees about the table centre."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside(Action):
+    """Rulebook "Scout", "Ambush": set ``unit`` aside before deployment (``rule`` Scout or Ambush; needed only
+    when the unit has both)."""
+
+    type: ClassVar[str] = "set_aside"
+    unit: str
+    rule: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoutMove(Action):
+    """Rulebook "Scout": the Scout unit just deployed is placed again at ``pose``, within 12" of its position."""
+
+    type: ClassVar[str] = "scout_move"
+    unit: str
+    pose: Pose
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFirstTurn(Action):
+    """Rulebook "Playing the Game": the first-turn roll-off winner decides who takes the first turn."""
+
+    type: ClassVar[str] = "choose_first_turn"
+    first: int
+    """The player who takes the first turn of each round, 1 or 2."""
+
+
+# --- magic (rulebook "Caster(X)", "Spell and Dispel Tokens", "Pooled Tokens"; game.engine.magic) ---------------
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpend:
+    """Spell or dispel tokens spent on a casting roll by one caster, or from the magic pool (``unit`` None)."""
+
+    tokens: int
+    """How many tokens, 1 or more (+1 each to the caster's roll, or -1 each against it)."""
+    unit: str | None = None
+    """The caster whose tokens are spent; None (left out) with Pooled Tokens: from the player's magic pool."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record form ``{unit, tokens}``."""
+        return {"tokens": self.tokens} if self.unit is None else {"unit": self.unit, "tokens": self.tokens}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSplit:
+    """Spell and dispel tokens given to one caster at the start of a round (Spell and Dispel Tokens)."""
+
+    unit: str
+    """The caster."""
+    spell: int = 0
+    """Spell tokens it gets."""
+    dispel: int = 0
+    """Dispel tokens it gets."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record form ``{unit, spell, dispel}``."""
+        return {"unit": self.unit, "spell": self.spell, "dispel": self.dispel}
+
+
+@dataclass(frozen=True, slots=True)
+class CastSpell(Action):
+    """Steps 1.3 / 3.2: caster ``unit`` tries ``spell`` on ``target``, paying the spell's value in tokens; ``boost``
+    spends more tokens of the caster or of friendly casters in reach (+1 each) before the roll."""
+
+    type: ClassVar[str] = "cast_spell"
+    unit: str
+    """The caster."""
+    spell: str
+    """The spell's name (a spell of the caster's army)."""
+    target: str | None = None
+    """The target unit; may be left out for a ``self`` spell."""
+    boost: tuple[TokenSpend, ...] = ()
+    """Extra tokens for +1 each."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dispel(Action):
+    """The opponent of a caster spends tokens against the casting roll (-1 each); ``tokens`` empty: none."""
+
+    type: ClassVar[str] = "dispel"
+    tokens: tuple[TokenSpend, ...] = ()
+    """Tokens spent, per caster (or from the magic pool)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AllocateTokens(Action):
+    """Step 0.1 with "Spell and Dispel Tokens": ``casters`` says what each caster gets; with "Pooled Tokens":
+    ``spell_tokens`` and ``dispel_tokens`` go to the magic pool."""
+
+    type: ClassVar[str] = "allocate_tokens"
+    casters: tuple[TokenSplit, ...] = ()
+    """Spell and dispel tokens per caster (spell_and_dispel)."""
+    spell_tokens: int | None = None
+    """Spell tokens put in the pool (pooled)."""
+    dispel_tokens: int | None = None
+    """Dispel tokens put in the pool (pooled)."""
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
-                RallyPivot, Done)
+                RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell, Dispel,
+                AllocateTokens, Embark, Disembark)
 }
 """Every action type by its record name."""
 
 
 def pose_to_dict(pose: Pose) -> dict[str, float]:
-    """``{x, y, facing}`` with floats rounded to 1/10000 inch so records stay readable and exact."""
-    return {"x": round(pose.x, 4), "y": round(pose.y, 4), "facing": round(pose.facing, 4)}
+    """``{x, y, facing}`` exactly as in the action (YAML keeps a float's shortest exact form), so a record
+    replays bit for bit. Players round what they propose (``rounded_pose``) to keep records readable."""
+    return {"x": pose.x, "y": pose.y, "facing": pose.facing}
+
+
+def rounded_pose(pose: Pose, places: int = 3) -> Pose:
+    """``pose`` rounded to ``places`` decimals (1/1000 inch and degree by default), for proposing actions."""
+    return Pose(round(pose.x, places), round(pose.y, places), round(pose.facing, places) % 360.0)
 
 
 def pose_from_dict(data: Any, where: str) -> Pose:
@@ -168,6 +318,39 @@ def pose_from_dict(data: Any, where: str) -> Pose:
     if not all(math.isfinite(v) for v in vals):
         raise ActionFormatError(f"{where}: x, y and facing must be finite")
     return Pose(*vals)
+
+
+def _count(value: Any, path: str) -> int:
+    """A whole number of tokens, 0 or more."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ActionFormatError(f"{path}: must be a whole number of tokens (0 or more), got {value!r}")
+    return value
+
+
+def _token_list(value: Any, path: str, splits: bool) -> tuple[Any, ...]:
+    """``boost``/``tokens``: a list of ``{unit?, tokens}``; ``casters``: a list of ``{unit, spell?, dispel?}``."""
+    if not isinstance(value, list):
+        raise ActionFormatError(f"{path}: must be a list")
+    out: list[Any] = []
+    keys = {"unit", "spell", "dispel"} if splits else {"unit", "tokens"}
+    for i, item in enumerate(value):
+        where = f"{path}[{i}]"
+        if not isinstance(item, Mapping):
+            raise ActionFormatError(f"{where}: must be a mapping ({', '.join(sorted(keys))})")
+        extra = sorted(set(item) - keys)
+        if extra:
+            raise ActionFormatError(f"{where}.{extra[0]}: not a key here (keys: {', '.join(sorted(keys))})")
+        unit = item.get("unit")
+        if (unit is not None or splits) and not isinstance(unit, str):
+            raise ActionFormatError(f"{where}.unit: must be a unit id, got {unit!r}")
+        if isinstance(unit, str) and splits:
+            out.append(TokenSplit(unit, _count(item.get("spell", 0), f"{where}.spell"),
+                                  _count(item.get("dispel", 0), f"{where}.dispel")))
+        else:
+            if "tokens" not in item:
+                raise ActionFormatError(f"{where}.tokens: missing")
+            out.append(TokenSpend(_count(item["tokens"], f"{where}.tokens"), unit))
+    return tuple(out)
 
 
 def action_from_dict(data: Any, where: str = "action") -> Action:
@@ -209,7 +392,17 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ActionFormatError(f"{path}: must be a number of degrees")
             value = float(value)
-        elif f.name == "target" and value is None and cls is Redirect:
+        elif f.name == "target" and value is None and cls in (Redirect, CastSpell):
+            pass
+        elif f.name in ("boost", "tokens", "casters"):
+            value = _token_list(value, path, f.name == "casters")
+        elif f.name in ("spell_tokens", "dispel_tokens"):
+            if value is not None:
+                value = _count(value, path)
+        elif f.name == "first":
+            if value not in (1, 2) or isinstance(value, bool):
+                raise ActionFormatError(f"{path}: must be 1 or 2, got {value!r}")
+        elif f.name in ("edge", "rule", "model") and value is None:
             pass
         elif not isinstance(value, str):
             raise ActionFormatError(f"{path}: must be text, got {value!r}")

@@ -61,10 +61,13 @@ def roll_to_hit(
     purpose: str,
     *,
     only_sixes: str | None = None,
+    need_text: str | None = None,
 ) -> HitRoll:
     """Take ``attacks`` Quality tests (rulebook "Roll to Hit"). Raises nothing; 0 attacks rolls nothing.
 
     ``only_sixes``: the reason hits need an unmodified 6 (rulebook "Fatigue", rear strikes in "Who Can Strike").
+    ``need_text``: what the roll needs in words (default ``Quality N+``); the event's ``details`` list it first,
+    then every modifier ("+1 Sergeant").
     """
     results = dice.d6(attacks, purpose)
     mod = total(modifiers)
@@ -73,7 +76,8 @@ def roll_to_hit(
     else:
         hits = sum(1 for d in results if succeeds(d, quality, mod))
     sixes = sum(1 for d in results if d == 6)
-    details = [str(m) for m in modifiers] + ([f"hits only on 6: {only_sixes}"] if only_sixes else [])
+    details = ([need_text or f"Quality {quality}+"] + [str(m) for m in modifiers]
+               + ([f"hits only on 6: {only_sixes}"] if only_sixes else []))
     need = 6 if only_sixes else quality
     ev = roll_event(purpose, results, need, 0 if only_sixes else mod, hits, details)
     return HitRoll(results, hits, sixes, [ev])
@@ -91,11 +95,15 @@ class BlockRoll:
     """The roll event."""
 
 
-def roll_to_block(dice: Dice, hits: int, defense: int, modifiers: list[Modifier], purpose: str) -> BlockRoll:
-    """Roll one Defense die per hit (rulebook "Roll to Block"); AP and cover come in as ``modifiers``."""
+def roll_to_block(dice: Dice, hits: int, defense: int, modifiers: list[Modifier], purpose: str, *,
+                  need_text: str | None = None) -> BlockRoll:
+    """Roll one Defense die per hit (rulebook "Roll to Block"); AP and cover come in as ``modifiers``.
+
+    ``need_text``: what the roll needs in words (default ``Defense N+``), listed first in the event's details."""
     results = dice.d6(hits, purpose)
     mod = total(modifiers)
     blocked = sum(1 for d in results if succeeds(d, defense, mod))
     wounds = len(results) - blocked
-    ev = roll_event(purpose, results, defense, mod, wounds, [str(m) for m in modifiers], wounds=wounds)
+    details = [need_text or f"Defense {defense}+"] + [str(m) for m in modifiers]
+    ev = roll_event(purpose, results, defense, mod, wounds, details, wounds=wounds)
     return BlockRoll(results, wounds, [ev])

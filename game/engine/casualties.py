@@ -1,50 +1,80 @@
 """Remove Casualties (rulebook "Remove Casualties", "Tough(X)").
 
 Each wound removes one model from the back row; models with Tough(X) take X wounds before they are removed,
-and wounds go on the most-wounded Tough model until it dies. The front edge of the unit stays in place.
+and wounds go on the most-wounded Tough model until it dies; a joined hero takes wounds last (rulebook "Hero").
+The front edge of the unit stays in place.
 """
 
 from __future__ import annotations
 
+from game.engine.dice import Dice
 from game.engine.events import Event
 from game.engine.state import GameState, Removal, Unit
 
 
-def apply_wounds(state: GameState, unit: Unit, wounds: int, source: str) -> list[Event]:
+def apply_wounds(state: GameState, unit: Unit, wounds: int, source: str, dice: Dice | None = None, *,
+                 hero_only: bool = False) -> list[Event]:
     """Put ``wounds`` wounds on ``unit``; returns the casualty events. A unit with no models left is destroyed.
 
     ``source`` says what caused them ("shooting by Archers (archers-1)"). Wounds beyond the last model are lost.
+    A joined hero takes wounds last, once every other model is dead (rulebook "Hero", "Tough(X)": heroes must be
+    assigned wounds last); ``hero_only`` puts them on the hero alone (a Sniper's unit of one). With ``dice``, a
+    destroyed Transport first puts down the units inside (rulebook "Transport(X)"; ``game.engine.transport``).
     """
     if wounds <= 0 or unit.removed is not None:
+        return []
+    if hero_only and not unit.hero_alive:
         return []
     unit.lost_models_this_turn = True
     tough = unit.tough
     killed = 0
     remaining = wounds
-    models = unit.models
+    regulars = 0 if hero_only else unit.regulars
     carried = unit.wounds
-    while remaining > 0 and models > 0:
+    while remaining > 0 and regulars > 0:
         need = tough - carried
         if remaining >= need:
             remaining -= need
-            models -= 1
+            regulars -= 1
             killed += 1
             carried = 0
         else:
             carried += remaining
             remaining = 0
-    unit.wounds = carried if tough > 1 else 0
+    if not hero_only:
+        unit.wounds = carried if tough > 1 and regulars > 0 else 0
+    hero_hit = 0
+    hero_killed = False
+    hero = unit.hero
+    if remaining > 0 and unit.hero_alive and hero is not None:
+        hero_hit = min(remaining, hero.tough - hero.wounds)
+        hero.wounds += hero_hit
+        remaining -= hero_hit
+        hero_killed = hero.wounds >= hero.tough
     events: list[Event] = []
     text = f"{unit.name} takes {wounds} wound{'s' if wounds != 1 else ''} from {source}"
     if killed:
         text += f": {killed} model{'s' if killed != 1 else ''} removed"
     if unit.wounds:
         text += f" ({unit.wounds}/{tough} wounds on a model)"
-    events.append(Event("wounds", text, {"unit": unit.id, "wounds": wounds, "killed": killed,
-                                         "carried": unit.wounds}))
+    if hero is not None and hero_hit:
+        text += (f"; its hero {hero.name} is killed" if hero_killed
+                 else f"; its hero {hero.name} has {hero.wounds}/{hero.tough} wounds")
+    data = {"unit": unit.id, "wounds": wounds, "killed": killed + (1 if hero_killed else 0), "carried": unit.wounds}
+    if hero is not None:
+        data.update({"hero": hero.id, "hero_wounds": hero.wounds, "hero_killed": hero_killed})
+    events.append(Event("wounds", text, data))
     if killed:
-        state.set_models(unit, models)
-    if models == 0:
+        state.set_models(unit, unit.models - killed)
+    if hero_killed:
+        state.kill_hero(unit)
+        events.append(Event("hero_killed", f"{hero.name} is killed" if hero is not None else "the hero is killed",
+                            {"unit": unit.id, "hero": hero.id if hero is not None else None}))
+    if unit.models <= 0:
+        if dice is not None and state.passengers(unit.id):
+            from game.engine.transport import unload_destroyed  # the transport module uses this one
+
+            events += unload_destroyed(state, dice, unit)
         state.remove(unit, Removal.DESTROYED)
         events.append(Event("destroyed", f"{unit.name} is destroyed", {"unit": unit.id}))
     return events

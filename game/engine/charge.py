@@ -2,8 +2,9 @@
 
 The engine computes the charge move: the charger contacts the target on the side where the majority of its
 front row stands when the charge is declared, pivoting at most once by up to 90 degrees on the way, then closes
-the gap (aligns flush) and shuffles sideways to maximise frontage (``geometry.contact.best_flush_pose``).
-Interpretations are in docs/rulings.md ("Charge distance", "Charge path").
+the gap (aligns flush) and shuffles sideways to maximise frontage (``geometry.contact.best_flush_pose``),
+keeping 1" from other enemy units where it can (else in base contact with them, and they join the combat).
+Interpretations are in docs/rulings.md ("Charge distance", "Charge path", "Contact position", "Running down").
 """
 
 from __future__ import annotations
@@ -12,20 +13,26 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString
 
-from geometry.arcs import Arc, majority_arc, side_segment
-from geometry.contact import best_flush_pose
+from geometry.arcs import Arc, arc_of_point, majority_arc, side_segment
+from geometry.contact import best_flush_pose, touching_sides
 from geometry.formation import model_centres, model_rows
 from geometry.pose import Pose, bearing_difference, bearing_to
+from geometry.shapes import footprint_polygon
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import DIFFICULT_CAP, dangerous_terrain_tests, ignores_difficult, move_allowance
-from game.engine.state import GameState, MoveAction, Unit
+from game.engine.special_rules import flying, immobile
+from game.engine.state import GameState, MoveAction, Removal, Unit
 
 FRIEND_SIGHT_RANGE = 6.0
 """A friendly unit within this distance may provide line of sight for a charge (rulebook "Picking Targets")."""
 MAX_CHARGE_TURN = 135.0
 """Most a charger's facing may change: one pivot of up to 90 degrees plus closing the gap (docs/rulings.md)."""
+CHARGE_CLEARANCE = 1.0
+"""Inches a charger in contact keeps from enemy units other than its target, where it can (docs/rulings.md)."""
+CONTACT = 0.05
+"""Inches: base contact (``geometry.contact.in_base_contact``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +53,8 @@ class ChargePlan:
     """How far this charger may charge over this path, inches."""
     traits_crossed: frozenset[str] = frozenset()
     """Terrain traits the path crosses (difficult, dangerous...)."""
+    also_contacts: tuple[str, ...] = ()
+    """Other enemy units the charger ends in base contact with (no room elsewhere); they join the combat."""
 
 
 def can_charge(unit: Unit) -> str | None:
@@ -56,7 +65,7 @@ def can_charge(unit: Unit) -> str | None:
         return "the unit is already locked in melee"
     if unit.shaken:
         return "Shaken units must stay idle"
-    if unit.has("Immobile"):
+    if immobile(unit):
         return "Immobile units may only Hold"
     if unit.move_action is not None:
         return "the unit has already taken its action this turn"
@@ -84,9 +93,11 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
 
     Checks (rulebook "Charging", "Picking Targets", "Charge Moves"): the charger may charge; the target is an
     enemy on the table; line of sight from the charger or a friend within 6"; room to contact the side where
-    the majority of the charger's front row is; the facing change within one 90 degree pivot plus closing the
-    gap; a clear straight path (no units or impassable terrain; the 1" rule does not apply); the distance to that
-    side within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain).
+    the majority of the charger's front row is, at a position at least 1" from every other enemy unit or else
+    in base contact with those it is nearer (``plan.also_contacts``); the facing change within one 90 degree
+    pivot plus closing the gap; a clear straight path (no units or impassable terrain; the 1" rule does not
+    apply); the distance to that side within 12" (Fast, Slow, Musician; 6" if the path crosses difficult
+    terrain).
     """
     why = can_charge(unit)
     if why:
@@ -108,9 +119,16 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
         raise IllegalAction("Charging", f"{target.name}'s {side.value} is {distance:.1f}\" away; "
                             f"{unit.name} charges at most {allowance:g}\"", target.pose.xy)
     uf = unit.formation
-    end = best_flush_pose(scene, unit.id, target.id, side, uf.width, uf.depth, unit.pose.xy)
+    others = [e.id for e in state.enemies_of(unit.player) if e.id != target.id and e.on_table]
+    end = best_flush_pose(scene, unit.id, target.id, side, uf.width, uf.depth, unit.pose.xy,
+                          keep_clear=others, clearance=CHARGE_CLEARANCE, touching=True)
     if end is None:
+        if best_flush_pose(scene, unit.id, target.id, side, uf.width, uf.depth, unit.pose.xy) is not None:
+            raise IllegalAction("Picking Targets", f"no room to contact the {side.value} of {target.name} without "
+                                "ending within 1\" of another enemy unit", seg[0])
         raise IllegalAction("Charge Moves", f"no room to reach the {side.value} of {target.name}", seg[0])
+    end_fp = footprint_polygon(end, uf)
+    contacts = tuple(e for e in others if float(end_fp.distance(scene.footprint(e))) <= CONTACT)
     turn = abs(bearing_difference(unit.pose.facing, end.facing))
     if turn > MAX_CHARGE_TURN + 1e-6:
         raise IllegalAction("Charge Moves", f"{unit.name} would have to turn {turn:.0f}° to contact "
@@ -121,7 +139,8 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     )
     problem = None
     for path in candidates:
-        check = scene.check_path(unit.id, unit.pose, list(path), exclusion=0.0, ignore_units=[target.id])
+        check = scene.check_path(unit.id, unit.pose, list(path), exclusion=0.0, ignore_units=[target.id],
+                                 fly_over=flying(unit))  # rulebook "Flying": over units and terrain
         if not check.ok:
             problem = problem or check
             continue
@@ -131,7 +150,7 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
                 problem = problem or check
                 raise IllegalAction("Difficult Terrain", f"the charge crosses difficult terrain, so it may move at "
                                     f"most 6\" and {target.name} is {distance:.1f}\" away", target.pose.xy)
-        return ChargePlan(target.id, side, end, tuple(path), distance, allowance, check.traits_crossed)
+        return ChargePlan(target.id, side, end, tuple(path), distance, allowance, check.traits_crossed, contacts)
     assert problem is not None
     raise IllegalAction("Picking Targets", f"no clear path to {target.name}: {problem.message}", problem.where)
 
@@ -175,7 +194,31 @@ def make_charge_move(state: GameState, dice: Dice, unit: Unit, target: Unit) -> 
                     f"({plan.distance:.1f}\")",
                     {"unit": unit.id, "target": target.id, "side": plan.side.value,
                      "from": _pose(start), "to": _pose(plan.end)})]
+    events += engage_contacts(state, unit, plan.also_contacts)
     events += dangerous_terrain_tests(state, dice, unit, start, list(plan.path), True, plan.traits_crossed)
+    return events
+
+
+def engage_contacts(state: GameState, unit: Unit, others: tuple[str, ...]) -> list[Event]:
+    """Lock ``unit`` in melee with the enemy units ``others`` it ended its charge in base contact with (rulebook
+    "Multiple Units in Combat": each continuous group of units in base contact is one combat). Returns ``info``
+    events."""
+    events = []
+    for other_id in others:
+        other = state.units[other_id]
+        if not other.on_table or other_id in unit.engaged_with:
+            continue
+        sides = touching_sides(state.scene, unit.id, other_id)
+        if sides:
+            arc_u, arc_o = sides[0][0], sides[0][1]
+        else:
+            assert unit.pose is not None and other.pose is not None
+            uf, of = unit.formation, other.formation
+            arc_u = arc_of_point(unit.pose, uf.width, uf.depth, other.pose.xy)
+            arc_o = arc_of_point(other.pose, of.width, of.depth, unit.pose.xy)
+        state.engage(unit, other, arc_u, arc_o)
+        events.append(Event("info", f"{unit.name} ends its charge in base contact with {other.name} too: they are "
+                            "locked in the same combat", {"unit": unit.id, "target": other_id, "contact": True}))
     return events
 
 
@@ -189,8 +232,43 @@ def plan_charge_for_move(state: GameState, unit: Unit, target: Unit) -> ChargePl
         unit.move_action = saved
 
 
+def run_down(state: GameState, dice: Dice, unit: Unit, fled: Unit) -> list[Event]:
+    """The charger attempts to run down ``fled``, which fled from its charge (rulebook "Flee", docs/rulings.md).
+
+    It charges the fleeing unit with its normal charge distance and the usual charge geometry
+    (``plan_charge``); contact routs the fleeing unit. A fleeing unit already caught at the end of its flight
+    (it could not get 1" away: ``flight.catch_cornered``) is run down without a move. If contact is impossible
+    the charger moves its full charge distance toward it (``failed_charge``). Enemy units the charger ends in
+    base contact with are locked in combat with it (``engage_contacts``). Returns the events.
+    """
+    if not fled.on_table:
+        if fled.removed is Removal.ROUTED:
+            return [Event("charge", f"{unit.name} runs down {fled.name}, which could not get away",
+                          {"unit": unit.id, "target": fled.id, "caught": True})]
+        return [Event("charge", f"{unit.name}'s target fled the table; the charge ends", {"unit": unit.id})]
+    assert unit.pose is not None
+    try:
+        plan = plan_charge_for_move(state, unit, fled)
+    except IllegalAction as why:
+        return failed_charge(state, unit, fled, why.message)
+    start = unit.pose
+    unit.move_action = MoveAction.CHARGE
+    state.place(unit, plan.end)
+    unit.pivoted = abs(bearing_difference(start.facing, plan.end.facing)) > 1e-6
+    state.remove(fled, Removal.ROUTED)
+    events = [Event("charge", f"{unit.name} runs down {fled.name}",
+                    {"unit": unit.id, "target": fled.id, "from": _pose(start), "to": _pose(plan.end)}),
+              Event("rout", f"{fled.name} is caught and routed", {"unit": fled.id, "by": unit.id})]
+    events += engage_contacts(state, unit, plan.also_contacts)
+    events += dangerous_terrain_tests(state, dice, unit, start, list(plan.path), True, plan.traits_crossed)
+    return events
+
+
 def failed_charge(state: GameState, unit: Unit, target: Unit, reason: str) -> list[Event]:
-    """The charger moves its full charge distance straight toward ``target``, stopping 1" short of anything."""
+    """The charger moves its full charge distance straight toward ``target``, stopping 1" short of anything.
+
+    It first pivots to face the target if that is within 90 degrees and the pivoted footprint overlaps nothing
+    and keeps 1" from other units (``scene.check_path``); otherwise it keeps its facing."""
     assert unit.pose is not None and target.pose is not None
     start = unit.pose
     bearing = bearing_to(start.xy, target.pose.xy)
@@ -198,7 +276,9 @@ def failed_charge(state: GameState, unit: Unit, target: Unit, reason: str) -> li
     facing = start.facing
     turn = bearing_difference(facing, bearing)
     if abs(turn) <= 90.0:
-        facing = bearing
+        # the pivot toward the target, only where the unit can stand (no overlap, 1" from other units)
+        if state.scene.check_path(unit.id, start, [Pose(start.x, start.y, bearing)], exclusion=1.0).ok:
+            facing = bearing
     result = state.scene.slide(unit.id, Pose(start.x, start.y, facing), bearing, allowance, gap=1.0)
     state.place(unit, result.pose)
     return [Event("charge", f"{unit.name} cannot reach {target.name} ({reason}) and moves "

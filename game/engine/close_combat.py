@@ -27,8 +27,9 @@ Rulings made here (for docs/rulings.md):
   units already claimed by another winner of the combat are ignored. With several candidates in the facing it
   takes the nearest one after the flight (or retreat) moves.
 * Order within a combat: pursue decisions (and the morale test of a winner that declines), all flight moves,
-  all pursuit moves, all retreats, follow up decisions and moves, consolidation moves (3" or pivot), pivots to
-  face, closing gaps.
+  all pursuit moves, fleeing units still within 1" of an enemy caught and routed (``flight.catch_cornered``;
+  whoever pursued them may then consolidate), all retreats, follow up decisions and moves, consolidation moves
+  (3" or pivot), pivots to face, closing gaps.
 * Entrenched and Immobile winners cannot pursue or follow up: they get a consolidation move instead without a
   morale test (Immobile: the 180 degree pivot only).
 * Pivot to face (after a passed test, or a tie) is made automatically by every winning unit (every unit in a
@@ -36,8 +37,8 @@ Rulings made here (for docs/rulings.md):
   rear enemy) and is placed flush against the side of that enemy it touched; other enemies that lost contact or
   now overlap it are moved flush against the side of it nearest to them.
 * Closing gaps: an engaged pair out of base contact is put back in contact by moving the unit whose front faces
-  the other (fewer other engagements first) flush against the side of the other it was touching; if that is
-  impossible the two are disengaged.
+  the other (fewer other engagements first) flush against the side of the other it was touching, 1" from every
+  enemy unit outside the combat; if that is impossible the two are disengaged.
 * ``fights_as_charger`` and ``first_round_with`` are cleared for every unit of a combat once it is resolved;
   a unit that follows up gets ``fights_as_charger`` again, and both units get each other in ``first_round_with``
   (it fights next turn "as if it charged": Impact hits, +1 charge bonus, the enemy's Counter).
@@ -59,9 +60,10 @@ from game.engine.consolidation import (
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.flight import FlightOutcome, flee, pursue
+from game.engine.flight import FlightOutcome, catch_cornered, flee, pursue
 from game.engine.melee import FLEES, PASSED, SHAKEN, STAYS, fight, melee_morale_test, resolve
 from game.engine.morale import morale_test
+from game.engine.special_rules import immobile, no_pursuit_or_follow_up
 from game.engine.state import GameState, Pending, Removal, Unit
 from geometry.arcs import Arc
 from geometry.pose import Pose
@@ -118,6 +120,8 @@ class Aftermath:
     """Units allowed a consolidation move (3" or a pivot), in order."""
     followed: set[str] = field(default_factory=set)
     """Winners that followed up (they fight next turn as chargers)."""
+    pursued: dict[str, str] = field(default_factory=dict)
+    """Pursuit moves made: pursuing unit -> the fleeing unit it pursued."""
 
     def plan(self, unit_id: str) -> Plan:
         """The plan of ``unit_id``; raises ``KeyError``."""
@@ -319,7 +323,7 @@ def _fight_combat(state: GameState, dice: Dice, phase: CombatPhase, order: list[
                 continue
             outcome, evs = melee_morale_test(state, dice, unit, res.difference)
             events += evs
-            if outcome == FLEES and unit.has("Immobile"):
+            if outcome == FLEES and immobile(unit):
                 state.remove(unit, Removal.ROUTED)
                 events.append(Event("rout", f"{unit.name} is Immobile and cannot flee: it is routed",
                                     {"unit": unit.id, "reason": "immobile"}))
@@ -358,7 +362,7 @@ def _make_plans(state: GameState, a: Aftermath) -> None:
             fleeing = [e for e in members if a.outcomes[e] == FLEES]
             plan = Plan(uid, "follow_up", retreating) if retreating else Plan(uid, "pursue", fleeing)
             break
-        if plan is None or unit.has("Entrenched") or unit.has("Immobile"):
+        if plan is None or no_pursuit_or_follow_up(unit):
             plan = Plan(uid, "consolidate")
         if len(plan.targets) == 1:
             a.claimed.add(plan.targets[0])
@@ -409,6 +413,16 @@ def _run_stage(state: GameState, dice: Dice, phase: CombatPhase) -> list[Event]:
         for plan in a.plans:
             if plan.kind == "pursue" and plan.pursue:
                 events += _pursuit(state, dice, a, plan)
+        # a fleeing unit still within 1" of an enemy after the pursuits could not get away: it is caught
+        for uid in a.flights:
+            unit = state.units[uid]
+            if unit.on_table:
+                events += catch_cornered(state, unit, [e for e in a.units if e != uid])
+        for pursuer, target in a.pursued.items():
+            unit = state.units[pursuer]
+            if unit.on_table and not unit.engaged and not state.units[target].on_table \
+                    and pursuer not in a.consolidate:
+                a.consolidate.append(pursuer)
         a.stage = "retreats"
     elif a.stage == "retreats":
         for uid in a.units:
@@ -498,6 +512,7 @@ def _pursuit(state: GameState, dice: Dice, a: Aftermath, plan: Plan) -> list[Eve
         return [Event("info", f"{unit.name} has no fleeing enemy left to pursue", {"unit": unit.id})]
     target = _nearest(state, unit, candidates, {t: a.flights[t].end for t in candidates})
     a.claimed.add(target)
+    a.pursued[unit.id] = target
     flight = a.flights[target]
     outcome = pursue(state, dice, unit, target, flight.bearing, flight.start.xy)
     events = list(outcome.events)

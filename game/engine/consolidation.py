@@ -6,13 +6,18 @@ Distances in inches, facings in compass degrees. Rulings made here (for docs/rul
 
 * Retreat: D3+3" straight back keeping the facing (one D6 halved rounding up, plus 3), stopping 1" short of
   units, impassable terrain and the table edge; enemies on its front and flanks do not block it, an enemy in
-  its rear does. It stays engaged with any enemy it is still in base contact with afterwards.
+  its rear does. It stays engaged with any enemy it is still within 1" of afterwards (it could not get away;
+  the gap is closed at the end) and leaves the melee with the others.
 * Follow up: a winner that touched the retreating unit with its front moves by the same vector as the retreat
   (so it is back in contact exactly as before); one that touched it with a flank or its rear pivots to face it
   and is placed flush, frontage maximised, against the side of the retreating unit it touched. The move must
-  not pass through units or impassable terrain nor leave the table (the 1" rule is not applied to it); if it
-  is impossible the winner does not follow up.
+  not pass through units or impassable terrain nor leave the table (the 1" rule is not applied to the move);
+  it must end at least 1" from every other enemy unit, except those it fought that also retreated, which it may
+  touch (they are engaged again); if it is impossible the winner does not follow up.
 * Pivot to face is not made when it would bring the unit within 1" of a unit outside the combat.
+* Every flush placement (pivot to face, keeping contact, closing gaps, flank follow up) takes the position with
+  the most frontage, nearest the unit's current place, that overlaps no unit and is at least 1" from every enemy
+  unit outside the combat (``best_flush_pose`` with ``keep_clear``); if there is none, the move is not made.
 * Consolidation move: either a pivot in place (the path's poses all at the start's x, y) whose turns add up to
   at most 180 degrees, or a move keeping the facing whose legs add up to at most 3"; a path mixing both is
   refused. The move keeps 1" from other units, stays on the table and out of impassable terrain
@@ -28,13 +33,15 @@ from game.engine.actions import pose_to_dict
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
-from game.engine.flight import MIN_MOVE, blocked_at, comes_near
+from game.engine.flight import CONTACT, MIN_MOVE, NEAR, blocked_at, comes_near
 from game.engine.movement import dangerous_terrain_tests
+from game.engine.special_rules import immobile
 from game.engine.state import GameState, Unit
 from geometry.arcs import Arc, arc_of_point
 from geometry.contact import best_flush_pose, in_base_contact, touching_sides
 from geometry.motion import SlideResult
 from geometry.pose import Pose, bearing_difference
+from geometry.shapes import footprint_polygon
 
 CONSOLIDATION_DISTANCE = 3.0
 """Rulebook "Consolidation Moves": move by up to 3" in any direction."""
@@ -69,7 +76,8 @@ def retreat(state: GameState, dice: Dice, unit: Unit) -> tuple[list[Event], Pose
     """A Shaken loser retreats D3+3" straight back keeping its facing (rulebook "Consolidation Moves").
 
     Stops 1" short of units, impassable terrain and the table edge (``scene.slide``); dangerous terrain crossed
-    forces tests. Afterwards it is disengaged from every enemy it is no longer in base contact with. Returns
+    forces tests. Afterwards it is disengaged from every enemy it is no longer within 1" of (one it could not get
+    1" away from stays locked in combat with it; the gap is closed at the end, ``close_gaps``). Returns
     (events, start pose, end pose); events: ``roll``, ``retreat`` ``{unit, from, to, distance, travelled,
     blocked_by}``, dangerous terrain rolls and wounds. Raises ``ValueError`` if the unit is not on the table.
     """
@@ -96,9 +104,21 @@ def retreat(state: GameState, dice: Dice, unit: Unit) -> tuple[list[Event], Pose
     events += dangerous_terrain_tests(state, dice, unit, start, [result.pose], False)
     if unit.on_table:
         for enemy_id in sorted(unit.engaged_with):
-            if not in_base_contact(state.scene, unit.id, enemy_id):
+            if state.scene.distance(unit.id, enemy_id) >= NEAR:
                 state.disengage(unit, state.units[enemy_id])
     return events, start, result.pose
+
+
+def near_units(state: GameState, unit: Unit, pose: Pose, ids: Sequence[str]) -> list[str]:
+    """Those of ``ids`` (units on the table) that ``unit`` at ``pose`` would be within 1" of (rulebook "General
+    Movement"), in the order given."""
+    fp = footprint_polygon(pose, unit.formation)
+    return [u for u in ids if u != unit.id and state.units[u].on_table
+            and float(fp.distance(state.scene.footprint(u))) < NEAR]
+
+
+def _touches(state: GameState, unit: Unit, pose: Pose, other: str) -> bool:
+    return float(footprint_polygon(pose, unit.formation).distance(state.scene.footprint(other))) <= CONTACT
 
 
 # --- follow up -----------------------------------------------------------------------------------------------------
@@ -117,12 +137,15 @@ def follow_up_move(state: GameState, dice: Dice, unit: Unit, target: Unit, vecto
     assert unit.pose is not None and target.pose is not None
     start = unit.pose
     scene = state.scene
+    # it may end in contact with units it fought before that also retreated, and must keep 1" from all others
+    clear = [e.id for e in state.enemies_of(unit.player) if e.id != target.id and e.id not in also]
     if arc_of_unit is Arc.FRONT:
         end = start.moved(*vector)
         path = [end]
     else:
         f = unit.formation
-        found = best_flush_pose(scene, unit.id, target.id, side_of_target, f.width, f.depth, start.xy)
+        found = best_flush_pose(scene, unit.id, target.id, side_of_target, f.width, f.depth, start.xy,
+                                keep_clear=clear)
         if found is None:
             return [Event("info", f"{unit.name} finds no room to follow up {target.name}",
                           {"unit": unit.id, "target": target.id})], False
@@ -132,6 +155,12 @@ def follow_up_move(state: GameState, dice: Dice, unit: Unit, target: Unit, vecto
     if not check.ok:
         return [Event("info", f"{unit.name} cannot follow up {target.name}: {check.problem}",
                       {"unit": unit.id, "target": target.id, "rule": check.rule})], False
+    near = near_units(state, unit, end, clear) + [e for e in near_units(state, unit, end, also)
+                                                   if not _touches(state, unit, end, e)]
+    if near:
+        return [Event("info", f"{unit.name} cannot follow up {target.name}: it would end within 1\" of "
+                      f"{state.units[near[0]].name}", {"unit": unit.id, "target": target.id,
+                                                        "rule": '1" from a unit'})], False
     state.place(unit, end)
     arcs = _arcs_between(state, unit, target) or (Arc.FRONT, side_of_target)
     if arc_of_unit is not Arc.FRONT:
@@ -179,7 +208,7 @@ def check_consolidation(state: GameState, unit: Unit, path: Sequence[Pose]) -> s
             raise IllegalAction("Consolidation Moves", f"pivots {turned:.0f}° in all; at most 180°", where)
         kind = "pivot"
     else:
-        if unit.has("Immobile"):
+        if immobile(unit):
             raise IllegalAction("Immobile", f"{unit.name} is Immobile: it may only pivot", where)
         if any(abs(bearing_difference(start.facing, p.facing)) > EPS for p in path):
             raise IllegalAction("Consolidation Moves", "either pivot by up to 180° or move by up to 3\" keeping "
@@ -232,11 +261,16 @@ def _overlap(state: GameState, a: str, b: str) -> bool:
     return float(state.scene.footprint(a).intersection(state.scene.footprint(b)).area) > 1e-6
 
 
-def _place_flush(state: GameState, mover: Unit, other: Unit, side: Arc, ignore: Sequence[str] = ()) -> Pose | None:
-    """Pose putting ``mover``'s front flush against ``side`` of ``other``, nearest its current place."""
+def _place_flush(state: GameState, mover: Unit, other: Unit, side: Arc, combat: Sequence[str],
+                 ignore: Sequence[str] = ()) -> Pose | None:
+    """Pose putting ``mover``'s front flush against ``side`` of ``other``, nearest its current place, overlapping
+    no unit (but ``ignore``) and at least 1" from every enemy unit outside the combat ``combat``
+    (rulebook "General Movement"); None if there is none."""
     assert mover.pose is not None
     f = mover.formation
-    return best_flush_pose(state.scene, mover.id, other.id, side, f.width, f.depth, mover.pose.xy, ignore)
+    clear = [e.id for e in state.enemies_of(mover.player) if e.id not in combat]
+    return best_flush_pose(state.scene, mover.id, other.id, side, f.width, f.depth, mover.pose.xy, ignore,
+                           keep_clear=clear)
 
 
 def pivot_to_face(state: GameState, unit: Unit, order: Sequence[str]) -> list[Event]:
@@ -257,7 +291,7 @@ def pivot_to_face(state: GameState, unit: Unit, order: Sequence[str]) -> list[Ev
     chosen = (flank or rear)[0]
     side = chosen.contact_arcs.get(unit.id, Arc.FRONT)
     others = [e for e in enemies if e is not chosen]
-    pose = _place_flush(state, unit, chosen, side, [e.id for e in others])
+    pose = _place_flush(state, unit, chosen, side, order, [e.id for e in others])
     if pose is None or comes_near(state, unit, pose, order) is not None:
         return [Event("info", f"{unit.name} has no room to pivot to face {chosen.name}", {"unit": unit.id})]
     start = unit.pose
@@ -267,11 +301,11 @@ def pivot_to_face(state: GameState, unit: Unit, order: Sequence[str]) -> list[Ev
                     {"unit": unit.id, "kind": "pivot_to_face", "target": chosen.id, "from": _pose(start),
                      "to": _pose(pose)})]
     for other in others:
-        events += _restore_contact(state, other, unit)
+        events += _restore_contact(state, other, unit, order)
     return events
 
 
-def _restore_contact(state: GameState, mover: Unit, anchor: Unit) -> list[Event]:
+def _restore_contact(state: GameState, mover: Unit, anchor: Unit, order: Sequence[str]) -> list[Event]:
     """Put ``mover`` back in base contact with ``anchor`` after ``anchor`` moved: flush against the side of
     ``anchor`` nearest to it; disengage them if impossible."""
     assert mover.pose is not None and anchor.pose is not None
@@ -283,7 +317,7 @@ def _restore_contact(state: GameState, mover: Unit, anchor: Unit) -> list[Event]
         return []
     af = anchor.formation
     side = arc_of_point(anchor.pose, af.width, af.depth, mover.pose.xy)
-    pose = _place_flush(state, mover, anchor, side)
+    pose = _place_flush(state, mover, anchor, side, order)
     start = mover.pose
     if pose is None:
         state.disengage(mover, anchor)
@@ -323,7 +357,7 @@ def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
             if mover.contact_arcs.get(other.id) is not Arc.FRONT and len(mover.engaged_with) > 1:
                 continue
             side = other.contact_arcs.get(mover.id, Arc.FRONT)
-            pose = _place_flush(state, mover, other, side)
+            pose = _place_flush(state, mover, other, side, order)
             if pose is None:
                 continue
             assert mover.pose is not None

@@ -19,11 +19,17 @@ Rulings made here (for docs/rulings.md):
 * An Immobile unit that would flee routs instead, without rolling (rulebook "Immobile").
 * Pursuit: the pursuer pivots in place to the fleeing unit's flight bearing, is re-centred sideways onto the
   flight line (the line of the fleeing unit's centre; free, like a pivot, and only where it can stand), and moves
-  straight along it; if it cannot pivot there without overlapping a unit or impassable terrain, or coming within
-  1" of a unit other than a fleeing enemy, it does not move (likewise a fleeing unit that cannot turn away without
-  overlapping, or coming within 1" of a unit other than its attackers, does not move);
-  contact with the fleeing unit, or any other fleeing enemy
-  unit, ends the move and routs that unit. The table edge stops the pursuer 1" short (impassable).
+  straight along it. Contact with the fleeing unit, or any other fleeing enemy unit, ends the move and routs that
+  unit; the table edge stops the pursuer 1" short (impassable). A pursuit that falls short stops 1" short of the
+  unit it pursued (``scene.slide`` with ``stop_at``).
+* The pursuer's pivot and sideways shift onto the flight line are checked with ``scene.check_path`` (no overlap,
+  1" from every unit but the one pursued); if that fails it pivots in place (same check); if that fails too it
+  does not move at all. A fleeing unit that cannot turn away without overlapping a unit or impassable terrain,
+  or coming within 1" of a unit other than its attackers, does not move at all; nor does a unit whose move
+  would be shorter than 0.01" (blocked at once).
+* A fleeing unit whose flight leaves it within 1" of an enemy unit could not break away: it is caught and routed
+  (``catch_cornered``) -- at once after a Flee charge reaction (``flight_move``), after the pursuit moves of its
+  combat in the close combat phase (a pursuit that contacts it still catches it first).
 """
 
 from __future__ import annotations
@@ -39,7 +45,9 @@ from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
 from game.engine.morale import make_shaken
 from game.engine.movement import dangerous_terrain_tests
-from game.engine.state import GameState, Removal, Unit
+from game.engine.attacks import Modifier
+from game.engine.special_rules import fast_modifier, immobile, musician_modifier, slow_modifier
+from game.engine.state import GameState, MoveAction, Removal, Unit
 from geometry.arcs import Arc
 from geometry.motion import SlideResult
 from geometry.pose import Point, Pose, normalise_bearing, right_vector
@@ -53,6 +61,11 @@ Attacked on the left flank the unit turns to face right (+90); on the right flan
 
 _ARC_ORDER = (Arc.FRONT, Arc.LEFT, Arc.RIGHT, Arc.REAR)
 
+
+CONTACT = 0.05
+"""Inches: base contact (``geometry.contact.in_base_contact``)."""
+NEAR = 1.0 - 1e-3
+"""Inches: closer than this to an enemy unit is within 1" of it (rulebook "General Movement")."""
 
 MIN_MOVE = 0.01
 """Inches: a flight, pursuit or retreat that would move less than this does not move at all (it was blocked at
@@ -100,7 +113,13 @@ def comes_near(state: GameState, unit: Unit, pose: Pose, exclude: Sequence[str] 
 
 def advance_bonus(unit: Unit) -> int:
     """Bonus to the Advance range from Fast (+2") and Slow (-2") (rulebook "Fast", "Slow"), inches."""
-    return (2 if unit.has("Fast") else 0) - (2 if unit.has("Slow") else 0)
+    return int(sum(m.value for m in _speed_mods(unit)))
+
+
+def _speed_mods(unit: Unit) -> list[Modifier]:
+    """Fast and Slow as they change the Advance range (``special_rules.fast_modifier``, ``slow_modifier``)."""
+    mods = (fast_modifier(unit, MoveAction.ADVANCE), slow_modifier(unit, MoveAction.ADVANCE))
+    return [m for m in mods if m is not None]
 
 
 def flight_facing(facing: float, arcs: Sequence[Arc]) -> float:
@@ -152,8 +171,34 @@ def _pose_dict(pose: Pose) -> dict[str, float]:
 
 
 def flight_move(state: GameState, dice: Dice, unit: Unit, attackers: list[tuple[str, Arc]]) -> list[Event]:
-    """Make ``unit`` flee (rulebook "Flight Moves"); returns the events. See ``flee`` for the details."""
-    return flee(state, dice, unit, attackers).events
+    """Make ``unit`` flee (rulebook "Flight Moves"), as the Flee charge reaction; returns the events. See ``flee``
+    for the details. A unit whose flight ends within 1" of an enemy unit could not get away and is caught and
+    routed at once (``catch_cornered``)."""
+    events = flee(state, dice, unit, attackers).events
+    return events + catch_cornered(state, unit, [a for a, _ in attackers])
+
+
+def cornering_enemy(state: GameState, unit: Unit, prefer: Sequence[str] = ()) -> str | None:
+    """The enemy unit on the table that ``unit`` is within 1" of (those in ``prefer`` first, then the nearest,
+    then in id order), or None (rulebook "General Movement")."""
+    if not unit.on_table:
+        return None
+    scene = state.scene
+    near = [(e.id not in prefer, round(scene.distance(unit.id, e.id), 6), e.id)
+            for e in state.enemies_of(unit.player) if e.on_table and scene.distance(unit.id, e.id) < NEAR]
+    return min(near)[2] if near else None
+
+
+def catch_cornered(state: GameState, unit: Unit, prefer: Sequence[str] = ()) -> list[Event]:
+    """A fleeing unit that ended its flight within 1" of an enemy unit could not break away: it is caught and
+    Routed (rulebook "Flight Moves", "Pursuit Moves": contact routs the fleeing unit; docs/rulings.md). Returns the
+    ``rout`` event (data ``{unit, by, reason: "cornered"}``), or nothing if it got away or is gone."""
+    by = cornering_enemy(state, unit, prefer)
+    if by is None or unit.removed is not None:
+        return []
+    state.remove(unit, Removal.ROUTED)
+    return [Event("rout", f"{unit.name} could not get away from {state.unit(by).name}: it is caught and routed",
+                  {"unit": unit.id, "by": by, "reason": "cornered"})]
 
 
 def flee(state: GameState, dice: Dice, unit: Unit, attackers: list[tuple[str, Arc]]) -> FlightOutcome:
@@ -181,7 +226,7 @@ def flee(state: GameState, dice: Dice, unit: Unit, attackers: list[tuple[str, Ar
         events.append(make_shaken(unit))
     for enemy_id in sorted(unit.engaged_with):
         state.disengage(unit, state.unit(enemy_id))
-    if unit.has("Immobile"):
+    if immobile(unit):
         state.remove(unit, Removal.ROUTED)
         events.append(Event("rout", f"{unit.name} is Immobile and cannot flee: it is routed",
                             {"unit": unit.id, "reason": "immobile"}))
@@ -191,7 +236,7 @@ def flee(state: GameState, dice: Dice, unit: Unit, attackers: list[tuple[str, Ar
     purpose = f"Flight range of {unit.name} (2D6{f'{bonus:+d}' if bonus else ''})"
     rolled = dice.d6(2, purpose)
     distance = max(0, sum(rolled) + bonus)
-    details = (["Fast +2"] if unit.has("Fast") else []) + (["Slow -2"] if unit.has("Slow") else [])
+    details = [f"{m.reason} {m.value:+d}" for m in _speed_mods(unit)]
     events.append(roll_event(purpose, rolled, None, bonus, None, details, unit=unit.id, range=distance))
     facing = flight_facing(start.facing, [arc for _, arc in attackers])
     pivoted = start.facing_to(facing)
@@ -238,7 +283,8 @@ def flee(state: GameState, dice: Dice, unit: Unit, attackers: list[tuple[str, Ar
 
 def pursuit_range_bonus(unit: Unit) -> int:
     """Bonus to the pursuit range: Fast +2", Slow -2", Musician +1" (rulebook "Pursuit Moves")."""
-    return advance_bonus(unit) + (1 if "musician" in unit.upgrades else 0)
+    musician = musician_modifier(unit)
+    return advance_bonus(unit) + (musician.value if musician is not None else 0)
 
 
 def pursue(state: GameState, dice: Dice, pursuer: Unit, fleeing_id: str, bearing: float,
@@ -263,30 +309,43 @@ def pursue(state: GameState, dice: Dice, pursuer: Unit, fleeing_id: str, bearing
     purpose = f"Pursuit range of {pursuer.name} (2D6{f'{bonus:+d}' if bonus else ''})"
     rolled = dice.d6(2, purpose)
     distance = max(0, sum(rolled) + bonus)
-    details = ((["Fast +2"] if pursuer.has("Fast") else []) + (["Slow -2"] if pursuer.has("Slow") else [])
-               + (["Musician +1"] if "musician" in pursuer.upgrades else []))
+    musician = musician_modifier(pursuer)
+    details = [f"{m.reason} {m.value:+d}" for m in _speed_mods(pursuer) + ([musician] if musician else [])]
     events.append(roll_event(purpose, rolled, None, bonus, None, details, unit=pursuer.id, range=distance))
     pivoted = start.facing_to(bearing)
     fleeing_enemies = tuple(sorted(u.id for u in state.enemies_of(pursuer.player) if u.fleeing))
+    # The pivot onto the flight line (and the sideways shift onto it) must leave the pursuer where it can stand:
+    # no overlap, 1" from every unit but the one it pursues (``check_path``). Failing that it pivots in place;
+    # failing that too it cannot pursue along the line and stays where it is.
+    paths: list[list[Pose]] = []
     if line_point is not None:
         rx, ry = right_vector(bearing)
         offset = (start.x - line_point[0]) * rx + (start.y - line_point[1]) * ry
-        on_line = Pose(start.x - offset * rx, start.y - offset * ry, pivoted.facing)
-        if (abs(offset) > 1e-9 and not [b for b in blocked_at(state, pursuer, on_line) if b not in fleeing_enemies]
-                and comes_near(state, pursuer, on_line, fleeing_enemies) is None):
-            pivoted = on_line
-    in_the_way = blocked_at(state, pursuer, pivoted)
-    near = comes_near(state, pursuer, pivoted, fleeing_enemies)
-    if near is not None and near not in in_the_way:
-        in_the_way.append(near)
-    touching = [b for b in in_the_way if b in fleeing_enemies]
-    if touching:  # turning onto the line already brings it into contact
-        result = SlideResult(start, 0.0, None, sorted(touching)[0], False, frozenset())
+        if abs(offset) > 1e-9:
+            paths.append([pivoted, Pose(start.x - offset * rx, start.y - offset * ry, pivoted.facing)])
+    paths.append([pivoted])
+    ignore = (fleeing_id,)
+    chosen: Pose | None = None
+    first_problem: str | None = None
+    for path in paths:
+        check = state.scene.check_path(pursuer.id, start, path, exclusion=1.0, ignore_units=ignore)
+        if check.ok:
+            chosen = path[-1]
+            break
+        first_problem = first_problem or check.blocker
+    touching = []
+    if chosen is not None and fleeing_id in state.units and state.units[fleeing_id].on_table:
+        fp = footprint_polygon(chosen, pursuer.formation)
+        if float(fp.distance(state.scene.footprint(fleeing_id))) <= CONTACT:
+            touching = [fleeing_id]
+    if chosen is None:  # it cannot turn onto the flight line: the pursuit move ends at once
+        result = SlideResult(start, 0.0, first_problem, None, False, frozenset())
         pivoted = start
-    elif in_the_way:  # it cannot turn onto the flight line: the pursuit move ends at once
-        result = SlideResult(start, 0.0, in_the_way[0], None, False, frozenset())
+    elif touching:  # turning onto the line already brings it into contact
+        result = SlideResult(start, 0.0, None, touching[0], False, frozenset())
         pivoted = start
     else:
+        pivoted = chosen
         state.place(pursuer, pivoted)
         result = state.scene.slide(pursuer.id, pivoted, bearing, float(distance), gap=1.0,
                                    stop_at=fleeing_enemies, edge_exits=False)

@@ -16,22 +16,30 @@ from typing import Any
 from geometry.arcs import arc_of_point
 from geometry.pose import Pose, bearing_difference
 from geometry.motion import MoveCheck
-from geometry.shapes import footprint_polygon
 from game.engine import charge as charging
-from game.engine import close_combat, shooting
+from game.engine import close_combat, deployment, magic, shooting, transport
 from game.engine.actions import (
     Action,
+    AllocateTokens,
+    CastSpell,
     ChargeReaction,
+    ChooseDeployment,
+    ChooseFirstTurn,
     Consolidate,
     DeclareCharge,
     Deploy,
+    Dispel,
     Done,
     FollowUp,
     Move,
     Pursue,
     RallyPivot,
     Redirect,
+    ScoutMove,
+    SetAside,
     Shoot,
+    Embark,
+    Disembark,
 )
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
@@ -42,7 +50,7 @@ from game.engine.movement import apply_move, can_move, path_problem, validate_mo
 from game.engine.state import DeclaredCharge, GameState, MoveAction, Pending, Phase, Removal, Step, Unit
 from game.engine.victory import victory_breakdown, victory_points
 
-DEPLOYMENT_DEPTH = 12.0
+DEPLOYMENT_DEPTH = deployment.DEPLOYMENT_DEPTH
 """Units deploy fully within this distance of their table edge (rulebook "Deploying Armies")."""
 
 REACTIONS = ("hold", "stand_and_shoot", "flee")
@@ -76,14 +84,18 @@ class Game:
         game = cls(state, dice)
         s = state
         if s.phase is Phase.DEPLOYMENT:
-            s.step = Step.DEPLOY
+            game.log += deployment.begin(s, dice)
             game.log += game._next_deployment()
         else:
             for u in s.units.values():
                 u.reset_turn_flags()
+                if u.player == s.active_player:
+                    u.moved_since_activation = False  # its activation begins (rulebook "Entrenched")
             game.log.append(Event("phase", f"Round {s.round}: player {s.active_player}'s turn",
                                   {"round": s.round, "player": s.active_player}))
-            game.log += game._enter(s.phase)
+            game.log += magic.start_of_round(s, s.phase)  # 0.1 allocate spell tokens
+            if not magic.waiting_for_allocation(s):
+                game.log += game._enter(s.phase)
         return game
 
     # --- queries -------------------------------------------------------------------------------------------
@@ -205,11 +217,20 @@ class Game:
             Redirect: self._redirect,
             Move: self._move,
             Shoot: self._shoot,
+            Embark: self._transport,
+            Disembark: self._transport,
             Pursue: self._close_combat_decision,
             FollowUp: self._close_combat_decision,
             Consolidate: self._close_combat_decision,
             RallyPivot: self._rally_pivot,
             Done: self._done,
+            ChooseDeployment: self._deploy,
+            SetAside: self._deploy,
+            ScoutMove: self._deploy,
+            ChooseFirstTurn: self._deploy,
+            CastSpell: self._magic,
+            Dispel: self._magic,
+            AllocateTokens: self._magic,
         }
 
     def _check_turn(self, action: Action) -> None:
@@ -239,56 +260,53 @@ class Game:
             raise IllegalAction("Turn Sequence", f"{unit.name} belongs to player {unit.player}")
         return unit
 
-    # --- deployment (rulebook "Deploying Armies") -------------------------------------------------------------
+    # --- deployment (rulebook "Deploying Armies", "Playing the Game", "Scout", "Ambush") ---------------------------
     def _next_deployment(self) -> list[Event]:
+        """After a deployment decision: once deployment is over (first player chosen), start round 1."""
         s = self.state
-        waiting = {p: [u for u in s.units.values() if u.player == p and u.pose is None and u.removed is None]
-                   for p in (1, 2)}
-        if not waiting[1] and not waiting[2]:
+        if s.phase is Phase.DEPLOYMENT and deployment.finished(s):
             s.round, s.active_player = 1, s.first_player
             return self._start_turn()
-        deployed = {p: sum(1 for u in s.units.values() if u.player == p and u.pose is not None) for p in (1, 2)}
-        player = 1 if deployed[1] <= deployed[2] else 2
-        if not waiting[player]:
-            player = 3 - player
-        s.pending = Pending(player, "deploy", options=tuple(u.id for u in waiting[player]))
         return []
 
-    def check_deploy(self, action: Deploy) -> IllegalAction | None:
-        """Why a proposed deployment is illegal, or None (nothing changes)."""
+    def check_deploy(self, action: Action) -> IllegalAction | None:
+        """Why a proposed deployment action is illegal, or None (nothing changes).
+
+        Any action of ``game.engine.deployment`` may be asked: ``deploy`` (deployment, Scouts, Ambush in step 1.1),
+        ``scout_move``, ``set_aside``, ``choose_deployment``, ``choose_first_turn``.
+        """
         try:
             self._check_turn(action)
-            self._validate_deploy(action)
+            deployment.check(self.state, action)
         except IllegalAction as e:
             return e
         return None
 
-    def _deploy(self, action: Deploy) -> list[Event]:
-        unit = self._validate_deploy(action)
-        self.state.place(unit, action.pose)
-        return [Event("deploy", f"{unit.name} deploys", {"unit": unit.id})] + self._next_deployment()
+    def _deploy(self, action: Action) -> list[Event]:
+        """Every deployment action (and ``done`` in the deployment steps): game.engine.deployment."""
+        events = deployment.apply(self.state, self.dice, action)
+        return events + self._next_deployment()
 
-    def _validate_deploy(self, action: Deploy) -> Unit:
-        self._expect(action, Step.DEPLOY)
+    # --- magic: 0.1 allocate spell tokens, 1.3 / 3.2 cast spells (rulebook "Caster(X)"; game.engine.magic) ------
+    def _magic(self, action: Action) -> list[Event]:
+        """Every magic action (and ``done`` in the magic steps): game.engine.magic. After the last token split of
+        step 0.1 the phase the round starts with is entered."""
         s = self.state
-        unit = self._own_unit(action)
-        if unit.pose is not None:
-            raise IllegalAction("Deploying Armies", f"{unit.name} is already deployed")
-        poly = footprint_polygon(action.pose, unit.formation)
-        minx, miny, maxx, maxy = poly.bounds
-        if minx < 0 or maxx > s.table.width or miny < 0 or maxy > s.table.depth:
-            raise IllegalAction("Deploying Armies", "the unit must be fully on the table", action.pose.xy)
-        if (unit.player == 1 and maxy > DEPLOYMENT_DEPTH + 1e-6) or \
-                (unit.player == 2 and miny < s.table.depth - DEPLOYMENT_DEPTH - 1e-6):
-            raise IllegalAction("Deploying Armies", "units deploy fully within 12\" of their table edge",
-                                action.pose.xy)
-        for other in s.units.values():
-            if other.on_table and poly.distance(s.scene.footprint(other.id)) < 1.0 - 1e-6:
-                raise IllegalAction("General Movement", f"within 1\" of {other.name}", action.pose.xy)
-        for t in s.terrain:
-            if "impassable" in t.traits and poly.intersection(t.shape).area > 1e-9:
-                raise IllegalAction("Impassable Terrain", f"the unit would stand in {t.name}", action.pose.xy)
-        return unit
+        allocating = s.step is Step.ALLOCATE_TOKENS
+        events = magic.apply(s, self.dice, action)
+        if allocating and not magic.waiting_for_allocation(s):
+            events += self._enter(s.phase)
+        return events
+
+    def check_magic(self, action: Action) -> IllegalAction | None:
+        """Why a proposed ``cast_spell``, ``dispel`` or ``allocate_tokens`` is illegal now, or None (nothing
+        changes)."""
+        try:
+            self._check_turn(action)
+            magic.check(self.state, action)
+        except IllegalAction as e:
+            return e
+        return None
 
     # --- the turn sequence ---------------------------------------------------------------------------------
     def _start_turn(self) -> list[Event]:
@@ -296,18 +314,26 @@ class Game:
         for u in s.units.values():
             u.reset_turn_flags()
             u.fleeing = False
+            if u.player == s.active_player:
+                u.moved_since_activation = False  # its activation begins (rulebook "Entrenched")
         events = [Event("phase", f"Round {s.round}: player {s.active_player}'s turn",
                         {"round": s.round, "player": s.active_player})]
+        events += magic.start_of_round(s, Phase.STRATEGY_1)  # 0.1 allocate spell tokens (once per round)
+        if magic.waiting_for_allocation(s):
+            return events
         return events + self._enter(Phase.STRATEGY_1)
 
     def _enter(self, phase: Phase) -> list[Event]:
         s = self.state
         s.phase = phase
+        expired = magic.expire_effects(s)  # spell effects whose duration has ended
         p = s.active_player
-        events = [Event("phase", f"{_PHASE_NAMES[phase]}", {"phase": phase.value, "player": p})]
+        events = [Event("phase", f"{_PHASE_NAMES[phase]}", {"phase": phase.value, "player": p})] + expired
         if phase in (Phase.STRATEGY_1, Phase.STRATEGY_2):
             s.step = Step.STRATEGY
             s.pending = Pending(p, "strategy")
+            if phase is Phase.STRATEGY_1:
+                events += deployment.ambush_step(s)  # 1.1 Deploy Ambusher units, then the strategy step
         elif phase is Phase.MOVEMENT:
             s.step = Step.DECLARE_CHARGES
             s.charges = []
@@ -326,6 +352,10 @@ class Game:
     def _done(self, action: Done) -> list[Event]:
         s = self.state
         step = s.step
+        if step in magic.DONE_STEPS:
+            return self._magic(action)
+        if step in deployment.DONE_STEPS:
+            return self._deploy(action)
         if step is Step.STRATEGY:
             return self._enter(Phase.MOVEMENT if s.phase is Phase.STRATEGY_1 else Phase.SHOOTING)
         if step is Step.DECLARE_CHARGES:
@@ -525,19 +555,7 @@ class Game:
 
     def _run_down(self, unit: Unit, fled: Unit) -> list[Event]:
         """Rulebook "Flee": the charger charges the fleeing unit with its normal charge distance."""
-        s = self.state
-        if not fled.on_table:
-            return [Event("charge", f"{unit.name}'s target fled the table; the charge ends", {"unit": unit.id})]
-        try:
-            plan = charging.plan_charge_for_move(s, unit, fled)
-        except IllegalAction as why:
-            return charging.failed_charge(s, unit, fled, why.message)
-        start = unit.pose
-        s.place(unit, plan.end)
-        s.remove(fled, Removal.ROUTED)
-        return [Event("charge", f"{unit.name} runs down {fled.name}",
-                      {"unit": unit.id, "target": fled.id, "from": _pose(start), "to": _pose(plan.end)}),
-                Event("rout", f"{fled.name} is caught and routed", {"unit": fled.id})]
+        return charging.run_down(self.state, self.dice, unit, fled)
 
     # --- 2.4 remaining moves ---------------------------------------------------------------------------------
     def _move(self, action: Move) -> list[Event]:
@@ -548,6 +566,28 @@ class Game:
         return apply_move(self.state, self.dice, unit, _move_action(action.action), action.path, checked)
 
     # --- 4 shooting --------------------------------------------------------------------------------------------
+    # --- 2.4 Transport(X): embark and disembark (game.engine.transport) --------------------------------------
+    def check_transport(self, action: Embark | Disembark) -> IllegalAction | None:
+        """Why a proposed embark or disembark is illegal now, or None (nothing changes)."""
+        try:
+            self._check_turn(action)
+            self._expect(action, Step.REMAINING_MOVES)
+            unit = self._own_unit(action)
+            if isinstance(action, Embark):
+                transport.check_embark(self.state, unit, action.transport, action.action)
+            else:
+                transport.check_disembark(self.state, unit, action.pose, action.action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def _transport(self, action: Embark | Disembark) -> list[Event]:
+        self._expect(action, Step.REMAINING_MOVES)
+        unit = self._own_unit(action)
+        if isinstance(action, Embark):
+            return transport.embark(self.state, unit, action.transport, action.action)
+        return transport.disembark(self.state, unit, action.pose, action.action)
+
     def _shoot(self, action: Shoot) -> list[Event]:
         self._expect(action, Step.RANGED_ATTACKS)
         self._own_unit(action)

@@ -61,13 +61,37 @@ from dataclasses import dataclass, field
 from game.engine.attacks import Modifier, roll_to_block, roll_to_hit
 from game.engine.casualties import apply_wounds, remaining_strength, starting_strength
 from game.engine.dice import Dice
-from game.engine.events import Event, roll_event
+from game.engine.events import Event
+from game.engine.magic import effect_modifiers, melee_attacks
 from game.engine.morale import make_shaken, morale_test
-from game.engine.profiles import Weapon, rule_value
-from game.engine.shooting import deadly_wounds, sergeant_index
+from game.engine.profiles import Profile, Weapon
+from game.engine.shooting import sergeant_index
+from game.engine.special_rules import (
+    IMPACT_NEED,
+    RENDING_AP,
+    ap_modifier,
+    attack_quality,
+    blast_multiplier,
+    carries,
+    deadly_first,
+    deadly_wounds,
+    defense_profile,
+    fear_bonus,
+    furious_extra_hits,
+    immobile,
+    lance_modifier,
+    limited_available,
+    poison_rerolls,
+    regeneration_rolls,
+    rending_hits,
+    sergeant_modifier,
+    use_limited,
+    weapon_value,
+)
 from game.engine.state import GameState, Unit
 from geometry.arcs import Arc
 from geometry.contact import models_in_contact
+from geometry.formation import hero_index
 
 STEP_NAMES: dict[int, str] = {
     1: "Counter attacks",
@@ -153,16 +177,32 @@ def front_two_rows(state: GameState, unit: Unit) -> int:
     return sum(1 for r in state.scene.model_rows(unit.id) if int(r) <= 1)
 
 
-def has_counter(unit: Unit, weapon: Weapon) -> bool:
-    """True if ``weapon`` counts as a Counter weapon for ``unit`` (rulebook "Counter")."""
-    return weapon.has("Counter") or unit.has("Counter")
+def has_counter(profile: Profile | Unit, weapon: Weapon) -> bool:
+    """True if ``weapon`` counts as a Counter weapon for models of ``profile`` (rulebook "Counter"; a unit rule
+    Counter makes every melee weapon of those models a Counter weapon). A ``Unit`` stands for its own profile."""
+    prof = profile.profile if isinstance(profile, Unit) else profile
+    return weapon.has("Counter") or prof.has("Counter")
+
+
+def _kinds(unit: Unit, models: list[int]) -> list[tuple[Profile, bool, list[int]]]:
+    """``models`` split by kind: (profile, is_hero, indices) for the unit's own models, then its joined hero."""
+    hero = hero_index(unit.formation) if unit.hero_alive else None
+    own = [m for m in models if m != hero]
+    out = [(unit.profile, False, own)] if own else []
+    if hero is not None and hero in models and unit.hero is not None:
+        out.append((unit.hero.profile, True, [hero]))
+    return out
 
 
 def counter_models(state: GameState, unit: Unit) -> int:
-    """Models with a Counter weapon in the two front rows of ``unit`` (rulebook "Counter")."""
-    if not any(has_counter(unit, w) for w in unit.profile.melee_weapons):
+    """Models with a Counter weapon in the two front rows of ``unit`` (rulebook "Counter"), a joined hero
+    counted by its own weapons."""
+    if not unit.on_table:
         return 0
-    return front_two_rows(state, unit)
+    rows = state.scene.model_rows(unit.id)
+    front = [i for i in range(len(rows)) if int(rows[i]) <= 1]
+    return sum(len(models) for prof, _, models in _kinds(unit, front)
+               if any(has_counter(prof, w) for w in prof.melee_weapons))
 
 
 def counters_charge(unit: Unit, enemy: Unit) -> bool:
@@ -172,20 +212,22 @@ def counters_charge(unit: Unit, enemy: Unit) -> bool:
             and unit.contact_arcs.get(enemy.id) is Arc.FRONT)
 
 
+def impact_dice(profile: Profile, models: int, counter_cut: int) -> tuple[int, int]:
+    """Rulebook "Impact(X)": X dice (or, in later rounds, X attacks) per model of ``profile`` striking to the
+    front, less the enemy's Counter models (rulebook "Counter": -1 per model), never below 0. Returns (dice, the
+    Counter cut still to take off other models)."""
+    dice = profile.value("Impact") * models
+    cut = min(dice, counter_cut)
+    return dice - cut, counter_cut - cut
+
+
 # --- one batch of attacks --------------------------------------------------------------------------------------
-
-
-def _has(unit: Unit, weapon: Weapon | None, rule: str) -> bool:
-    return (weapon is not None and weapon.has(rule)) or unit.has(rule)
-
-
-def _value(weapon: Weapon, rule: str) -> int:
-    return rule_value(weapon.rules, rule) or 0
 
 
 @dataclass
 class _Batch:
-    """Attacks of one weapon (or Impact) of some models of one unit at one target, in one step."""
+    """Attacks of one weapon (or Impact) of some models of one kind (the unit's own or its hero) at one target,
+    in one step."""
 
     unit: Unit
     target: Unit
@@ -197,6 +239,10 @@ class _Batch:
     step: int
     impact_dice: int = 0
     """Impact hits in step 2 / Impact attacks in step 4: the number of dice (after Counter)."""
+    profile: Profile | None = None
+    """The striking models' profile (Quality, rules); None for the unit's own."""
+    hero: bool = False
+    """The striking model is the unit's joined hero."""
 
 
 @dataclass
@@ -214,55 +260,61 @@ class StepResult:
 def _resolve_batch(state: GameState, dice: Dice, b: _Batch, out: StepResult) -> None:
     """The Melee Sequence for one batch (rulebook "The Melee Sequence"): attacks, hits, blocks; wounds noted."""
     unit, target, weapon = b.unit, b.target, b.weapon
+    prof = b.profile or unit.profile
     charging = unit.fights_as_charger
     events = out.events
+    who = f"{unit.hero.name} with {unit.name}" if b.hero and unit.hero is not None else unit.name
     if b.step == 2:
-        label = f"{unit.name} Impact hits on {target.name}"
+        label = f"{who} Impact hits on {target.name}"
         attacks = b.impact_dice
     elif weapon is None:
-        label = f"{unit.name} Impact attacks on {target.name}"
+        label = f"{who} Impact attacks on {target.name}"
         attacks = b.impact_dice
     else:
-        label = f"{unit.name} strikes {target.name} with {weapon.name}"
-        attacks = len(b.models) * weapon.attacks
+        label = f"{who} strikes {target.name} with {weapon.name}"
+        attacks = len(b.models) * melee_attacks(unit, weapon.attacks)
     if attacks <= 0:
         return
+    if weapon is not None:
+        use_limited(unit, weapon)
     events.append(Event("info", f"{label}: {attacks} {'dice' if b.step == 2 else 'attacks'}"
                         + (f" (hit only on 6: {b.only_sixes})" if b.only_sixes and b.step != 2 else ""),
                         {"unit": unit.id, "target": target.id, "step": b.step,
                          "weapon": weapon.name if weapon else "Impact", "models": list(b.models),
-                         "attacks": attacks}))
+                         "attacks": attacks, "hero": b.hero}))
     # 2. Roll to hit.
     hits = sixes = 0
     if b.step == 2:
-        hr = roll_to_hit(dice, attacks, 2, [], f"{label} (2+)")
+        hr = roll_to_hit(dice, attacks, IMPACT_NEED, [], f"{label} ({IMPACT_NEED}+)",
+                         need_text=f"Impact {IMPACT_NEED}+")
         events += hr.events
         hits = hr.hits
     else:
-        quality = 2 if weapon is not None and _has(unit, weapon, "Reliable") else unit.profile.quality
+        quality, need = attack_quality(prof, weapon, False)
         mods: list[Modifier] = []
-        if weapon is not None and charging and _has(unit, weapon, "Lance"):
-            mods.append(Modifier("Lance", 1))
-        sarge = sergeant_index(unit)
-        per_model = weapon.attacks if weapon is not None else unit.profile.value("Impact")
+        lance, lance_ap = lance_modifier(prof, weapon, charging)
+        if lance is not None:
+            mods.append(lance)
+        mods += effect_modifiers(unit, "to_hit")  # spells (game.engine.magic)
+        sarge = sergeant_index(unit) if not b.hero else None
+        per_model = melee_attacks(unit, weapon.attacks) if weapon is not None else prof.value("Impact")
         sarge_attacks = min(per_model, attacks) if sarge is not None and sarge in b.models else 0
         batches = [(attacks - sarge_attacks, mods, "to hit")]
         if sarge_attacks:
-            batches.append((sarge_attacks, [*mods, Modifier("Sergeant", 1)], "to hit (Sergeant)"))
+            batches.append((sarge_attacks, [*mods, sergeant_modifier()], "to hit (Sergeant)"))
         for count, m, what in batches:
             if count <= 0:
                 continue
-            hr = roll_to_hit(dice, count, quality, m, f"{label}: {what}", only_sixes=b.only_sixes)
+            hr = roll_to_hit(dice, count, quality, m, f"{label}: {what}", only_sixes=b.only_sixes, need_text=need)
             events += hr.events
             hits += hr.hits
             sixes += hr.sixes
-    rending = sixes if weapon is not None and _has(unit, weapon, "Rending") else 0
-    furious = sixes if charging and b.step != 2 and _has(unit, weapon, "Furious") else 0
-    blast = min(_value(weapon, "Blast"), target.models) if weapon is not None and weapon.has("Blast") else 1
-    blast = max(blast, 1)
+    rending = rending_hits(prof, weapon, sixes)
+    furious = furious_extra_hits(prof, weapon, sixes, charging) if b.step != 2 else 0
+    blast = blast_multiplier(weapon, target.models)
     normal_hits = (hits - rending + furious) * blast
-    rending_hits = rending * blast
-    total_hits = normal_hits + rending_hits
+    rending_hits_ = rending * blast
+    total_hits = normal_hits + rending_hits_
     notes = ([f"Furious +{furious}"] if furious else []) + ([f"Blast x{blast}"] if blast > 1 else [])
     events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}"
                         + (f" ({', '.join(notes)})" if notes else ""),
@@ -273,51 +325,51 @@ def _resolve_batch(state: GameState, dice: Dice, b: _Batch, out: StepResult) -> 
     # 3. Roll to block.
     ap = 0
     if weapon is not None:
-        ap = weapon.ap + (1 if charging and _has(unit, weapon, "Lance") else 0)
-    defense = target.profile.defense
+        ap = weapon.ap + lance_modifier(prof, weapon, charging)[1]
+    defender = defense_profile(target)
+    defense = defender.defense
+    need_block = f"Defense {defense}+" + (f" ({defender.name})" if defender is not target.profile else "")
 
     def ap_mods(x: int) -> list[Modifier]:
-        return [Modifier(f"AP({x})", -x)] if x else []
+        apm = ap_modifier(x)
+        return ([apm] if apm is not None else []) + effect_modifiers(target, "defense")  # spells: magic
 
     wounds = 0
     block_batches = [(normal_hits, ap_mods(ap), "Defense")]
-    if rending_hits:
-        block_batches.append((rending_hits, ap_mods(max(ap, 4)), "Defense against Rending 6s"))
-    poison = weapon is not None and _has(unit, weapon, "Poison")
+    if rending_hits_:
+        block_batches.append((rending_hits_, ap_mods(max(ap, RENDING_AP)), "Defense against Rending 6s"))
+    poison = weapon is not None and carries(prof, weapon, "Poison")
     rerolls: list[tuple[int, list[Modifier]]] = []
     for count, m, what in block_batches:
         if count <= 0:
             continue
-        br = roll_to_block(dice, count, defense, m, f"{target.name} {what} against {unit.name}")
+        br = roll_to_block(dice, count, defense, m, f"{target.name} {what} against {who}", need_text=need_block)
         events += br.events
         wounds += br.wounds
         if poison:
             rerolls.append((sum(1 for d in br.dice if d == 6), m))
     for count, m in rerolls:
-        if count:
-            br = roll_to_block(dice, count, defense, m, f"{target.name} Defense re-rolls of 6 (Poison)")
-            events += br.events
-            wounds += br.wounds
-    if wounds and target.has("Regeneration") and not poison and not (weapon is not None
-                                                                     and _has(unit, weapon, "Rending")):
-        purpose = f"{target.name} Regeneration against {unit.name}"
-        rolls = dice.d6(wounds, purpose)
-        saved = sum(1 for d in rolls if d >= 5)
-        events.append(roll_event(purpose, rolls, 5, 0, saved, unit=target.id))
-        wounds -= saved
+        extra, evs = poison_rerolls(dice, count, defense, m, f"{target.name} against {who}")
+        events += evs
+        wounds += extra
+    wounds, evs = regeneration_rolls(dice, wounds, defender, prof, weapon, f"{target.name} against {who}",
+                                     target.id)
+    events += evs
     if wounds and weapon is not None and weapon.has("Deadly"):
-        wounds = deadly_wounds(target, wounds, _value(weapon, "Deadly"))
+        wounds = deadly_wounds(target, wounds, weapon_value(weapon, "Deadly"))
     out.wounds_on[target.id] += wounds
     out.caused_by[unit.id] += wounds
 
 
-def _weapon_order(unit: Unit) -> list[Weapon]:
+def _weapon_order(unit: Unit | Profile) -> list[Weapon]:
     """Melee weapons, Deadly first (rulebook "Deadly(X)"), else profile order."""
-    return sorted(unit.profile.melee_weapons, key=lambda w: not w.has("Deadly"))
+    prof = unit.profile if isinstance(unit, Unit) else unit
+    return sorted(prof.melee_weapons, key=lambda w: not deadly_first(w))
 
 
 def _batches_for_step(state: GameState, unit: Unit, step: int, order: list[str]) -> list[_Batch]:
-    """The batches ``unit`` rolls in ``step`` (1-4) of the Order of Attacks."""
+    """The batches ``unit`` rolls in ``step`` (1-4) of the Order of Attacks: per target, per kind of model (the
+    unit's own, then its joined hero with its own weapons and Quality), per weapon, per facing."""
     strikes = strikes_of(state, unit, order)
     if not strikes:
         return []
@@ -326,7 +378,6 @@ def _batches_for_step(state: GameState, unit: Unit, step: int, order: list[str])
     for s in strikes:
         by_target[s.target].append(s)
     fatigue = "Fatigue (Shaken)" if unit.shaken else None
-    impact = unit.profile.value("Impact")
     batches: list[_Batch] = []
     for tid in sorted(by_target, key=key):
         target = state.units[tid]
@@ -336,9 +387,11 @@ def _batches_for_step(state: GameState, unit: Unit, step: int, order: list[str])
         counter_cut = (counter_models(state, target)
                        if target.contact_arcs.get(unit.id) is Arc.FRONT else 0)
         if step == 2:
-            if impact and unit.fights_as_charger and front_models:
-                n = max(0, impact * len(front_models) - counter_cut)
-                batches.append(_Batch(unit, target, None, front_models, None, 2, n))
+            if unit.fights_as_charger:
+                for prof, hero, models in _kinds(unit, front_models):
+                    n, counter_cut = impact_dice(prof, len(models), counter_cut)
+                    if prof.value("Impact"):
+                        batches.append(_Batch(unit, target, None, models, None, 2, n, prof, hero))
             continue
         if step == 1 and not counter_first:
             continue
@@ -346,19 +399,25 @@ def _batches_for_step(state: GameState, unit: Unit, step: int, order: list[str])
             continue
         if step == 4 and unit.fights_as_charger:
             continue
-        for weapon in _weapon_order(unit):
-            is_counter = has_counter(unit, weapon) and counter_first
-            if (step == 1) != is_counter:
-                continue
-            for kind in ("front", "flank", "rear"):
-                models = [s.model for s in group if s.kind == kind]
-                if not models:
+        for prof, hero, _ in _kinds(unit, [s.model for s in group]):
+            for weapon in _weapon_order(prof):
+                if not limited_available(unit, weapon):
                     continue
-                only = fatigue or ("strike to the rear" if kind == "rear" else None)
-                batches.append(_Batch(unit, target, weapon, models, only, step))
-        if step == 4 and impact and not unit.fights_as_charger and front_models:
-            n = max(0, impact * len(front_models) - counter_cut)
-            batches.append(_Batch(unit, target, None, front_models, fatigue, 4, n))
+                is_counter = has_counter(prof, weapon) and counter_first
+                if (step == 1) != is_counter:
+                    continue
+                for kind in ("front", "flank", "rear"):
+                    models = [s.model for s in group if s.kind == kind]
+                    models = next((m for p, h, m in _kinds(unit, models) if h == hero), [])
+                    if not models:
+                        continue
+                    only = fatigue or ("strike to the rear" if kind == "rear" else None)
+                    batches.append(_Batch(unit, target, weapon, models, only, step, 0, prof, hero))
+        if step == 4 and not unit.fights_as_charger:
+            for prof, hero, models in _kinds(unit, front_models):
+                n, counter_cut = impact_dice(prof, len(models), counter_cut)
+                if prof.value("Impact"):
+                    batches.append(_Batch(unit, target, None, models, fatigue, 4, n, prof, hero))
     return batches
 
 
@@ -398,7 +457,7 @@ def fight(state: GameState, dice: Dice, order: list[str]) -> FightResult:
             n = result.wounds_on.get(uid, 0)
             unit = state.units[uid]
             if n and unit.on_table:
-                events += apply_wounds(state, unit, n, "melee")
+                events += apply_wounds(state, unit, n, "melee", dice)
     return FightResult(caused, events)
 
 
@@ -406,13 +465,27 @@ def fight(state: GameState, dice: Dice, order: list[str]) -> FightResult:
 
 
 def full_rows(unit: Unit) -> int:
-    """Full rows for Melee Resolution, at most 3 (rulebook "Melee Resolution"): models // starting front-row size;
-    a unit that started as one model has one full row while it lives."""
+    """Full rows for Melee Resolution, at most 3 (rulebook "Melee Resolution"): models // starting front-row size
+    (before adding heroes); a unit that started as one model has one full row while it lives.
+
+    A joined hero counts as the places it takes when its base fits into formation, else (beside the unit) only
+    once the unit's other models are down to one row, as one model (rulebook "Heroes & Units With Mixed Base
+    Sizes")."""
     if not unit.on_table or unit.models <= 0:
         return 0
     if unit.starting_models == 1:
         return 1
-    return min(MAX_ROW_BONUS, unit.models // max(unit.starting_rows_width, 1))
+    return min(MAX_ROW_BONUS, resolution_models(unit) // max(unit.starting_rows_width, 1))
+
+
+def resolution_models(unit: Unit) -> int:
+    """How many models ``unit`` counts as for its full rows (rulebook "Heroes & Units With Mixed Base Sizes")."""
+    if not unit.hero_alive:
+        return unit.models
+    slots = unit.formation.hero_slots
+    if slots is not None:
+        return unit.regulars + slots[0] * slots[1]
+    return unit.regulars + (1 if unit.regulars <= unit.per_row else 0)
 
 
 @dataclass
@@ -484,7 +557,7 @@ def resolve(state: GameState, order: list[str], caused: dict[str, int]) -> Resol
         if unit.on_table:
             sc.rows += full_rows(unit)
             sc.charge += 1 if unit.fights_as_charger else 0
-            sc.fear += unit.profile.value("Fear")
+            sc.fear += fear_bonus(unit)
     # Flank and rear bonuses: once per side of each enemy unit.
     for uid in order:
         enemy = state.units[uid]
@@ -572,7 +645,7 @@ def melee_morale_test(state: GameState, dice: Dice, unit: Unit, difference: int)
         events.append(Event("morale", f"{unit.name} is Shaken and Flees ({why})",
                             {"unit": unit.id, "outcome": FLEES}))
         return FLEES, events
-    if unit.has("Immobile"):
+    if immobile(unit):
         events.append(Event("info", f"{unit.name} is Immobile: it does not move back and stays locked in combat",
                             {"unit": unit.id, "outcome": STAYS}))
         return STAYS, events

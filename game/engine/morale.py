@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from game.engine.attacks import Modifier, succeeds, total
 from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
+from game.engine.magic import effect_modifiers
+from game.engine.special_rules import banner_modifier, fearless_roll, morale_quality
 from game.engine.state import Unit
 
 
@@ -27,24 +29,27 @@ def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str) 
 
     A Banner adds +1 (rulebook "Command Groups"). A Shaken unit always fails without rolling (rulebook "Shaken
     Units"). A unit with Fearless that fails rolls one die and passes on 4+ (rulebook "Fearless"); this does
-    not save a Shaken unit's automatic failure (docs/rulings.md).
+    not save a Shaken unit's automatic failure (docs/rulings.md). A joined hero may take the test with its own
+    Quality (rulebook "Hero"; ``special_rules.morale_quality``).
     """
     mods = list(modifiers)
-    if "banner" in unit.upgrades:
-        mods.append(Modifier("Banner", 1))
+    banner = banner_modifier(unit)
+    if banner is not None:
+        mods.append(banner)
+    mods += effect_modifiers(unit, "morale")  # spells (game.engine.magic)
     if unit.shaken:
         ev = Event("morale", f"{unit.name} is Shaken and automatically fails its morale test ({reason})",
                    {"unit": unit.id, "passed": False, "automatic": True, "reason": reason})
         return MoraleResult(False, [ev])
+    quality, who = morale_quality(unit)
     roll = dice.one(f"Morale test of {unit.name} ({reason})")
-    passed = succeeds(roll, unit.profile.quality, total(mods))
-    events = [roll_event(f"Morale test of {unit.name} ({reason})", [roll], unit.profile.quality, total(mods),
-                         1 if passed else 0, [str(m) for m in mods], unit=unit.id)]
-    if not passed and unit.has("Fearless"):
-        again = dice.one(f"Fearless roll of {unit.name}")
-        events.append(roll_event(f"Fearless roll of {unit.name}", [again], 4, 0, 1 if again >= 4 else 0,
-                                 unit=unit.id))
-        passed = again >= 4
+    passed = succeeds(roll, quality, total(mods))
+    need = f"Quality {quality}+" + (f" ({who})" if who else "")
+    events = [roll_event(f"Morale test of {unit.name} ({reason})", [roll], quality, total(mods),
+                         1 if passed else 0, [need] + [str(m) for m in mods], unit=unit.id)]
+    if not passed:
+        passed, fearless = fearless_roll(dice, unit)
+        events += fearless
     verdict = "passes" if passed else "fails"
     events.append(Event("morale", f"{unit.name} {verdict} its morale test ({reason})",
                         {"unit": unit.id, "passed": passed, "reason": reason}))

@@ -13,14 +13,17 @@ from dataclasses import dataclass
 
 from shapely.geometry import MultiPoint
 
-from geometry.pose import Pose, bearing_difference, bearing_to
-from geometry.motion import MoveCheck
-from geometry.shapes import model_polygons
 from game.engine.casualties import apply_wounds
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
+from game.engine.magic import move_bonus
+from game.engine.special_rules import fast_modifier, flying, immobile, musician_modifier, slow_modifier, strider
 from game.engine.state import GameState, MoveAction, Unit
+from geometry.formation import hero_index
+from geometry.motion import MoveCheck
+from geometry.pose import Pose, bearing_difference, bearing_to
+from geometry.shapes import model_polygons
 
 EPS = 1e-6
 ADVANCE = 6.0
@@ -58,24 +61,22 @@ def path_problem(check: MoveCheck, state: GameState | None = None) -> IllegalAct
 def move_allowance(unit: Unit, action: MoveAction) -> float:
     """Inches ``unit`` may move with ``action``: 6 Advance, 12 Rush/Charge, 0 Hold.
 
-    Fast +2"/+4", Slow -2"/-4" (rulebook "Fast", "Slow"), Musician +1" (rulebook "Command Groups").
+    Fast +2"/+4", Slow -2"/-4" (rulebook "Fast", "Slow"), Musician +1" (rulebook "Command Groups"), through
+    ``special_rules``.
     """
     if action is MoveAction.HOLD:
         return 0.0
     base = ADVANCE if action is MoveAction.ADVANCE else RUSH
-    step = 2.0 if action is MoveAction.ADVANCE else 4.0
-    if unit.has("Fast"):
-        base += step
-    if unit.has("Slow"):
-        base -= step
-    if "musician" in unit.upgrades:
-        base += 1.0
+    for mod in (fast_modifier(unit, action), slow_modifier(unit, action), musician_modifier(unit)):
+        if mod is not None:
+            base += mod.value
+    base += move_bonus(unit, action is MoveAction.ADVANCE)  # spells (game.engine.magic)
     return max(base, 0.0)
 
 
 def ignores_difficult(unit: Unit) -> bool:
     """Strider and Flying units ignore difficult terrain (rulebook "Strider", "Flying")."""
-    return unit.has("Strider") or unit.has("Flying")
+    return strider(unit) or flying(unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +162,7 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
     if why:
         raise IllegalAction("Movement", why)
     assert unit.pose is not None
-    if action is not MoveAction.HOLD and unit.has("Immobile"):
+    if action is not MoveAction.HOLD and immobile(unit):
         raise IllegalAction("Immobile", f"{unit.name} may only take Hold actions")
     shape = path_shape(unit.pose, path)
     check_pivots(action, shape.pivots)
@@ -178,7 +179,7 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
                             backward[0][1].xy)
     if backward:
         allowance /= 2
-    check = state.scene.check_path(unit.id, unit.pose, list(path))
+    check = state.scene.check_path(unit.id, unit.pose, list(path), fly_over=flying(unit))
     if not check.ok:
         raise path_problem(check, state)
     if "difficult" in check.traits_crossed and not ignores_difficult(unit):
@@ -203,8 +204,11 @@ def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pos
 
     Rulebook "Dangerous Terrain": one die per model (as many as its Tough value), each 1 is a wound. Terrain
     "dangerous when using rush/charge" (rivers, ruins) counts only when ``rushing``. Models are counted by their
-    bases swept along each straight leg (docs/rulings.md).
+    bases swept along each straight leg (docs/rulings.md). Flying units ignore terrain while moving (rulebook
+    "Flying").
     """
+    if flying(unit):
+        return []
     wanted = {"dangerous", "dangerous_when_rushing"} if rushing else {"dangerous"}
     if traits_crossed is not None and not wanted & traits_crossed:
         return []  # the whole swept path misses every dangerous piece
@@ -226,13 +230,21 @@ def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pos
                 touched.add(m)
     if not touched:
         return []
-    count = len(touched) * unit.tough
+    return dangerous_terrain_test(state, dice, unit, sorted(touched))
+
+
+def dangerous_terrain_test(state: GameState, dice: Dice, unit: Unit, models: Sequence[int],
+                           reason: str = "in dangerous terrain") -> list[Event]:
+    """Rulebook "Dangerous Terrain": each of ``models`` (indices in ``model_centres`` order) rolls one die, or as
+    many as its Tough value (a joined hero its own); each 1 is one wound on the unit."""
+    hero = hero_index(unit.formation)
+    count = sum(unit.hero.tough if (m == hero and unit.hero is not None) else unit.tough for m in models)
     purpose = f"Dangerous terrain test of {unit.name}"
     results = dice.d6(count, purpose)
     wounds = sum(1 for d in results if d == 1)
-    events = [roll_event(purpose, results, None, 0, wounds, [f"{len(touched)} model(s) in dangerous terrain"],
-                         unit=unit.id)]
-    events += apply_wounds(state, unit, wounds, "dangerous terrain")
+    events = [roll_event(purpose, results, None, 0, wounds, [f"{len(models)} model(s) {reason}",
+                                                             "each 1 is a wound"], unit=unit.id)]
+    events += apply_wounds(state, unit, wounds, "dangerous terrain", dice)
     return events
 
 

@@ -2,15 +2,18 @@
 Stand and Shoot (rulebook "Charge Reactions"), and the morale tests at the end of the Shooting Phase (rulebook
 "General Morale Tests", turn sequence 4.3).
 
-Weapon and unit special rules that change a shot live here, each in one place: AP(X), Stealth, Entrenched,
-Indirect, Relentless, Reliable, Sniper (Quality 2+, fired first), Blast(X), Deadly(X), Poison, Rending and
-Regeneration, and the Sergeant's +1 to hit (rulebook "Command Groups").
+Weapon and unit special rules that change a shot are applied here and coded once in ``special_rules``: AP(X),
+Stealth, Entrenched, Indirect (no line of sight needed, no cover from obstructions, -1 after moving), Relentless,
+Reliable, Sniper (Quality 2+, fired first, may pick a joined hero: ``Shoot.model``), Blast(X), Deadly(X), Limited,
+Poison, Rending and Regeneration, and the Sergeant's +1 to hit (rulebook "Command Groups"). A joined hero shoots
+with its unit: its own ranged weapons, at its own Quality, when it stands among the models that can fire
+(``Arm``).
 
 Order of the dice for one weapon group (what a fixed dice sequence must follow): weapons in the order Sniper
-weapons, Deadly weapons, then the rest (profile order within each); for each weapon: the hit rolls of every
-shooting model but the Sergeant, then the Sergeant's hit rolls, then the Defense rolls (hits without Rending
-AP first, then the Rending 6s), then the Poison re-rolls of 6, then the Regeneration rolls. Casualties of one
-weapon are removed before the next weapon rolls.
+weapons, Deadly weapons, then the rest (profile order within each, the unit's before its hero's); for each
+weapon: the hit rolls of every shooting model but the Sergeant, then the Sergeant's hit rolls, then the Defense
+rolls (hits without Rending AP first, then the Rending 6s), then the Poison re-rolls of 6, then the Regeneration
+rolls. Casualties of one weapon are removed before the next weapon rolls.
 """
 
 from __future__ import annotations
@@ -22,10 +25,37 @@ from game.engine.attacks import Modifier, roll_to_block, roll_to_hit
 from game.engine.casualties import apply_wounds, at_half_strength
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
-from game.engine.events import Event, roll_event
+from game.engine.events import Event
+from game.engine.magic import effect_modifiers
 from game.engine.morale import make_shaken, morale_test
-from game.engine.profiles import Weapon, rule_value
+from game.engine.profiles import Profile, Weapon
+from game.engine.special_rules import (
+    RENDING_AP,
+    ap_modifier,
+    attack_quality,
+    blast_multiplier,
+    carries,
+    deadly_first,
+    deadly_wounds,
+    defense_profile,
+    entrenched_modifier,
+    ignores_cover,
+    indirect,
+    indirect_modifier,
+    limited_available,
+    poison_rerolls,
+    regeneration_rolls,
+    relentless_extra_hits,
+    rending_hits,
+    sergeant_modifier,
+    sniper,
+    stealth_modifier,
+    use_limited,
+    weapon_value,
+)
 from game.engine.state import GameState, MoveAction, Unit
+from geometry.formation import hero_index
+from geometry.formation import sergeant_index as formation_sergeant
 
 MAX_TARGETS = 2
 """Rulebook "Multiple Weapon Types": a unit may fire at up to two different targets per Shooting Phase."""
@@ -34,7 +64,8 @@ STAND_AND_SHOOT_MIN_DISTANCE = 6.0
 """Rulebook "Charge Reactions": the charger must be at least 6" away to Stand and Shoot."""
 
 STEALTH_ENTRENCHED_DISTANCE = 9.0
-"""Rulebook "Stealth", "Entrenched": the to-hit penalties apply when shooting from over 9" away."""
+"""Rulebook "Stealth", "Entrenched": the to-hit penalties apply when shooting from over 9" away
+(``special_rules.STEALTH_ENTRENCHED_DISTANCE``)."""
 
 SERGEANT = "sergeant"
 """The command group upgrade that gets +1 to hit (rulebook "Command Groups")."""
@@ -62,7 +93,7 @@ def shooting_restriction(unit: Unit) -> tuple[str, str] | None:
         return ("Who Can Shoot", f"{unit.name} rushed this turn and may not shoot")
     if unit.move_action is MoveAction.CHARGE:
         return ("Who Can Shoot", f"{unit.name} charged this turn and may not shoot")
-    if not unit.profile.ranged_weapons:
+    if not ranged_arms(unit):
         return ("Shooting", f"{unit.name} has no ranged weapons")
     return None
 
@@ -83,143 +114,160 @@ def shooting_rows(unit: Unit) -> int:
 # --- weapons and special rules -----------------------------------------------------------------------------------
 
 
-def _has(unit: Unit, weapon: Weapon, rule: str) -> bool:
-    """True if the weapon or the unit carries ``rule`` (OPR prints some shooting rules on either)."""
-    return weapon.has(rule) or unit.has(rule)
+@dataclass(frozen=True, slots=True)
+class Arm:
+    """A ranged weapon carried by one kind of model of the shooting unit: its own models or its joined hero
+    (rulebook "Hero": the hero fights as one of the unit's models, with its own weapons and Quality)."""
+
+    weapon: Weapon
+    """The weapon."""
+    profile: Profile
+    """The profile of the models carrying it (Quality and special rules)."""
+    hero: bool = False
+    """Carried by the joined hero."""
+
+    @property
+    def name(self) -> str:
+        """The weapon's name (weapon groups are named by weapon)."""
+        return self.weapon.name
 
 
-def _value(weapon: Weapon, rule: str) -> int:
-    """X of the weapon's rule(X), 0 without it."""
-    return rule_value(weapon.rules, rule) or 0
+def ranged_arms(unit: Unit) -> list[Arm]:
+    """Every ranged weapon the models still in ``unit`` carry: the unit's own (while any of its models are left),
+    then its joined hero's."""
+    out = [Arm(w, unit.profile) for w in unit.profile.ranged_weapons] if unit.regulars > 0 else []
+    if unit.hero_alive:
+        assert unit.hero is not None
+        out += [Arm(w, unit.hero.profile, True) for w in unit.hero.profile.ranged_weapons]
+    return out
 
 
-def _fire_order(unit: Unit, weapons: tuple[Weapon, ...]) -> list[Weapon]:
-    """Rulebook "Sniper" (resolved before other weapons) and "Deadly(X)" (resolved first); else profile order."""
-    return sorted(weapons, key=lambda w: (not _has(unit, w, "Sniper"), not w.has("Deadly")))
+def _fire_order(arms: list[Arm]) -> list[Arm]:
+    """Rulebook "Sniper" (resolved before other weapons) and "Deadly(X)" (resolved first); else profile order,
+    the unit's weapons before its hero's."""
+    return sorted(arms, key=lambda a: (not sniper(a.profile, a.weapon), not deadly_first(a.weapon)))
 
 
-def weapon_group(unit: Unit, weapons: tuple[str, ...] | None) -> tuple[Weapon, ...]:
+def weapon_group(unit: Unit, weapons: tuple[str, ...] | None) -> tuple[Arm, ...]:
     """The weapons of one weapon group (rulebook "Multiple Weapon Types").
 
-    ``None`` means every ranged weapon of the unit not yet fired this phase (possibly none). Named weapons must
-    be ranged weapons of the unit's profile, named once, and not fired yet this phase (each weapon fires once);
-    otherwise raises ``IllegalAction``.
+    ``None`` means every ranged weapon of the unit (and its joined hero) not yet fired this phase and not a
+    Limited weapon already used (possibly none). Named weapons must be ranged weapons of the unit or its hero,
+    named once, not fired yet this phase (each weapon fires once) and not used up (rulebook "Limited"); a name
+    carried by both the unit and its hero fires from both. Otherwise raises ``IllegalAction``.
     """
+    arms = ranged_arms(unit)
     if weapons is None:
-        return tuple(w for w in unit.profile.ranged_weapons if w.name not in unit.weapons_fired)
+        return tuple(a for a in arms if a.name not in unit.weapons_fired and limited_available(unit, a.weapon))
     if not weapons:
         raise IllegalAction("Multiple Weapon Types", f"{unit.name}: a weapon group needs at least one weapon")
-    out: list[Weapon] = []
-    for name in weapons:
-        try:
-            weapon = unit.profile.weapon(name)
-        except KeyError:
-            known = ", ".join(w.name for w in unit.profile.ranged_weapons) or "none"
+    out: list[Arm] = []
+    for i, name in enumerate(weapons):
+        mine = [a for a in arms if a.name == name]
+        if not mine:
+            melee = [w for p in unit.model_profiles() for w in p.melee_weapons if w.name == name]
+            if melee:
+                raise IllegalAction("Weapons", f"{name} of {unit.name} is a melee weapon and cannot shoot")
+            known = ", ".join(dict.fromkeys(a.name for a in arms)) or "none"
             raise IllegalAction("Multiple Weapon Types",
-                                f"{unit.name} has no weapon {name!r} (ranged weapons: {known})") from None
-        if not weapon.is_ranged:
-            raise IllegalAction("Weapons", f"{name} of {unit.name} is a melee weapon and cannot shoot")
-        if weapon in out:
+                                f"{unit.name} has no weapon {name!r} (ranged weapons: {known})")
+        if name in weapons[:i]:
             raise IllegalAction("Multiple Weapon Types", f"{name} is named twice in one weapon group")
         if name in unit.weapons_fired:
             raise IllegalAction("Multiple Weapon Types",
                                 f"{unit.name} already fired {name} this phase; each weapon fires once")
-        out.append(weapon)
+        if not limited_available(unit, mine[0].weapon):
+            raise IllegalAction("Limited", f"{name} is Limited and {unit.name} has already used it this game")
+        out += mine
     return tuple(out)
 
 
-def _moved_since_last_activation(unit: Unit) -> bool:
-    """Rulebook "Entrenched": the unit moved (or pivoted) since the beginning of its last activation.
-
-    Read from the per-turn flags ``move_action`` and ``pivoted`` (docs/rulings.md).
-    """
-    return unit.pivoted or unit.move_action in (MoveAction.ADVANCE, MoveAction.RUSH, MoveAction.CHARGE)
-
-
 def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weapon,
-                     stand_and_shoot: bool = False) -> list[Modifier]:
-    """Modifiers to the hit rolls of ``weapon`` (the Sergeant's +1 is added per model, see ``shoot``).
+                     stand_and_shoot: bool = False, *, profile: Profile | None = None,
+                     hero_target: bool = False) -> list[Modifier]:
+    """Modifiers to the hit rolls of ``weapon`` carried by ``profile`` models (default the unit's own); the
+    Sergeant's +1 is added per model, see ``_fire``.
 
     Rulebook "Charge Reactions" (Stand and Shoot -1), "Stealth" (-1 from over 9" when every model of the
-    target has it), "Entrenched" (-2 from over 9" while the target has not moved), "Indirect" (-1 after moving,
-    including pivoting). The 9" is measured between the units (closest models).
+    target has it), "Entrenched" (-2 from over 9" while the target has not moved since its last activation
+    began), "Indirect" (-1 after moving, including pivoting). The 9" is measured between the units (closest
+    models). ``hero_target``: a Sniper shooting the target's joined hero as a unit of one (its own rules).
     """
     mods: list[Modifier] = []
     if stand_and_shoot:
         mods.append(Modifier("Stand and Shoot", -1))
-    stealth = target.has("Stealth")
-    entrenched = target.has("Entrenched") and not _moved_since_last_activation(target)
-    if (stealth or entrenched) and state.scene.distance(shooter.id, target.id) > STEALTH_ENTRENCHED_DISTANCE:
-        if stealth:
-            mods.append(Modifier("Stealth", -1))
-        if entrenched:
-            mods.append(Modifier("Entrenched", -2))
-    if _has(shooter, weapon, "Indirect") and not stand_and_shoot and _moved_since_last_activation(shooter):
-        mods.append(Modifier("Indirect", -1))
+    for mod in (stealth_modifier(state, shooter, target, hero_target),
+                entrenched_modifier(state, shooter, target, hero_target),
+                indirect_modifier(profile or shooter.profile, weapon, shooter, stand_and_shoot)):
+        if mod is not None:
+            mods.append(mod)
+    mods += effect_modifiers(shooter, "to_hit")  # spells (game.engine.magic)
     return mods
 
 
 def quality_for(shooter: Unit, weapon: Weapon) -> int:
-    """The Quality the hit rolls need: the unit's, or 2+ with Reliable or Sniper (rulebook "Reliable",
-    "Sniper")."""
-    if _has(shooter, weapon, "Reliable") or _has(shooter, weapon, "Sniper"):
-        return 2
-    return shooter.profile.quality
+    """The Quality the hit rolls of the unit's own models need: the unit's, or 2+ with Reliable or Sniper
+    (``special_rules.attack_quality``)."""
+    return attack_quality(shooter.profile, weapon, True)[0]
 
 
 def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weapon, models: list[int],
-                      ap: int | None = None) -> list[Modifier]:
+                      ap: int | None = None, *, hero_target: bool = False,
+                      indirect_fire: bool = False) -> list[Modifier]:
     """Modifiers to the target's Defense rolls against ``weapon`` fired by the shooter's ``models``.
 
     Rulebook "AP(X)": -X (``ap`` overrides the weapon's X, for Rending 6s). Rulebook "Cover Terrain": +1 when
-    the target is in cover from the firing models (``Scene.in_cover``); "Blast(X)" ignores cover.
+    the target is in cover from the firing models (``Scene.in_cover``); "Blast(X)" ignores cover; "Indirect"
+    (``indirect_fire``) ignores cover from sight obstructions; a Sniper's unit of one (``hero_target``) is judged
+    alone.
     """
     mods: list[Modifier] = []
     x = weapon.ap if ap is None else ap
-    if x:
-        mods.append(Modifier(f"AP({x})", -x))
-    if not weapon.has("Blast") and state.scene.in_cover(shooter.id, target.id, models):
+    apm = ap_modifier(x)
+    if apm is not None:
+        mods.append(apm)
+    target_model = hero_index(target.formation) if hero_target else None
+    if not ignores_cover(weapon) and state.scene.in_cover(shooter.id, target.id, models, target_model,
+                                                          not indirect_fire):
         mods.append(Modifier("Cover", 1))
+    mods += effect_modifiers(target, "defense")  # spells (game.engine.magic)
     return mods
 
 
 def sergeant_index(unit: Unit) -> int | None:
-    """Index (``geometry.formation.model_centres`` order) of the Sergeant: the middle model of the front row.
+    """Index (``geometry.formation.model_centres`` order) of the Sergeant: the middle model of the front row (next
+    to a joined hero standing there; ``geometry.formation.sergeant_index``).
 
-    None if the unit has no Sergeant (docs/rulings.md: the command group stands in the middle of the front row
-    and casualties are taken from the back, so the Sergeant is among the last models left).
+    None if the unit has no Sergeant or none of its own models is left (docs/rulings.md: the command group stands
+    in the middle of the front row and casualties are taken from the back, so the Sergeant is among the last
+    models left, before the hero).
     """
-    if SERGEANT not in unit.upgrades or unit.models <= 0:
+    if SERGEANT not in unit.upgrades or unit.regulars <= 0:
         return None
-    return unit.formation.files // 2
-
-
-def deadly_wounds(target: Unit, wounds: int, x: int) -> int:
-    """Rulebook "Deadly(X)": each wound goes to one model and is multiplied by X, without carrying over to other
-    models. Returns the wounds to put on ``target`` through ``apply_wounds`` (which fills the most-wounded model
-    first, as the wounds were assigned)."""
-    tough, carried, models, dealt_total = target.tough, target.wounds, target.models, 0
-    for _ in range(wounds):
-        if models <= 0:
-            break
-        need = tough - carried
-        dealt = min(x, need)
-        dealt_total += dealt
-        carried, models = (0, models - 1) if dealt == need else (carried + dealt, models)
-    return dealt_total
+    return formation_sergeant(unit.formation)
 
 
 # --- targets -----------------------------------------------------------------------------------------------------
 
 
-def _shooters(state: GameState, shooter: Unit, target: Unit, rows: int, max_range: float | None) -> list[int]:
-    """Models of ``shooter`` in its first ``rows`` rows that may fire at ``target`` (rulebook "Who Can Shoot").
+def _shooters(state: GameState, shooter: Unit, target: Unit, rows: int, max_range: float | None,
+              arm: Arm | None = None, target_model: int | None = None) -> list[int]:
+    """Models of ``shooter`` in its first ``rows`` rows that may fire ``arm`` (None: any weapon) at ``target``
+    (rulebook "Who Can Shoot"): its hero for the hero's weapons, its other models for theirs.
 
-    ``max_range`` None: range does not matter (Stand and Shoot).
+    ``max_range`` None: range does not matter (Stand and Shoot). Indirect weapons need no line of sight
+    (``Scene.models_in_range``). ``target_model``: a Sniper's pick (sight and range to that model only).
     """
     if rows <= 0:
         return []
-    return state.scene.models_with_sight(shooter.id, target.id, rows, max_range)
+    if arm is not None and indirect(arm.profile, arm.weapon):
+        models = state.scene.models_in_range(shooter.id, target.id, rows, max_range, target_model)
+    else:
+        models = state.scene.models_with_sight(shooter.id, target.id, rows, max_range, target_model)
+    if arm is None:
+        return models
+    hero = hero_index(shooter.formation)
+    return [m for m in models if (m == hero) == arm.hero]
 
 
 def _target_problem(state: GameState, shooter: Unit, target: Unit) -> str | None:
@@ -237,23 +285,23 @@ def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | Non
     """Enemy units ``unit_id`` may shoot at now (rulebook "Picking Targets"), scenario order.
 
     A target is an enemy unit on the table, not in melee, such that at least one model of the shooting rows
-    sees one of its models in its front arc and has a weapon of the group (``weapons``; None = every ranged
-    weapon not fired yet) within range of it. Once a unit has shot at two targets, only those remain (rulebook
-    "Multiple Weapon Types"). Empty if the unit may not shoot. Raises ``IllegalAction`` for bad weapon names.
+    sees one of its models in its front arc (Indirect weapons: has it in its front arc) and has a weapon of the
+    group (``weapons``; None = every ranged weapon not fired yet) within range of it. Once a unit has shot at two
+    targets, only those remain (rulebook "Multiple Weapon Types"). Empty if the unit may not shoot. Raises
+    ``IllegalAction`` for bad weapon names.
     """
     unit = state.unit(unit_id)
     rows = shooting_rows(unit)
     group = weapon_group(unit, weapons)
     if rows == 0 or not group:
         return []
-    ranges = sorted({w.range for w in group if w.range is not None}, reverse=True)
     out: list[str] = []
     for target in state.enemies_of(unit.player):
         if _target_problem(state, unit, target) is not None:
             continue
         if len(unit.shot_targets) >= MAX_TARGETS and target.id not in unit.shot_targets:
             continue
-        if _shooters(state, unit, target, rows, ranges[0]):
+        if any(_shooters(state, unit, target, rows, arm.weapon.range, arm) for arm in group):
             out.append(target.id)
     return out
 
@@ -269,8 +317,8 @@ class _Volley:
     """The shooting unit."""
     target: Unit
     """The unit shot at."""
-    weapon: Weapon
-    """The weapon fired."""
+    arm: Arm
+    """The weapon fired and the models' profile."""
     models: list[int]
     """Indices of the models firing it (``model_centres`` order)."""
     verb: str
@@ -279,43 +327,49 @@ class _Volley:
     """Modifiers to every hit roll (the Sergeant's +1 comes on top, for its own batch)."""
     relentless: bool
     """Relentless applies (Hold action, Shooting Phase)."""
+    hero_target: bool = False
+    """A Sniper shooting the target's joined hero as a unit of one (rulebook "Sniper")."""
 
 
 def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
     """The Shooting Sequence for one weapon (rulebook "The Shooting Sequence"): attacks, hits, blocks, casualties."""
-    shooter, target, weapon = v.shooter, v.target, v.weapon
-    label = f"{shooter.name} {v.verb} {weapon.name} at {target.name}"
+    shooter, target, weapon, prof = v.shooter, v.target, v.arm.weapon, v.arm.profile
+    hero_target = v.hero_target and target.hero_alive
+    victim = target.hero.name if hero_target and target.hero is not None else target.name
+    who = f"{shooter.hero.name} with {shooter.name}" if v.arm.hero and shooter.hero is not None else shooter.name
+    label = f"{who} {v.verb} {weapon.name} at {victim}"
     events: list[Event] = []
     # 1. Determine attacks (the Sergeant's rolled as a batch of their own, with +1).
-    sarge = sergeant_index(shooter)
+    sarge = sergeant_index(shooter) if not v.arm.hero else None
     sarge_fires = sarge is not None and sarge in v.models
     attacks = len(v.models) * weapon.attacks
     events.append(Event("shoot", f"{label}: {len(v.models)} model{'s' if len(v.models) != 1 else ''}, "
                                  f"{attacks} attack{'s' if attacks != 1 else ''}",
                         {"unit": shooter.id, "target": target.id, "weapon": weapon.name, "models": list(v.models),
-                         "attacks": attacks, "stand_and_shoot": v.verb != "shoot"}))
-    if target.removed is not None:
+                         "attacks": attacks, "stand_and_shoot": v.verb != "shoot", "hero": v.arm.hero,
+                         "target_hero": target.hero.id if hero_target and target.hero is not None else None}))
+    if target.removed is not None or (v.hero_target and not hero_target):
         events.append(Event("info", f"{label}: the target is already destroyed", {"unit": shooter.id}))
         return events
     # 2. Roll to hit.
-    quality = quality_for(shooter, weapon)
+    quality, need = attack_quality(prof, weapon, True)
     batches = [(attacks - (weapon.attacks if sarge_fires else 0), v.to_hit, "to hit")]
     if sarge_fires:
-        batches.append((weapon.attacks, [*v.to_hit, Modifier("Sergeant", 1)], "to hit (Sergeant)"))
+        batches.append((weapon.attacks, [*v.to_hit, sergeant_modifier()], "to hit (Sergeant)"))
     hits = sixes = 0
     for count, mods, what in batches:
         if count <= 0:
             continue
-        hr = roll_to_hit(dice, count, quality, mods, f"{label}: {what}")
+        hr = roll_to_hit(dice, count, quality, mods, f"{label}: {what}", need_text=need)
         events += hr.events
         hits += hr.hits
         sixes += hr.sixes
-    rending = sixes if _has(shooter, weapon, "Rending") else 0
-    extra = sixes if v.relentless and _has(shooter, weapon, "Relentless") else 0
-    blast = min(_value(weapon, "Blast"), target.models) if weapon.has("Blast") else 1
+    rending = rending_hits(prof, weapon, sixes)
+    extra = relentless_extra_hits(prof, weapon, sixes, v.relentless)
+    blast = blast_multiplier(weapon, 1 if hero_target else target.models)
     normal_hits = (hits - rending + extra) * blast
-    rending_hits = rending * blast
-    total_hits = normal_hits + rending_hits
+    rending_hits_ = rending * blast
+    total_hits = normal_hits + rending_hits_
     notes = []
     if extra:
         notes.append(f"Relentless +{extra}")
@@ -327,37 +381,38 @@ def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
     if total_hits == 0:
         return events
     # 3. Roll to block.
-    defense = target.profile.defense
+    defender = target.hero.profile if hero_target and target.hero is not None else defense_profile(target)
+    defense = defender.defense
+    need_block = f"Defense {defense}+" + (f" ({defender.name})" if defender is not target.profile else "")
+    indirect_fire = indirect(prof, weapon)
     wounds = 0
-    block_batches = [(normal_hits, defense_modifiers(state, shooter, target, weapon, v.models), "Defense")]
-    if rending_hits:
-        rending_mods = defense_modifiers(state, shooter, target, weapon, v.models, max(weapon.ap, 4))
-        block_batches.append((rending_hits, rending_mods, "Defense against Rending 6s"))
-    poison = _has(shooter, weapon, "Poison")
+    block_batches = [(normal_hits, defense_modifiers(state, shooter, target, weapon, v.models,
+                                                     hero_target=hero_target, indirect_fire=indirect_fire),
+                      "Defense")]
+    if rending_hits_:
+        rending_mods = defense_modifiers(state, shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
+                                         hero_target=hero_target, indirect_fire=indirect_fire)
+        block_batches.append((rending_hits_, rending_mods, "Defense against Rending 6s"))
+    poison = carries(prof, weapon, "Poison")
     rerolls: list[tuple[int, list[Modifier]]] = []
     for count, mods, what in block_batches:
         if count <= 0:
             continue
-        br = roll_to_block(dice, count, defense, mods, f"{label}: {what}")
+        br = roll_to_block(dice, count, defense, mods, f"{label}: {what}", need_text=need_block)
         events += br.events
         wounds += br.wounds
         if poison:
             rerolls.append((sum(1 for d in br.dice if d == 6), mods))
-    for count, mods in rerolls:  # rulebook "Poison": unmodified Defense 6s are re-rolled (once)
-        if count:
-            br = roll_to_block(dice, count, defense, mods, f"{label}: Defense re-rolls of 6 (Poison)")
-            events += br.events
-            wounds += br.wounds
-    # Regeneration: each wound is ignored on 5+, unless the weapon has Poison or Rending.
-    if wounds and target.has("Regeneration") and not poison and not _has(shooter, weapon, "Rending"):
-        rolls = dice.d6(wounds, f"{label}: Regeneration")
-        saved = sum(1 for d in rolls if d >= 5)
-        events.append(roll_event(f"{label}: Regeneration", rolls, 5, 0, saved, unit=target.id))
-        wounds -= saved
+    for count, mods in rerolls:
+        extra_wounds, evs = poison_rerolls(dice, count, defense, mods, label)
+        events += evs
+        wounds += extra_wounds
+    wounds, evs = regeneration_rolls(dice, wounds, defender, prof, weapon, label, target.id)
+    events += evs
     # 4. Remove casualties.
     if wounds and weapon.has("Deadly"):
-        wounds = deadly_wounds(target, wounds, _value(weapon, "Deadly"))
-    events += apply_wounds(state, target, wounds, f"{weapon.name} of {shooter.name}")
+        wounds = deadly_wounds(target, wounds, weapon_value(weapon, "Deadly"), hero_target)
+    events += apply_wounds(state, target, wounds, f"{weapon.name} of {who}", dice, hero_only=hero_target)
     return events
 
 
@@ -372,18 +427,31 @@ def _range_text(weapon: Weapon) -> str:
     return f'{weapon.range:g}"' if weapon.range is not None else "any range"
 
 
+def _sniper_pick(target: Unit, model: str | None, unit: Unit) -> int | None:
+    """The model a Sniper picks (rulebook "Sniper"): the index of the target's living joined hero named
+    ``model``; None when no model is picked. Raises ``IllegalAction`` for anything else."""
+    if model is None:
+        return None
+    hero = target.hero
+    if hero is None or hero.id != model or not target.hero_alive:
+        raise _illegal("Sniper", f"{model!r} is not a living hero of {target.name}; a Sniper may pick a hero "
+                                 f"joined to its target", unit)
+    return hero_index(target.formation)
+
+
 def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
     """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting").
 
     Checks (raising ``IllegalAction`` naming the rule): the unit may shoot at all (``shooting_restriction``),
     the weapon group (``weapon_group``), at most two different targets per phase ("Multiple Weapon Types"),
     the target is an enemy unit on the table not in melee ("Picking Targets"), and models in the shooting rows
-    see it with the weapons in range ("Who Can Shoot"): with ``weapons`` None, the unfired weapons that reach
-    the target fire and the others stay unfired; every named weapon must reach it. Whose turn and phase it is
-    are checked by the caller.
+    see it with the weapons in range ("Who Can Shoot"; Indirect weapons need no sight): with ``weapons`` None,
+    the unfired weapons that reach the target fire and the others stay unfired; every named weapon must reach
+    it. With ``model`` (rulebook "Sniper") only Sniper weapons fire, at the target's joined hero as a unit of one.
+    Whose turn and phase it is are checked by the caller.
 
     Then each weapon goes through the Shooting Sequence (see the module docstring for the order of the dice)
-    and the group is recorded in ``shot_targets`` and ``weapons_fired``.
+    and the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
     """
     try:
         unit = state.unit(action.unit)
@@ -402,27 +470,43 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
     problem = _target_problem(state, unit, target)
     if problem is not None:
         raise _illegal("Picking Targets", problem, unit)
+    pick = _sniper_pick(target, action.model, unit)
+    if pick is not None:
+        not_snipers = [a.name for a in group if not sniper(a.profile, a.weapon)]
+        if action.weapons is not None and not_snipers:
+            raise _illegal("Sniper", f"only Sniper weapons may pick a model ({', '.join(not_snipers)} may not)", unit)
+        group = tuple(a for a in group if sniper(a.profile, a.weapon))
+        if not group:
+            raise _illegal("Sniper", f"{unit.name} has no Sniper weapon left to pick a model with", unit)
     rows = shooting_rows(unit)
-    firing: list[tuple[Weapon, list[int]]] = []
-    for weapon in group:
-        models = _shooters(state, unit, target, rows, weapon.range)
+    firing: list[tuple[Arm, list[int]]] = []
+    for arm in group:
+        models = _shooters(state, unit, target, rows, arm.weapon.range, arm, pick)
         if models:
-            firing.append((weapon, models))
-        elif action.weapons is not None:
+            firing.append((arm, models))
+        elif action.weapons is not None and not any(a.name == arm.name and a is not arm for a in group):
+            sees = "has in its front arc" if indirect(arm.profile, arm.weapon) else "sees"
             raise _illegal("Who Can Shoot", f"no model in the {'front row' if rows == 1 else 'two front rows'} "
-                                            f"of {unit.name} sees {target.name} within {weapon.name} range "
-                                            f"({_range_text(weapon)})", unit)
+                                            f"of {unit.name} {sees} {target.name} within {arm.name} range "
+                                            f"({_range_text(arm.weapon)})", unit)
+    if action.weapons is not None:
+        fired_names = {a.name for a, _ in firing}
+        missing = [n for n in action.weapons if n not in fired_names]
+        if missing:
+            raise _illegal("Who Can Shoot", f"no model in the {'front row' if rows == 1 else 'two front rows'} "
+                                            f"of {unit.name} sees {target.name} within {missing[0]} range", unit)
     if not firing:
         raise _illegal("Picking Targets", f"no model in the {'front row' if rows == 1 else 'two front rows'} of "
                                           f"{unit.name} sees {target.name} within range of its weapons", unit)
-    relentless = unit.move_action in (None, MoveAction.HOLD)
+    held = unit.move_action in (None, MoveAction.HOLD)
     events: list[Event] = []
-    by_weapon = dict((w.name, m) for w, m in firing)
-    for weapon in _fire_order(unit, tuple(w for w, _ in firing)):
-        volley = _Volley(unit, target, weapon, by_weapon[weapon.name], "shoot",
-                         to_hit_modifiers(state, unit, target, weapon), relentless)
+    by_arm = {id(a): m for a, m in firing}
+    for arm in _fire_order([a for a, _ in firing]):
+        to_hit = to_hit_modifiers(state, unit, target, arm.weapon, profile=arm.profile, hero_target=pick is not None)
+        volley = _Volley(unit, target, arm, by_arm[id(arm)], "shoot", to_hit, held, pick is not None)
         events += _fire(state, dice, volley)
-        unit.weapons_fired.add(weapon.name)
+        unit.weapons_fired.add(arm.name)
+        use_limited(unit, arm.weapon)
     if target.id not in unit.shot_targets:
         unit.shot_targets.append(target.id)
     return events
@@ -433,9 +517,10 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
 
 def can_stand_and_shoot(state: GameState, unit_id: str, charger_id: str) -> str | None:
     """None if ``unit_id`` may Stand and Shoot against ``charger_id``, else the reason (rulebook "Charge
-    Reactions"): not Shaken, not already in melee, not Entrenched, has ranged weapons (artillery cannot; no
-    profile marks artillery yet), the charger is at least 6" away before its charge move, and a model in the
-    front row sees it. Only one reaction per charged unit may be Stand and Shoot: that is the caller's check.
+    Reactions"): not Shaken, not already in melee, not Entrenched, has ranged weapons it may still use (artillery
+    cannot; no profile marks artillery yet), the charger is at least 6" away before its charge move, and a model in
+    the front row sees it (or has it in its front arc, for Indirect weapons). Only one reaction per charged unit
+    may be Stand and Shoot: that is the caller's check.
     """
     unit = state.unit(unit_id)
     charger = state.unit(charger_id)
@@ -445,14 +530,15 @@ def can_stand_and_shoot(state: GameState, unit_id: str, charger_id: str) -> str 
         return f"{unit.name} is Shaken"
     if unit.engaged:
         return f"{unit.name} is already in melee"
-    if unit.has("Entrenched"):
+    if unit.any_has("Entrenched"):
         return f"{unit.name} is Entrenched"
-    if not unit.profile.ranged_weapons:
+    arms = [a for a in ranged_arms(unit) if limited_available(unit, a.weapon)]
+    if not arms:
         return f"{unit.name} has no ranged weapons"
     distance = state.scene.distance(unit.id, charger.id)
     if distance < STAND_AND_SHOOT_MIN_DISTANCE:
         return f'{charger.name} is {distance:.1f}" away, closer than 6"'
-    if not _shooters(state, unit, charger, 1, None):
+    if not any(_shooters(state, unit, charger, 1, None, a) for a in arms):
         return f"no model in the front row of {unit.name} can see {charger.name}"
     return None
 
@@ -463,19 +549,24 @@ def stand_and_shoot(state: GameState, dice: Dice, unit_id: str, charger_id: str)
 
     Raises ``IllegalAction("Stand and Shoot", reason)`` if ``can_stand_and_shoot`` refuses. Relentless does
     not apply (it is not a Hold action) and the unit's ``weapons_fired`` is left alone (it is not its Shooting
-    Phase).
+    Phase); a Limited weapon fired here is used up.
     """
     reason = can_stand_and_shoot(state, unit_id, charger_id)
     unit = state.unit(unit_id)
     if reason is not None:
         raise _illegal("Stand and Shoot", reason, unit)
     charger = state.unit(charger_id)
-    models = _shooters(state, unit, charger, 1, None)
     events: list[Event] = []
-    for weapon in _fire_order(unit, unit.profile.ranged_weapons):
-        volley = _Volley(unit, charger, weapon, models, "stand and shoot",
-                         to_hit_modifiers(state, unit, charger, weapon, stand_and_shoot=True), False)
+    arms = [a for a in ranged_arms(unit) if limited_available(unit, a.weapon)]
+    for arm in _fire_order(arms):
+        models = _shooters(state, unit, charger, 1, None, arm)
+        if not models:
+            continue
+        volley = _Volley(unit, charger, arm, models, "stand and shoot",
+                         to_hit_modifiers(state, unit, charger, arm.weapon, stand_and_shoot=True, profile=arm.profile),
+                         False)
         events += _fire(state, dice, volley)
+        use_limited(unit, arm.weapon)
     return events
 
 

@@ -34,8 +34,18 @@ class Phase(str, Enum):
 class Step(str, Enum):
     """Steps within a phase that wait for a player (turn sequence numbering in the value's comment)."""
 
+    CHOOSE_DEPLOYMENT = "choose_deployment"
+    """Deployment: the roll-off winner picks the table edge and who deploys first (game.engine.deployment)."""
+    SET_ASIDE = "set_aside"
+    """Deployment: Scout and Ambush units may be set aside."""
     DEPLOY = "deploy"
-    """Deployment: place units."""
+    """Deployment: place units (alternating, then Scout units)."""
+    SCOUT_MOVE = "scout_move"
+    """Deployment: the Scout unit just placed may be placed again within 12"."""
+    FIRST_TURN = "first_turn"
+    """Deployment: the first-turn roll-off winner decides who takes the first turn."""
+    AMBUSH = "ambush"
+    """1.1 Deploy Ambusher units (round 2 on)."""
     STRATEGY = "strategy"
     """1.2/1.3 and 3.1/3.2: special rules and spells."""
     DECLARE_CHARGES = "declare_charges"
@@ -52,6 +62,10 @@ class Step(str, Enum):
     """5.1-5.6 Close combat: decisions after melee resolution (pursue, follow up, consolidation)."""
     RALLY = "rally"
     """6.1 Rally: rallied units may pivot."""
+    ALLOCATE_TOKENS = "allocate_tokens"
+    """0.1 Allocate spell tokens: each player splits spell and dispel tokens (optional rules; game.engine.magic)."""
+    DISPEL = "dispel"
+    """1.3/3.2 The opponent may spend tokens against the spell being cast (game.engine.magic)."""
 
 
 class MoveAction(str, Enum):
@@ -77,6 +91,36 @@ class Table:
 
     width: float = 72.0
     depth: float = 48.0
+
+
+@dataclass
+class JoinedHero:
+    """A Hero deployed as part of a unit (rulebook "Hero", "Heroes & Units With Mixed Base Sizes").
+
+    It counts as one of the unit's models (``Unit.models``), stands in the front row (or beside the unit when its
+    base does not fit), takes wounds last, and may take morale tests for the unit. It never leaves the unit.
+    """
+
+    id: str
+    """The hero's unit id in the scenario (a General may be a joined hero)."""
+    profile: Profile
+    """The hero's own profile: Quality, Defense, weapons, special rules, base."""
+    cost: int = 0
+    """The hero's points cost."""
+    wounds: int = 0
+    """Wounds the hero carries (with Tough(X) it dies at X)."""
+    killed: bool = False
+    """True once the hero has been killed (the unit may live on)."""
+
+    @property
+    def tough(self) -> int:
+        """Tough value of the hero (1 without Tough)."""
+        return self.profile.tough
+
+    @property
+    def name(self) -> str:
+        """Display name: the profile name and id."""
+        return f"{self.profile.name} ({self.id})"
 
 
 @dataclass
@@ -117,6 +161,22 @@ class Unit:
     """Strikes in step 3 (charging/attacking) and gets the charge bonus: charged this turn, or followed up."""
     first_round_with: set[str] = field(default_factory=set)
     """Enemies met this turn for the first time (Counter strikes first only in the first round)."""
+    spell_tokens: int = 0
+    """Caster(X): spell tokens held (at most 6 with dispel tokens; game.engine.magic)."""
+    dispel_tokens: int = 0
+    """Dispel tokens held (optional rule "Spell and Dispel Tokens")."""
+    effects: list[object] = field(default_factory=list)
+    """Active spell effects on the unit (game.engine.magic.ActiveEffect), removed when they expire."""
+    hero: JoinedHero | None = None
+    """A Hero deployed as part of this unit, counted in ``models`` (rulebook "Hero"); None without one."""
+    limited_used: set[str] = field(default_factory=set)
+    """Names of Limited weapons already used this game (rulebook "Limited")."""
+    moved_since_activation: bool = False
+    """The unit moved or pivoted since the beginning of its last activation (its player's turn): rulebook
+    "Entrenched", "Indirect". Set by ``GameState.place``, cleared when its player's turn starts."""
+    embarked_in: str | None = None
+    """Id of the Transport the unit is inside (rulebook "Transport(X)"); it is then off the table (``on_table``
+    False) and keeps its last pose."""
     # Per-turn flags, reset at the start of each player turn.
     move_action: MoveAction | None = None
     """What the unit did this movement phase."""
@@ -130,16 +190,66 @@ class Unit:
     """Shaken units cannot rally in the turn they became Shaken."""
     lost_models_this_turn: bool = False
     """Took wounds this turn (morale test at the end of shooting)."""
+    embarked_this_turn: bool = False
+    """Embarked into or disembarked from a Transport this turn (rulebook "Transport(X)": not both)."""
 
     @property
     def formation(self) -> Formation:
-        """Current formation (models left, per row, base size)."""
+        """Current formation (models left, per row, base size; a living joined hero with its own base)."""
+        if self.hero_alive:
+            assert self.hero is not None
+            hp = self.hero.profile
+            return Formation(max(self.models, 0), self.per_row, self.profile.base_width_mm,
+                             self.profile.base_depth_mm, hp.base_width_mm, hp.base_depth_mm)
         return Formation(max(self.models, 0), self.per_row, self.profile.base_width_mm, self.profile.base_depth_mm)
 
     @property
     def on_table(self) -> bool:
-        """Deployed and not removed."""
-        return self.pose is not None and self.removed is None
+        """Deployed, not removed and not inside a Transport."""
+        return self.pose is not None and self.removed is None and self.embarked_in is None
+
+    @property
+    def hero_alive(self) -> bool:
+        """A joined hero is in the unit and alive."""
+        return self.hero is not None and not self.hero.killed and self.models > 0
+
+    @property
+    def regulars(self) -> int:
+        """Models left other than the joined hero."""
+        return max(0, self.models - (1 if self.hero_alive else 0))
+
+    @property
+    def total_cost(self) -> int:
+        """Points cost including a joined hero (rulebook "Victory Conditions": "including heroes")."""
+        return self.cost + (self.hero.cost if self.hero is not None else 0)
+
+    def model_profiles(self) -> list[Profile]:
+        """The profile of each kind of model still in the unit: its own if any are left, then the hero's."""
+        out = [self.profile] if self.regulars > 0 else []
+        if self.hero_alive:
+            assert self.hero is not None
+            out.append(self.hero.profile)
+        return out
+
+    def all_have(self, rule: str) -> bool:
+        """Every model still in the unit (a joined hero included) has ``rule`` (e.g. rulebook "Stealth": "units
+        where all models have this rule")."""
+        profiles = self.model_profiles() or [self.profile]
+        return all(p.has(rule) for p in profiles)
+
+    def any_has(self, rule: str) -> bool:
+        """Some model still in the unit has ``rule``."""
+        profiles = self.model_profiles() or [self.profile]
+        return any(p.has(rule) for p in profiles)
+
+    def most_have(self, rule: str) -> bool:
+        """More than half of the models still in the unit have ``rule`` (rulebook "Fearless")."""
+        if self.models <= 0:
+            return self.profile.has(rule)
+        count = (self.regulars if self.profile.has(rule) else 0)
+        if self.hero_alive and self.hero is not None and self.hero.profile.has(rule):
+            count += 1
+        return count * 2 > self.models
 
     @property
     def engaged(self) -> bool:
@@ -153,8 +263,9 @@ class Unit:
 
     @property
     def starting_rows_width(self) -> int:
-        """Models in the front row at the start of the game: the size of a full row for melee resolution."""
-        return min(self.per_row, self.starting_models)
+        """Models in the front row at the start of the game, before adding heroes: the size of a full row for
+        melee resolution."""
+        return max(1, min(self.per_row, self.starting_models - (1 if self.hero is not None else 0)))
 
     @property
     def name(self) -> str:
@@ -173,6 +284,7 @@ class Unit:
         self.weapons_fired = set()
         self.became_shaken_this_turn = False
         self.lost_models_this_turn = False
+        self.embarked_this_turn = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +295,8 @@ class Pending:
     """Who must decide."""
     decision: str
     """What: deploy, strategy, declare_charge, charge_reaction, redirect, move, shoot, pursue, follow_up,
-    consolidate, rally."""
+    consolidate, rally; in deployment also choose_deployment, set_aside, scout_move, choose_first_turn; ambush
+    (step 1.1); allocate_tokens (step 0.1) and dispel (magic, game.engine.magic)."""
     unit: str | None = None
     """The unit concerned, when the decision is about one unit."""
     options: tuple[str, ...] = ()
@@ -253,6 +366,11 @@ class GameState:
     """Units that rallied in this rally phase (each may pivot once by up to 180 degrees)."""
     combat: object | None = None
     """Progress through the close combat phase (game.engine.close_combat.CombatPhase), None outside it."""
+    deployment: object | None = None
+    """Progress through deployment and the Ambush reserves (game.engine.deployment.DeploymentState); None if the
+    game did not start with deployment."""
+    magic: object | None = None
+    """Spells, token pools and casts in progress (game.engine.magic.MagicState); None until first used."""
     scene: Scene = field(init=False, repr=False)
     """Geometry cache of terrain and unit footprints; derived from ``units``."""
 
@@ -291,20 +409,49 @@ class GameState:
 
     # --- mutators (keep the geometry cache in step) ----------------------------------------------------------
     def place(self, unit: Unit, pose: Pose) -> None:
-        """Put ``unit`` at ``pose``."""
+        """Put ``unit`` at ``pose``. Outside deployment a change of position or facing marks the unit as having
+        moved since its activation began (``Unit.moved_since_activation``)."""
+        if unit.pose is not None and pose != unit.pose and self.phase is not Phase.DEPLOYMENT:
+            unit.moved_since_activation = True
         unit.pose = pose
-        if unit.removed is None:
+        if unit.removed is None and unit.embarked_in is None:
             self.scene.set_unit(unit.id, unit.player, pose, unit.formation)
 
     def set_models(self, unit: Unit, models: int) -> None:
-        """Change the number of models; casualties come from the back, so the front edge stays in place."""
+        """Change the number of models; casualties come from the back, so the front edge stays in place.
+
+        A joined hero stays among the ``models`` (it is removed last, with ``kill_hero``)."""
         models = max(0, models)
         old = unit.formation
         unit.models = models
-        if unit.pose is not None and models > 0:
+        self._reshape(unit, old)
+
+    def kill_hero(self, unit: Unit) -> None:
+        """The hero joined to ``unit`` dies: one model fewer, the formation closes up, the front edge stays."""
+        if not unit.hero_alive:
+            return
+        assert unit.hero is not None
+        old = unit.formation
+        unit.hero.killed = True
+        unit.models = max(0, unit.models - 1)
+        self._reshape(unit, old)
+
+    def _reshape(self, unit: Unit, old: Formation) -> None:
+        if unit.pose is not None and unit.models > 0:
             unit.pose = pose_keeping_front(unit.pose, old, unit.formation)
-            if unit.removed is None:
+            if unit.removed is None and unit.embarked_in is None:
                 self.scene.set_unit(unit.id, unit.player, unit.pose, unit.formation)
+
+    def host_of(self, hero_id: str) -> Unit | None:
+        """The unit a hero ``hero_id`` joined (rulebook "Hero"), or None."""
+        for unit in self.units.values():
+            if unit.hero is not None and unit.hero.id == hero_id:
+                return unit
+        return None
+
+    def passengers(self, transport_id: str) -> list[Unit]:
+        """Units inside the Transport ``transport_id``, scenario order (rulebook "Transport(X)")."""
+        return [u for u in self.units.values() if u.embarked_in == transport_id and u.removed is None]
 
     def remove(self, unit: Unit, how: Removal) -> None:
         """Take ``unit`` out of the game (destroyed, routed or fled) and out of every melee."""
@@ -318,6 +465,10 @@ class GameState:
         unit.contact_arcs.clear()
         if self.scene.has_unit(unit.id):
             self.scene.remove_unit(unit.id)
+        for passenger in self.passengers(unit.id):
+            # Units still inside a Transport that leaves the game (it routed or fled; a destroyed one has put
+            # them down first: game.engine.transport) go with it (docs/rulings.md).
+            self.remove(passenger, how)
 
     def engage(self, a: Unit, b: Unit, arc_of_a: Arc, arc_of_b: Arc) -> None:
         """Lock ``a`` and ``b`` in melee; ``arc_of_a`` is the arc of ``a`` that ``b`` touches, and vice versa."""
@@ -342,17 +493,23 @@ def make_unit(
     pose: Pose | None,
     per_row: int | None = None,
     upgrades: frozenset[str] = frozenset(),
+    hero: JoinedHero | None = None,
 ) -> Unit:
-    """Build a unit at the start of a game; its cost is the profile cost times the copies it is made of."""
+    """Build a unit at the start of a game; its cost is the profile cost times the copies it is made of.
+
+    ``models`` are the unit's own models; a joined ``hero`` adds one (rulebook "Hero": the unit's size is
+    increased by 1). ``per_row`` defaults from the unit's own size."""
     copies = max(1, -(-models // max(profile.size, 1)))
+    extra = 1 if hero is not None else 0
     return Unit(
         id=unit_id,
         player=player,
         profile=profile,
-        starting_models=models,
-        models=models,
+        starting_models=models + extra,
+        models=models + extra,
         per_row=per_row or default_per_row(models),
         pose=pose,
         upgrades=upgrades,
         cost=profile.cost * copies,
+        hero=hero,
     )

@@ -399,24 +399,28 @@ class _Generator:
         return f"{pool[n % len(pool)]} {n // len(pool) + 1}"
 
     # --- outlines ---------------------------------------------------------------------------------------------
-    def outline_maker(self, kind: str, sizes: dict[str, tuple[str, float, float]], scale: float = 1.0
-                      ) -> Callable[[float, float, float], TerrainPieceSpec]:
-        """A function (x, y, angle) -> piece of ``kind`` with a size drawn now (the same size at every spot)."""
+    def outline_maker(self, kind: str, sizes: dict[str, tuple[str, float, float]], scale: float = 1.0,
+                      limits: tuple[float, float] = LARGE_SIZE) -> Callable[[float, float, float], TerrainPieceSpec]:
+        """A function (x, y, angle) -> piece of ``kind`` with a size drawn now (the same size at every spot).
+
+        ``scale`` multiplies the kind's sizes; the piece's shorter side stays at least ``limits[0]`` and its longer
+        side at most ``limits[1]`` inches (walls: their length)."""
         shape, lo, hi = sizes[kind]
+        floor, cap = limits
         rng = self.rng
         name = self.name(kind)
         traits = KIND_TRAITS[kind]
         if shape == "rect":
-            w = round(rng.uniform(lo, hi) * scale, _ROUND)
-            d = round(rng.uniform(lo, min(hi, w + 2.0)) * scale, _ROUND)
-            w, d = max(w, lo * scale), max(d, lo * scale)
+            w = rng.uniform(lo, hi) * scale
+            d = rng.uniform(lo, min(hi, w / scale + 2.0)) * scale
+            w, d = (round(min(cap, max(floor, v)), _ROUND) for v in (w, d))
 
             def make_rect(x: float, y: float, angle: float) -> TerrainPieceSpec:
                 return TerrainPieceSpec(name, kind, traits, rect=RectSpec(round(x, _ROUND), round(y, _ROUND), w, d,
                                                                           round(angle % 360.0, 1)))
             return make_rect
         if shape == "wall":
-            length = round(rng.uniform(lo, hi) * scale, _ROUND)
+            length = round(min(cap, max(floor, rng.uniform(lo, hi) * scale)), _ROUND)
             thick = 1.0
 
             def make_wall(x: float, y: float, angle: float) -> TerrainPieceSpec:
@@ -440,12 +444,18 @@ class _Generator:
                 py = y + u * math.sin(rad) + v * math.cos(rad)
                 pts.append((round(px, _ROUND), round(py, _ROUND)))
             return TerrainPieceSpec(name, kind, traits, polygon=tuple(pts))
+
+        # Keep the outline's smallest enclosing rectangle within the limits (jitter and scale may push it out).
+        short, long = piece_size(make_blob(0.0, 0.0, 0.0))
+        stretch = max(1.0, (floor + 0.05) / short) if short < floor else min(1.0, (cap - 0.05) / long)
+        size_a, size_b = size_a * stretch, size_b * stretch
         return make_blob
 
     # --- placement --------------------------------------------------------------------------------------------
     def on_table(self, poly: Polygon, margin: float = 0.0) -> bool:
-        minx, miny, maxx, maxy = poly.bounds
-        return (minx >= margin - _EPS and miny >= margin - _EPS and maxx <= self.width - margin + _EPS
+        """True if ``poly`` lies fully on the table, at least ``margin`` inches from every edge."""
+        minx, miny, maxx, maxy = (float(v) for v in poly.bounds)
+        return bool(minx >= margin - _EPS and miny >= margin - _EPS and maxx <= self.width - margin + _EPS
                 and maxy <= self.depth - margin + _EPS)
 
     def nearest(self, poly: Polygon, placed: list[Polygon]) -> float:
@@ -513,7 +523,7 @@ class _Generator:
         self.rng.shuffle(kinds)
         # Large pieces first (they are the hardest to fit); the dangerous ones in their player's half.
         order = sorted(range(n), key=lambda i: (kinds[i] in SCATTER_KINDS, self.rng.random()))
-        scale = 1.15  # large pieces a little over their base sizes, toward the book's 25% of the table
+        scale = 1.1  # large pieces a little over their base sizes, toward the book's 25% of the table
         for attempt in range(80):
             if attempt and attempt % 4 == 0:
                 scale = max(0.5, scale - 0.05)
@@ -534,7 +544,8 @@ class _Generator:
         for i in order:
             kind = kinds[i]
             size_scale = scale if kind not in SCATTER_KINDS else 1.0
-            make = self.outline_maker(kind, _SIZES, size_scale)
+            make = self.outline_maker(kind, _SIZES, size_scale,
+                                      SCATTER_SIZE if kind in SCATTER_KINDS else LARGE_SIZE)
             region = None
             if kind == "lava":
                 region = (0.0, 0.0, self.width, half) if lava == 0 else (0.0, half, self.width, self.depth)
@@ -561,7 +572,7 @@ class _Generator:
                 x0, y0, x1, y1 = region or (0.0, 0.0, self.width, self.depth)
                 return (self.rng.uniform(x0, x1), self.rng.uniform(y0, y1))
 
-            spec = self.place_best(make, placed, legal, region, candidates=10, attempts=500, cap=20.0,
+            spec = self.place_best(make, placed, legal, region, candidates=6, attempts=300, cap=20.0,
                                    target=self.rng.uniform(6.5, 10.0), sampler=near_placed)
             if spec is None:
                 return None
@@ -628,7 +639,7 @@ class _Generator:
         rng.shuffle(quarters)
         sections = self.sections()
         for i, kind in enumerate(kinds):
-            make = self.outline_maker(kind, _AOFR_SIZES)
+            make = self.outline_maker(kind, _AOFR_SIZES, limits=(1.0, 8.0) if kind == "barricade" else (4.0, 8.0))
             player = None if winner is None else (winner if i % 2 == 0 else 3 - winner)
             if style == "full_table":
                 player = winner
@@ -641,9 +652,11 @@ class _Generator:
                 spec = self.random_style_piece(make, placed, sections, notes)
             elif style == "six_squares":
                 sec = self.die()
-                x0, y0, x1, y1 = sections[sec - 1]
-                spec = self.place_best(make, placed, lambda p, r=(x0, y0, x1, y1): self.inside(p, r) and apart(p),
-                                       (x0, y0, x1, y1))
+                section = sections[sec - 1]
+
+                def in_section(p: Polygon, r: tuple[float, float, float, float] = section) -> bool:
+                    return self.inside(p, r) and apart(p)
+                spec = self.place_best(make, placed, in_section, section)
                 if spec is not None:
                     notes.append(f"{spec.name}: section {sec}")
             elif style in ("full_table", "two_halves"):
@@ -651,8 +664,11 @@ class _Generator:
                 if diagonal is not None:
                     half = first_half if i % 2 == 0 else 1 - first_half
                     half_test = self.diagonal_half(diagonal, half)
-                spec = self.place_best(make, placed, lambda p, h=half_test: self.on_table(p, MIN_GAP) and apart(p)
-                                       and h(p))
+                inner = (MIN_GAP, MIN_GAP, self.width - MIN_GAP, self.depth - MIN_GAP)
+
+                def clear_of_edges(p: Polygon, h: Callable[[Polygon], bool] = half_test) -> bool:
+                    return self.on_table(p, MIN_GAP) and apart(p) and h(p)
+                spec = self.place_best(make, placed, clear_of_edges, inner, attempts=250)
             else:  # alternating_free / alternating_restricted
                 assert style in ("alternating_free", "alternating_restricted")
                 spec = self.restricted_piece(i, make, placed, restriction if style != "alternating_free" else None,
@@ -668,9 +684,10 @@ class _Generator:
         return TerrainLayout(style, out, notes, restriction if style == "alternating_restricted" else None)
 
     def inside(self, poly: Polygon, region: tuple[float, float, float, float]) -> bool:
-        minx, miny, maxx, maxy = poly.bounds
+        """True if ``poly`` lies fully inside ``region`` (x0, y0, x1, y1)."""
+        minx, miny, maxx, maxy = (float(v) for v in poly.bounds)
         x0, y0, x1, y1 = region
-        return minx >= x0 - _EPS and miny >= y0 - _EPS and maxx <= x1 + _EPS and maxy <= y1 + _EPS
+        return bool(minx >= x0 - _EPS and miny >= y0 - _EPS and maxx <= x1 + _EPS and maxy <= y1 + _EPS)
 
     def diagonal_half(self, diagonal: str, half: int) -> Callable[[Polygon], bool]:
         """Test: the piece lies fully on one side (0: above/left, 1: below/right) of the corner-to-corner line."""
@@ -736,6 +753,8 @@ class _Generator:
             def rule(p: Polygon) -> bool:
                 return float(p.distance(centre)) >= 12.0
         elif restriction == 2:
+            region = (12.0, 12.0, self.width - 12.0, self.depth - 12.0)
+
             def rule(p: Polygon) -> bool:
                 return self.on_table(p, 12.0)
         elif restriction in (3, 4):
@@ -762,7 +781,7 @@ class _Generator:
             def rule(p: Polygon, q: tuple[float, float, float, float] = quarters[i]) -> bool:
                 return self.inside(p, q)
         return self.place_best(make, placed, lambda p: self.on_table(p) and apart(p) and rule(p), region,
-                               fixed=fixed)
+                               fixed=fixed, attempts=250)
 
 
 __all__ = [

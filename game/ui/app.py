@@ -31,15 +31,6 @@ FPS = 60
 """Frame rate target."""
 
 
-def save_game(game: Game, scenario_path: str | None) -> None:
-    """Record-keeping hook, called after every action applied in the window (and so also at the game's end).
-
-    This is the one place where the window hands a game over to the game records (``game/saves.py``); it
-    deliberately does nothing until the lead wires it.
-    """
-    return None
-
-
 class App:
     """The window and its scene loop.
 
@@ -65,6 +56,10 @@ class App:
         self.clock = pygame.time.Clock()
         self.running = True
         self.seed = seed
+        self.record_paths: dict[int, Path] = {}
+        """The record file of each game played in this window (by ``id`` of the Game)."""
+        self.record_error: str | None = None
+        """The last failure to write a record, for the window to show."""
         self.frames = 0
         self.scene: Scene | None = None
         if start_scenario is not None:
@@ -109,8 +104,22 @@ class App:
         self.switch(BattleScene(self, game, scenario_path, kinds))
 
     def record(self, game: Game, scenario_path: str | None) -> None:
-        """Hand the game to the record-keeping hook (``save_game``)."""
-        save_game(game, scenario_path)
+        """Record ``game`` in the user's data folder (called after every action applied in the window).
+
+        Each game gets its own file, rewritten atomically every time; a failure to write is reported in the
+        window and never stops the game.
+        """
+        if scenario_path is None:
+            return
+        from game.saves import new_record_path, save_game
+
+        path = self.record_paths.get(id(game))
+        if path is None:
+            path = self.record_paths[id(game)] = new_record_path(scenario_path)
+        try:
+            save_game(game, scenario_path, path)
+        except OSError as e:
+            self.record_error = f"Could not save the game record {path}: {e.strerror or e}"
 
     def quit(self) -> None:
         """Close the window at the end of this frame."""

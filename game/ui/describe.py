@@ -16,7 +16,14 @@ PHASE_NAMES = {
 """Each phase as the rulebook's turn sequence names it."""
 
 STEP_NAMES = {
-    Step.DEPLOY: "Deploy armies",
+    Step.DEPLOY: "Deploy armies: fully within 12\" of your table edge",
+    Step.CHOOSE_DEPLOYMENT: "Choose table edges and who places first",
+    Step.SET_ASIDE: "Set aside Scouts and Ambushers",
+    Step.SCOUT_MOVE: "Scout moves",
+    Step.FIRST_TURN: "Who takes the first turn",
+    Step.AMBUSH: "1.1 Deploy Ambushers",
+    Step.ALLOCATE_TOKENS: "0.1 Allocate spell tokens",
+    Step.DISPEL: "Cast spells: tokens against the spell",
     Step.DECLARE_CHARGES: "2.1 Declare charges",
     Step.CHARGE_REACTIONS: "2.2 Declare charge reactions",
     Step.REDIRECT: "2.3 Charge moves: run down or redirect",
@@ -52,7 +59,7 @@ def position(state: GameState) -> str:
         return f"Round {state.round}/{state.rounds} · Game over"
     player = state.pending.player if state.pending else state.active_player
     if state.phase is Phase.DEPLOYMENT:
-        return f"Deployment · Player {player} — place your units within 12\" of your table edge"
+        return f"Deployment · Player {player} — {step_name(state.phase, state.step)}"
     turn = "" if player == state.active_player else f" (in Player {state.active_player}'s turn)"
     return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
             f" — {step_name(state.phase, state.step)}")
@@ -63,17 +70,39 @@ def chargers_of(state: GameState, target: str | None) -> list[str]:
     return [unit_name(state, c.unit) for c in state.charges if c.target == target]
 
 
-def instruction(state: GameState, pending: Pending | None, moving: bool = False, focus: str | None = None) -> str:
+def instruction(state: GameState, pending: Pending | None, moving: bool = False, focus: str | None = None,
+                casting: bool = False) -> str:
     """What the deciding player is expected to do now, with the keys and clicks that do it.
 
-    ``focus`` names the unit the window is working on when the decision names none (the unit to deploy).
+    ``focus`` names the unit the window is working on when the decision names none (the unit to deploy);
+    ``casting``: the deciding player has spells to cast in this strategy step.
     """
     if pending is None:
         return "The game is over."
     unit = unit_name(state, pending.unit or focus)
     d = pending.decision
     if d == "strategy":
+        if casting:
+            return ("Cast spells: click a highlighted caster, pick a spell below, then click its target. "
+                    "Space = Done.")
         return "No special rules or spells to use: press Space (Done) to go on."
+    if d == "dispel":
+        return (f"The enemy {unit} is casting a spell: spend tokens against it (-1 to its roll each), or "
+                "Space to spend none.")
+    if d == "allocate_tokens":
+        return "0.1 Split your casters' tokens into spell and dispel tokens: Space takes the default split."
+    if d == "choose_deployment":
+        return "You won the deployment roll-off: choose the table edge and who places the first unit."
+    if d == "choose_first_turn":
+        return "You won the roll-off for the first turn: choose who takes the first turn of each round."
+    if d == "set_aside":
+        return "Set aside Scout or Ambush units to deploy later, or Space (Done) to deploy them normally."
+    if d == "scout_move":
+        return (f"Scout: {unit} may be placed again within 12\" of where it deployed. Drag it; Enter confirms; "
+                "Space stays.")
+    if d == "ambush":
+        return (f"1.1 Ambush: place {unit} fully within 6\" of any table edge (click or drag, Q/E pivots, Enter); "
+                "Space keeps the rest waiting.")
     if d == "declare_charge":
         return ("Click one of your units, then a highlighted enemy to declare a charge. "
                 "Space = Done when all charges are declared.")

@@ -109,17 +109,20 @@ class UnitPainter:
         self.sprites = UnitSprites()
 
     def draw_units(self, screen: pygame.Surface, view: TableView, state: GameState,
-                   hidden: Iterable[str] = (), dimmed: Iterable[str] = ()) -> None:
-        """Blit every on-table unit (except ``hidden``, e.g. the unit being moved, drawn as its ghost)."""
+                   hidden: Iterable[str] = (), dimmed: Iterable[str] = (),
+                   poses: Mapping[str, Pose] | None = None) -> None:
+        """Blit every on-table unit (except ``hidden``); ``poses`` overrides where some are drawn (animations)."""
         hidden = set(hidden)
         dimmed = set(dimmed)
+        poses = poses or {}
         clip = screen.get_clip()
         screen.set_clip(view.rect)
         for unit in state.units.values():
             if not unit.on_table or unit.id in hidden or unit.models <= 0:
                 continue
             assert unit.pose is not None
-            self._blit_unit(screen, view, unit, unit.pose, unit_style(unit, unit.id in dimmed))
+            pose = poses.get(unit.id, unit.pose)
+            self._blit_unit(screen, view, unit, pose, unit_style(unit, unit.id in dimmed))
         screen.set_clip(clip)
 
     def _blit_unit(self, screen: pygame.Surface, view: TableView, unit: Unit, pose: Pose, style: str,

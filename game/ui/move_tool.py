@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.engine.actions import Action, Consolidate, Deploy, Move, RallyPivot
+from game.engine.actions import Action, Consolidate, Deploy, Move, RallyPivot, ScoutMove
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, path_shape
 from game.engine.state import MoveAction, Unit
@@ -22,8 +22,14 @@ EPS = 1e-6
 SNAP = 0.2
 """Inches within which a drag sticks to an allowance (see ``MoveTool.snap_distances``)."""
 
-KINDS = ("move", "consolidate", "rally", "deploy")
-"""What the tool makes: a Move (step 2.4), a Consolidate move, a RallyPivot or a Deploy."""
+KINDS = ("move", "consolidate", "rally", "deploy", "scout")
+"""What the tool makes: a Move (step 2.4), a Consolidate move, a RallyPivot, a Deploy (also Ambush) or a
+ScoutMove. Deploy and scout tools place the unit anew: their ghost is ``start`` itself."""
+
+PLACING = ("deploy", "scout")
+"""Kinds that place the unit anew rather than move it along a path."""
+SCOUT_RANGE = 12.0
+"""Rulebook "Scout": placed anywhere within 12" of its position."""
 
 
 @dataclass
@@ -80,7 +86,9 @@ class MoveTool:
 
     @property
     def changed(self) -> bool:
-        """True if the ghost differs from the start (a path was made)."""
+        """True if the ghost differs from where the unit stands (a path was made, or it was placed elsewhere)."""
+        if self.kind in PLACING:
+            return self.unit.pose is None or self.unit.pose != self.start
         return bool(self.legs) and path_shape(self.start, self.legs).end != self.start
 
     @property
@@ -111,7 +119,7 @@ class MoveTool:
         """Move the ghost's centre to ``xy`` (same facing) by changing the last straight leg or adding one."""
         if self.kind == "rally":
             return
-        if self.kind == "deploy":
+        if self.kind in PLACING:
             self.start = Pose(xy[0], xy[1], self.start.facing)
             self._touch()
             return
@@ -164,7 +172,7 @@ class MoveTool:
 
     def pivot(self, degrees: float) -> None:
         """Pivot the ghost about its centre by ``degrees`` (clockwise positive)."""
-        if self.kind == "deploy":
+        if self.kind in PLACING:
             self.start = self.start.turned(degrees)
             self._touch()
             return
@@ -216,6 +224,11 @@ class MoveTool:
                                      shape.end.xy)
         elif self.kind == "deploy" and hasattr(self.game, "check_deploy"):
             ev.error = self.game.check_deploy(self.action())
+        elif self.kind == "scout" and self.unit.pose is not None:
+            ev.distance = self.unit.pose.distance_to(self.start)
+            if ev.distance > SCOUT_RANGE + 1e-4:
+                ev.error = IllegalAction("Scout", f"placed {ev.distance:.1f}\" away; at most 12\" from where it "
+                                         "deployed", self.start.xy)
         elif self.kind == "rally" and hasattr(self.game, "check_rally_pivot"):
             ev.error = self.game.check_rally_pivot(self.action())
         self._eval = ev
@@ -265,4 +278,6 @@ class MoveTool:
             return Consolidate(player=self.player, unit=self.unit.id, path=self.path)
         if self.kind == "rally":
             return RallyPivot(player=self.player, unit=self.unit.id, facing=round(self.ghost.facing, 4))
+        if self.kind == "scout":
+            return ScoutMove(player=self.player, unit=self.unit.id, pose=self.start)
         return Deploy(player=self.player, unit=self.unit.id, pose=self.start)

@@ -55,3 +55,5 @@ ENGAGED = (255, 240, 200)
 """Engaged (locked in melee) marker."""
 MEASURE = (120, 230, 255)
 """The measuring tape."""
+FLASH = (255, 150, 60)
+"""Outline of units the last action hit, charged or broke (fades out)."""

@@ -55,7 +55,8 @@ def test_charge_contact_and_second_charger_lines_up() -> None:
     s.set_unit("c1", 1, p1, INF10)
     assert in_base_contact(s, "c1", "t")
     assert models_in_contact(s, "c1", "t") == [0, 1, 2, 3, 4]
-    assert touching_sides(s, "c1", "t")[0] == (Arc.FRONT, Arc.FRONT, pytest.approx(INF10.width))
+    side_a, side_b, length = touching_sides(s, "c1", "t")[0]
+    assert (side_a, side_b) == (Arc.FRONT, Arc.FRONT) and length == pytest.approx(INF10.width)
     # the side is exactly as wide as c1: no room for a second charger
     assert best_flush_pose(s, "c2", "t", Arc.FRONT, INF10.width, INF10.depth, (45, 15)) is None
     # a narrower first charger leaves room: the second lines up beside it
@@ -81,3 +82,27 @@ def test_flush_pose_respects_terrain_and_edge() -> None:
     assert in_base_contact(s, "c", "t")
     put(s, "edge", 70, 30, 90, INF10, player=2)  # right flank against the table edge
     assert best_flush_pose(s, "c", "edge", Arc.FRONT, INF10.width, INF10.depth, (30, 10)) is None
+
+
+def test_flush_pose_keeps_clear_of_other_units() -> None:
+    """Rulebook "General Movement" (never within 1" of other units), "Multiple Units in Combat": the flush pose
+    prefers 1" from ``keep_clear`` units, may fall back to touching them, and is None if it can do neither."""
+    w = INF10.width
+    s = scene()
+    put(s, "t", 36, 30, 180, INF10, player=2)
+    put(s, "c", 36, 20, 0, INF10)
+    put(s, "u", 36 + w + 0.5, 30, 180, INF10, player=2)  # 0.5" right of t, front edges in line
+    p = best_flush_pose(s, "c", "t", Arc.FRONT, w, INF10.depth, (36, 20), keep_clear=["u"])
+    assert p is not None and p.x == pytest.approx(35.5, abs=1e-5)
+    s.set_unit("c", 1, p, INF10)
+    assert s.distance("c", "u") == pytest.approx(1.0, abs=1e-5)
+    put(s, "v", 36 - w - 0.5, 30, 180, INF10, player=2)  # and 0.5" left of t: no pose 1" from both
+    assert best_flush_pose(s, "c", "t", Arc.FRONT, w, INF10.depth, (37, 20), keep_clear=["u", "v"]) is None
+    p = best_flush_pose(s, "c", "t", Arc.FRONT, w, INF10.depth, (37, 20), keep_clear=["u", "v"], touching=True)
+    assert p is not None and p.x == pytest.approx(36.5, abs=1e-5)  # touching u's corner, 1" from v
+    s.set_unit("c", 1, p, INF10)
+    assert in_base_contact(s, "c", "u") and s.distance("c", "v") >= 1.0 - 1e-5
+    for uid, x in (("u", 36 + w + 0.5), ("v", 36 - w - 0.5)):
+        put(s, uid, x, 30.3, 180, INF10, player=2)  # 0.3" back: never touching, always within 1" of one
+    assert best_flush_pose(s, "c", "t", Arc.FRONT, w, INF10.depth, (37, 20), keep_clear=["u", "v"],
+                           touching=True) is None

@@ -162,3 +162,18 @@ def test_slide_never_ends_within_gap_of_a_stop_at_unit_it_does_not_reach() -> No
     put(s, "c", 36, 15, 90, Formation(1, 1, 25.4, 25.4), player=1)
     r = s.slide("a", s.pose("a"), 0, 12, stop_at=["b"])
     assert r.blocked_by == "c" and r.contacted is None
+
+
+@pytest.mark.parametrize("sink", [0.0, 0.0004, 0.0005, 0.0009])
+def test_unit_touching_within_tolerance_may_not_pivot_into_it(sink: float) -> None:
+    """Rulebook "Pivoting": the unit may not end in a physically impossible place. A unit in base contact (even
+    overlapping another footprint by less than ``CONTACT_TOL``, as flush placements may leave it) is not free to
+    pivot or move into that unit: only a unit genuinely overlapping at the start ignores it."""
+    s = scene()
+    put(s, "a", 36, 10, 90, Formation(10, 5, 20, 20))  # 1.57" x 3.94", its front edge at x = 36.79
+    put(s, "b", 36 + HALF_D + 0.5 - sink, 10.5, 0, Formation(1, 1, 25.4, 25.4))  # touching a's front edge
+    check = s.check_path("b", s.pose("b"), [Pose(s.pose("b").x, 10.5, 22.0)])
+    assert check.rule == RULE_THROUGH_UNIT and check.blocker == "a"
+    assert s.check_path("b", s.pose("b"), [Pose(s.pose("b").x + 1, 10.5, 0)], exclusion=0).ok  # away is fine
+    r = s.slide("b", s.pose("b"), 270, 2, gap=0)
+    assert r.travelled == pytest.approx(0, abs=1e-3)

@@ -32,9 +32,7 @@ def reference_line(s: Scene, p: tuple[float, float], q: tuple[float, float], ign
         core = s.terrain_cores[pos]
         if "blocking" in t.traits:
             n += line.intersects(core.boundary)
-        elif line.intersects(core) and not (
-            t.shape.contains(shapely.Point(p)) or t.shape.contains(shapely.Point(q))
-        ):
+        elif line.intersects(core) and not (t.shape.contains(shapely.Point(p)) or t.shape.contains(shapely.Point(q))):
             n += 1
     return n <= (1 if s.is_elevated(looker) else 0)
 
@@ -63,8 +61,12 @@ coord = st.floats(4, 44).map(lambda v: round(v, 2) + 0.003)
 def tables(draw: st.DrawFn) -> Scene:
     terrain = []
     for i in range(draw(st.integers(0, 3))):
-        pts = rect_to_polygon(draw(coord), draw(coord), draw(st.floats(1, 6)), draw(st.floats(1, 6)),
-                              draw(st.floats(0, 90)))
+        x, y = draw(coord), draw(coord)
+        if draw(st.booleans()):
+            pts = rect_to_polygon(x, y, draw(st.floats(1, 6)), draw(st.floats(1, 6)), draw(st.floats(0, 90)))
+        else:  # an L-shaped (non-convex) piece
+            a, b = draw(st.floats(2, 6)), draw(st.floats(1, 2))
+            pts = ((x, y), (x + a, y), (x + a, y + b), (x + b, y + b), (x + b, y + a), (x, y + a))
         terrain.append(TerrainShape(i, f"t{i}", pts, TRAITS[draw(st.integers(0, 2))]))
     s = Scene(48, 48, terrain)
     placed = 0

@@ -104,3 +104,21 @@ def dice(*values: int) -> Dice:
 def rolls(events: list, kind: str = "roll") -> list:  # type: ignore[type-arg]
     """The events of one kind."""
     return [e for e in events if e.kind == kind]
+
+
+def join_hero(state: GameState, unit_id: str, hero: Profile, hero_id: str = "cap", cost: int = 60) -> Unit:
+    """Make ``hero`` join the unit ``unit_id`` as at deployment (rulebook "Hero": the unit's size grows by one);
+    its front edge stays where it was."""
+    from game.engine.state import JoinedHero
+
+    unit = state.units[unit_id]
+    old = unit.formation
+    unit.hero = JoinedHero(hero_id, hero, cost)
+    unit.models += 1
+    unit.starting_models += 1
+    if unit.pose is not None:
+        from geometry.formation import pose_keeping_front
+
+        state.place(unit, pose_keeping_front(unit.pose, old, unit.formation))
+        unit.moved_since_activation = False  # set up, not moved
+    return unit

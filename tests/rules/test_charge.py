@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine.charge import charge_targets, make_charge_move, plan_charge
+from game.engine.charge import charge_targets, failed_charge, make_charge_move, plan_charge, run_down
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
-from game.engine.state import GameState, Table, make_unit
+from game.engine.state import GameState, Removal, Table, make_unit
 from geometry.arcs import Arc
 from geometry.pose import Pose
 from geometry.terrain import TerrainShape, rect_to_polygon
@@ -97,3 +97,80 @@ def test_second_charger_lines_up_beside_the_first():
     fc, fc2 = s.scene.footprint("c"), s.scene.footprint("c2")
     assert fc.intersection(fc2).area < 1e-6
     assert s.scene.distance("c2", "t") < 0.01
+
+
+# --- keeping 1" from other enemy units (docs/rulings.md "Contact position") ------------------------------------
+
+ORC_W = 5 * 20 / 25.4
+"""Width of a 10-Orc unit (5 per row), inches."""
+ORC_FRONT = 16 - 20 / 25.4
+"""y of the front edge of an Orc unit centred at y = 16 facing 180."""
+
+
+def beside(uid: str, gap: float, right: bool, behind: float = 0.0):  # type: ignore[no-untyped-def]
+    """An Orc unit (player 2) beside ``t`` at (36, 16), ``gap``" from its side, ``behind``" back from its front."""
+    x = 36 + (ORC_W + gap if right else -ORC_W - gap)
+    return make_unit(uid, 2, ORCS, 10, Pose(x, 16 + behind, 180))
+
+
+def test_charger_shuffles_to_stay_one_inch_from_another_enemy():
+    """Rulebook: Charge Moves (shuffle sideways to try and maximise frontage), General Movement (never within 1" of
+    other units): the charger takes the contact position with the most frontage that is 1" from other enemy
+    units."""
+    s = two(Pose(36, 8, 0), Pose(36, 16, 180), extra=[beside("u", 0.5, right=True)])
+    plan = plan_charge(s, s.units["c"], s.units["t"])
+    assert plan.end.x == pytest.approx(35.5, abs=1e-3)
+    assert plan.also_contacts == ()
+    make_charge_move(s, Dice(sequence=[]), s.units["c"], s.units["t"])
+    assert s.scene.distance("c", "u") >= 1 - 1e-3
+    assert s.units["c"].engaged_with == {"t"}
+
+
+def test_charger_with_no_room_clear_of_other_enemies_joins_them_in_base_contact():
+    """Rulebook: Charge Moves, Multiple Units in Combat (each continuous group of units in base contact is one
+    combat): with no contact position 1" from the other enemies, the charger takes one in base contact with
+    them, and they are locked in the same combat."""
+    extra = [beside("u", 0.5, right=True), beside("w", 0.5, right=False)]
+    s = two(Pose(37, 8, 0), Pose(36, 16, 180), extra=extra)
+    plan = plan_charge(s, s.units["c"], s.units["t"])
+    assert plan.also_contacts == ("u",)
+    events = make_charge_move(s, Dice(sequence=[]), s.units["c"], s.units["t"])
+    c = s.units["c"]
+    assert c.engaged_with == {"t", "u"} and "c" in s.units["u"].engaged_with
+    assert s.scene.distance("c", "w") >= 1 - 1e-3
+    assert [e.data["target"] for e in events if e.data.get("contact")] == ["u"]
+
+
+def test_target_without_room_to_contact_away_from_other_enemies_is_not_valid():
+    """Rulebook: Picking Targets (the charger needs room to reach its target), General Movement: if every contact
+    position ends within 1" of another enemy unit without base contact, the target is not a valid one."""
+    extra = [beside("u", 0.5, right=True, behind=0.3), beside("w", 0.5, right=False, behind=0.3)]
+    s = two(Pose(36, 8, 0), Pose(36, 16, 180), extra=extra)
+    with pytest.raises(IllegalAction, match="within 1"):
+        plan_charge(s, s.units["c"], s.units["t"])
+    assert "t" not in charge_targets(s, s.units["c"])
+
+
+def test_run_down_keeps_one_inch_from_other_enemies():
+    """Rulebook: Flee (the charger runs the fleeing unit down with the usual charge move; contact routs it),
+    General Movement: the charger's position keeps 1" from other enemy units."""
+    s = two(Pose(36, 8, 0), Pose(36, 16, 180), extra=[beside("u", 0.5, right=True)])
+    t = s.units["t"]
+    t.shaken = t.fleeing = True
+    events = run_down(s, Dice(sequence=[]), s.units["c"], t)
+    assert t.removed is Removal.ROUTED
+    assert [e.kind for e in events] == ["charge", "rout"]
+    assert s.scene.distance("c", "u") >= 1 - 1e-3
+
+
+def test_failed_charge_does_not_pivot_within_one_inch_of_a_unit():
+    """Rulebook: Charging (if contact becomes impossible the unit completes its move toward the target),
+    Pivoting (never into a physically impossible place), General Movement: the pivot toward the target is
+    not made where it would end within 1" of another unit."""
+    s = two(Pose(36, 8, 0), Pose(60, 8, 270),
+            extra=[make_unit("b", 1, SPEARS, 5, Pose(36, 8 + 20 / 25.4 + 1.5 + 10 / 25.4, 0))])
+    c = s.units["c"]
+    failed_charge(s, c, s.units["t"], "test")
+    assert c.pose.facing == pytest.approx(0.0)
+    assert s.scene.distance("c", "b") >= 1 - 1e-3
+    assert c.pose.x > 36

@@ -11,12 +11,15 @@ import pytest
 
 from game.engine.actions import Consolidate, Done, FollowUp, Pursue
 from game.engine.close_combat import Aftermath, _make_plans
+from game.engine.consolidation import close_gaps
 from game.engine.errors import IllegalAction
+from game.engine.flight import pursue
 from game.engine.state import Removal
 from geometry.arcs import Arc
 from geometry.contact import in_base_contact
 from geometry.pose import Pose
 from tests.rules.melee_builders import (
+    INCH_PER_BASE,
     WARRIORS,
     answer,
     charge_setup,
@@ -28,6 +31,7 @@ from tests.rules.melee_builders import (
     run_phase,
     state_of,
     unit,
+    wall,
 )
 
 A_Y = 24.0 - 20 / 25.4 - 20 / 25.4
@@ -380,3 +384,98 @@ def test_follow_up_from_the_flank_pivots_to_face():
     assert t.contact_arcs["a"] is Arc.FRONT and a.contact_arcs["t"] is Arc.FRONT
     assert abs(((t.pose.facing - a.pose.facing) % 360) - 180) < 1e-6
     assert t.fights_as_charger
+
+
+# --- placements keep the 1" rule (docs/rulings.md) -------------------------------------------------------------
+
+
+def test_pursuit_falling_short_stops_one_inch_short_of_the_fleeing_unit():
+    """Rulebook: Pursuit Moves: the pursuer moves on the flight line until the pursuit range is reached or it makes
+    contact; General Movement: models may never be within 1" of other units. A pursuit that would end within 1"
+    of the fleeing unit without contact stops 1" short of it."""
+    # t is left with 4 models (one row, rear edge at y = 24): its flight stops 5.5" on, 1" short of the wall
+    s = charge_setup(terrain=[wall(36.0, 24.0 + 5.5 + 1.0 + 0.5, 20.0, 1.0)])
+    d = dice(*FLEE_FIGHT, 1, 6, 6, 2, 3)  # flight 12" (blocked after 5.5"); pursuit 5"
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", True))
+    t = s.units["t"]
+    assert kinds(events, "flee")[0].data["travelled"] == pytest.approx(5.5, abs=1e-3)
+    assert t.on_table and t.fleeing
+    assert kinds(events, "pursuit")[0].data["travelled"] == pytest.approx(4.5, abs=1e-3)
+    assert s.scene.distance("a", "t") == pytest.approx(1.0, abs=1e-3)
+
+
+def test_pursuer_that_cannot_pivot_onto_the_flight_line_does_not_move():
+    """Rulebook: Pursuit Moves (pivot and move on the flight line), General Movement (never within 1" of other
+    units), Pivoting (no physically impossible place): a pivot onto the flight line that would bring the pursuer
+    within 1" of another unit is not made, and the pursuer stays where it is (docs/rulings.md)."""
+    a = unit("a", 1, pose=Pose(36.0, 20.0, 0.0))  # 3.94" wide, 1.57" deep
+    t = unit("t", 2, pose=Pose(50.0, 20.0, 90.0))
+    t.fleeing = t.shaken = True
+    b = unit("b", 2, models=5, pose=Pose(36.0, 20.787 + 1.5 + 0.394, 180.0))  # 1.5" beyond a's front edge
+    s = state_of(a, t, b)
+    out = pursue(s, dice(3, 3), a, "t", 90.0, (36.0, 20.0))  # turning to 90 reaches 1.97" ahead of the centre
+    assert out.travelled == 0.0 and out.caught is None
+    assert a.pose == Pose(36.0, 20.0, 0.0)
+    assert s.scene.distance("a", "b") >= 1.0 - 1e-3
+
+
+def test_fleeing_unit_that_cannot_get_away_is_caught():
+    """Rulebook: Flight Moves (a unit blocked stops 1" short of it), Pursuit Moves (contact routs the fleeing unit),
+    General Movement (never within 1" of an enemy outside melee): a unit whose flight leaves it within 1" of an
+    enemy that does not pursue it into contact could not break away: it is caught and routed
+    (docs/rulings.md)."""
+    s = charge_setup(terrain=[wall(36.0, 24.0 + 0.5 + 0.5, 20.0, 1.0)])  # 0.5" behind t's rear: no room to flee
+    d = dice(*FLEE_FIGHT, 1, 5, 3, 3)  # t flees; a declines to pursue and passes (5); flight 6"
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", False))
+    flee_ev, rout = kinds(events, "flee")[0], kinds(events, "rout")[0]
+    assert flee_ev.data["travelled"] == 0.0
+    assert rout.data == {"unit": "t", "by": "a", "reason": "cornered"}
+    assert events.index(rout) > events.index(flee_ev)
+    assert s.units["t"].removed is Removal.ROUTED
+    assert (pending(s).decision, pending(s).unit) == ("consolidate", "a")  # t routed: a may consolidate
+
+
+def test_pursuit_catching_a_unit_that_could_not_get_away_is_reported_as_a_catch():
+    """Rulebook: Pursuit Moves: if the pursuing unit makes contact with the fleeing unit the fleeing unit is
+    Routed; the pursuit is made before a unit that could not get away is caught (docs/rulings.md)."""
+    s = charge_setup(terrain=[wall(36.0, 24.0 + 0.5 + 0.5, 20.0, 1.0)])
+    d = dice(*FLEE_FIGHT, 1, 3, 3, 2, 2)  # flight 6" (blocked at once); pursuit 4"
+    run_phase(s, d)
+    events = answer(s, d, Pursue(1, "a", True))
+    assert kinds(events, "pursuit")[0].data["caught"] == "t"
+    assert [e.data.get("reason") for e in kinds(events, "rout")] == ["caught"]
+    assert s.units["t"].removed is Removal.ROUTED
+
+
+def test_retreat_that_cannot_get_one_inch_away_stays_locked():
+    """Rulebook: Consolidation Moves: the shaken unit retreats D3+3" and stops 1" short of a unit in the way;
+    General Movement: never within 1" of an enemy outside melee. A loser that cannot get 1" away from the winner
+    stays locked in combat with it and the gap is closed (docs/rulings.md)."""
+    blocker = unit("b", 1, WARRIORS, 5, Pose(36.0, 24.787 + 1.4 + 0.394, 180.0))  # 1.4" behind t
+    s = charge_setup(extra=[blocker])
+    d = dice(*RETREAT_FIGHT, 1, 1)  # t Shaken; retreat 4" wanted, 0.4" possible
+    events = run_phase(s, d)
+    assert kinds(events, "retreat")[0].data["travelled"] == pytest.approx(0.4, abs=1e-3)
+    t, a = s.units["t"], s.units["a"]
+    assert pending(s) is None  # no follow up: they never left the combat
+    assert t.engaged_with == {"a"} and a.engaged_with == {"t"}
+    assert in_base_contact(s.scene, "a", "t")
+    assert [e.data["unit"] for e in kinds(events, "consolidate") if e.data["kind"] == "close_gap"] == ["a"]
+
+
+def test_closing_a_gap_keeps_one_inch_from_other_enemies():
+    """Rulebook: Consolidation Moves (close any gaps), General Movement (never within 1" of other units): the unit
+    closing the gap shuffles along the side to stay 1" from enemy units outside the combat."""
+    w, d = 5 * INCH_PER_BASE, 2 * INCH_PER_BASE  # 10 models: 3.94" x 1.57"
+    t = unit("t", 2, pose=Pose(36.0, 24.0, 180.0))
+    a = unit("a", 1, pose=Pose(36.0, 24.0 - d - 1.0, 0.0))  # 1" short of t's front
+    u = unit("u", 2, pose=Pose(36.0 - w - 0.5, 24.0, 180.0))  # 0.5" beside t, outside the combat
+    s = state_of(t, a, u)
+    s.engage(a, t, Arc.FRONT, Arc.FRONT)
+    events = close_gaps(s, ["a", "t"])
+    assert kinds(events, "consolidate")[0].data["unit"] == "a"
+    assert in_base_contact(s.scene, "a", "t") and a.engaged_with == {"t"}
+    assert s.scene.distance("a", "u") >= 1.0 - 1e-3
+    assert a.pose.x == pytest.approx(36.5, abs=1e-3)  # as little shuffle as possible

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from game.engine.charge import run_down
 from game.engine.flight import flee, flight_facing, flight_move
 from game.engine.state import Removal
 from geometry.arcs import Arc
@@ -132,3 +133,21 @@ def test_flight_through_dangerous_terrain():
     assert t.models == 9
     assert kinds(events, "wounds")
     assert d.consumed == 12
+
+
+def test_flee_reaction_that_cannot_get_away_is_caught():
+    """Rulebook: Charge Reactions, Flee: the charged unit flees before the charge move and the charger may run it
+    down (contact routs it); Flight Moves: a unit blocked stops 1" short; General Movement: never within 1" of
+    an enemy outside melee. A unit whose flight leaves it within 1" of the charger could not get away: it is
+    caught and routed at once, and the charger's run down needs no move (docs/rulings.md)."""
+    s = charge_setup(terrain=[wall(36.0, 24.0 + DEPTH / 2 + 0.5 + 0.5, 20.0, 1.0)])  # 0.5" behind t
+    t, a = s.units["t"], s.units["a"]
+    s.disengage(a, t)  # as when the charge is declared: a stands in front of t, not yet in melee
+    events = flight_move(s, dice(3, 3), t, [("a", Arc.FRONT)])
+    assert [e.kind for e in events][-2:] == ["flee", "rout"]
+    assert events[-1].data == {"unit": "t", "by": "a", "reason": "cornered"}
+    assert t.removed is Removal.ROUTED
+    start = a.pose
+    ran = run_down(s, dice(), a, t)
+    assert [e.kind for e in ran] == ["charge"] and ran[0].data["caught"] is True
+    assert a.pose == start

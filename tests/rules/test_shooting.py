@@ -209,7 +209,7 @@ def test_ap_and_cover_together():
     events = shoot(s, dice(6, 1, 1, 1, 1, 4), SHOOT)
     block = rolls(events)[1]
     assert block.data["modifier"] == 0
-    assert block.data["details"] == ["-1 AP(1)", "+1 Cover"]
+    assert block.data["details"] == ["Defense 5+", "-1 AP(1)", "+1 Cover"]
     assert orcs(s).models == 9
 
 
@@ -431,7 +431,7 @@ def test_entrenched_minus_two_from_over_nine_inches_unless_it_moved():
     s = face_off(12, target=dug_in, shooter_models=5)
     assert rolls(shoot(s, dice(*[1] * 5), SHOOT))[0].data["modifier"] == -2
     s = face_off(12, target=dug_in, shooter_models=5)
-    orcs(s).pivoted = True
+    orcs(s).moved_since_activation = True  # it moved (or pivoted) in its own last turn
     assert rolls(shoot(s, dice(*[1] * 5), SHOOT))[0].data["modifier"] == 0
 
 
@@ -455,7 +455,7 @@ def test_stand_and_shoot_front_row_at_minus_one_beyond_range():
     events = stand_and_shoot(s, dice(4, 5, 6, 4, 1, 1, 2), "archers-1", "orcs-1")
     hit, block = rolls(events)
     assert hit.data["dice"] == [4, 5, 6, 4, 1] and hit.data["modifier"] == -1 and hit.data["successes"] == 2
-    assert "Stand and Shoot" in hit.data["details"][0]
+    assert hit.data["details"][:2] == ["Quality 4+", "-1 Stand and Shoot"]
     assert hit.data["purpose"] == "Archers (archers-1) stand and shoot Longbow at Orc Boyz (orcs-1): to hit"
     assert block.data["wounds"] == 2
     assert orcs(s).models == 8

@@ -94,6 +94,7 @@ def main() -> None:
     # get to step 2.4 and drag a unit around (the engine checks the ghost once per frame)
     for _ in range(2):
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
         timed(app, 2)
     uid = game.units_to_move(1)[0]
     u = game.state.units[uid]

@@ -200,3 +200,32 @@ def test_a_drag_sticks_to_the_allowance() -> None:
     assert tool.evaluate().distance == pytest.approx(5.0)
     tool.drag_to((20, 21.9))        # 11.9": sticks to the 12" Rush
     assert tool.evaluate().distance == pytest.approx(12.0, abs=1e-5)
+
+
+def test_engine_moves_glide_and_end_where_the_state_says() -> None:
+    from game.ui.animation import MOVE_SECONDS, Animations, interpolate
+    a, b = Pose(0, 0, 350), Pose(10, 0, 20)
+    mid = interpolate(a, b, 0.5)
+    assert mid.x == pytest.approx(5) and mid.facing == pytest.approx(5)   # turns the short way
+    anims = Animations()
+    ev = Event("charge", "x charges", {"unit": "u", "target": "t", "from": {"x": 0, "y": 0, "facing": 0},
+                                       "to": {"x": 4, "y": 0, "facing": 0}})
+    anims.add([ev], now=1.0)
+    assert "u" in anims.poses(1.1) and set(anims.flash(1.1)) == {"u", "t"}
+    assert anims.poses(1.0 + MOVE_SECONDS + 0.01) == {}
+    anims.add([ev], now=5.0, skip="u")          # a move the player made by hand does not glide
+    assert anims.poses(5.1) == {}
+
+
+def test_menu_plays_a_scenario_picked_from_the_list(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.ui.scenes.handover import HandoverScene
+    from game.ui.scenes.menu import MenuScene
+    d = driver_factory(seed=5)
+    d.frames(2)
+    menu = d.scene
+    assert isinstance(menu, MenuScene) and menu.by_label
+    item = menu.list.item_list[0]["button_element"]
+    d.click_button(item)
+    assert menu.play_selected.is_enabled
+    d.click_button(menu.play_selected)
+    assert isinstance(d.scene, HandoverScene)

@@ -139,7 +139,7 @@ def test_declare_a_charge_by_clicking_the_target(battle) -> None:  # type: ignor
     target = game.charge_targets(charger)[0]
     battle.click(battle.table_px(game.state.units[charger].pose.xy))
     assert scene.selected == charger
-    assert target in scene._targets_of(charger)
+    assert target in scene.targets_of(charger)
     battle.click(battle.table_px(game.state.units[target].pose.xy))
     action = game.history[-1]
     assert isinstance(action, DeclareCharge) and action.unit == charger and action.target == target
@@ -168,7 +168,12 @@ def test_hand_over_between_players_and_results_at_the_end(battle) -> None:  # ty
     game = battle.scene.game
     assert game.state.game_over
     assert game.state.phase is Phase.RALLY
-    assert battle.scene.vp == game.victory_points()
+    results = battle.scene
+    assert results.vp == game.victory_points()
+    battle.click_button(results.table)                 # look at the final table, then back to the results
+    assert isinstance(battle.scene, BattleScene)
+    battle.click_button(battle.scene.actions.buttons["results"])
+    assert isinstance(battle.scene, ResultsScene)
 
 
 def test_held_space_ends_only_one_step_and_handover_needs_a_fresh_press(battle) -> None:  # type: ignore[no-untyped-def]
@@ -191,3 +196,17 @@ def test_held_space_ends_only_one_step_and_handover_needs_a_fresh_press(battle) 
     assert battle.scene is handover
     battle.pass_handover()
     assert isinstance(battle.scene, BattleScene) and game.pending.player == 2
+
+
+def test_every_action_in_the_window_is_recorded_in_the_user_data_folder(battle) -> None:  # type: ignore[no-untyped-def]
+    """Issue: every game played in the window is saved as a game record in the user's data folder."""
+    from game.files import records_dir
+    from game.record import load_record, replay
+
+    scene = _to_movement(battle)
+    files = sorted(records_dir().glob("*.yaml"))
+    assert len(files) == 1
+    record = load_record(files[0])
+    assert [a.to_dict() for a in record.actions] == [a.to_dict() for a in scene.game.history]
+    result = replay(record)
+    assert result.ok and result.game.digests == scene.game.digests

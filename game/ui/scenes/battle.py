@@ -16,41 +16,27 @@ import pygame
 
 from game.engine.actions import (
     Action,
-    ChargeReaction,
     DeclareCharge,
-    Done,
-    FollowUp,
-    Pursue,
     Redirect,
     Shoot,
 )
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import can_move
-from game.ui import describe, palette
+from game.ui import battle_draw, decisions, describe, palette
 from game.ui.action_bar import ActionBar, ButtonSpec
+from game.ui.animation import Animations
 from game.ui.dice_panel import DicePanel
-from game.ui.draw_terrain import TRAIT_WORDS, StaticLayer
+from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
 from game.ui.hud import Hud
 from game.ui.layout import BattleLayout
 from game.ui.log_panel import MAX_LINES, LogPanel, event_html
 from game.ui.move_tool import MoveTool
-from game.ui.overlays import (
-    draw_banner,
-    draw_cross,
-    draw_note,
-    draw_tape,
-    draw_zone,
-    note_size,
-    place_note,
-    pulse,
-)
-from game.ui.picking import closest_point_on_unit, closest_points_between, point_in_unit, unit_at
+from game.ui.picking import point_in_unit, unit_at
 from game.ui.scenes.base import Scene
 from game.ui.table_view import TableView
 from game.ui.unit_card import UnitCard
-from geometry.formation import footprint_corners
 from geometry.pose import Point, Pose
 
 if TYPE_CHECKING:
@@ -64,14 +50,6 @@ PIVOT_STEP_SHIFT = 15.0
 DEPLOYMENT_DEPTH = 12.0
 """Deployment zone depth shown while deploying (rulebook "Deploying Armies")."""
 
-DONE_LABELS = {
-    "strategy": "Done: go on (Space)",
-    "declare_charge": "Done: no more charges (Space)",
-    "move": "Done: end movement (Space)",
-    "shoot": "Done: end shooting (Space)",
-    "rally": "Done: end the turn (Space)",
-}
-"""The Done button of each decision that ends with Done."""
 
 
 class BattleScene(Scene):
@@ -85,6 +63,7 @@ class BattleScene(Scene):
         self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
         self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds)
         self.painter = UnitPainter()
+        self.anims = Animations()
         self.log_lines: deque[str] = deque((event_html(e) for e in game.log), maxlen=MAX_LINES)
         self.rolls: list[Event] = [e for e in game.log if e.kind == "roll"][-6:]
         self.layout: BattleLayout | None = None
@@ -113,10 +92,17 @@ class BattleScene(Scene):
         self._seat: int | None = None
         self._handover_from = len(game.log)
         self._movable: set[str] = set()
-        self._actors: set[str] = set()
+        self.actors: set[str] = set()
+        """Units of the deciding player that can act in this step (outlined green)."""
         self._targets: dict[str, list[str]] = {}
         self._deploy_index = 0
         self._held: set[int] = set()
+        self.casts: list[Any] = []
+        """Spells the deciding player may try now (strategy step), from ``decisions.cast_options``."""
+        self.spell: str | None = None
+        """The spell picked for the selected caster; the next click on a highlighted unit casts it."""
+        self.fire: dict[str, set[str]] = {}
+        """Weapon groups chosen per shooting unit (rulebook "Multiple Weapon Types"); absent = every weapon."""
 
     # --- widgets --------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -166,6 +152,7 @@ class BattleScene(Scene):
         self.error = None
         self.tool = None
         self._add_events(events)
+        self.anims.add(events, self.time, skip=getattr(action, "unit", None))
         self.app.record(self.game, self.scenario_path)
         news = [e for e in events if e.kind not in ("roll", "phase", "info")]
         if news:
@@ -204,6 +191,11 @@ class BattleScene(Scene):
         self._pending_key = key
         s = self.game.state
         self._targets.clear()
+        if pending is None or pending.decision != "shoot":
+            self.fire.clear()
+        self.spell = None
+        if list(s.terrain) != self.static.terrain:    # the deployment roll-off may turn the table
+            self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds)
         if s.game_over or pending is None:
             from game.ui.scenes.results import ResultsScene
             self.app.record(self.game, self.scenario_path)
@@ -212,13 +204,18 @@ class BattleScene(Scene):
         d = pending.decision
         self._movable = set(self.game.units_to_move(pending.player)) if d == "move" else set()
         if d == "declare_charge":
-            self._actors = set(self.game.chargers(pending.player))
+            self.actors = set(self.game.chargers(pending.player))
         elif d == "shoot":
-            self._actors = set(self.game.shooters(pending.player))
+            self.actors = set(self.game.shooters(pending.player))
         elif d == "rally":
-            self._actors = set(pending.options)
+            self.actors = set(pending.options)
+        elif d == "strategy":
+            self.casts = decisions.cast_options(self)
+            self.actors = {c.unit for c in self.casts}
         else:
-            self._actors = set(self._movable)
+            self.actors = set(self._movable)
+        if d != "strategy":
+            self.casts = []
         if pending.unit is not None:
             self.selected = pending.unit
         elif self.selected is not None and not (s.units.get(self.selected) and s.units[self.selected].on_table):
@@ -226,9 +223,11 @@ class BattleScene(Scene):
         self.tool = None
         if d == "consolidate" and pending.unit in s.units and s.units[pending.unit].on_table:
             self.tool = MoveTool(self.game, s.units[pending.unit], pending.player, "consolidate")
-        elif d == "deploy":
+        elif d in ("deploy", "ambush"):
             self._deploy_index = 0
             self._start_deploy_tool()
+        elif d == "scout_move" and pending.unit in s.units and s.units[pending.unit].on_table:
+            self.tool = MoveTool(self.game, s.units[pending.unit], pending.player, "scout")
         self._refresh_widgets()
         if pending.player != self._seat:
             self._hand_over(pending.player)
@@ -256,18 +255,38 @@ class BattleScene(Scene):
             return
         uid = options[self._deploy_index % len(options)]
         unit = s.units[uid]
-        w, d = s.table.width, s.table.depth
-        y = DEPLOYMENT_DEPTH / 2 if unit.player == 1 else d - DEPLOYMENT_DEPTH / 2
+        x0, y0, x1, y1 = self.deploy_zone(unit.player)
+        if pending.decision == "ambush":    # within 6" of a table edge: start at the middle of one's own edge
+            y0, y1 = (0.0, 6.0) if unit.player == 1 else (s.table.depth - 6.0, s.table.depth)
+        y = (y0 + y1) / 2
         facing = 0.0 if unit.player == 1 else 180.0
+        w = x0 + x1
         self.selected = uid
         self.tool = MoveTool(self.game, unit, pending.player, "deploy", start=Pose(w / 2, y, facing))
 
-    def _targets_of(self, uid: str) -> list[str]:
+    def next_deploy_unit(self) -> None:
+        """Tab / "Next unit": deploy another of the waiting units."""
+        self._deploy_index += 1
+        self._start_deploy_tool()
+
+    def deploy_zone(self, player: int) -> tuple[float, float, float, float]:
+        """``player``'s deployment zone (x0, y0, x1, y1): the strip within 12" of their own table edge."""
+        try:
+            from game.engine.deployment import deploy_zone
+            return deploy_zone(self.game.state, player)
+        except ImportError:
+            t = self.game.state.table
+            return (0.0, 0.0, t.width, DEPLOYMENT_DEPTH) if player == 1 else \
+                (0.0, t.depth - DEPLOYMENT_DEPTH, t.width, t.depth)
+
+    def targets_of(self, uid: str) -> list[str]:
         """Valid targets of ``uid`` for the decision at hand (cached until the next action)."""
-        if uid in self._targets:
-            return self._targets[uid]
         pending = self.game.pending
         d = pending.decision if pending else None
+        if d == "strategy":
+            return decisions.spell_targets(self, uid, self.spell) if self.spell is not None else []
+        if uid in self._targets:
+            return self._targets[uid]
         targets: list[str] = []
         if d == "declare_charge":
             targets = self.game.charge_targets(uid)
@@ -278,103 +297,13 @@ class BattleScene(Scene):
         self._targets[uid] = targets
         return targets
 
-    # --- commands (buttons and keys) -----------------------------------------------------------------------
+    # --- commands (buttons and keys): see game/ui/decisions.py ---------------------------------------------
     def _button_specs(self) -> list[ButtonSpec]:
-        pending = self.game.pending
-        specs: list[ButtonSpec] = []
-        if pending is None:
-            return [ButtonSpec("results", "Show the results", None, "#primary_button"),
-                    ButtonSpec("fit", "Fit table (F)", "Show the whole table", right=True)]
-        d = pending.decision
-        t = self.tool
-        if d == "move":
-            for a in ("hold", "advance", "rush"):
-                on = t is not None and t.forced == a
-                specs.append(ButtonSpec(a, a.capitalize(), f"Make this move a {a.capitalize()} "
-                                        "(click again for automatic)", "#toggle_on" if on else None,
-                                        enabled=t is not None))
-            specs.append(ButtonSpec("confirm", "Confirm move (Enter)", "Enter", "#primary_button",
-                                    enabled=t is not None, short="Confirm"))
-            specs.append(ButtonSpec("cancel", "Cancel (Esc)", "Esc", enabled=t is not None, short="Cancel"))
-        elif d == "charge_reaction":
-            for o in pending.options:
-                specs.append(ButtonSpec(f"react:{o}", describe.REACTION_NAMES.get(o, o), None, "#primary_button"))
-        elif d == "redirect":
-            specs.append(ButtonSpec("run_down", "Run down", "Charge the fleeing unit with the normal charge distance",
-                                    "#primary_button"))
-        elif d == "pursue":
-            specs.append(ButtonSpec("pursue", "Pursue", None, "#primary_button"))
-            specs.append(ButtonSpec("no_pursue", "Do not pursue", "The unit then takes a morale test"))
-        elif d == "follow_up":
-            specs.append(ButtonSpec("follow_up", "Follow up", None, "#primary_button"))
-            specs.append(ButtonSpec("stay", "Stay"))
-        elif d == "consolidate":
-            specs.append(ButtonSpec("confirm", "Confirm (Enter)", None, "#primary_button"))
-            specs.append(ButtonSpec("reset", "Reset"))
-            specs.append(ButtonSpec("skip", "Skip: stay in place"))
-        elif d == "rally":
-            specs.append(ButtonSpec("confirm", "Confirm pivot (Enter)", None, "#primary_button", enabled=t is not None))
-        elif d == "deploy":
-            specs.append(ButtonSpec("confirm", "Deploy here (Enter)", None, "#primary_button", enabled=t is not None))
-            if len(pending.options) > 1 and not pending.unit:
-                specs.append(ButtonSpec("next_unit", "Next unit (Tab)"))
-        if d in DONE_LABELS:
-            style = "#primary_button" if d != "move" else None
-            specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
-        specs.append(ButtonSpec("measure", "Measure (M)", "Tape from the selected unit to the mouse",
-                                "#toggle_on" if self.measure else None, right=True))
-        specs.append(ButtonSpec("fit", "Fit table (F)", "Show the whole table", right=True))
-        specs.append(ButtonSpec("turn", "Turn table (T)", "See the table from the other side", right=True))
-        return specs
+        return decisions.button_specs(self)
 
     def command(self, key: str) -> None:
-        """Run a button or key command."""
-        pending = self.game.pending
-        if key == "fit":
-            self.view.fit()
-        elif key == "turn":
-            self.view.set_flipped(not self.view.flipped)
-        elif key == "measure":
-            self.measure = not self.measure
-        elif key == "results" and pending is None:
-            from game.ui.scenes.results import ResultsScene
-            self.app.switch(ResultsScene(self.app, self.game, back=self))
-        if pending is None:
-            return
-        p = pending.player
-        if key == "done":
-            if pending.decision not in DONE_LABELS:
-                return
-            if self.tool is not None and self.tool.changed and pending.decision == "move":
-                self.show_banner("Confirm the move (Enter) or cancel it (Esc) before ending the step.",
-                                 palette.SHAKEN)
-                return
-            self.act(Done(player=p))
-        elif key == "confirm":
-            if self.tool is not None:
-                self.act(self.tool.action())
-        elif key == "cancel":
-            self.tool = None
-            self.error = None
-        elif key == "reset":
-            if self.tool is not None:
-                self.tool.reset()
-        elif key in ("hold", "advance", "rush"):
-            if self.tool is not None:
-                self.tool.set_forced(None if self.tool.forced == key else key)
-        elif key.startswith("react:") and pending.unit is not None:
-            self.act(ChargeReaction(player=p, unit=pending.unit, reaction=key.split(":", 1)[1]))
-        elif key == "run_down" and pending.unit is not None:
-            self.act(Redirect(player=p, unit=pending.unit, target=None))
-        elif key in ("pursue", "no_pursue") and pending.unit is not None:
-            self.act(Pursue(player=p, unit=pending.unit, pursue=key == "pursue"))
-        elif key in ("follow_up", "stay") and pending.unit is not None:
-            self.act(FollowUp(player=p, unit=pending.unit, follow_up=key == "follow_up"))
-        elif key == "skip":
-            self.act(Done(player=p))
-        elif key == "next_unit":
-            self._deploy_index += 1
-            self._start_deploy_tool()
+        """Run a button or key command (``game.ui.decisions.run``)."""
+        decisions.run(self, key)
 
     # --- input ------------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
@@ -465,7 +394,7 @@ class BattleScene(Scene):
         elif k in (pygame.K_MINUS, pygame.K_KP_MINUS):
             self.view.zoom_at(self.view.rect.center, 0.8)
         elif k == pygame.K_TAB:
-            if self.game.pending is not None and self.game.pending.decision == "deploy":
+            if self.game.pending is not None and self.game.pending.decision in ("deploy", "ambush"):
                 self.command("next_unit")
             else:
                 self._cycle_units()
@@ -482,7 +411,7 @@ class BattleScene(Scene):
 
     def _cycle_units(self) -> None:
         """Tab: select the next unit that can act now."""
-        order = [u for u in self.game.state.units if u in self._actors]
+        order = [u for u in self.game.state.units if u in self.actors]
         if not order:
             return
         i = order.index(self.selected) + 1 if self.selected in order else 0
@@ -516,10 +445,23 @@ class BattleScene(Scene):
         if t is not None and t.kind in ("move", "consolidate") and point_in_unit(t.unit, point, pose=t.ghost):
             t.begin_drag(point)
             return
-        if d == "deploy":
+        if d in ("deploy", "ambush"):
             if t is not None:
                 t.translate_to(point)
                 t.begin_drag(point)
+            return
+        if d == "scout_move":
+            if t is not None:
+                t.begin_drag(point)
+            return
+        if d == "strategy":
+            if uid is not None and self.spell is not None and self.selected \
+                    and uid in decisions.spell_targets(self, self.selected, self.spell):
+                decisions.cast_spell(self, uid)
+                return
+            if uid != self.selected:
+                self.spell = None
+            self._select(uid)
             return
         if d == "move":
             if uid is not None and uid in self._movable:
@@ -542,10 +484,12 @@ class BattleScene(Scene):
                 if d == "declare_charge":
                     self.act(DeclareCharge(player=pending.player, unit=sel, target=uid))
                 else:
-                    self.act(Shoot(player=pending.player, unit=sel, target=uid))
+                    weapons = decisions.shot_weapons(self, sel)
+                    if self.act(Shoot(player=pending.player, unit=sel, target=uid, weapons=weapons)):
+                        self.fire.pop(sel, None)
                 return
             self._select(uid)
-            if uid is not None and s.units[uid].player == pending.player and not self._targets_of(uid):
+            if uid is not None and s.units[uid].player == pending.player and not self.targets_of(uid):
                 what = "no enemy within charge reach" if d == "declare_charge" else "no valid target"
                 self.show_banner(f"{s.units[uid].profile.name}: {what}.", palette.SHAKEN)
             return
@@ -590,7 +534,8 @@ class BattleScene(Scene):
         if self.hud is not None:
             player = pending.player if pending else s.active_player
             focus = self.tool.unit.id if self.tool is not None else None
-            self.hud.show(describe.position(s), describe.instruction(s, pending, self.tool is not None, focus), player)
+            hint = describe.instruction(s, pending, self.tool is not None, focus, bool(self.casts))
+            self.hud.show(describe.position(s), hint, player)
         if self.card is not None:
             self.card.show(s, self.selected or self.hover)
         if self.actions is not None:
@@ -599,145 +544,5 @@ class BattleScene(Scene):
             self.log.update()
 
     def draw(self, screen: pygame.Surface) -> None:
-        """Table, units, highlights, ghost, labels, tapes and notes."""
-        screen.fill(palette.BACKGROUND)
-        view = self.view
-        s = self.game.state
-        pending = self.game.pending
-        self.static.draw(screen, view)
-        clip = screen.get_clip()
-        screen.set_clip(view.rect)
-        if pending is not None and pending.decision == "deploy":
-            w, d = s.table.width, s.table.depth
-            if pending.player == 1:
-                draw_zone(screen, view, 0, 0, w, DEPLOYMENT_DEPTH, palette.PLAYER[1])
-            else:
-                draw_zone(screen, view, 0, d - DEPLOYMENT_DEPTH, w, d, palette.PLAYER[2])
-        own_done: set[str] = set()
-        if pending is not None and pending.decision in ("move", "declare_charge", "shoot"):
-            own_done = {u.id for u in s.units_of(pending.player) if u.id not in self._actors}
-        self.painter.draw_units(screen, view, s, dimmed=own_done)
-        outlines: dict[str, tuple[tuple[int, int, int], int]] = {}
-        for uid in self._actors:
-            outlines[uid] = (palette.LEGAL, 1)
-        targets = self._targets_of(self.selected) if self.selected else []
-        if pending is not None and pending.decision == "redirect" and pending.unit:
-            targets = self._targets_of(pending.unit)
-        glow = pulse(self.time)
-        tcol = tuple(int(c * (0.6 + 0.4 * glow)) for c in palette.TARGET)
-        for uid in targets:
-            outlines[uid] = (tcol, 3)  # type: ignore[assignment]
-        if self.selected:
-            outlines[self.selected] = (palette.SELECT, 2)
-        self.painter.draw_outlines(screen, view, s, outlines)
-        self._draw_declared_charges(screen)
-        # distances to the valid targets
-        if self.selected and targets and self.selected in s.units and s.units[self.selected].on_table:
-            for uid in targets:
-                if uid in s.units and s.units[uid].on_table:
-                    a, b = closest_points_between(s.units[self.selected], s.units[uid])
-                    draw_tape(screen, view, a, b, f'{s.scene.distance(self.selected, uid):.1f}"', palette.TARGET, 1)
-        t = self.tool
-        if t is not None and (t.kind != "move" or t.changed or t.dragging or t.legs):
-            ev = t.evaluate()
-            path = [t.start] + list(t.legs) if t.kind in ("move", "consolidate") else []
-            self.painter.draw_ghost(screen, view, t.unit, t.ghost, ev.legal, path)
-        self.painter.draw_labels(screen, view, s, self.selected)
-        self._draw_tapes(screen)
-        if t is not None:
-            self._draw_ghost_note(screen, t)
-        if self.error is not None and self.error.where is not None:
-            draw_cross(screen, view, self.error.where, palette.ILLEGAL)
-        if self.hover_terrain is not None and not self.panning and (t is None or not t.dragging) \
-                and not self.measure:
-            head, traits = self.static.describe(self.hover_terrain)
-            draw_note(screen, self.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13)
-        screen.set_clip(clip)
-        if self.banner is not None:
-            text, colour, until = self.banner
-            alpha = max(0.0, min(1.0, (until - self.time) / 0.6))
-            draw_banner(screen, view.rect, text, colour, alpha)
-        if self.last_exception is not None:
-            draw_banner(screen, pygame.Rect(view.rect.x, view.rect.y, view.rect.w, 60),
-                        f"Engine error (see the terminal): {self.last_exception}", palette.ILLEGAL)
-
-    def _draw_declared_charges(self, screen: pygame.Surface) -> None:
-        """Charges declared this movement phase and not yet moved: an amber tape from charger to target."""
-        s = self.game.state
-        if s.phase.value != "movement":
-            return
-        for charge in s.charges:
-            if charge.resolved:
-                continue
-            a, b = s.units.get(charge.unit), s.units.get(charge.target)
-            if a is None or b is None or not a.on_table or not b.on_table:
-                continue
-            pa, pb = closest_points_between(a, b)
-            self.painter.draw_outlines(screen, self.view, s, {a.id: (palette.SHAKEN, 3)})
-            draw_tape(screen, self.view, pa, pb, f"charge {s.scene.distance(a.id, b.id):.1f}\"", palette.SHAKEN, 3)
-
-    def _draw_tapes(self, screen: pygame.Surface) -> None:
-        s = self.game.state
-        view = self.view
-        sel = s.units.get(self.selected) if self.selected else None
-        if sel is None or not sel.on_table:
-            return
-        if self.measure and view.rect.collidepoint(self.mouse):
-            p = view.to_table(self.mouse)
-            q = closest_point_on_unit(sel, p)
-            draw_tape(screen, view, q, p, f'{s.scene.distance_to_point(sel.id, p):.1f}"')
-        elif self.hover and self.hover != self.selected and self.hover in s.units and s.units[self.hover].on_table \
-                and self.hover not in self._targets.get(self.selected or "", []):
-            a, b = closest_points_between(sel, s.units[self.hover])
-            draw_tape(screen, view, a, b, f'{s.scene.distance(sel.id, self.hover):.1f}"')
-
-    def _draw_ghost_note(self, screen: pygame.Surface, t: MoveTool) -> None:
-        if t.kind == "move" and not (t.changed or t.legs):
-            return
-        ev = t.evaluate()
-        corners = [self.view.to_screen(p) for p in _corners(t)]
-        anchor = (max(c[0] for c in corners), max(c[1] for c in corners))
-        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-        around = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
-        lines: list[tuple[str, tuple[int, int, int]]] = []
-        if t.kind == "move":
-            name = ev.action.capitalize()
-            head = f"{name}: {ev.distance:.1f}\""
-            if ev.allowance is not None and ev.action == "advance":
-                head += f" of {ev.allowance:g}\""
-            elif ev.action == "rush" and ev.allowance is not None:
-                head += f" (Advance {ev.allowance:g}\")"
-        elif t.kind == "consolidate":
-            head = f"Consolidation: {ev.distance:.1f}\" of 3\""
-        elif t.kind == "rally":
-            head = f"Rally pivot to {t.ghost.facing:.0f}°"
-        else:
-            head = f"Deploy at ({t.ghost.x:.1f}, {t.ghost.y:.1f}) facing {t.ghost.facing:.0f}°"
-        colour = palette.LEGAL if ev.legal else palette.ILLEGAL
-        lines.append(((("✔ " if ev.legal else "✘ ") + head), colour))
-        if ev.pivots:
-            lines.append(("Pivots " + ", ".join(f"{p:+.0f}°" for p in ev.pivots), (230, 230, 230)))
-        if ev.terrain:
-            traits = f": {', '.join(TRAIT_WORDS.get(x, x) for x in ev.traits)}" if ev.traits else ""
-            lines.append((f"Through {', '.join(ev.terrain)}{traits}", (230, 230, 230)))
-        if ev.error is not None:
-            lines.append((f"{ev.error.rule}: {ev.error.message}", palette.ILLEGAL))
-            for name, other in ev.others:
-                lines.append((f"As {name.capitalize()}: {other.rule}: {other.message}", (240, 150, 140)))
-            if ev.error.where is not None:
-                draw_cross(screen, self.view, ev.error.where, palette.ILLEGAL)
-        else:
-            lines.append(("Enter confirms · Esc cancels", (170, 178, 184)))
-        avoid = []
-        for u in self.game.state.units.values():
-            if u.on_table and u.id != t.unit.id:
-                assert u.pose is not None
-                pts = [self.view.to_screen(p) for p in footprint_corners(u.pose, u.formation)]
-                px, py = [p[0] for p in pts], [p[1] for p in pts]
-                avoid.append(pygame.Rect(min(px), min(py) - 16, max(px) - min(px) + 1, max(py) - min(py) + 32))
-        at = place_note(note_size(lines), around, self.view.rect, avoid)
-        draw_note(screen, anchor, lines, self.view.rect, at=at)
-
-
-def _corners(t: MoveTool) -> list[Point]:
-    return list(footprint_corners(t.ghost, t.unit.formation))
+        """Table, units, highlights, ghost, labels, tapes and notes (``game.ui.battle_draw``)."""
+        battle_draw.draw(self, screen)

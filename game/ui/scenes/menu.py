@@ -26,6 +26,17 @@ def scenario_files(folder: Path) -> list[Path]:
     return sorted(files, key=lambda p: (p.name != "default.yaml", p.name))
 
 
+CONTROLS_HTML = (
+    "<b>At the table</b><br>"
+    "Drag a unit: move it · <b>Q</b>/<b>E</b> or wheel: pivot 5° (Shift 15°) · <b>Enter</b>: confirm · "
+    "<b>Esc</b>: cancel · <b>Backspace</b>: undo a leg<br>"
+    "Click your unit, then a highlighted enemy: charge or shoot · <b>Space</b>: Done (end the step)<br>"
+    "Right or middle drag: pan · wheel: zoom · <b>M</b>: measure · <b>F</b>: fit · <b>T</b>: turn the table · "
+    "<b>Tab</b>: next unit"
+)
+"""The controls, shown on the menu."""
+
+
 def scenario_title(path: Path) -> str:
     """The ``name:`` of a scenario file (read without validating it), else its file name."""
     try:
@@ -51,6 +62,7 @@ class MenuScene(Scene):
         self.play_selected: UIButton | None = None
         self.quit_button: UIButton | None = None
         self.list: UISelectionList | None = None
+        self.by_label: dict[str, Path] = {}
 
     def build_ui(self) -> None:
         """Centre a column of widgets in the window."""
@@ -59,7 +71,7 @@ class MenuScene(Scene):
         cw = min(640, w - 80)
         x = (w - cw) // 2
         y = max(40, h // 2 - 330)
-        panel = UIPanel(pygame.Rect(x - 30, y - 20, cw + 60, min(h - 40, 680)), starting_height=1, manager=m)
+        panel = UIPanel(pygame.Rect(x - 30, y - 20, cw + 60, min(h - 40, 660)), starting_height=1, manager=m)
         self.widgets = [panel]
         UILabel(pygame.Rect(0, 20, cw + 60, 56), "Battle Regiments", m, container=panel, object_id="#big_title")
         UILabel(pygame.Rect(0, 80, cw + 60, 28),
@@ -77,8 +89,9 @@ class MenuScene(Scene):
         if not self.default.exists():
             self.play_default.disable()
         UILabel(pygame.Rect(30, 236, cw, 24), "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
-        names: list[str | tuple[str, str]] = [p.name for p in self.files]
-        list_h = 200
+        self.by_label = {f"{scenario_title(p)}   ({p.name})": p for p in self.files}
+        names: list[str | tuple[str, str]] = list(self.by_label)
+        list_h = 150
         self.list = UISelectionList(pygame.Rect(30, 262, cw, list_h), names, m, container=panel)
         self.play_selected = UIButton(pygame.Rect(30, 270 + list_h, cw // 2 - 6, 44), "Play selected scenario", m,
                                       container=panel, object_id="#primary_button")
@@ -87,7 +100,9 @@ class MenuScene(Scene):
                                     container=panel)
         if self.message:
             UITextBox(f"<font color='#ff8a80'>{html.escape(self.message)}</font>",
-                      pygame.Rect(30, 330 + list_h, cw, 120), m, container=panel)
+                      pygame.Rect(30, 330 + list_h, cw, 150), m, container=panel)
+        else:
+            UITextBox(CONTROLS_HTML, pygame.Rect(30, 330 + list_h, cw, 150), m, container=panel)
 
     def kill_ui(self) -> None:
         """Remove the widgets."""
@@ -102,14 +117,14 @@ class MenuScene(Scene):
                 self.app.start_battle(str(self.default))
             elif event.ui_element is self.play_selected and self.list is not None:
                 chosen = self.list.get_single_selection()
-                if isinstance(chosen, str):
-                    self.app.start_battle(str(self.default.parent / chosen))
+                if isinstance(chosen, str) and chosen in self.by_label:
+                    self.app.start_battle(str(self.by_label[chosen]))
             elif event.ui_element is self.quit_button:
                 self.app.quit()
         elif event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and self.play_selected is not None:
             self.play_selected.enable()
-        elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION:
-            self.app.start_battle(str(self.default.parent / str(event.text)))
+        elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION and event.text in self.by_label:
+            self.app.start_battle(str(self.by_label[event.text]))
         elif event.type == pygame.KEYDOWN and not consumed:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.default.exists():
                 self.app.start_battle(str(self.default))

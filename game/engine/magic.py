@@ -1,0 +1,973 @@
+"""Magic: spell tokens, casting spells and the effects of spells (rulebook "Turn Sequence" 0.1 allocate spell
+tokens, 1.3 and 3.2 Cast Spells; Special Rules Reference "Caster(X)"; Optional Rules "Spell and Dispel Tokens" and
+"Pooled Tokens"; "Rules Priority & Stacking Effects").
+
+Spells are data: each army lists its spells (army file ``spells:``, docs/formats.md "Spells") and its casters may
+cast any of them. A spell has a value (the tokens it costs), a range, a kind of target (``enemy``, ``friend`` or
+``self``) and one or more effects from a small vocabulary:
+
+* ``hits``: automatic hits resolved with Defense rolls like shooting (AP, no cover unless the spell says so,
+  Regeneration), then casualties;
+* ``modifier``: a temporary modifier to a stat of the target unit (``to_hit``, ``defense``, ``morale``, ``move``,
+  ``attacks``) lasting a ``phase``, ``turn`` or ``round``; the rules modules ask for it through ONE function,
+  ``effect_modifiers`` (or ``effect_value`` for inches and attacks);
+* ``heal``: wounds taken off the target's wounded model, then killed models returned;
+* ``rally``: the target stops being Shaken.
+
+How a cast goes (``cast_spell``): in the strategy step of either strategy phase the active player names a caster,
+a spell, a target and optional extra tokens (``boost``: +1 each). The caster pays the spell's value. If the other
+player has tokens that may reach the cast, the engine asks them (decision ``dispel``) how many to spend (-1 each).
+Then one die is rolled for the cast: 4+ (a natural 6 always succeeds, a natural 1 always fails: rulebook
+"Modifiers") resolves the effect. Each caster may try each spell once per round.
+
+Token modes (scenario ``options.spell_tokens``):
+
+* ``basic`` (Caster(X)): at the start of each round every caster still in the game (on the table or waiting in
+  reserve) gets X spell tokens, holding at most 6. Casters of either player within 18" and in line of sight of the
+  caster's unit may spend their tokens: the caster's player's for +1, the opponent's for -1.
+* ``spell_and_dispel``: at the start of each round each player with casters splits the total X of their casters
+  into spell and dispel tokens and gives them to their casters (decision ``allocate_tokens``; the choices are
+  revealed together). Spell tokens cast and boost, dispel tokens give -1 to the opponent's casts; 18" and line of
+  sight as in basic.
+* ``pooled``: the split tokens go to the player's magic pool with 2 free dispel tokens each round; no range, no
+  caster needed to dispel; at the end of a round the pool is cut down to 6 x casters + 2 tokens.
+
+Order of the dice: a cast rolls one die (the casting roll), then, if it succeeds, the effect's dice (Defense rolls,
+Regeneration rolls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from game.engine.actions import Action, AllocateTokens, CastSpell, Dispel, Done, TokenSpend, TokenSplit
+from game.engine.attacks import Modifier, roll_to_block, succeeds, total
+from game.engine.casualties import apply_wounds
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.events import Event, roll_event
+from game.engine.state import GameState, Pending, Phase, Step, Unit
+from geometry.formation import pose_keeping_front
+from geometry.shapes import footprint_polygon
+
+MAX_TOKENS = 6
+"""Rulebook "Caster(X)": a caster can't hold more than 6 tokens at once."""
+CAST_NEED = 4
+"""Rulebook "Caster(X)": the spell is cast on a 4+."""
+TOKEN_RANGE = 18.0
+"""Rulebook "Caster(X)": models within 18" in line of sight of the caster's unit may spend tokens on its roll."""
+POOL_FREE_DISPEL = 2
+"""Rulebook "Pooled Tokens": each player adds 2 dispel tokens to their pool each round (no caster needed)."""
+
+MODES: tuple[str, ...] = ("basic", "spell_and_dispel", "pooled")
+"""Values of the scenario option ``spell_tokens``."""
+TARGETS: tuple[str, ...] = ("enemy", "friend", "self")
+"""What a spell may target: an enemy unit, a friendly unit (the caster included), or the caster only."""
+STATS: tuple[str, ...] = ("to_hit", "defense", "morale", "move", "attacks")
+"""Stats a ``modifier`` effect changes: hit rolls (shooting and melee), Defense rolls (against shooting, melee and
+spells), morale tests, inches of movement (Advance; Rush and Charge twice as much, like Fast/Slow), melee attacks
+per model and melee weapon."""
+DURATIONS: tuple[str, ...] = ("phase", "turn", "round")
+"""How long a ``modifier`` lasts: until the end of the phase after the strategy phase of the cast (movement or
+shooting), until the end of the current player turn, or until the end of the current round."""
+
+DONE_STEPS: frozenset[Step] = frozenset({Step.ALLOCATE_TOKENS, Step.DISPEL})
+"""Steps of this module where ``done`` is an answer (default split of the tokens; no dispel)."""
+
+_PHASE_ORDER: dict[Phase, int] = {
+    Phase.DEPLOYMENT: 0, Phase.STRATEGY_1: 1, Phase.MOVEMENT: 2, Phase.STRATEGY_2: 3, Phase.SHOOTING: 4,
+    Phase.CLOSE_COMBAT: 5, Phase.RALLY: 6,
+}
+_EPS = 1e-9
+
+
+# --- spells as data -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SpellHits:
+    """Effect ``hits``: ``count`` automatic hits resolved with Defense rolls, like shooting."""
+
+    count: int
+    """Hits dealt."""
+    ap: int = 0
+    """AP(X) of the hits: -X to the Defense rolls."""
+    cover: bool = False
+    """True if cover from the caster counts (+1 Defense); spells ignore cover otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpellModifier:
+    """Effect ``modifier``: ``value`` added to ``stat`` of the target unit for ``duration``."""
+
+    stat: str
+    """One of ``STATS``."""
+    value: int
+    """Added to the rolls (or inches, or attacks); negative for a curse."""
+    duration: str = "turn"
+    """One of ``DURATIONS``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """A spell of an army (army file ``spells:``)."""
+
+    name: str
+    """Unique within the army."""
+    value: int
+    """Tokens it costs to try it, 1 to 6."""
+    target: str
+    """One of ``TARGETS``."""
+    range: float | None = None
+    """Inches from the caster to the target (closest points); None for ``self`` spells."""
+    hits: SpellHits | None = None
+    """Automatic hits, or None."""
+    modifier: SpellModifier | None = None
+    """Temporary modifier, or None."""
+    heal: int = 0
+    """Wounds healed (0: none)."""
+    rally: bool = False
+    """The target stops being Shaken."""
+    description: str | None = None
+    """Flavour text shown to players."""
+
+    def summary(self) -> str:
+        """The spell's rules in a few words (value, range, target, effects)."""
+        parts = []
+        if self.hits is not None:
+            parts.append(f"{self.hits.count} hits" + (f" AP({self.hits.ap})" if self.hits.ap else ""))
+        if self.modifier is not None:
+            m = self.modifier
+            parts.append(f"{m.value:+d} {m.stat.replace('_', ' ')} for a {m.duration}")
+        if self.heal:
+            parts.append(f"heal {self.heal}")
+        if self.rally:
+            parts.append("rally")
+        reach = "self" if self.target == "self" else f'{self.target} within {self.range:g}"'
+        return f"{self.name} ({self.value}): {reach}; {', '.join(parts)}"
+
+
+@dataclass
+class ActiveEffect:
+    """A spell's ``modifier`` on a unit (kept in ``Unit.effects``) until the end of its duration."""
+
+    spell: str
+    """The spell's name (the source)."""
+    caster: str
+    """Id of the caster."""
+    stat: str
+    """One of ``STATS``."""
+    value: int
+    """The modifier."""
+    duration: str
+    """One of ``DURATIONS``."""
+    expires_after: tuple[int, int, int]
+    """The last (round, turn 0/1 within the round, phase order) at which the effect still applies."""
+
+    def to_dict(self) -> dict[str, object]:
+        """The state-file form."""
+        return {"spell": self.spell, "caster": self.caster, "stat": self.stat, "value": self.value,
+                "duration": self.duration, "until_round": self.expires_after[0]}
+
+
+@dataclass
+class TokenPool:
+    """A player's magic pool (rulebook "Pooled Tokens")."""
+
+    spell: int = 0
+    """Spell tokens: cast and boost."""
+    dispel: int = 0
+    """Dispel tokens: -1 to the opponent's casting rolls."""
+
+
+@dataclass
+class PendingCast:
+    """A cast waiting for the opponent's dispel decision."""
+
+    player: int
+    caster: str
+    spell: str
+    target: str
+    boost: int
+    """+1 per token spent by the caster's side beyond the spell's value."""
+    resume: Pending | None
+    """The strategy decision to return to once the cast is resolved."""
+
+
+@dataclass
+class MagicState:
+    """Everything about magic in a game (``GameState.magic``)."""
+
+    mode: str = "basic"
+    """Token mode: one of ``MODES``."""
+    spells: dict[int, dict[str, Spell]] = field(default_factory=dict)
+    """Each player's spells by name (their army's)."""
+    tried: set[tuple[str, str]] = field(default_factory=set)
+    """(caster, spell) tried this round: one try per spell."""
+    allocated_round: int = 0
+    """The round whose tokens have been allocated (step 0.1 is done once per round)."""
+    pools: dict[int, TokenPool] = field(default_factory=lambda: {1: TokenPool(), 2: TokenPool()})
+    """Magic pools (``pooled`` mode only)."""
+    awaiting: list[int] = field(default_factory=list)
+    """Players still to split their tokens this round, in order."""
+    chosen: dict[int, AllocateTokens] = field(default_factory=dict)
+    """Splits chosen and not yet revealed."""
+    cast: PendingCast | None = None
+    """The cast waiting for a dispel decision, or None."""
+
+    def pool(self, player: int) -> TokenPool:
+        """The magic pool of ``player``."""
+        return self.pools.setdefault(player, TokenPool())
+
+
+def new_magic_state(mode: str, spells: dict[int, dict[str, Spell]]) -> MagicState:
+    """The magic of a new game: the token mode and each player's spells."""
+    if mode not in MODES:
+        raise ValueError(f"unknown spell token mode {mode!r} (modes: {', '.join(MODES)})")
+    return MagicState(mode=mode, spells={p: dict(s) for p, s in spells.items()})
+
+
+def magic_of(state: GameState) -> MagicState:
+    """The game's magic state, made on first use for states built without one (rule tests)."""
+    m = state.magic
+    if not isinstance(m, MagicState):
+        m = MagicState(mode=str(state.options.get("spell_tokens", "basic")))
+        state.magic = m
+    return m
+
+
+def _view(state: GameState) -> MagicState:
+    """The game's magic state for reading only: a state without one is not changed."""
+    m = state.magic
+    return m if isinstance(m, MagicState) else MagicState(mode=str(state.options.get("spell_tokens", "basic")))
+
+
+def mode_of(state: GameState) -> str:
+    """The token mode of the game (one of ``MODES``), without changing the state."""
+    m = state.magic
+    return m.mode if isinstance(m, MagicState) else str(state.options.get("spell_tokens", "basic"))
+
+
+# --- the one place other rules read spell effects ----------------------------------------------------------------
+
+
+def effect_modifiers(unit: Unit, stat: str) -> list[Modifier]:
+    """The active spell modifiers of ``unit`` to ``stat`` (one of ``STATS``), one ``Modifier`` per spell.
+
+    Rulebook "Rules Priority & Stacking Effects": the same spell does not stack with itself (a second cast
+    replaces the first, see ``add_effect``); different spells add up.
+    """
+    return [Modifier(f"{e.spell} (spell)", e.value) for e in unit.effects
+            if isinstance(e, ActiveEffect) and e.stat == stat]
+
+
+def effect_value(unit: Unit, stat: str) -> int:
+    """The sum of ``unit``'s active spell modifiers to ``stat`` (inches for ``move``, attacks for ``attacks``)."""
+    return total(effect_modifiers(unit, stat))
+
+
+def move_bonus(unit: Unit, advance: bool) -> float:
+    """Inches added to a move by spells (stat ``move``): the value for an Advance, twice it for a Rush or Charge
+    (as Fast and Slow do; rulebook "Random Charge Distances": spell effects change the advance range)."""
+    v = effect_value(unit, "move")
+    return float(v if advance else 2 * v)
+
+
+def melee_attacks(unit: Unit, attacks: int) -> int:
+    """Attacks per model of a melee weapon with ``attacks`` after spells (stat ``attacks``), never below 0."""
+    return max(0, attacks + effect_value(unit, "attacks"))
+
+
+def _now(state: GameState) -> tuple[int, int, int]:
+    return (state.round, 0 if state.active_player == state.first_player else 1, _PHASE_ORDER[state.phase])
+
+
+def expires_after(state: GameState, duration: str) -> tuple[int, int, int]:
+    """The last moment an effect cast now with ``duration`` applies (see ``DURATIONS``)."""
+    rnd, turn, phase = _now(state)
+    if duration == "phase":
+        return (rnd, turn, phase + 1)
+    if duration == "turn":
+        return (rnd, turn, _PHASE_ORDER[Phase.RALLY])
+    return (rnd, 1, _PHASE_ORDER[Phase.RALLY])
+
+
+def add_effect(unit: Unit, effect: ActiveEffect) -> None:
+    """Put ``effect`` on ``unit``; the same spell's earlier effect on the same stat is replaced (no stacking)."""
+    unit.effects = [e for e in unit.effects
+                    if not (isinstance(e, ActiveEffect) and e.spell == effect.spell and e.stat == effect.stat)]
+    unit.effects.append(effect)
+
+
+def expire_effects(state: GameState) -> list[Event]:
+    """Remove the spell effects whose duration has ended; call at the start of every phase."""
+    now = _now(state)
+    events: list[Event] = []
+    for unit in state.units.values():
+        if not unit.effects:
+            continue
+        keep = []
+        for e in unit.effects:
+            if isinstance(e, ActiveEffect) and e.expires_after < now:
+                events.append(Event("effect", f"{e.spell} on {unit.name} ends",
+                                    {"unit": unit.id, "spell": e.spell, "stat": e.stat, "ended": True}))
+            else:
+                keep.append(e)
+        unit.effects = keep
+    return events
+
+
+# --- casters and tokens -------------------------------------------------------------------------------------------
+
+
+def caster_value(unit: Unit) -> int:
+    """X of Caster(X) of the unit, or of a living hero joined to it (rulebook "Hero": the hero is part of the unit,
+    which holds its tokens and is "the caster's unit"); 0 for a unit that is not a caster."""
+    x = unit.profile.value("Caster")
+    hero = getattr(unit, "hero", None)
+    if hero is not None and getattr(unit, "hero_alive", False):
+        x = max(x, hero.profile.value("Caster"))
+    return x
+
+
+def caster_name(unit: Unit) -> str:
+    """How a caster is named in the log: the unit, or the joined caster hero "with" its unit."""
+    hero = getattr(unit, "hero", None)
+    if unit.profile.value("Caster") == 0 and hero is not None and getattr(unit, "hero_alive", False):
+        return f"{hero.name} with {unit.name}"
+    return unit.name
+
+
+def find_caster(state: GameState, unit_id: str) -> Unit | None:
+    """The unit ``unit_id``, or the unit a hero ``unit_id`` joined (a joined caster casts as its unit)."""
+    unit = state.units.get(unit_id)
+    if unit is None and hasattr(state, "host_of"):
+        unit = state.host_of(unit_id)
+    return unit
+
+
+def casters_of(state: GameState, player: int) -> list[Unit]:
+    """Casters of ``player`` still in the game (on the table or not yet deployed), scenario order."""
+    return [u for u in state.units.values() if u.player == player and u.removed is None and caster_value(u) > 0]
+
+
+def tokens_of(state: GameState, player: int) -> dict[str, int]:
+    """For the window: ``spell`` and ``dispel`` tokens ``player`` holds in all (casters, or the pool)."""
+    m = _view(state)
+    if m.mode == "pooled":
+        pool = m.pool(player)
+        return {"spell": pool.spell, "dispel": pool.dispel}
+    casters = casters_of(state, player)
+    return {"spell": sum(u.spell_tokens for u in casters), "dispel": sum(u.dispel_tokens for u in casters)}
+
+
+def start_of_round(state: GameState, phase: Phase) -> list[Event]:
+    """Step 0.1 "allocate spell tokens", once per round (later calls in the same round do nothing).
+
+    ``basic``: every caster gets X tokens (at most 6 held). Otherwise each player with casters must split their
+    tokens (decision ``allocate_tokens``, Step.ALLOCATE_TOKENS) before ``phase`` is entered; ``pooled`` first cuts
+    each pool down to 6 x casters + 2 (the end of the previous round). See ``waiting_for_allocation``.
+    """
+    m = magic_of(state)
+    if m.allocated_round >= state.round:
+        return []
+    m.allocated_round = state.round
+    m.tried.clear()
+    m.chosen.clear()
+    m.awaiting = []
+    events: list[Event] = []
+    order = [state.first_player, 3 - state.first_player]
+    if m.mode == "pooled" and state.round > 1:
+        for player in order:
+            events += _discard_pool(state, player)
+    for player in order:
+        casters = casters_of(state, player)
+        if m.mode == "basic":
+            for u in casters:
+                before = u.spell_tokens
+                u.spell_tokens = min(MAX_TOKENS, before + caster_value(u))
+                lost = before + caster_value(u) - u.spell_tokens
+                events.append(Event("tokens", f"{u.name} gets {caster_value(u)} spell token"
+                                    f"{'s' if caster_value(u) != 1 else ''} (holds {u.spell_tokens}"
+                                    + (f"; {lost} over the 6 held are lost" if lost else "") + ")",
+                                    {"unit": u.id, "player": player, "spell_tokens": u.spell_tokens}))
+        elif sum(caster_value(u) for u in casters) > 0:
+            m.awaiting.append(player)
+    if m.mode != "basic":
+        if m.awaiting:
+            state.phase = phase
+            state.step = Step.ALLOCATE_TOKENS
+            state.pending = _allocation_pending(state, m.awaiting[0])
+        else:
+            events += _reveal(state)
+    return events
+
+
+def waiting_for_allocation(state: GameState) -> bool:
+    """True while a player must still split their tokens (Step.ALLOCATE_TOKENS)."""
+    m = state.magic
+    return isinstance(m, MagicState) and bool(m.awaiting)
+
+
+def _allocation_pending(state: GameState, player: int) -> Pending:
+    return Pending(player, "allocate_tokens", options=tuple(u.id for u in casters_of(state, player)))
+
+
+def _discard_pool(state: GameState, player: int) -> list[Event]:
+    """Rulebook "Pooled Tokens": at the end of a round, unspent tokens are cut down to 6X + 2 (X: casters).
+
+    Spell tokens are discarded before dispel tokens (docs/rulings.md)."""
+    pool = magic_of(state).pool(player)
+    limit = MAX_TOKENS * len(casters_of(state, player)) + POOL_FREE_DISPEL
+    extra = pool.spell + pool.dispel - limit
+    if extra <= 0:
+        return []
+    from_spell = min(pool.spell, extra)
+    pool.spell -= from_spell
+    pool.dispel -= extra - from_spell
+    return [Event("tokens", f"Player {player} discards {extra} unspent token{'s' if extra != 1 else ''} from the "
+                            f"magic pool (keeps {limit})", {"player": player, "pool": _pool_dict(pool)})]
+
+
+def _pool_dict(pool: TokenPool) -> dict[str, int]:
+    return {"spell": pool.spell, "dispel": pool.dispel}
+
+
+def allocation_total(state: GameState, player: int) -> int:
+    """Tokens ``player`` receives this round: the sum of X over their casters still in the game."""
+    return sum(caster_value(u) for u in casters_of(state, player))
+
+
+def default_allocation(state: GameState, player: int) -> AllocateTokens:
+    """The split ``done`` stands for: every caster keeps its own X as spell tokens (pooled: all spell tokens)."""
+    if _view(state).mode == "pooled":
+        return AllocateTokens(player, spell_tokens=allocation_total(state, player), dispel_tokens=0)
+    splits = []
+    for u in casters_of(state, player):
+        room = MAX_TOKENS - u.spell_tokens - u.dispel_tokens
+        splits.append(TokenSplit(u.id, spell=max(0, min(caster_value(u), room))))
+    return AllocateTokens(player, casters=tuple(splits))
+
+
+def check_allocation(state: GameState, action: AllocateTokens) -> None:
+    """Why a split of the tokens is illegal (raises ``IllegalAction``), rulebook "Spell and Dispel Tokens",
+    "Pooled Tokens"."""
+    m = magic_of(state)
+    rule = "Pooled Tokens" if m.mode == "pooled" else "Spell and Dispel Tokens"
+    if state.step is not Step.ALLOCATE_TOKENS or not m.awaiting or m.awaiting[0] != action.player:
+        raise IllegalAction("Turn Sequence", "spell tokens are allocated at the start of a round (step 0.1)")
+    received = allocation_total(state, action.player)
+    if m.mode == "pooled":
+        if action.casters:
+            raise IllegalAction(rule, "pooled tokens go to the magic pool: give spell_tokens and dispel_tokens, "
+                                      "not casters")
+        spell, dispel = action.spell_tokens or 0, action.dispel_tokens or 0
+        if spell < 0 or dispel < 0:
+            raise IllegalAction(rule, "token counts cannot be negative")
+        if spell + dispel > received:
+            raise IllegalAction(rule, f"player {action.player} receives {received} tokens, not {spell + dispel}")
+        return
+    if action.spell_tokens is not None or action.dispel_tokens is not None:
+        raise IllegalAction(rule, "give each caster its tokens in casters: [{unit, spell, dispel}]")
+    given = 0
+    seen: set[str] = set()
+    mine = {u.id: u for u in casters_of(state, action.player)}
+    for split in action.casters:
+        u = mine.get(split.unit)
+        if u is None:
+            raise IllegalAction(rule, f"{split.unit!r} is not a caster of player {action.player} in the game")
+        if split.unit in seen:
+            raise IllegalAction(rule, f"{u.name} is listed twice")
+        seen.add(split.unit)
+        if split.spell < 0 or split.dispel < 0:
+            raise IllegalAction(rule, "token counts cannot be negative")
+        held = u.spell_tokens + u.dispel_tokens + split.spell + split.dispel
+        if held > MAX_TOKENS:
+            raise IllegalAction("Caster(X)", f"{u.name} would hold {held} tokens; a caster holds at most 6")
+        given += split.spell + split.dispel
+    if given > received:
+        raise IllegalAction(rule, f"player {action.player} receives {received} tokens, not {given}")
+
+
+def allocate(state: GameState, action: AllocateTokens) -> list[Event]:
+    """Record a player's split; once every player has chosen, reveal and hand out the tokens together."""
+    check_allocation(state, action)
+    m = magic_of(state)
+    m.chosen[action.player] = action
+    m.awaiting.pop(0)
+    events = [Event("tokens", f"Player {action.player} has split their spell tokens", {"player": action.player})]
+    if m.awaiting:
+        state.pending = _allocation_pending(state, m.awaiting[0])
+        return events
+    return events + _reveal(state)
+
+
+def _reveal(state: GameState) -> list[Event]:
+    """Hand out the chosen splits (and, pooled, the 2 free dispel tokens) in first-player order."""
+    m = magic_of(state)
+    events: list[Event] = []
+    for player in (state.first_player, 3 - state.first_player):
+        choice = m.chosen.pop(player, None)
+        if m.mode == "pooled":
+            pool = m.pool(player)
+            spell = (choice.spell_tokens or 0) if choice else 0
+            dispel = ((choice.dispel_tokens or 0) if choice else 0) + POOL_FREE_DISPEL
+            pool.spell += spell
+            pool.dispel += dispel
+            events.append(Event("tokens", f"Player {player} puts {spell} spell and {dispel} dispel tokens in the "
+                                          f"magic pool (now {pool.spell} spell, {pool.dispel} dispel)",
+                                {"player": player, "pool": _pool_dict(pool)}))
+            continue
+        if choice is None:
+            continue
+        for split in choice.casters:
+            u = state.units[split.unit]
+            u.spell_tokens += split.spell
+            u.dispel_tokens += split.dispel
+            events.append(Event("tokens", f"{u.name} gets {split.spell} spell and {split.dispel} dispel tokens "
+                                          f"(holds {u.spell_tokens} spell, {u.dispel_tokens} dispel)",
+                                {"unit": u.id, "player": player, "spell_tokens": u.spell_tokens,
+                                 "dispel_tokens": u.dispel_tokens}))
+    return events
+
+
+# --- casting ---------------------------------------------------------------------------------------------------
+
+
+def spells_of(state: GameState, player: int) -> dict[str, Spell]:
+    """The spells ``player``'s casters may cast (their army's), by name."""
+    return _view(state).spells.get(player, {})
+
+
+def cast_problem(state: GameState, unit: Unit) -> str | None:
+    """Why ``unit`` may not cast now (ignoring whose turn it is), or None."""
+    if caster_value(unit) <= 0:
+        return f"{unit.name} is not a Caster"
+    if not unit.on_table:
+        return f"{unit.name} is not on the table"
+    if unit.shaken:
+        return f"{unit.name} is Shaken and must stay idle"
+    return None
+
+
+def _sees(state: GameState, a: Unit, b: Unit) -> bool:
+    return state.scene.unit_has_sight(a.id, b.id)
+
+
+def in_token_reach(state: GameState, unit: Unit, caster: Unit) -> bool:
+    """Rulebook "Caster(X)": ``unit`` is within 18" of the caster's unit and in line of sight of it (either way)."""
+    if unit.id == caster.id:
+        return True
+    if not (unit.on_table and caster.on_table):
+        return False
+    if state.scene.distance(unit.id, caster.id) > TOKEN_RANGE + _EPS:
+        return False
+    return _sees(state, unit, caster) or _sees(state, caster, unit)
+
+
+def spell_targets(state: GameState, caster: Unit, spell: Spell) -> list[str]:
+    """Units ``caster`` may target with ``spell`` now: in range (closest points) and in line of sight, scenario
+    order. ``self`` spells target the caster only; ``friend`` spells may target the caster too."""
+    if not caster.on_table:
+        return []
+    if spell.target == "self":
+        return [caster.id]
+    player = caster.player if spell.target == "friend" else 3 - caster.player
+    reach = (spell.range or 0.0) + _EPS
+    near = [u.id for u in state.units_of(player)
+            if u.id != caster.id and state.scene.distance(caster.id, u.id) <= reach]
+    seen = set(state.scene.visible_units(caster.id, near)) if near else set()
+    out = [uid for uid in near if uid in seen]
+    if spell.target == "friend":
+        out.insert(0, caster.id)
+    return out
+
+
+def token_sources(state: GameState, caster: Unit, player: int) -> list[tuple[str | None, int]]:
+    """Who of ``player`` may spend tokens on a cast by ``caster`` now, and how many they hold.
+
+    For the caster's player these are spell tokens (+1 each), for the opponent the tokens that give -1 (basic: spell
+    tokens; spell_and_dispel and pooled: dispel tokens). Pooled: one source, ``None``, the magic pool (no range).
+    Otherwise casters on the table within 18" and in line of sight of the caster's unit (rulebook "Caster(X)");
+    the caster itself counts with the tokens it holds beyond the spell's value (the caller takes those off). A
+    Shaken caster stays idle in its own turn and cannot boost; it may still spend tokens against the enemy.
+    """
+    m = _view(state)
+    friendly = player == caster.player
+    if m.mode == "pooled":
+        pool = m.pool(player)
+        n = pool.spell if friendly else pool.dispel
+        return [(None, n)] if n > 0 else []
+    out: list[tuple[str | None, int]] = []
+    for u in casters_of(state, player):
+        n = u.spell_tokens if (friendly or m.mode == "basic") else u.dispel_tokens
+        if n <= 0 or not u.on_table or (friendly and u.shaken and u.id != caster.id):
+            continue
+        if in_token_reach(state, u, caster):
+            out.append((u.id, n))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _CastPlan:
+    caster: Unit
+    spell: Spell
+    target: Unit
+    boost: tuple[tuple[str | None, int], ...]
+
+
+def _spend_check(state: GameState, caster: Unit, player: int, spends: tuple[TokenSpend, ...], reserved: int,
+                 rule: str, what: str) -> tuple[tuple[str | None, int], ...]:
+    """Validate token spending ``spends`` by ``player`` on a cast by ``caster``; ``reserved`` tokens of the caster (or
+    the pool) are already used for the spell's value."""
+    sources = dict(token_sources(state, caster, player))
+    m = magic_of(state)
+    out: list[tuple[str | None, int]] = []
+    seen: set[str | None] = set()
+    for s in spends:
+        if s.tokens < 1:
+            raise IllegalAction(rule, f"{what}: each entry spends at least 1 token, got {s.tokens}")
+        if m.mode == "pooled" and s.unit is not None:
+            raise IllegalAction("Pooled Tokens", f"{what}: tokens come from the magic pool; leave out unit")
+        if m.mode != "pooled" and s.unit is None:
+            raise IllegalAction(rule, f"{what}: name the caster (unit) whose tokens are spent")
+        key: str | None = None
+        if s.unit is not None:
+            u = find_caster(state, s.unit)
+            if u is None or u.player != player:
+                raise IllegalAction(rule, f"{what}: {s.unit!r} is not a unit of player {player}")
+            key = u.id
+        if key in seen:
+            raise IllegalAction(rule, f"{what}: {s.unit or 'the pool'} is listed twice")
+        seen.add(key)
+        have = sources.get(key, 0) - (reserved if key in (caster.id, None) else 0)
+        if have < s.tokens:
+            if key is not None and key not in sources and key != caster.id:
+                why = (f"{state.units[key].name} holds no usable tokens or is not within 18\" and in line of sight "
+                       f"of {caster.name}")
+            else:
+                why = f"{s.unit or 'the magic pool'} has only {max(have, 0)} token{'s' if have != 1 else ''} to spare"
+            raise IllegalAction(rule, f"{what}: {why}")
+        out.append((key, s.tokens))
+    return tuple(out)
+
+
+def _plan_cast(state: GameState, action: CastSpell) -> _CastPlan:
+    m = magic_of(state)
+    if state.step is not Step.STRATEGY or state.pending is None or state.pending.decision != "strategy":
+        raise IllegalAction("Strategy Phase", "spells are cast in the strategy step of a strategy phase (1.3, 3.2)")
+    caster = find_caster(state, action.unit)
+    if caster is None:
+        raise IllegalAction("Caster(X)", f"there is no unit {action.unit!r}")
+    if caster.player != action.player:
+        raise IllegalAction("Caster(X)", f"{caster.name} belongs to player {caster.player}")
+    why = cast_problem(state, caster)
+    if why:
+        raise IllegalAction("Caster(X)", why)
+    spells = spells_of(state, action.player)
+    spell = spells.get(action.spell)
+    if spell is None:
+        known = ", ".join(spells) or "none"
+        raise IllegalAction("Caster(X)", f"{action.spell!r} is not a spell of this army (spells: {known})")
+    if (caster.id, spell.name) in m.tried:
+        raise IllegalAction("Caster(X)", f"{caster.name} already tried {spell.name} this round (one try per spell)")
+    target_id = action.target if action.target is not None else (caster.id if spell.target == "self" else None)
+    if target_id is None:
+        raise IllegalAction("Caster(X)", f"{spell.name} needs a target ({spell.target})")
+    target = state.units.get(target_id)
+    if target is None:
+        raise IllegalAction("Caster(X)", f"there is no unit {target_id!r}")
+    if target_id not in spell_targets(state, caster, spell):
+        raise IllegalAction("Caster(X)", _target_problem(state, caster, spell, target))
+    pays = m.pool(action.player).spell if m.mode == "pooled" else caster.spell_tokens
+    if pays < spell.value:
+        where = "the magic pool holds" if m.mode == "pooled" else f"{caster.name} holds"
+        plural = "s" if spell.value != 1 else ""
+        raise IllegalAction("Caster(X)", f"{spell.name} costs {spell.value} spell token{plural}; {where} {pays}")
+    boost = _spend_check(state, caster, action.player, action.boost, spell.value, "Caster(X)", "boost")
+    return _CastPlan(caster, spell, target, boost)
+
+
+def _target_problem(state: GameState, caster: Unit, spell: Spell, target: Unit) -> str:
+    if spell.target == "self":
+        return f"{spell.name} targets the caster only"
+    if spell.target == "enemy" and target.player == caster.player:
+        return f"{spell.name} targets an enemy unit; {target.name} is friendly"
+    if spell.target == "friend" and target.player != caster.player:
+        return f"{spell.name} targets a friendly unit; {target.name} is an enemy"
+    if not target.on_table:
+        return f"{target.name} is not on the table"
+    d = state.scene.distance(caster.id, target.id)
+    if d > (spell.range or 0.0) + _EPS:
+        return f'{target.name} is {d:.1f}" away; {spell.name} has a range of {spell.range:g}"'
+    return f"{caster.name} has no line of sight to {target.name}"
+
+
+def check(state: GameState, action: Action) -> None:
+    """Raise ``IllegalAction`` if the magic ``action`` (cast_spell, dispel, allocate_tokens) is illegal now;
+    nothing changes."""
+    if isinstance(action, CastSpell):
+        _plan_cast(state, action)
+    elif isinstance(action, Dispel):
+        _plan_dispel(state, action)
+    elif isinstance(action, AllocateTokens):
+        check_allocation(state, action)
+
+
+def _pay(state: GameState, player: int, spends: tuple[tuple[str | None, int], ...], dispel: bool) -> None:
+    m = magic_of(state)
+    for unit_id, n in spends:
+        if unit_id is None:
+            pool = m.pool(player)
+            if dispel:
+                pool.dispel -= n
+            else:
+                pool.spell -= n
+            continue
+        u = state.units[unit_id]
+        if dispel and m.mode != "basic":
+            u.dispel_tokens -= n
+        else:
+            u.spell_tokens -= n
+
+
+def _spend_text(state: GameState, spends: tuple[tuple[str | None, int], ...]) -> str:
+    return ", ".join(f"{n} from {state.units[u].name if u else 'the magic pool'}" for u, n in spends)
+
+
+def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
+    """Try a spell (rulebook "Caster(X)"): pay its value and the boost, then ask the opponent for dispel tokens if
+    any may reach the cast, else roll at once. Raises ``IllegalAction`` (nothing changes)."""
+    plan = _plan_cast(state, action)
+    m = magic_of(state)
+    caster, spell, target = plan.caster, plan.spell, plan.target
+    _pay(state, action.player, ((None if m.mode == "pooled" else caster.id, spell.value),), dispel=False)
+    _pay(state, action.player, plan.boost, dispel=False)
+    m.tried.add((caster.id, spell.name))
+    boost = sum(n for _, n in plan.boost)
+    on = "" if target.id == caster.id and spell.target == "self" else f" on {target.name}"
+    text = f"{caster_name(caster)} tries to cast {spell.name}{on} ({spell.value} token{'s' if spell.value != 1 else ''})"
+    if boost:
+        text += f", +{boost} from tokens ({_spend_text(state, plan.boost)})"
+    events = [Event("spell", text, {"unit": caster.id, "spell": spell.name, "target": target.id,
+                                    "value": spell.value, "boost": boost})]
+    opponent = 3 - action.player
+    if token_sources(state, caster, opponent):
+        m.cast = PendingCast(action.player, caster.id, spell.name, target.id, boost, state.pending)
+        state.step = Step.DISPEL
+        options = tuple(u or "pool" for u, _ in token_sources(state, caster, opponent))
+        state.pending = Pending(opponent, "dispel", caster.id, options)
+        return events
+    return events + _resolve(state, dice, caster, spell, target, boost, 0)
+
+
+def _plan_dispel(state: GameState, action: Dispel) -> tuple[tuple[str | None, int], ...]:
+    m = magic_of(state)
+    cast = m.cast
+    if state.step is not Step.DISPEL or cast is None:
+        raise IllegalAction("Caster(X)", "there is no spell being cast to spend tokens against")
+    if action.player == cast.player:
+        raise IllegalAction("Caster(X)", "the opponent of the caster spends these tokens")
+    caster = state.units[cast.caster]
+    rule = "Caster(X)" if m.mode == "basic" else "Spell and Dispel Tokens" if m.mode == "spell_and_dispel" \
+        else "Pooled Tokens"
+    return _spend_check(state, caster, action.player, action.tokens, 0, rule, "dispel")
+
+
+def dispel(state: GameState, dice: Dice, action: Dispel) -> list[Event]:
+    """The opponent's answer to a cast: tokens spent for -1 each (possibly none), then the casting roll."""
+    spends = _plan_dispel(state, action)
+    m = magic_of(state)
+    cast = m.cast
+    assert cast is not None
+    _pay(state, action.player, spends, dispel=True)
+    m.cast = None
+    state.step = Step.STRATEGY
+    state.pending = cast.resume or Pending(cast.player, "strategy")
+    n = sum(t for _, t in spends)
+    events = []
+    if n:
+        events.append(Event("spell", f"Player {action.player} spends {n} token{'s' if n != 1 else ''} against "
+                                     f"{cast.spell} ({_spend_text(state, spends)})",
+                            {"player": action.player, "spell": cast.spell, "dispel": n}))
+    caster, target = state.units[cast.caster], state.units[cast.target]
+    spell = spells_of(state, cast.player)[cast.spell]
+    return events + _resolve(state, dice, caster, spell, target, cast.boost, n)
+
+
+def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit, boost: int,
+             dispelled: int) -> list[Event]:
+    """The casting roll (4+, +boost, -dispel) and, if it succeeds, the spell's effects on ``target``."""
+    mods = ([Modifier("spell tokens", boost)] if boost else []) + \
+        ([Modifier("tokens against", -dispelled)] if dispelled else [])
+    purpose = f"Casting {spell.name} ({caster_name(caster)})"
+    roll = dice.one(purpose)
+    ok = succeeds(roll, CAST_NEED, total(mods))
+    events = [roll_event(purpose, [roll], CAST_NEED, total(mods), 1 if ok else 0, [str(x) for x in mods],
+                         unit=caster.id, spell=spell.name)]
+    if not ok:
+        events.append(Event("spell", f"{spell.name} fails", {"unit": caster.id, "spell": spell.name,
+                                                             "cast": False}))
+        return events
+    events.append(Event("spell", f"{spell.name} is cast on {target.name}",
+                        {"unit": caster.id, "spell": spell.name, "target": target.id, "cast": True}))
+    if not target.on_table:
+        return events
+    return events + resolve_effects(state, dice, caster, spell, target)
+
+
+def resolve_effects(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit) -> list[Event]:
+    """The effects of a cast spell on ``target``, in the order hits, modifier, heal, rally."""
+    events: list[Event] = []
+    if spell.hits is not None:
+        events += _hits(state, dice, caster, spell, target, spell.hits)
+    if spell.modifier is not None and target.on_table:
+        mod = spell.modifier
+        add_effect(target, ActiveEffect(spell.name, caster.id, mod.stat, mod.value, mod.duration,
+                                        expires_after(state, mod.duration)))
+        events.append(Event("effect", f"{target.name}: {mod.value:+d} {mod.stat.replace('_', ' ')} "
+                                      f"({spell.name}, for a {mod.duration})",
+                            {"unit": target.id, "spell": spell.name, "stat": mod.stat, "value": mod.value,
+                             "duration": mod.duration}))
+    if spell.heal and target.on_table:
+        events += heal(state, target, spell.heal, spell.name)
+    if spell.rally and target.on_table:
+        if target.shaken:
+            target.shaken = False
+            target.fleeing = False
+            events.append(Event("rally", f"{target.name} rallies ({spell.name})", {"unit": target.id,
+                                                                                 "spell": spell.name}))
+        else:
+            events.append(Event("info", f"{target.name} is not Shaken; {spell.name} has nothing to rally",
+                                {"unit": target.id}))
+    return events
+
+
+def _hits(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit, hits: SpellHits) -> list[Event]:
+    """Automatic hits: Defense rolls with AP, cover only if the spell says so, the target's spell modifiers to
+    Defense, then Regeneration (5+ per wound), then casualties (rulebook "Roll to Block", "Regeneration")."""
+    label = f"{spell.name} of {caster.name} on {target.name}"
+    events = [Event("hits", f"{label}: {hits.count} hit{'s' if hits.count != 1 else ''}",
+                    {"unit": caster.id, "target": target.id, "spell": spell.name, "hits": hits.count})]
+    mods: list[Modifier] = []
+    if hits.ap:
+        mods.append(Modifier(f"AP({hits.ap})", -hits.ap))
+    if hits.cover and state.scene.in_cover(caster.id, target.id):
+        mods.append(Modifier("Cover", 1))
+    mods += effect_modifiers(target, "defense")
+    br = roll_to_block(dice, hits.count, target.profile.defense, mods, f"{label}: Defense")
+    events += br.events
+    wounds = br.wounds
+    if wounds and target.has("Regeneration"):
+        rolls = dice.d6(wounds, f"{label}: Regeneration")
+        saved = sum(1 for d in rolls if d >= 5)
+        events.append(roll_event(f"{label}: Regeneration", rolls, 5, 0, saved, unit=target.id))
+        wounds -= saved
+    events += apply_wounds(state, target, wounds, f"{spell.name} of {caster.name}")
+    return events
+
+
+def heal(state: GameState, unit: Unit, wounds: int, source: str) -> list[Event]:
+    """Heal ``wounds``: first the wounds carried by the wounded Tough model, then killed models come back (each
+    needs its Tough value in healing), at the back of the unit, while it keeps its front edge and the grown unit
+    stays on the table, off impassable terrain, not overlapping another unit and not within 1" of an enemy it is
+    not fighting. Never above the starting size."""
+    cured = min(wounds, unit.wounds)
+    unit.wounds -= cured
+    left = wounds - cured
+    back = 0
+    while left >= unit.tough and unit.models < unit.starting_models and _room_for_one_more(state, unit):
+        state.set_models(unit, unit.models + 1)
+        left -= unit.tough
+        back += 1
+    if not cured and not back:
+        return [Event("info", f"{unit.name} has nothing {source} can heal", {"unit": unit.id})]
+    text = f"{unit.name} is healed ({source})"
+    if cured:
+        text += f": {cured} wound{'s' if cured != 1 else ''} removed"
+    if back:
+        text += f"{',' if cured else ':'} {back} model{'s' if back != 1 else ''} back"
+    return [Event("heal", text, {"unit": unit.id, "wounds": cured, "models": back})]
+
+
+def _room_for_one_more(state: GameState, unit: Unit) -> bool:
+    if unit.pose is None:
+        return False
+    old = unit.formation
+    new = old.with_models(unit.models + 1)
+    pose = pose_keeping_front(unit.pose, old, new)
+    poly = footprint_polygon(pose, new)
+    scene = state.scene
+    if not scene.on_table(poly):
+        return False
+    for t in state.terrain:
+        if "impassable" in t.traits and poly.intersection(t.shape).area > 1e-9:
+            return False
+    for other in state.units.values():
+        if other.id == unit.id or not other.on_table:
+            continue
+        fp = scene.footprint(other.id)
+        if poly.intersection(fp).area > 1e-6:
+            return False
+        if other.player != unit.player and other.id not in unit.engaged_with and poly.distance(fp) < 1.0 - 1e-6:
+            return False
+    return True
+
+
+# --- entry points for the game and the players ----------------------------------------------------------------
+
+
+def apply(state: GameState, dice: Dice, action: Action) -> list[Event]:
+    """Apply a magic action, or ``done`` in a magic step (the default token split; no dispel tokens)."""
+    if isinstance(action, CastSpell):
+        return cast_spell(state, dice, action)
+    if isinstance(action, Dispel):
+        return dispel(state, dice, action)
+    if isinstance(action, AllocateTokens):
+        return allocate(state, action)
+    if isinstance(action, Done) and state.step is Step.DISPEL:
+        return dispel(state, dice, Dispel(action.player))
+    if isinstance(action, Done) and state.step is Step.ALLOCATE_TOKENS:
+        return allocate(state, default_allocation(state, action.player))
+    raise IllegalAction("Turn Sequence", f"{action.type} is not a magic action")
+
+
+def cast_options(state: GameState, player: int) -> list[CastSpell]:
+    """Every cast ``player`` may try now without extra tokens (caster, spell, target), for players and tests."""
+    if state.step is not Step.STRATEGY or state.pending is None or state.pending.decision != "strategy" \
+            or state.pending.player != player:
+        return []
+    m = _view(state)
+    out: list[CastSpell] = []
+    for caster in casters_of(state, player):
+        if cast_problem(state, caster):
+            continue
+        held = m.pool(player).spell if m.mode == "pooled" else caster.spell_tokens
+        for spell in spells_of(state, player).values():
+            if (caster.id, spell.name) in m.tried or spell.value > held:
+                continue
+            for target in spell_targets(state, caster, spell):
+                out.append(CastSpell(player, caster.id, spell.name, target))
+    return out
+
+
+def state_dict(unit: Unit, mode: str) -> dict[str, object]:
+    """Optional state-file keys of a unit: ``spell_tokens`` (casters), ``dispel_tokens`` (spell_and_dispel) and
+    ``effects`` (active spell modifiers), each only when it applies."""
+    out: dict[str, object] = {}
+    if caster_value(unit) > 0 or unit.spell_tokens:
+        out["spell_tokens"] = unit.spell_tokens
+    if mode == "spell_and_dispel" and (caster_value(unit) > 0 or unit.dispel_tokens):
+        out["dispel_tokens"] = unit.dispel_tokens
+    if unit.effects:
+        out["effects"] = [e.to_dict() for e in unit.effects if isinstance(e, ActiveEffect)]
+    return out
+
+
+__all__ = [
+    "CAST_NEED", "DONE_STEPS", "DURATIONS", "MAX_TOKENS", "MODES", "STATS", "TARGETS", "TOKEN_RANGE", "ActiveEffect",
+    "MagicState", "Spell", "SpellHits", "SpellModifier", "TokenPool", "add_effect", "allocate", "apply", "cast_options",
+    "cast_spell", "check", "default_allocation", "dispel", "effect_modifiers", "effect_value", "expire_effects",
+    "heal", "magic_of", "melee_attacks", "move_bonus", "new_magic_state", "spell_targets", "start_of_round",
+    "token_sources", "waiting_for_allocation",
+]

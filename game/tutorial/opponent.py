@@ -1,0 +1,136 @@
+"""Computer players for lessons: a small deterministic rule-based player, or the autoplay random player.
+
+``SimplePlayer`` plays like a beginner who knows the rules: it charges whatever it can reach (the nearest
+target), answers charges with Stand and Shoot when it may, else Holds, runs down fleeing units, advances toward the
+nearest enemy (or holds to shoot when a target is already in range), shoots the nearest valid target, always
+pursues and follows up, and casts no spells. It never rolls dice of its own and uses its seeded generator only for
+the few decisions it leaves to ``game.autoplay.RandomPlayer`` (deployment). It keeps no memory between calls (all
+it needs is in the game state), so it may be asked about cloned games. Moves are checked by the engine's validator.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from game.autoplay import RandomPlayer
+from game.engine.actions import (
+    Action,
+    ChargeReaction,
+    DeclareCharge,
+    Done,
+    FollowUp,
+    Move,
+    Pursue,
+    Redirect,
+    Shoot,
+    rounded_pose,
+)
+from game.engine.game import Game
+from game.engine.state import Unit
+from geometry.pose import Pose, bearing_difference, bearing_to
+
+ADVANCE_TRIES = (6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
+"""Distances (inches) the simple player tries for an Advance, longest first."""
+
+
+@dataclass
+class SimplePlayer:
+    """A deterministic rule-based player (see module docstring)."""
+
+    seed: int = 1
+    """Seed of the generator used for the decisions left to the random player."""
+    _fallback: RandomPlayer = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._fallback = RandomPlayer(random.Random(self.seed))
+
+    def choose(self, game: Game) -> Action:
+        """A legal action answering ``game.pending``. Raises ``RuntimeError`` when the game is over."""
+        p = game.pending
+        if p is None:
+            raise RuntimeError("the game is over")
+        s = game.state
+        player = p.player
+        d = p.decision
+        if d in ("strategy", "dispel", "rally", "consolidate", "ambush"):
+            return Done(player)
+        if d == "declare_charge":
+            for unit in s.units_of(player):
+                targets = game.charge_targets(unit.id)
+                if targets:
+                    return DeclareCharge(player, unit.id, self._nearest(game, unit, targets))
+            return Done(player)
+        if d == "charge_reaction":
+            assert p.unit is not None
+            reaction = "stand_and_shoot" if "stand_and_shoot" in p.options else "hold"
+            return ChargeReaction(player, p.unit, reaction)
+        if d == "redirect":
+            assert p.unit is not None
+            return Redirect(player, p.unit, None)
+        if d == "move":
+            for uid in game.units_to_move(player):
+                return self._move(game, s.units[uid])
+            return Done(player)
+        if d == "shoot":
+            for unit in s.units_of(player):
+                if unit.shot_targets:
+                    continue  # one weapon group per unit is enough for this player
+                targets = game.shooting_targets(unit.id)
+                if targets:
+                    return Shoot(player, unit.id, self._nearest(game, unit, targets))
+            return Done(player)
+        if d == "pursue":
+            assert p.unit is not None
+            return Pursue(player, p.unit, True)
+        if d == "follow_up":
+            assert p.unit is not None
+            return FollowUp(player, p.unit, True)
+        return self._fallback.choose(game)
+
+    @staticmethod
+    def _nearest(game: Game, unit: Unit, ids: list[str]) -> str:
+        scene = game.state.scene
+        return min(ids, key=lambda t: (scene.distance(unit.id, t), t))
+
+    def _move(self, game: Game, unit: Unit) -> Move:
+        """Hold if a ranged weapon already has a target in range, else Advance toward the nearest enemy."""
+        s = game.state
+        assert unit.pose is not None
+        hold = Move(unit.player, unit.id, "hold", ())
+        enemies = s.enemies_of(unit.player)
+        if not enemies:
+            return hold
+        near = min(enemies, key=lambda e: (s.scene.distance(unit.id, e.id), e.id))
+        gap = s.scene.distance(unit.id, near.id)
+        reach = max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
+        start = unit.pose
+        assert near.pose is not None
+        want = bearing_to(start.xy, near.pose.xy)
+        turn = max(-90.0, min(90.0, bearing_difference(start.facing, want)))
+        if reach and gap <= reach:
+            pivot = Move(unit.player, unit.id, "hold", (rounded_pose(start.turned(turn)),))
+            return pivot if abs(turn) > 1.0 and game.check_move(pivot) is None else hold
+        facing = start.turned(turn).facing
+        r = math.radians(facing)
+        for dist in ADVANCE_TRIES:
+            dist = min(dist, max(gap - 1.2, 0.0))
+            if dist <= 0.2:
+                break
+            end = Pose(start.x + dist * math.sin(r), start.y + dist * math.cos(r), facing)
+            path = (start.facing_to(facing), end) if abs(turn) > 1e-6 else (end,)
+            move = Move(unit.player, unit.id, "advance", tuple(rounded_pose(p) for p in path))
+            if game.check_move(move) is None:
+                return move
+        return hold
+
+
+def make_player(policy: str, seed: int) -> SimplePlayer | RandomPlayer:
+    """The computer player of a lesson's ``opponent``: ``simple`` or ``random``."""
+    if policy == "random":
+        return RandomPlayer(random.Random(seed))
+    return SimplePlayer(seed)
+
+
+__all__ = ["SimplePlayer", "make_player"]

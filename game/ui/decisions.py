@@ -1,0 +1,309 @@
+"""The buttons for each pending decision and what pressing them does.
+
+``button_specs(scene)`` lists the action bar's buttons for the decision the engine waits for; ``run(scene, key)``
+turns a button (or its key) into an engine action through ``scene.act`` or into a change of the window's own
+tools (the ghost, the chosen weapon group or spell). Clicks on the table are handled by the battle scene.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from game.engine.actions import (
+    CastSpell,
+    ChargeReaction,
+    ChooseDeployment,
+    ChooseFirstTurn,
+    Dispel,
+    Done,
+    FollowUp,
+    Pursue,
+    Redirect,
+    SetAside,
+    TokenSpend,
+)
+from game.ui import describe, palette
+from game.ui.action_bar import ButtonSpec
+
+if TYPE_CHECKING:
+    from game.ui.scenes.battle import BattleScene
+
+DONE_LABELS = {
+    "strategy": "Done: go on (Space)",
+    "declare_charge": "Done: no more charges (Space)",
+    "move": "Done: end movement (Space)",
+    "shoot": "Done: end shooting (Space)",
+    "rally": "Done: end the turn (Space)",
+    "consolidate": "Skip: stay in place (Space)",
+    "dispel": "Spend no tokens (Space)",
+    "allocate_tokens": "Default split (Space)",
+    "set_aside": "Done: deploy the rest normally (Space)",
+    "scout_move": "Stay here (Space)",
+    "ambush": "Done: keep the rest waiting (Space)",
+}
+"""The Done button of each decision that Done answers."""
+
+
+# --- spells ---------------------------------------------------------------------------------------------------
+def cast_options(scene: BattleScene) -> list[CastSpell]:
+    """Every spell the deciding player may try now (empty when magic is not in this game)."""
+    pending = scene.game.pending
+    if pending is None or pending.decision != "strategy":
+        return []
+    try:
+        from game.engine import magic
+        return list(magic.cast_options(scene.game.state, pending.player))
+    except (ImportError, AttributeError, KeyError, TypeError):
+        return []
+
+
+def spell_info(scene: BattleScene, player: int, name: str) -> Any:
+    """The ``Spell`` called ``name`` of ``player``'s army, or None."""
+    try:
+        from game.engine import magic
+        return magic.spells_of(scene.game.state, player).get(name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def spell_targets(scene: BattleScene, caster: str, spell: str) -> list[str]:
+    """Targets the chosen spell of ``caster`` may be cast on now."""
+    return [c.target for c in scene.casts if c.unit == caster and c.spell == spell and c.target is not None]
+
+
+def _spell_buttons(scene: BattleScene) -> list[ButtonSpec]:
+    pending = scene.game.pending
+    caster = scene.selected
+    if pending is None or caster is None:
+        return []
+    names: list[str] = []
+    for c in scene.casts:
+        if c.unit == caster and c.spell not in names:
+            names.append(c.spell)
+    out = []
+    for name in names:
+        spell = spell_info(scene, pending.player, name)
+        label = f"{name} ({spell.value})" if spell is not None else name
+        tip = spell.summary() if spell is not None and hasattr(spell, "summary") else None
+        on = scene.spell == name
+        out.append(ButtonSpec(f"spell:{name}", ("✦ " if on else "") + label, tip,
+                              "#toggle_on" if on else None))
+    return out
+
+
+def _dispel_buttons(scene: BattleScene) -> list[ButtonSpec]:
+    """A button per token source and count (up to 3) that may be spent against the spell being cast."""
+    pending = scene.game.pending
+    if pending is None:
+        return []
+    s = scene.game.state
+    out = []
+    try:
+        from game.engine import magic
+        caster = s.units[pending.unit] if pending.unit in s.units else None
+        sources = magic.token_sources(s, caster, pending.player) if caster is not None else []
+    except (ImportError, AttributeError):
+        sources = []
+    for unit, held in sources:
+        who = "pool" if unit is None else describe.unit_name(s, unit)
+        for n in range(1, min(held, 3) + 1):
+            out.append(ButtonSpec(f"dispel:{unit or ''}:{n}", f"{who}: {n} token{'s' if n > 1 else ''}",
+                                  f"-{n} to the casting roll"))
+    return out
+
+
+# --- weapon groups ------------------------------------------------------------------------------------------------
+def _ranged_left(scene: BattleScene, uid: str) -> list[str]:
+    unit = scene.game.state.units[uid]
+    return [w.name for w in unit.profile.ranged_weapons if w.name not in unit.weapons_fired]
+
+
+def _weapon_buttons(scene: BattleScene) -> list[ButtonSpec]:
+    """With a shooter selected that has two or more ranged weapons left: a toggle per weapon."""
+    s = scene.game.state
+    pending = scene.game.pending
+    unit = s.units.get(scene.selected) if scene.selected else None
+    if unit is None or pending is None or unit.player != pending.player:
+        return []
+    left = _ranged_left(scene, unit.id)
+    if len(left) < 2:
+        return []
+    chosen = scene.fire.get(unit.id, set(left))
+    return [ButtonSpec(f"weapon:{name}", ("✔ " if name in chosen else "✘ ") + name,
+                       "Fire this weapon group at the next target you click",
+                       "#toggle_on" if name in chosen else None) for name in left]
+
+
+def shot_weapons(scene: BattleScene, uid: str) -> tuple[str, ...] | None:
+    """The weapons the next shot of ``uid`` fires: None (all left) unless a group was chosen."""
+    left = _ranged_left(scene, uid)
+    chosen = scene.fire.get(uid)
+    if chosen is None or set(left) <= chosen:
+        return None
+    return tuple(w for w in left if w in chosen)
+
+
+# --- the buttons ---------------------------------------------------------------------------------------------------
+def button_specs(scene: BattleScene) -> list[ButtonSpec]:
+    """The action bar for the decision at hand, then the view buttons."""
+    pending = scene.game.pending
+    if pending is None:
+        return [ButtonSpec("results", "Show the results", None, "#primary_button"),
+                ButtonSpec("fit", "Fit table (F)", "Show the whole table", right=True)]
+    specs: list[ButtonSpec] = []
+    d = pending.decision
+    t = scene.tool
+    p = pending.player
+    if d == "move":
+        for a in ("hold", "advance", "rush"):
+            on = t is not None and t.forced == a
+            specs.append(ButtonSpec(a, a.capitalize(), f"Make this move a {a.capitalize()} (click again for "
+                                    "automatic)", "#toggle_on" if on else None, enabled=t is not None))
+        specs.append(ButtonSpec("confirm", "Confirm move (Enter)", "Enter", "#primary_button",
+                                enabled=t is not None, short="Confirm"))
+        specs.append(ButtonSpec("cancel", "Cancel (Esc)", "Esc", enabled=t is not None, short="Cancel"))
+    elif d == "shoot":
+        specs += _weapon_buttons(scene)
+    elif d == "strategy":
+        specs += _spell_buttons(scene)
+    elif d == "dispel":
+        specs += _dispel_buttons(scene)
+    elif d == "charge_reaction":
+        for o in pending.options:
+            specs.append(ButtonSpec(f"react:{o}", describe.REACTION_NAMES.get(o, o), None, "#primary_button"))
+    elif d == "redirect":
+        specs.append(ButtonSpec("run_down", "Run down", "Charge the fleeing unit with the normal charge distance",
+                                "#primary_button"))
+    elif d == "pursue":
+        specs.append(ButtonSpec("pursue", "Pursue", None, "#primary_button"))
+        specs.append(ButtonSpec("no_pursue", "Do not pursue", "The unit then takes a morale test"))
+    elif d == "follow_up":
+        specs.append(ButtonSpec("follow_up", "Follow up", None, "#primary_button"))
+        specs.append(ButtonSpec("stay", "Stay"))
+    elif d == "consolidate":
+        specs.append(ButtonSpec("confirm", "Confirm (Enter)", None, "#primary_button"))
+        specs.append(ButtonSpec("reset", "Reset"))
+    elif d == "rally":
+        specs.append(ButtonSpec("confirm", "Confirm pivot (Enter)", None, "#primary_button", enabled=t is not None))
+    elif d in ("deploy", "ambush", "scout_move"):
+        label = "Scout here (Enter)" if d == "scout_move" else "Deploy here (Enter)"
+        specs.append(ButtonSpec("confirm", label, None, "#primary_button", enabled=t is not None))
+        if len(pending.options) > 1 and not pending.unit:
+            specs.append(ButtonSpec("next_unit", "Next unit (Tab)"))
+    elif d == "set_aside":
+        s = scene.game.state
+        for uid in pending.options:
+            specs.append(ButtonSpec(f"set_aside:{uid}", f"Set aside {describe.unit_name(s, uid)}"))
+    elif d == "choose_first_turn":
+        for first in (p, 3 - p):
+            specs.append(ButtonSpec(f"first:{first}", f"Player {first} takes the first turn", None,
+                                    "#primary_button"))
+    elif d == "choose_deployment":
+        edges: list[str | None] = list(pending.options) or [None]
+        for edge in edges:
+            for first in (p, 3 - p):
+                where = f"{edge.capitalize()} edge · " if edge else ""
+                specs.append(ButtonSpec(f"deployment:{edge or ''}:{first}", f"{where}Player {first} places first",
+                                        None, "#primary_button"))
+    if d in DONE_LABELS:
+        style = None if d in ("move", "consolidate") else "#primary_button"
+        specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
+    specs.append(ButtonSpec("measure", "Measure (M)", "Tape from the selected unit to the mouse",
+                            "#toggle_on" if scene.measure else None, right=True))
+    specs.append(ButtonSpec("fit", "Fit table (F)", "Show the whole table", right=True))
+    specs.append(ButtonSpec("turn", "Turn table (T)", "See the table from the other side", right=True))
+    return specs
+
+
+# --- pressing them -------------------------------------------------------------------------------------------------
+def run(scene: BattleScene, key: str) -> None:
+    """Do what button ``key`` stands for."""
+    pending = scene.game.pending
+    if key == "fit":
+        scene.view.fit()
+    elif key == "turn":
+        scene.view.set_flipped(not scene.view.flipped)
+    elif key == "measure":
+        scene.measure = not scene.measure
+    elif key == "results" and pending is None:
+        from game.ui.scenes.results import ResultsScene
+        scene.app.switch(ResultsScene(scene.app, scene.game, back=scene))
+    if pending is None:
+        return
+    p = pending.player
+    unit = pending.unit
+    if key == "done":
+        if pending.decision not in DONE_LABELS:
+            return
+        if scene.tool is not None and scene.tool.changed and pending.decision == "move":
+            scene.show_banner("Confirm the move (Enter) or cancel it (Esc) before ending the step.", palette.SHAKEN)
+            return
+        scene.act(Done(player=p))
+    elif key == "confirm":
+        if scene.tool is not None:
+            scene.act(scene.tool.action())
+    elif key == "cancel":
+        scene.tool = None
+        scene.error = None
+    elif key == "reset":
+        if scene.tool is not None:
+            scene.tool.reset()
+    elif key in ("hold", "advance", "rush"):
+        if scene.tool is not None:
+            scene.tool.set_forced(None if scene.tool.forced == key else key)
+    elif key.startswith("react:") and unit is not None:
+        scene.act(ChargeReaction(player=p, unit=unit, reaction=key.split(":", 1)[1]))
+    elif key == "run_down" and unit is not None:
+        scene.act(Redirect(player=p, unit=unit, target=None))
+    elif key in ("pursue", "no_pursue") and unit is not None:
+        scene.act(Pursue(player=p, unit=unit, pursue=key == "pursue"))
+    elif key in ("follow_up", "stay") and unit is not None:
+        scene.act(FollowUp(player=p, unit=unit, follow_up=key == "follow_up"))
+    elif key.startswith("weapon:") and scene.selected:
+        name = key.split(":", 1)[1]
+        chosen = scene.fire.setdefault(scene.selected, set(_ranged_left(scene, scene.selected)))
+        if name in chosen and len(chosen) > 1:
+            chosen.discard(name)
+        else:
+            chosen.add(name)
+    elif key.startswith("spell:") and scene.selected:
+        _choose_spell(scene, key.split(":", 1)[1])
+    elif key.startswith("dispel:"):
+        _, source, n = key.split(":")
+        scene.act(Dispel(player=p, tokens=(TokenSpend(tokens=int(n), unit=source or None),)))
+    elif key.startswith("set_aside:"):
+        scene.act(SetAside(player=p, unit=key.split(":", 1)[1]))
+    elif key.startswith("first:"):
+        scene.act(ChooseFirstTurn(player=p, first=int(key.split(":", 1)[1])))
+    elif key.startswith("deployment:"):
+        _, edge, first = key.split(":")
+        scene.act(ChooseDeployment(player=p, first=int(first), edge=edge or None))
+    elif key == "next_unit":
+        scene.next_deploy_unit()
+
+
+def _choose_spell(scene: BattleScene, name: str) -> None:
+    """Pick (or drop) a spell of the selected caster; a spell with a single possible target is cast at once."""
+    pending = scene.game.pending
+    caster = scene.selected
+    if pending is None or caster is None:
+        return
+    if scene.spell == name:
+        scene.spell = None
+        return
+    scene.spell = name
+    targets = spell_targets(scene, caster, name)
+    spell = spell_info(scene, pending.player, name)
+    if spell is not None and getattr(spell, "target", None) == "self" and targets:
+        cast_spell(scene, targets[0])
+
+
+def cast_spell(scene: BattleScene, target: str) -> bool:
+    """Cast the chosen spell of the selected caster on ``target``."""
+    pending = scene.game.pending
+    if pending is None or scene.selected is None or scene.spell is None:
+        return False
+    done = scene.act(CastSpell(player=pending.player, unit=scene.selected, spell=scene.spell, target=target))
+    if done:
+        scene.spell = None
+    return done

@@ -1,0 +1,88 @@
+"""The headless commands of ../shared/spec.md: check, autoplay, run; and game records round-tripping."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+import main
+from game.engine.actions import Done
+from game.record import load_record, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT / "scenarios" / "default.yaml"
+
+
+def test_check_accepts_the_shipped_scenarios(capsys):
+    files = [str(p) for p in sorted((ROOT / "scenarios").glob("*.yaml"))]
+    assert main.main(["check", *files]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_check_reports_problems_with_file_and_line(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: regiments-scenario/1\nname: x\nruleset: aowfbr-1.4\narmies: 7\n")
+    assert main.main(["check", str(bad)]) == main.EXIT_PROBLEMS
+    out = capsys.readouterr().out
+    assert f"{bad}:4: armies" in out
+
+
+def test_autoplay_writes_a_record_that_run_replays(tmp_path, capsys):
+    record = tmp_path / "game.yaml"
+    assert main.main(["autoplay", str(DEFAULT), "--seed", "3", "--record", str(record)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[0]
+    assert line.startswith("seed 3: rounds 4, victory points ")
+    data = yaml.safe_load(record.read_text())
+    assert data["format"] == "regiments-record/1" and data["dice"] == {"seed": 3}
+    assert all("digest" in a for a in data["actions"])
+    state_out = tmp_path / "state.json"
+    assert main.main(["run", str(record), "--state-out", str(state_out)]) == 0
+    state = json.loads(state_out.read_text())
+    assert state["format"] == "regiments-state/1"
+    assert state["game_over"] is True and state["pending"] is None
+    assert {"id", "player", "models", "wounds", "pose", "shaken", "fleeing", "removed", "engaged_with"} \
+        <= set(state["units"][0])
+    assert main.main(["check", str(record)]) == 0
+
+
+def test_run_stops_at_an_illegal_action_naming_it(tmp_path, capsys):
+    record = tmp_path / "r.yaml"
+    record.write_text(yaml.safe_dump({
+        "format": "regiments-record/1",
+        "scenario": str(DEFAULT),
+        "dice": {"seed": 1},
+        "actions": [Done(1).to_dict(), {"type": "shoot", "player": 1, "unit": "archers-1", "target": "x"}],
+    }))
+    state_out = tmp_path / "s.json"
+    assert main.main(["run", str(record), "--state-out", str(state_out)]) == main.EXIT_ILLEGAL
+    out = capsys.readouterr().out
+    assert "action 1 (shoot) is illegal: Turn Sequence" in out
+    assert json.loads(state_out.read_text())["phase"] == "movement"
+
+
+def test_record_round_trip_and_digest_mismatch_is_reported(tmp_path):
+    record_path = tmp_path / "g.yaml"
+    main.main(["autoplay", str(DEFAULT), "--seed", "5", "--record", str(record_path)])
+    record = load_record(record_path)
+    first = replay(record)
+    assert first.ok and first.game.state.game_over
+    record_path.write_text(record.to_yaml())
+    again = load_record(record_path)
+    assert [a.to_dict() for a in again.actions] == [a.to_dict() for a in record.actions]
+    again.digests[10] = "0000000000"
+    result = replay(again)
+    assert result.diverged_index == 10 and "no longer gives the recorded outcome" in result.describe()
+
+
+def test_malformed_record_names_file_line_and_field(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text("format: regiments-record/1\nscenario: x.yaml\ndice: {seed: 1}\nactions:\n"
+                    "  - {type: move, player: 3, unit: a, action: advance, path: []}\n")
+    try:
+        load_record(path)
+    except ValueError as e:
+        assert f"{path}:5: actions[0].player: must be 1 or 2, got 3" in str(e)
+    else:
+        raise AssertionError("a bad player was accepted")

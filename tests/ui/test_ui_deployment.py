@@ -1,0 +1,69 @@
+"""Deployment through the window: roll-off choices, placing units by clicking in the zone, who goes first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import yaml
+
+from game.engine.actions import Deploy
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _deployment_game():  # type: ignore[no-untyped-def]
+    """The default battle with two units a side still to deploy."""
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.scenario import load_scenario_mapping, new_game_state
+
+    path = ROOT / "scenarios" / "default.yaml"
+    data = yaml.safe_load(path.read_text())
+    data.pop("start", None)
+    for army in data["armies"]:
+        for unit in army["units"][:2]:
+            unit.pop("pose", None)
+    scenario = load_scenario_mapping(data, path)
+    return Game.start(new_game_state(scenario), Dice(seed=4)), list(scenario.terrain_kinds)
+
+
+def test_deploy_every_unit_with_clicks_and_buttons(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.ui.scenes.battle import BattleScene
+    from game.ui.scenes.handover import HandoverScene
+    d = driver_factory()
+    game, kinds = _deployment_game()
+    scene = BattleScene(d.app, game, None, kinds)
+    d.app.switch(scene)
+    decisions_seen = []
+    x = {1: 8.0, 2: 8.0}
+    for _ in range(60):
+        if isinstance(d.scene, HandoverScene):
+            d.pass_handover()
+            continue
+        pending = game.pending
+        if pending is None or pending.decision == "strategy":
+            break
+        decisions_seen.append(pending.decision)
+        bar = scene.actions.buttons
+        if pending.decision == "deploy":
+            assert scene.tool is not None and scene.tool.kind == "deploy"
+            zone = scene.deploy_zone(pending.player)
+            y = (zone[1] + zone[3]) / 2
+            point = (x[pending.player], y)
+            x[pending.player] += 9.0
+            d.click(d.table_px(point))
+            ev = scene.tool.evaluate()
+            if not ev.legal:            # try further along the zone
+                continue
+            n = len(game.history)
+            d.key(pygame.K_RETURN)
+            assert len(game.history) == n + 1 and isinstance(game.history[-1], Deploy)
+        else:
+            key = next((k for k in bar if k.startswith(("deployment:", "first:"))), "done")
+            d.click_button(bar[key])
+    else:
+        raise AssertionError(f"deployment did not finish: {decisions_seen}")
+    assert "deploy" in decisions_seen
+    assert all(u.pose is not None for u in game.state.units.values())
+    assert scene.last_exception is None
