@@ -7,9 +7,10 @@ illegal one, naming its index and the rule it breaks.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -20,8 +21,13 @@ from game.engine.game import Game
 from game.files import atomic_write_text
 from game.scenario import ScenarioError, load_scenario, new_game_state
 
+if TYPE_CHECKING:
+    from game.scenario import Scenario
+
 RECORD_FORMAT = "regiments-record/1"
 """The ``format`` value of a game record."""
+
+_DIGEST = re.compile(r"[0-9a-f]{10}")
 
 
 class RecordError(ValueError):
@@ -62,6 +68,9 @@ class Record:
         """The record as YAML text."""
         data: dict[str, Any] = {"format": RECORD_FORMAT, "scenario": self.scenario, "dice": self.dice}
         data.update(self.extra)
+        data.pop("length", None)
+        if self.actions and len(self.digests) >= len(self.actions) and all(self.digests[:len(self.actions)]):
+            data["length"] = len(self.actions)   # lets a reader tell a truncated file (docs/formats.md)
         actions = []
         for i, a in enumerate(self.actions):
             entry = a.to_dict()
@@ -104,9 +113,14 @@ def load_record(path: str | Path) -> Record:
         raise RecordError([f"{name}:1: file: a game record must be a mapping"])
     nodes = _mapping_items(root)
     problems: list[str] = []
-    if data.get("format") != RECORD_FORMAT:
-        problems.append(f"{name}:{_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, "
-                        f"got {data.get('format')!r}")
+    fmt = data.get("format")
+    if isinstance(fmt, str) and fmt.startswith("regiments-record/") and fmt != RECORD_FORMAT:
+        program = data.get("program")
+        by = f" (written by {program})" if isinstance(program, str) else ""
+        raise RecordError([f"{name}:{_line(nodes.get('format'))}: format: this is a {fmt} game record{by}; "
+                           f"this program reads {RECORD_FORMAT} only"])
+    if fmt != RECORD_FORMAT:
+        problems.append(f"{name}:{_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, got {fmt!r}")
     scenario = data.get("scenario")
     if not isinstance(scenario, (str, dict)):
         problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: must be a path or a scenario mapping")
@@ -115,7 +129,11 @@ def load_record(path: str | Path) -> Record:
         Dice.from_record(dice if isinstance(dice, dict) else {})
     except ValueError as e:
         problems.append(f"{name}:{_line(nodes.get('dice'))}: dice: {e}")
+    if "actions" not in data:
+        problems.append(f"{name}:{_last_line(text)}: actions: missing (the file is incomplete)")
     raw_actions = data.get("actions", [])
+    if raw_actions is None:     # "actions:" with nothing after it
+        raw_actions = []
     actions: list[Action] = []
     digests: list[str | None] = []
     if not isinstance(raw_actions, list):
@@ -130,15 +148,33 @@ def load_record(path: str | Path) -> Record:
             problems.append(f"{name}:{_line(node)}: {e}")
             continue
         digest = raw.get("digest")
-        if digest is not None and not isinstance(digest, str):
-            problems.append(f"{name}:{_line(node)}: actions[{i}].digest: must be text")
+        if digest is not None and not (isinstance(digest, str) and _DIGEST.fullmatch(digest)):
+            problems.append(f"{name}:{_line(node)}: actions[{i}].digest: must be 10 hex digits, got {digest!r}")
             digest = None
         digests.append(digest)
+    length = data.get("length")
+    if "length" in data and not problems:
+        where = f"{name}:{_line(nodes.get('length'))}: length"
+        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+            problems.append(f"{where}: must be a whole number, got {length!r}")
+        elif length != len(actions):
+            problems.append(f"{where}: the record says it holds {length} actions but {len(actions)} were read: "
+                            "the file is truncated or was edited (remove `length` after editing it on purpose)")
+        else:
+            missing = [i for i, d in enumerate(digests) if d is None]
+            if missing:
+                node = action_nodes[missing[0]] if missing[0] < len(action_nodes) else None
+                problems.append(f"{name}:{_line(node)}: actions[{missing[0]}].digest: missing: the file is truncated "
+                                "or was edited (remove `length` after editing it on purpose)")
     if problems:
         raise RecordError(problems)
-    extra = {k: v for k, v in data.items() if k not in ("format", "scenario", "dice", "actions")}
+    extra = {k: v for k, v in data.items() if k not in ("format", "scenario", "dice", "actions", "length")}
     assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
     return Record(scenario, dice, actions, path, extra, digests)
+
+
+def _last_line(text: str) -> int:
+    return max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
 
 
 def save_record(path: str | Path, record: Record) -> None:
@@ -146,18 +182,26 @@ def save_record(path: str | Path, record: Record) -> None:
     atomic_write_text(path, record.to_yaml())
 
 
-def new_game(record: Record) -> Game:
-    """A fresh game at the record's starting position (no actions applied).
+def scenario_of(record: Record) -> Scenario:
+    """The record's scenario, read and validated (from its file, or inline).
 
-    Raises ``ScenarioError`` if the scenario is invalid, ``RecordError`` for an inline scenario that cannot be read.
+    Raises ``ScenarioError`` if the scenario is invalid or its file cannot be read.
     """
     if isinstance(record.scenario, dict):
         from game.scenario import load_scenario_mapping
 
         base = record.source.parent if record.source is not None else Path.cwd()
-        scenario = load_scenario_mapping(record.scenario, base / "<inline scenario>")
-    else:
-        scenario = load_scenario(record.scenario_path())
+        return load_scenario_mapping(record.scenario, base / "<inline scenario>")
+    return load_scenario(record.scenario_path())
+
+
+def new_game(record: Record, scenario: Scenario | None = None) -> Game:
+    """A fresh game at the record's starting position (no actions applied); ``scenario``: already loaded.
+
+    Raises ``ScenarioError`` if the scenario is invalid, ``RecordError`` for an inline scenario that cannot be read.
+    """
+    if scenario is None:
+        scenario = scenario_of(record)
     return Game.start(new_game_state(scenario), Dice.from_record(record.dice))
 
 
@@ -208,4 +252,4 @@ def replay(record: Record, upto: int | None = None) -> ReplayResult:
 
 
 __all__ = ["Record", "RecordError", "ReplayResult", "ScenarioError", "load_record", "new_game", "replay",
-           "save_record", "RECORD_FORMAT"]
+           "save_record", "scenario_of", "RECORD_FORMAT"]

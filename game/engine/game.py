@@ -13,9 +13,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from geometry.arcs import arc_of_point
-from geometry.pose import Pose, bearing_difference
-from geometry.motion import MoveCheck
 from game.engine import charge as charging
 from game.engine import close_combat, deployment, magic, shooting, transport
 from game.engine.actions import (
@@ -28,8 +25,10 @@ from game.engine.actions import (
     Consolidate,
     DeclareCharge,
     Deploy,
+    Disembark,
     Dispel,
     Done,
+    Embark,
     FollowUp,
     Move,
     Pursue,
@@ -38,8 +37,6 @@ from game.engine.actions import (
     ScoutMove,
     SetAside,
     Shoot,
-    Embark,
-    Disembark,
 )
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
@@ -47,8 +44,11 @@ from game.engine.events import Event
 from game.engine.flight import flight_move
 from game.engine.morale import morale_test
 from game.engine.movement import apply_move, can_move, path_problem, validate_move
-from game.engine.state import DeclaredCharge, GameState, MoveAction, Pending, Phase, Removal, Step, Unit
+from game.engine.state import DeclaredCharge, GameState, MoveAction, Pending, Phase, Step, Unit
 from game.engine.victory import victory_breakdown, victory_points
+from geometry.arcs import arc_of_point
+from geometry.motion import MoveCheck
+from geometry.pose import Pose, bearing_difference
 
 DEPLOYMENT_DEPTH = deployment.DEPLOYMENT_DEPTH
 """Units deploy fully within this distance of their table edge (rulebook "Deploying Armies")."""

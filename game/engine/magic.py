@@ -387,7 +387,7 @@ def start_of_round(state: GameState, phase: Phase) -> list[Event]:
                 before = u.spell_tokens
                 u.spell_tokens = min(MAX_TOKENS, before + caster_value(u))
                 lost = before + caster_value(u) - u.spell_tokens
-                events.append(Event("tokens", f"{u.name} gets {caster_value(u)} spell token"
+                events.append(Event("tokens", f"{caster_name(u)} gets {caster_value(u)} spell token"
                                     f"{'s' if caster_value(u) != 1 else ''} (holds {u.spell_tokens}"
                                     + (f"; {lost} over the 6 held are lost" if lost else "") + ")",
                                     {"unit": u.id, "player": player, "spell_tokens": u.spell_tokens}))
@@ -524,7 +524,7 @@ def _reveal(state: GameState) -> list[Event]:
             u = state.units[split.unit]
             u.spell_tokens += split.spell
             u.dispel_tokens += split.dispel
-            events.append(Event("tokens", f"{u.name} gets {split.spell} spell and {split.dispel} dispel tokens "
+            events.append(Event("tokens", f"{caster_name(u)} gets {split.spell} spell and {split.dispel} dispel tokens "
                                           f"(holds {u.spell_tokens} spell, {u.dispel_tokens} dispel)",
                                 {"unit": u.id, "player": player, "spell_tokens": u.spell_tokens,
                                  "dispel_tokens": u.dispel_tokens}))
@@ -746,7 +746,8 @@ def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
     m.tried.add((caster.id, spell.name))
     boost = sum(n for _, n in plan.boost)
     on = "" if target.id == caster.id and spell.target == "self" else f" on {target.name}"
-    text = f"{caster_name(caster)} tries to cast {spell.name}{on} ({spell.value} token{'s' if spell.value != 1 else ''})"
+    plural = "s" if spell.value != 1 else ""
+    text = f"{caster_name(caster)} tries to cast {spell.name}{on} ({spell.value} token{plural})"
     if boost:
         text += f", +{boost} from tokens ({_spend_text(state, plan.boost)})"
     events = [Event("spell", text, {"unit": caster.id, "spell": spell.name, "target": target.id,

@@ -349,7 +349,8 @@ def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
                          "attacks": attacks, "stand_and_shoot": v.verb != "shoot", "hero": v.arm.hero,
                          "target_hero": target.hero.id if hero_target and target.hero is not None else None}))
     if target.removed is not None or (v.hero_target and not hero_target):
-        events.append(Event("info", f"{label}: the target is already destroyed", {"unit": shooter.id}))
+        gone = "the target is already destroyed" if target.removed is not None else "the hero is already dead"
+        events.append(Event("info", f"{label}: {gone}", {"unit": shooter.id}))
         return events
     # 2. Roll to hit.
     quality, need = attack_quality(prof, weapon, True)

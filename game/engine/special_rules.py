@@ -234,7 +234,7 @@ def modifiers_in_force(state: GameState, unit: Unit) -> list[str]:
                 if m is not None]
         if bits:
             out.append(f"{what}: {', '.join(bits)}")
-    if unit.has("Entrenched") or unit.all_have("Entrenched"):
+    if unit.all_have("Entrenched"):
         moved = unit.moved_since_activation
         out.append("Entrenched: " + ("has moved since its activation began, no penalty to be hit" if moved else
                                      "-2 to be hit from over 9\""))

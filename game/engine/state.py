@@ -386,6 +386,8 @@ class GameState:
         memo: dict[int, object] = {}
         for u in self.units.values():
             memo[id(u.profile)] = u.profile
+            if u.hero is not None:
+                memo[id(u.hero.profile)] = u.hero.profile
         for t in self.terrain:
             memo[id(t)] = t
         kwargs = {f.name: copy.deepcopy(getattr(self, f.name), memo) for f in fields(self) if f.init}

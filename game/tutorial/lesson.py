@@ -13,6 +13,7 @@ A bad file is refused with every problem found, each ``FILE:LINE: PATH: message`
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping
@@ -59,7 +60,7 @@ KNOWN_BUTTONS = frozenset({
 a button of one choice."""
 BUTTON_PREFIXES = ("react:", "weapon:", "spell:", "dispel:")
 
-OPPONENT_POLICIES = ("simple", "random")
+OPPONENT_POLICIES = ("simple",)
 """Scripted opponent policies (``game.tutorial.opponent``)."""
 
 POLICY = "policy"
@@ -176,10 +177,19 @@ class Expect:
                 return False
         return True
 
-    def describe(self) -> str:
-        """The expected action in plain words."""
+    def describe(self, names: Mapping[str, str] | None = None) -> str:
+        """The expected action in plain words; ``names`` gives display names of unit ids."""
         f = self.fields
         t = self.type
+
+        def name(key: str, default: str) -> str:
+            v = f.get(key)
+            if isinstance(v, list):
+                return " or ".join(names.get(x, x) if names else x for x in v)
+            if not isinstance(v, str):
+                return default
+            return names.get(v, v) if names else v
+
         if t == "any":
             return {"turn_end": "play your turn", "round_end": "play until the end of the round",
                     "game_end": "play until the end of the game"}.get(self.until or "", "play on")
@@ -187,23 +197,24 @@ class Expect:
             return "press Done"
         if t == "move":
             what = f.get("action", "move")
-            what = " or ".join(what) if isinstance(what, list) else what
-            text = f"{what.capitalize()} with {f.get('unit', 'the unit')}"
+            what = " or ".join(what) if isinstance(what, list) else str(what)
+            text = f"{what.capitalize()} with {name('unit', 'the unit')}"
             if self.near is not None:
-                text += f" to the marked spot ({self.near.x:g}, {self.near.y:g})"
+                text += f" to the marked circle around ({self.near.x:g}, {self.near.y:g})"
             if self.facing is not None:
                 text += f", ending facing {self.facing.value:g}°"
             return text
         if t == "declare_charge":
-            return f"declare a charge with {f.get('unit', 'a unit')} against {f.get('target', 'the enemy')}"
+            return f"declare a charge with {name('unit', 'a unit')} against {name('target', 'the enemy')}"
         if t == "charge_reaction":
-            return f"answer the charge against {f.get('unit', 'your unit')} with {_words(f.get('reaction', ''))}"
+            return f"answer the charge against {name('unit', 'your unit')} with {_words(f.get('reaction', ''))}"
         if t == "shoot":
-            return f"shoot with {f.get('unit', 'a unit')} at {f.get('target', 'the enemy')}"
+            return f"shoot with {name('unit', 'a unit')} at {name('target', 'the enemy')}"
         if t == "redirect":
-            return "run down the fleeing unit" if f.get("target") is None else f"redirect the charge to {f['target']}"
+            return "run down the fleeing unit" if f.get("target") is None else \
+                f"redirect the charge to {name('target', 'another unit')}"
         if t == "pursue":
-            return "pursue" if f.get("pursue", True) else "do not pursue"
+            return "pursue" if f.get("pursue", True) else "not pursue"
         if t == "follow_up":
             return "follow up" if f.get("follow_up", True) else "stay"
         return t.replace("_", " ")
@@ -244,7 +255,7 @@ class Opponent:
     """A computer opponent that plays whenever it must decide (``game.tutorial.opponent``)."""
 
     policy: str = "simple"
-    """``simple`` (a small rule-based player) or ``random`` (``game.autoplay.RandomPlayer``)."""
+    """``simple``: the small deterministic rule-based player of ``game.tutorial.opponent``."""
     seed: int = 1
     """Seed of its own generator (never the game's dice)."""
 
@@ -616,8 +627,6 @@ def _with_player(action: Action, expect: Expect) -> Action:
     """The solution with the expected player, when the file left ``player`` out."""
     if expect.player is None:
         return action
-    import dataclasses
-
     return dataclasses.replace(action, player=expect.player) if action.player != expect.player else action
 
 

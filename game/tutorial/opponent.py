@@ -126,11 +126,4 @@ class SimplePlayer:
         return hold
 
 
-def make_player(policy: str, seed: int) -> SimplePlayer | RandomPlayer:
-    """The computer player of a lesson's ``opponent``: ``simple`` or ``random``."""
-    if policy == "random":
-        return RandomPlayer(random.Random(seed))
-    return SimplePlayer(seed)
-
-
-__all__ = ["SimplePlayer", "make_player"]
+__all__ = ["SimplePlayer"]

@@ -32,6 +32,21 @@ class ButtonSpec:
     """Shorter text used when the bar is too narrow for ``label``."""
 
 
+class TipButton(UIButton):
+    """A button that shows its tooltip while disabled too (to say why it is disabled)."""
+
+    def can_hover(self) -> bool:
+        """Hoverable when alive, enabled or not (pygame_gui's buttons ignore the mouse while disabled)."""
+        return self.alive() and not self.is_selected and not self.held
+
+    def on_hovered(self) -> None:
+        """A disabled button keeps its look; its tooltip timer starts."""
+        if self.is_enabled:
+            super().on_hovered()
+        else:
+            self.hover_time = 0.0
+
+
 class ActionBar:
     """A panel of buttons rebuilt only when the list of buttons changes."""
 
@@ -61,15 +76,22 @@ class ActionBar:
         room = self.rect.w - 16
         need_left = sum(widths[sp.key] for sp in left) + gap * max(0, len(left) - 1)
         need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
-        if need_left + need_right > room:
-            right = []          # view buttons have keys (F, M); the decision's buttons come first
-            need_right = 0
-        if need_left > room:
-            for sp in left:
+
+        def shorten(group: list[ButtonSpec]) -> None:
+            for sp in group:
                 if sp.short:
                     labels[sp.key] = sp.short
                     widths[sp.key] = max(60, f.size(sp.short)[0] + 30)
+
+        if need_left + need_right > room:   # shorter labels at the right first (undo, save: they have keys)
+            shorten(right)
+            need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
+        if need_left + need_right > room:
+            shorten(left)
             need_left = sum(widths[sp.key] for sp in left) + gap * max(0, len(left) - 1)
+        if need_left + need_right > room:
+            right = []          # they have keys (Ctrl+Z, Ctrl+S); the decision's buttons come first
+            need_right = 0
         if need_left > room and left:
             squeeze = (room - gap * (len(left) - 1)) / max(1, need_left - gap * (len(left) - 1))
             for sp in left:
@@ -85,8 +107,8 @@ class ActionBar:
             xr -= gap
 
     def _add(self, spec: ButtonSpec, label: str, rect: pygame.Rect) -> None:
-        b = UIButton(rect, label, self.manager, container=self.panel, tool_tip_text=spec.tooltip,
-                     object_id=spec.object_id)
+        b = TipButton(rect, label, self.manager, container=self.panel, tool_tip_text=spec.tooltip,
+                      object_id=spec.object_id)
         if not spec.enabled:
             b.disable()
         self.buttons[spec.key] = b

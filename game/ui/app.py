@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import warnings
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,8 +58,11 @@ class App:
         self.clock = pygame.time.Clock()
         self.running = True
         self.seed = seed
-        self.record_paths: dict[int, Path] = {}
-        """The record file of each game played in this window (by ``id`` of the Game)."""
+        self.record_paths: weakref.WeakKeyDictionary[Game, Path] = weakref.WeakKeyDictionary()
+        """The record file of each game played in this window (a game dropped from memory drops out)."""
+        self.record_scenarios: weakref.WeakKeyDictionary[Game, str | dict[str, object]] = \
+            weakref.WeakKeyDictionary()
+        """The scenario a resumed game records with, when it differs from the scene's (an inline scenario)."""
         self.record_error: str | None = None
         """The last failure to write a record, for the window to show."""
         self.frames = 0
@@ -109,17 +114,74 @@ class App:
         Each game gets its own file, rewritten atomically every time; a failure to write is reported in the
         window and never stops the game.
         """
-        if scenario_path is None:
+        scenario = self.record_scenarios.get(game, scenario_path)
+        if scenario is None:
             return
         from game.saves import new_record_path, save_game
 
-        path = self.record_paths.get(id(game))
+        path = self.record_paths.get(game)
         if path is None:
-            path = self.record_paths[id(game)] = new_record_path(scenario_path)
+            stem = scenario if isinstance(scenario, str) else str(scenario.get("name") or "game").replace(" ", "_")
+            path = self.record_paths[game] = new_record_path(stem)
         try:
-            save_game(game, scenario_path, path)
+            save_game(game, scenario, path)
+            self.record_error = None
         except OSError as e:
             self.record_error = f"Could not save the game record {path}: {e.strerror or e}"
+
+    def record_path(self, game: Game) -> Path | None:
+        """The file ``game`` is recorded in, once it has been written."""
+        return self.record_paths.get(game)
+
+    def replace_game(self, old: Game, new: Game) -> None:
+        """``new`` continues the record of ``old`` (after taking back an action: the same file is rewritten)."""
+        if old in self.record_paths:
+            self.record_paths[new] = self.record_paths.pop(old)
+        if old in self.record_scenarios:
+            self.record_scenarios[new] = self.record_scenarios.pop(old)
+
+    # --- saved games and replays ---------------------------------------------------------------------------
+    def resume_game(self, path: str | os.PathLike[str]) -> bool:
+        """Continue a saved game in a hotseat battle, recording into the same file.
+
+        A file that cannot be resumed (damaged, another format version, a replay that breaks off) is refused:
+        back to the menu with the reason, and the file is left as it is. True if the battle started.
+        """
+        from game.record import RecordError
+        from game.saves import open_saved_game, refusal
+        from game.ui.scenes.battle import BattleScene
+
+        try:
+            opened = open_saved_game(path)
+        except RecordError as e:
+            self.show_menu(refusal(path, e.problems, "resume"))
+            return False
+        game = opened.game
+        self.record_paths[game] = Path(path)
+        scenario_path = opened.scenario if isinstance(opened.scenario, str) else None
+        if not isinstance(opened.scenario, str):
+            self.record_scenarios[game] = opened.scenario
+        scene = BattleScene(self, game, scenario_path, opened.kinds)
+        scene.rewinder = opened.rewinder
+        self.switch(scene)
+        return True
+
+    def watch_replay(self, path: str | os.PathLike[str]) -> bool:
+        """Open the replay viewer on a record file; refused with the reason (back to the menu) if it cannot be
+        read. A record whose replay breaks off can be watched up to there. True if the viewer opened."""
+        from game.record import RecordError, load_record
+        from game.replay import ReplayCursor
+        from game.saves import refusal
+        from game.scenario import ScenarioError
+        from game.ui.scenes.replay import ReplayScene
+
+        try:
+            cursor = ReplayCursor(load_record(path))
+        except (RecordError, ScenarioError) as e:
+            self.show_menu(refusal(path, e.problems, "replay"))
+            return False
+        self.switch(ReplayScene(self, cursor, Path(path)))
+        return True
 
     def quit(self) -> None:
         """Close the window at the end of this frame."""
@@ -169,3 +231,16 @@ class App:
 def run(scenario_path: str | None = None) -> None:
     """Open the window: the main menu, or straight into a hotseat battle of ``scenario_path``."""
     App(start_scenario=scenario_path).run()
+
+
+def run_replay(record_path: str) -> int:
+    """``python main.py replay RECORD``: open the window on the replay viewer of that record.
+
+    A record that cannot be read opens the menu with the reason (also printed); returns 2 then, else 0.
+    """
+    app = App()
+    ok = app.watch_replay(record_path)
+    if not ok and app.scene is not None:
+        print(getattr(app.scene, "message", "") or f"Cannot replay {record_path}", file=sys.stderr)
+    app.run()
+    return 0 if ok else 2

@@ -1,74 +1,213 @@
-"""Drawing the battle scene: the table, units, outlines of actors and targets, the move ghost and its note,
-declared charges, measuring tapes, the broken rule and the banner. Everything here only reads the game and the
-scene's interaction state."""
+"""Drawing the battle scene: the table, units, outlines of actors and targets, and everything the table's geometry
+says about the selected unit (``game.ui.insight``): facing arcs, sight lines, charge reach with each valid target's
+contacted side and final pose, the reason an enemy may not be charged or shot, the models that can fire, the
+measuring tape, exclusion zones and terrain crossed while dragging a move, the move ghost and its note, the last
+combat's moves (``game.ui.trails``) and the banner. Everything here only reads the game and the scene's
+interaction state; what is expensive is cached per game position and view (``AlphaLayer``, ``Insight``).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game.ui import palette
+from game.engine.errors import IllegalAction
+from game.engine.movement import move_allowance
+from game.engine.state import MoveAction
+from game.ui import decisions, palette
 from game.ui.draw_terrain import TRAIT_WORDS
+from game.ui.insight import (
+    ChargePreview,
+    Measurement,
+    ShotPreview,
+    SightPreview,
+    contact_side,
+    corners,
+)
 from game.ui.move_tool import MoveTool
 from game.ui.overlays import (
+    AlphaLayer,
+    dashed_polyline,
+    draw_arrow,
     draw_banner,
     draw_cross,
     draw_note,
     draw_tape,
     draw_zone,
+    faded,
+    label_at,
     note_size,
     place_note,
     pulse,
 )
-from game.ui.picking import closest_point_on_unit, closest_points_between
+from game.ui.picking import closest_points_between
+from game.ui.trails import Fate, Trail
+from geometry.arcs import Arc
 from geometry.formation import footprint_corners
 from geometry.pose import Point
 
 if TYPE_CHECKING:
     from game.ui.scenes.battle import BattleScene
 
+ARC_COLOURS = {Arc.FRONT: (90, 220, 120), Arc.LEFT: (255, 214, 64), Arc.RIGHT: (255, 214, 64),
+               Arc.REAR: (240, 90, 70)}
+"""Tint of each facing arc."""
+ARC_NAMES = {Arc.FRONT: "FRONT", Arc.LEFT: "LEFT FLANK", Arc.RIGHT: "RIGHT FLANK", Arc.REAR: "REAR"}
+"""Label of each facing arc."""
+REACH = (255, 196, 60)
+"""Charge reach outline."""
+SIGHT = (150, 225, 255)
+"""Sight lines."""
+ZONE = (255, 255, 255)
+"""Exclusion zones (1" around units) while dragging."""
+CROSSED = (255, 230, 140)
+"""Outline of terrain a move crosses."""
+FIRING = (120, 255, 160)
+"""Outline of the models that can fire at the target under the mouse."""
+TRAIL_COLOURS = {"flee": palette.FLEEING, "pursuit": (255, 110, 60), "retreat": palette.SHAKEN,
+                 "follow_up": (255, 230, 120), "charge": (255, 230, 120), "consolidate": palette.MEASURE}
+"""Arrow colour of each kind of trail."""
+GREY = (170, 178, 184)
+"""Secondary text in notes."""
+
+
+# --- what to show ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Aids:
+    """What the table shows about the selected unit this frame (all answers cached by ``Insight``)."""
+
+    subject: str | None = None
+    """The unit the aids are about (selected, or the charger redirecting)."""
+    charge: ChargePreview | None = None
+    """Charge reach and valid targets (step 2.1 with an own unit selected; 2.3 redirect)."""
+    charge_problem: IllegalAction | None = None
+    """Why the enemy under the mouse may not be charged."""
+    shot: ShotPreview | None = None
+    """The shooter's models that can fire at the enemy under the mouse, or why not (step 4.2)."""
+    sight: SightPreview | None = None
+    """Enemies the subject sees (V)."""
+    measurement: Measurement | None = None
+    """The tape (M)."""
+
+
+def aids(scene: BattleScene) -> Aids:
+    """Work out (from the cache) what the table shows about the selected unit now."""
+    s = scene.game.state
+    pending = scene.game.pending
+    d = pending.decision if pending is not None else None
+    subject = scene.selected if scene.selected in s.units and s.units[scene.selected].on_table else None
+    if d == "redirect" and pending is not None and pending.unit in s.units:
+        subject = pending.unit
+    out = Aids(subject)
+    if subject is None:
+        return out
+    insight = scene.insight
+    unit = s.units[subject]
+    hover = scene.hover if scene.hover in s.units and scene.hover != subject else None
+    own = pending is not None and unit.player == pending.player
+    if own and d in ("declare_charge", "redirect"):
+        out.charge = insight.charge(subject)
+        if hover is not None and s.units[hover].player != unit.player and out.charge is not None \
+                and hover not in out.charge.plans and d == "declare_charge":
+            out.charge_problem = insight.charge_problem(subject, hover)
+    if own and d == "shoot" and hover is not None and s.units[hover].player != unit.player:
+        out.shot = insight.shot(subject, hover, decisions.shot_weapons(scene, subject))
+    if scene.show_sight:
+        out.sight = insight.sight(subject)
+    if scene.measure and scene.view.rect.collidepoint(scene.mouse):
+        out.measurement = insight.measure(subject, scene.view.to_table(scene.mouse), hover)
+    return out
+
+
+ZONE_KINDS = ("move", "consolidate", "deploy", "scout", "rally")
+"""Tools that show the exclusion zones while the ghost is moved."""
+
+
+class _Layers:
+    """Cached layers of one scene."""
+
+    def __init__(self) -> None:
+        self.base: pygame.Surface | None = None
+        self.base_key: object = None
+        self.base_renders = 0
+        """Times the base (table, units, labels) was redrawn into the cache (tests, benchmarks)."""
+        self.last_view: object = None
+        self.boxes: tuple[object, list[pygame.Rect]] = (None, [])
+        self.arcs = AlphaLayer()
+        self.reach = AlphaLayer()
+        self.zones = AlphaLayer()
+        self.ghosts: dict[object, pygame.Surface] = {}
+        self.near: tuple[object, list[str]] = (None, [])
+
+
+_LAYERS: weakref.WeakKeyDictionary[Any, _Layers] = weakref.WeakKeyDictionary()
+
+
+def layers(scene: BattleScene) -> _Layers:
+    """The cached layers of ``scene``."""
+    got = _LAYERS.get(scene)
+    if got is None:
+        got = _LAYERS[scene] = _Layers()
+    return got
+
+
+# --- the frame ------------------------------------------------------------------------------------------------
+
 
 def draw(scene: BattleScene, screen: pygame.Surface) -> None:
-    """Draw the battle scene: table, units, highlights, ghost, labels, tapes and notes. Reads, never changes."""
-    screen.fill(palette.BACKGROUND)
+    """Draw the battle scene: table, aids, units, highlights, ghost, labels, tapes and notes. Reads, never changes.
+
+    The table, the aids under the units (arcs, charge reach, exclusion zones), the units and their labels form the
+    *base*, cached on one surface while the view, the game position and what is shown stay the same; a frame in
+    which nothing changed blits it and draws the small things over it (pulsing outlines, tapes, notes)."""
     view = scene.view
     s = scene.game.state
     pending = scene.game.pending
-    scene.static.draw(screen, view)
-    clip = screen.get_clip()
-    screen.set_clip(view.rect)
-    if pending is not None and pending.decision == "deploy":
-        draw_zone(screen, view, *scene.deploy_zone(pending.player), palette.PLAYER[pending.player])
+    a = aids(scene)
+    t = scene.tool
+    moving = t is not None and (t.kind != "move" or t.changed or t.dragging or bool(t.legs))
+    zoned = t is not None and moving and (t.dragging or t.changed) and t.kind in ZONE_KINDS
     own_done: set[str] = set()
     if pending is not None and pending.decision in ("move", "declare_charge", "shoot"):
         own_done = {u.id for u in s.units_of(pending.player) if u.id not in scene.actors}
-    scene.painter.draw_units(screen, view, s, dimmed=own_done, poses=scene.anims.poses(scene.time))
-    outlines: dict[str, tuple[tuple[int, int, int], int]] = {}
-    for uid in scene.actors:
-        outlines[uid] = (palette.LEGAL, 1)
-    targets = scene.targets_of(scene.selected) if scene.selected else []
-    if pending is not None and pending.decision == "redirect" and pending.unit:
-        targets = scene.targets_of(pending.unit)
-    glow = pulse(scene.time)
-    tcol = tuple(int(c * (0.6 + 0.4 * glow)) for c in palette.TARGET)
-    for uid in targets:
-        outlines[uid] = (tcol, 3)  # type: ignore[assignment]
-    if scene.selected:
-        outlines[scene.selected] = (palette.SELECT, 2)
-    for uid, strength in scene.anims.flash(scene.time).items():
-        if uid not in outlines or outlines[uid][1] < 3:
-            outlines[uid] = (palette.FLASH, 2 + round(2 * strength))
-    scene.painter.draw_outlines(screen, view, s, outlines)
+    dimmed = own_done | set(a.sight.unseen if a.sight is not None else ())
+    poses = scene.anims.poses(scene.time)
+    lay = layers(scene)
+    key = (view.key, scene.insight.stamp, id(scene.static), frozenset(dimmed), scene.selected,
+           a.subject if scene.show_arcs else None, a.charge.unit if a.charge is not None and a.charge.reach else None,
+           (t.unit.id, _zone_reach(t)) if zoned and t is not None else None)
+    steady = lay.last_view == view.key
+    lay.last_view = view.key
+    if poses or not steady:
+        _draw_base(scene, screen, a, dimmed, poses, zoned)       # animating, panning or zooming: draw directly
+    else:
+        if key != lay.base_key or lay.base is None or lay.base.get_size() != screen.get_size():
+            if lay.base is None or lay.base.get_size() != screen.get_size():
+                lay.base = pygame.Surface(screen.get_size(), 0, screen)
+            _draw_base(scene, lay.base, a, dimmed, poses, zoned)
+            lay.base_key = key
+            lay.base_renders += 1
+        screen.blit(lay.base, view.rect.topleft, view.rect)
+    clip = screen.get_clip()
+    screen.set_clip(view.rect)
+    if zoned and t is not None:
+        _draw_broken_zones(scene, screen, t)
+        _draw_crossed(scene, screen, t)
+    _draw_outlines(scene, screen, a)
+    if a.shot is not None and a.shot.models:
+        _draw_firing_models(scene, screen, a.shot)
+    if a.charge is not None:
+        _draw_charge_plans(scene, screen, a.charge)
+    if a.sight is not None:
+        _draw_sight(scene, screen, a.sight)
     _draw_declared_charges(scene, screen)
-    # distances to the valid targets
-    if scene.selected and targets and scene.selected in s.units and s.units[scene.selected].on_table:
-        for uid in targets:
-            if uid != scene.selected and uid in s.units and s.units[uid].on_table:
-                a, b = closest_points_between(s.units[scene.selected], s.units[uid])
-                draw_tape(screen, view, a, b, f'{s.scene.distance(scene.selected, uid):.1f}"', palette.TARGET, 1)
-    t = scene.tool
-    if t is not None and (t.kind != "move" or t.changed or t.dragging or t.legs):
+    _draw_trails(scene, screen)
+    if t is not None and moving:
         ev = t.evaluate()
         if t.kind in ("move", "consolidate"):
             path = [t.start] + list(t.legs)
@@ -77,14 +216,17 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         else:
             path = []
         scene.painter.draw_ghost(screen, view, t.unit, t.ghost, ev.legal, path)
-    scene.painter.draw_labels(screen, view, s, scene.selected)
-    _draw_tapes(scene, screen)
+    _draw_target_tapes(scene, screen, a)
+    _draw_tapes(scene, screen, a)
+    noted = False
     if t is not None:
-        _draw_ghost_note(scene, screen, t)
+        noted = _draw_ghost_note(scene, screen, t)
+    if not noted and not scene.panning:
+        noted = _draw_hover_note(scene, screen, a)
     if scene.error is not None and scene.error.where is not None:
         draw_cross(screen, view, scene.error.where, palette.ILLEGAL)
     if scene.hover_terrain is not None and not scene.panning and (t is None or not (t.dragging or t.changed)) \
-            and not scene.measure:
+            and not scene.measure and not noted:
         head, traits = scene.static.describe(scene.hover_terrain)
         draw_note(screen, scene.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13)
     screen.set_clip(clip)
@@ -95,6 +237,246 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
     if scene.last_exception is not None:
         draw_banner(screen, pygame.Rect(view.rect.x, view.rect.y, view.rect.w, 60),
                     f"Engine error (see the terminal): {scene.last_exception}", palette.ILLEGAL)
+
+
+def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[str], poses: Any,
+               zoned: bool) -> None:
+    """The table, deployment zone, the aids that lie under the units, the units and their labels."""
+    view = scene.view
+    s = scene.game.state
+    pending = scene.game.pending
+    surf.fill(palette.BACKGROUND, view.rect)
+    scene.static.draw(surf, view)
+    clip = surf.get_clip()
+    surf.set_clip(view.rect)
+    if pending is not None and pending.decision == "deploy":
+        draw_zone(surf, view, *scene.deploy_zone(pending.player), palette.PLAYER[pending.player])
+    if scene.show_arcs and a.subject is not None:
+        _draw_arcs(scene, surf, a.subject)
+    if a.charge is not None and a.charge.reach:
+        _draw_reach(scene, surf, a.charge)
+    if zoned and scene.tool is not None:
+        _draw_zones(scene, surf, scene.tool)
+    scene.painter.draw_units(surf, view, s, dimmed=dimmed, poses=poses)
+    scene.painter.draw_labels(surf, view, s, scene.selected)
+    surf.set_clip(clip)
+
+
+def _draw_outlines(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
+    s = scene.game.state
+    outlines: dict[str, tuple[tuple[int, int, int], int]] = {}
+    for uid in scene.actors:
+        outlines[uid] = (palette.LEGAL, 1)
+    targets = target_ids(scene)
+    glow = pulse(scene.time)
+    tcol = tuple(int(c * (0.6 + 0.4 * glow)) for c in palette.TARGET)
+    for uid in targets:
+        outlines[uid] = (tcol, 3)  # type: ignore[assignment]
+    if a.charge_problem is not None and scene.hover:
+        outlines[scene.hover] = (palette.ILLEGAL, 2)
+    if a.shot is not None and a.shot.reason is not None:
+        outlines[a.shot.target] = (palette.ILLEGAL, 2)
+    if scene.selected:
+        outlines[scene.selected] = (palette.SELECT, 2)
+    for uid, strength in scene.anims.flash(scene.time).items():
+        if uid not in outlines or outlines[uid][1] < 3:
+            outlines[uid] = (palette.FLASH, 2 + round(2 * strength))
+    scene.painter.draw_outlines(screen, scene.view, s, outlines)
+
+
+def target_ids(scene: BattleScene) -> list[str]:
+    """The valid targets highlighted now: of the selected unit, or of the charger redirecting."""
+    pending = scene.game.pending
+    if pending is not None and pending.decision == "redirect" and pending.unit:
+        return scene.targets_of(pending.unit)
+    return scene.targets_of(scene.selected) if scene.selected else []
+
+
+# --- arcs, reach, zones ------------------------------------------------------------------------------------------
+
+
+def _draw_arcs(scene: BattleScene, screen: pygame.Surface, uid: str) -> None:
+    """The four facing arcs (rulebook "Unit Facing"): tinted quadrants from the unit's corners, labelled."""
+    wedges = scene.insight.arcs(uid)
+    if wedges is None:
+        return
+    view = scene.view
+    unit = scene.game.state.units[uid]
+
+    def polys() -> list[Any]:
+        out: list[Any] = []
+        for arc, quad in wedges.items():
+            pts = [view.to_screen(p) for p in quad]
+            out.append((pts, ARC_COLOURS[arc] + (34,), 0))
+        for arc, quad in wedges.items():
+            pts = [view.to_screen(p) for p in quad]
+            out.append(([pts[1], pts[2]], ARC_COLOURS[arc] + (150,), -2))
+        return out
+
+    layers(scene).arcs.blit(screen, (uid, unit.pose, view.key), polys)
+    for arc, quad in wedges.items():
+        mid_side = ((quad[0][0] + quad[1][0]) / 2, (quad[0][1] + quad[1][1]) / 2)
+        mid_far = ((quad[2][0] + quad[3][0]) / 2, (quad[2][1] + quad[3][1]) / 2)
+        at = (mid_side[0] + (mid_far[0] - mid_side[0]) * 0.55, mid_side[1] + (mid_far[1] - mid_side[1]) * 0.55)
+        label_at(screen, ARC_NAMES[arc], view.to_screen(at), ARC_COLOURS[arc], 11)
+
+
+def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> None:
+    """The footprint grown by the charge distance: enemies touching it may be in reach."""
+    view = scene.view
+    ring = preview.reach[0]
+
+    def polys() -> list[Any]:
+        pts = [view.to_screen(p) for p in ring]
+        return [(pts, REACH + (20,), 0), (pts, REACH + (190,), 2)]
+
+    layers(scene).reach.blit(screen, (preview.unit, scene.insight.stamp, view.key), polys)
+    top = min(ring, key=lambda p: view.to_screen(p)[1])
+    x, y = view.to_screen(top)
+    label_at(screen, f"charge reach {preview.allowance:g}\"", (x, y - 10), REACH, 12)
+
+
+def _zone_reach(t: MoveTool) -> float:
+    if t.kind == "consolidate":
+        return 3.0
+    if t.kind == "move":
+        return move_allowance(t.unit, MoveAction.RUSH)
+    return 100.0
+
+
+def _draw_zones(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None:
+    """1" around the other units near the moving one (rulebook "General Movement")."""
+    view = scene.view
+    zones = scene.insight.exclusion_zones(t.unit.id, _zone_reach(t))
+    if not zones:
+        return
+
+    def polys() -> list[Any]:
+        out: list[Any] = []
+        for _, ring in zones:
+            pts = [view.to_screen(p) for p in ring]
+            out.append((pts, ZONE + (16,), 0))
+            out.append((pts, ZONE + (95,), 1))
+        return out
+
+    layers(scene).zones.blit(screen, (t.unit.id, scene.insight.stamp, view.key, _zone_reach(t)), polys)
+
+
+def _draw_broken_zones(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None:
+    """The 1" zones the ghost enters, in red."""
+    zones = scene.insight.exclusion_zones(t.unit.id, _zone_reach(t))
+    for oid in _zones_broken(scene, t, zones):
+        ring = next(r for z, r in zones if z == oid)
+        pygame.draw.polygon(screen, palette.ILLEGAL, [scene.view.to_screen(p) for p in ring], 2)
+
+
+def _zones_broken(scene: BattleScene, t: MoveTool, zones: list[tuple[str, list[Point]]]) -> list[str]:
+    """Units whose 1" zone the ghost's final footprint enters (cached per ghost pose)."""
+    lay = layers(scene)
+    key = (t.unit.id, t.ghost, scene.insight.stamp)
+    if lay.near[0] == key:
+        return lay.near[1]
+    from geometry.shapes import footprint_polygon
+    s = scene.game.state
+    ghost = footprint_polygon(t.ghost, t.unit.formation)
+    near = [oid for oid, _ in zones
+            if oid in s.units and s.units[oid].on_table
+            and float(ghost.distance(s.scene.footprint(oid))) < 1.0 - 1e-3
+            and not (t.unit.on_table and oid in t.unit.engaged_with)]
+    lay.near = (key, near)
+    return near
+
+
+def _draw_crossed(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None:
+    """Outline the terrain pieces the ghost's path crosses."""
+    ev = t.evaluate()
+    if not ev.terrain:
+        return
+    names = set(ev.terrain)
+    for piece in scene.static.terrain:
+        if piece.name in names:
+            pts = [scene.view.to_screen(p) for p in piece.polygon]
+            pygame.draw.polygon(screen, CROSSED, pts, 2)
+
+
+# --- over the units -----------------------------------------------------------------------------------------------
+
+
+def _draw_firing_models(scene: BattleScene, screen: pygame.Surface, shot: ShotPreview) -> None:
+    """Outline the shooter's models that can fire at the target under the mouse."""
+    s = scene.game.state
+    model_corners = s.scene.model_corners(shot.unit)
+    for m in shot.models:
+        if m < len(model_corners):
+            pts = [scene.view.to_screen((float(x), float(y))) for x, y in model_corners[m]]
+            pygame.draw.polygon(screen, FIRING, pts, 2)
+
+
+def _ghost_sprite(scene: BattleScene, uid: str, pose: Any) -> tuple[pygame.Surface, tuple[int, int]]:
+    view = scene.view
+    unit = scene.game.state.units[uid]
+    lay = layers(scene)
+    key = (uid, pose, view.scale, view.flipped)
+    surf = lay.ghosts.get(key)
+    if surf is None:
+        sprite = scene.painter.sprites.get(unit.formation, unit.player, view.scale, view.screen_facing(pose.facing))
+        surf = sprite.copy()
+        surf.set_alpha(95)
+        if len(lay.ghosts) > 64:
+            lay.ghosts.clear()
+        lay.ghosts[key] = surf
+    cx, cy = view.to_screen(pose.xy)
+    return surf, (round(cx - surf.get_width() / 2), round(cy - surf.get_height() / 2))
+
+
+def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> None:
+    """For each valid target: the side the charge would contact, the path and the charger's final pose."""
+    s = scene.game.state
+    view = scene.view
+    unit = s.units[preview.unit]
+    hover = scene.hover
+    for tid, plan in preview.plans.items():
+        if tid not in s.units:
+            continue
+        hot = hover == tid
+        colour = palette.TARGET
+        path = [unit.pose.xy] + [p.xy for p in plan.path] if unit.pose is not None else []
+        if len(path) >= 2:
+            dashed_polyline(screen, colour if hot else faded(colour, 0.55), [view.to_screen(p) for p in path],
+                            2 if hot else 1)
+        surf, at = _ghost_sprite(scene, preview.unit, plan.end)
+        screen.blit(surf, at)
+        ghost = [view.to_screen(p) for p in corners(unit, plan.end)]
+        pygame.draw.polygon(screen, colour if hot else faded(colour, 0.6), ghost, 2 if hot else 1)
+        a, b = contact_side(s, tid, plan.side)
+        pa, pb = view.to_screen(a), view.to_screen(b)
+        pygame.draw.line(screen, palette.TARGET, pa, pb, 5)
+        side = plan.side.value + (" flank" if plan.side.is_flank else "")
+        # the label just behind the ghost's rear edge, clear of the target and its contacted side
+        rear = view.to_screen(plan.end.to_world((0.0, -unit.formation.depth / 2)))
+        centre = view.to_screen(plan.end.xy)
+        dx, dy = rear[0] - centre[0], rear[1] - centre[1]
+        norm = max(1.0, (dx * dx + dy * dy) ** 0.5)
+        out = (rear[0] + dx / norm * 12, rear[1] + dy / norm * 12)
+        label_at(screen, f"{side} {plan.distance:.1f}\"", out, palette.TARGET, 12)
+
+
+def _draw_sight(scene: BattleScene, screen: pygame.Surface, sight: SightPreview) -> None:
+    """A clear sight line to each enemy the subject sees; the others are dimmed and marked."""
+    s = scene.game.state
+    view = scene.view
+    for p, q in sight.seen.values():
+        pa, pb = view.to_screen(p), view.to_screen(q)
+        pygame.draw.line(screen, SIGHT, pa, pb, 1)
+        pygame.draw.circle(screen, SIGHT, (round(pa[0]), round(pa[1])), 3)
+        pygame.draw.circle(screen, SIGHT, (round(pb[0]), round(pb[1])), 4, 1)
+    for tid in sight.unseen:
+        unit = s.units.get(tid)
+        if unit is None or unit.pose is None:
+            continue
+        dashed_polyline(screen, (150, 150, 150), [view.to_screen(c) for c in corners(unit)], 1, closed=True)
+        label_at(screen, "not in sight", view.to_screen(unit.pose.xy), (200, 200, 200), 11, False)
+
 
 def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface) -> None:
     """Charges declared this movement phase and not yet moved: an amber tape from charger to target."""
@@ -111,28 +493,174 @@ def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface) -> None:
         scene.painter.draw_outlines(screen, scene.view, s, {a.id: (palette.SHAKEN, 3)})
         draw_tape(screen, scene.view, pa, pb, f"charge {s.scene.distance(a.id, b.id):.1f}\"", palette.SHAKEN, 3)
 
-def _draw_tapes(scene: BattleScene, screen: pygame.Surface) -> None:
+
+def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
+    """Flight, pursuit, retreat, follow-up, charge and consolidation moves: an arrow from where the unit was to
+    where it ended, with what happened; units caught or routed marked where they were last."""
+    shown = scene.trails.shown(scene.time, scene.show_trails)
+    if not shown:
+        return
+    view = scene.view
+    s = scene.game.state
+    for item, alpha in shown:
+        if alpha <= 0.02:
+            continue
+        if isinstance(item, Trail):
+            unit = s.units.get(item.unit)
+            colour = faded(TRAIL_COLOURS.get(item.kind, palette.MEASURE), alpha)
+            if unit is not None:
+                was = [view.to_screen(p) for p in footprint_corners(item.start, unit.formation)]
+                dashed_polyline(screen, colour, was, 1, closed=True)
+            a, b = view.to_screen(item.start.xy), view.to_screen(item.end.xy)
+            draw_arrow(screen, a, b, colour, 3)
+            if alpha > 0.35:
+                mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                label_at(screen, item.label, mid, colour, 12)
+        elif isinstance(item, Fate):
+            unit = s.units.get(item.unit)
+            if unit is None or item.pose is None:
+                continue
+            colour = faded(palette.ILLEGAL, alpha)
+            pts = [view.to_screen(p) for p in footprint_corners(item.pose, unit.formation)]
+            dashed_polyline(screen, colour, pts, 2, closed=True)
+            pygame.draw.line(screen, colour, pts[0], pts[2], 2)
+            pygame.draw.line(screen, colour, pts[1], pts[3], 2)
+            if alpha > 0.35:
+                label_at(screen, f"☠ {unit.profile.name} {item.label}", view.to_screen(item.pose.xy), colour, 12)
+
+
+# --- tapes and notes -----------------------------------------------------------------------------------------------
+
+
+def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
+    """Distances to the valid targets (shooting, redirect without a plan); charge plans carry their own."""
+    s = scene.game.state
+    sel = a.subject
+    if sel is None:
+        return
+    planned = set(a.charge.plans) if a.charge is not None else set()
+    for uid in target_ids(scene):
+        if uid == sel or uid in planned or uid not in s.units or not s.units[uid].on_table:
+            continue
+        pa, pb = closest_points_between(s.units[sel], s.units[uid])
+        draw_tape(screen, scene.view, pa, pb, f'{s.scene.distance(sel, uid):.1f}"', palette.TARGET, 1)
+
+
+def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
     s = scene.game.state
     view = scene.view
-    sel = s.units.get(scene.selected) if scene.selected else None
-    if sel is None or not sel.on_table:
+    if scene.measure:
+        m = a.measurement
+        if m is not None:
+            text = f'{m.distance:.1f}"'
+            if m.target is not None:
+                text += f" to {s.units[m.target].profile.name}"
+            draw_tape(screen, view, m.a, m.b, text)
+        elif a.subject is None and view.rect.collidepoint(scene.mouse):
+            draw_note(screen, scene.mouse, [("Measure: click a unit to measure from it", palette.MEASURE)],
+                      view.rect, 13)
         return
-    if scene.measure and view.rect.collidepoint(scene.mouse):
-        p = view.to_table(scene.mouse)
-        q = closest_point_on_unit(sel, p)
-        draw_tape(screen, view, q, p, f'{s.scene.distance_to_point(sel.id, p):.1f}"')
-    elif scene.hover and scene.hover != scene.selected and scene.hover in s.units and s.units[scene.hover].on_table \
-            and scene.hover not in scene._targets.get(scene.selected or "", []):
-        a, b = closest_points_between(sel, s.units[scene.hover])
-        draw_tape(screen, view, a, b, f'{s.scene.distance(sel.id, scene.hover):.1f}"')
+    sel = s.units.get(a.subject) if a.subject else None
+    if sel is None:
+        return
+    hover = scene.hover
+    if hover and hover != sel.id and hover in s.units and s.units[hover].on_table \
+            and hover not in target_ids(scene):
+        pa, pb = closest_points_between(sel, s.units[hover])
+        draw_tape(screen, view, pa, pb, f'{s.scene.distance(sel.id, hover):.1f}"')
 
-def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None:
-    if t.kind == "move" and not (t.changed or t.legs):
+
+def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> bool:
+    """Next to the mouse: why the enemy under it may not be charged or shot at (the engine's rule and words, with a
+    cross where it breaks), or what a charge or a shot at it would be. True if a note was drawn."""
+    s = scene.game.state
+    view = scene.view
+    hover = scene.hover
+    lines: list[tuple[str, tuple[int, int, int]]] = []
+    if a.charge is not None and hover is not None and hover in s.units:
+        name = s.units[hover].profile.name
+        plan = a.charge.plans.get(hover)
+        if plan is not None:
+            side = plan.side.value + (" flank" if plan.side.is_flank else "")
+            lines.append((f"✔ Charge {name}: its {side}, {plan.distance:.1f}\" of {plan.allowance:g}\"",
+                          palette.LEGAL))
+            if "difficult" in plan.traits_crossed:
+                lines.append(("Crosses difficult terrain: at most 6\"", palette.SHAKEN))
+            if plan.also_contacts:
+                others = ", ".join(s.units[o].profile.name for o in plan.also_contacts if o in s.units)
+                lines.append((f"Also ends in contact with {others}", palette.SHAKEN))
+            pending = scene.game.pending
+            verb = "redirect the charge" if pending is not None and pending.decision == "redirect" else \
+                "declare the charge"
+            lines.append((f"Click to {verb}", GREY))
+        elif a.charge_problem is not None:
+            e = a.charge_problem
+            lines.append((f"✘ Cannot charge {name}", palette.ILLEGAL))
+            lines.append((f"{e.rule}: {e.message}", (240, 150, 140)))
+            if e.where is not None:
+                draw_cross(screen, view, e.where, palette.ILLEGAL)
+    elif a.shot is not None:
+        shot = a.shot
+        name = s.units[shot.target].profile.name
+        if shot.reason is not None:
+            lines.append((f"✘ Cannot shoot {name}", palette.ILLEGAL))
+            lines.append((shot.reason, (240, 150, 140)))
+        else:
+            lines.append((f"✔ Shoot {name} ({shot.distance:.1f}\")", palette.LEGAL))
+            for weapon, n in shot.weapons:
+                lines.append((f"{weapon}: {n} model{'s' if n != 1 else ''} can fire" if n else
+                              f"{weapon}: no model in range and sight", (230, 230, 230) if n else GREY))
+            hit = ", ".join([shot.quality] + shot.to_hit) if shot.quality else ", ".join(shot.to_hit)
+            if hit:
+                lines.append((f"To hit ({shot.weapon}): {hit}", (230, 230, 230)))
+            if shot.defense:
+                lines.append((f"{name} Defense: {', '.join(shot.defense)}", (230, 230, 230)))
+            lines.append(("Click to shoot", GREY))
+    elif a.charge is not None and a.charge.cannot and scene.selected == a.charge.unit:
+        unit = s.units[a.charge.unit]
+        if unit.pose is not None:
+            label_at(screen, f"Cannot charge: {a.charge.cannot}", view.to_screen(unit.pose.xy), palette.SHAKEN, 12)
+        return False
+    if not lines:
+        return False
+    _note_beside(scene, screen, lines, hover, a)
+    return True
+
+
+def _screen_box(scene: BattleScene, pts: list[Point]) -> pygame.Rect:
+    sp = [scene.view.to_screen(p) for p in pts]
+    xs, ys = [p[0] for p in sp], [p[1] for p in sp]
+    return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+def _note_beside(scene: BattleScene, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]],
+                 uid: str | None, a: Aids) -> None:
+    """A note next to unit ``uid`` (not under the mouse), clear of the subject, the charge ghosts and labels."""
+    s = scene.game.state
+    unit = s.units.get(uid) if uid else None
+    if unit is None or unit.pose is None:
+        draw_note(screen, scene.mouse, lines, scene.view.rect, 13)
         return
+    around = _screen_box(scene, corners(unit)).inflate(8, 30)
+    avoid: list[pygame.Rect] = []
+    if a.subject is not None and s.units[a.subject].pose is not None:
+        avoid.append(_screen_box(scene, corners(s.units[a.subject])).inflate(10, 40))
+    if a.charge is not None:
+        charger = s.units[a.charge.unit]
+        for plan in a.charge.plans.values():
+            avoid.append(_screen_box(scene, corners(charger, plan.end)).inflate(10, 40))
+    size = note_size(lines, 13)
+    at = place_note(size, around, scene.view.rect, avoid * 3 + _unit_boxes(scene, None))
+    draw_note(screen, scene.mouse, lines, scene.view.rect, 13, at=at)
+
+
+def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> bool:
+    if t.kind == "move" and not (t.changed or t.legs):
+        return False
     ev = t.evaluate()
-    corners = [scene.view.to_screen(p) for p in _corners(t)]
-    anchor = (max(c[0] for c in corners), max(c[1] for c in corners))
-    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    corner_pts = [scene.view.to_screen(p) for p in _corners(t)]
+    anchor = (max(c[0] for c in corner_pts), max(c[1] for c in corner_pts))
+    xs, ys = [c[0] for c in corner_pts], [c[1] for c in corner_pts]
     around = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
     lines: list[tuple[str, tuple[int, int, int]]] = []
     if t.kind == "move":
@@ -143,7 +671,10 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) ->
         elif ev.action == "rush" and ev.allowance is not None:
             head += f" (Advance {ev.allowance:g}\")"
     elif t.kind == "consolidate":
-        head = f"Consolidation: {ev.distance:.1f}\" of 3\""
+        if ev.pivots and ev.distance < 1e-6:
+            head = f"Consolidation pivot: {sum(abs(p) for p in ev.pivots):.0f}° of 180°"
+        else:
+            head = f"Consolidation: {ev.distance:.1f}\" of 3\""
     elif t.kind == "rally":
         head = f"Rally pivot to {t.ghost.facing:.0f}°"
     elif t.kind == "scout":
@@ -152,11 +683,11 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) ->
         head = f"Deploy at ({t.ghost.x:.1f}, {t.ghost.y:.1f}) facing {t.ghost.facing:.0f}°"
     colour = palette.LEGAL if ev.legal else palette.ILLEGAL
     lines.append(((("✔ " if ev.legal else "✘ ") + head), colour))
-    if ev.pivots:
+    if ev.pivots and t.kind != "consolidate":
         lines.append(("Pivots " + ", ".join(f"{p:+.0f}°" for p in ev.pivots), (230, 230, 230)))
     if ev.terrain:
         traits = f": {', '.join(TRAIT_WORDS.get(x, x) for x in ev.traits)}" if ev.traits else ""
-        lines.append((f"Through {', '.join(ev.terrain)}{traits}", (230, 230, 230)))
+        lines.append((f"Through {', '.join(ev.terrain)}{traits}", CROSSED))
     rushing = t.kind == "move" and ev.action == "rush"
     if "dangerous" in ev.traits or (rushing and "dangerous_when_rushing" in ev.traits):
         lines.append(("⚠ Dangerous terrain: a test for every model moving through", palette.SHAKEN))
@@ -167,17 +698,30 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) ->
         if ev.error.where is not None:
             draw_cross(screen, scene.view, ev.error.where, palette.ILLEGAL)
     else:
-        lines.append(("Enter confirms · Esc cancels", (170, 178, 184)))
+        lines.append(("Enter confirms · Esc cancels", GREY))
+    at = place_note(note_size(lines), around, scene.view.rect, _unit_boxes(scene, t))
+    draw_note(screen, anchor, lines, scene.view.rect, at=at)
+    return True
+
+
+def _unit_boxes(scene: BattleScene, t: MoveTool | None) -> list[pygame.Rect]:
+    """Screen boxes of the units (with room for their labels) that notes should not cover (cached)."""
+    lay = layers(scene)
+    skip = t.unit.id if t is not None else None
+    key = (scene.view.key, scene.insight.stamp, skip)
+    if lay.boxes[0] == key:
+        return lay.boxes[1]
     avoid = []
     for u in scene.game.state.units.values():
-        if u.on_table and u.id != t.unit.id:
+        if u.on_table and u.id != skip:
             assert u.pose is not None
             pts = [scene.view.to_screen(p) for p in footprint_corners(u.pose, u.formation)]
             px, py = [p[0] for p in pts], [p[1] for p in pts]
             avoid.append(pygame.Rect(min(px), min(py) - 16, max(px) - min(px) + 1, max(py) - min(py) + 32))
-    at = place_note(note_size(lines), around, scene.view.rect, avoid)
-    draw_note(screen, anchor, lines, scene.view.rect, at=at)
+    lay.boxes = (key, avoid)
+    return avoid
 
 
 def _corners(t: MoveTool) -> list[Point]:
     return list(footprint_corners(t.ghost, t.unit.formation))
+

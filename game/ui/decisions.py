@@ -208,10 +208,8 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     if d in DONE_LABELS:
         style = None if d in ("move", "consolidate") else "#primary_button"
         specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
-    specs.append(ButtonSpec("measure", "Measure (M)", "Tape from the selected unit to the mouse",
-                            "#toggle_on" if scene.measure else None, right=True))
-    specs.append(ButtonSpec("fit", "Fit table (F)", "Show the whole table", right=True))
-    specs.append(ButtonSpec("turn", "Turn table (T)", "See the table from the other side", right=True))
+    # the view's tools (measure, arcs, sight, last combat, fit, turn) are on the strip over the table
+    # (game/ui/view_tools.py)
     return specs
 
 
@@ -225,6 +223,12 @@ def run(scene: BattleScene, key: str) -> None:
         scene.view.set_flipped(not scene.view.flipped)
     elif key == "measure":
         scene.measure = not scene.measure
+    elif key == "arcs":
+        scene.show_arcs = not scene.show_arcs
+    elif key == "sight":
+        scene.show_sight = not scene.show_sight
+    elif key == "trails":
+        scene.show_trails = not scene.show_trails
     elif key == "results" and pending is None:
         from game.ui.scenes.results import ResultsScene
         scene.app.switch(ResultsScene(scene.app, scene.game, back=scene))

@@ -91,7 +91,8 @@ def short_purpose(purpose: str) -> str:
 def render_rolls(rolls: Sequence[dict[str, Any]], size: tuple[int, int], die: int = 20) -> pygame.Surface:
     """Draw ``rolls`` (roll event data, newest first) into a surface of ``size``.
 
-    Each roll: its purpose on one line, then the dice with the score needed and the result at the right.
+    Each roll: its purpose on one line, then the dice with the score needed and the result at the right, then
+    the modifiers that applied (the roll's ``details``) in small print.
     """
     w, h = size
     surf = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -118,7 +119,10 @@ def render_rolls(rolls: Sequence[dict[str, Any]], size: tuple[int, int], die: in
                               (225, 230, 235))
         shown = dice[: per_row * 3]
         rows = max(1, (len(shown) + per_row - 1) // per_row)
-        if y + line.get_height() + 2 + rows * (die + gap) > h:
+        why = details_line(data)
+        note = text_cache.get(_fit(why, w - 12, 11), 11, (150, 190, 220)) if why else None
+        extra = note.get_height() + 1 if note is not None else 0
+        if y + line.get_height() + 2 + rows * (die + gap) + extra > h:
             break
         surf.blit(line, (6, y))
         y += line.get_height() + 2
@@ -132,8 +136,18 @@ def render_rolls(rolls: Sequence[dict[str, Any]], size: tuple[int, int], die: in
         if len(dice) > len(shown):
             more = text_cache.get(f"+{len(dice) - len(shown)} more", 11, (180, 186, 190))
             surf.blit(more, (w - more.get_width() - 6, y + rows * (die + gap) - more.get_height()))
-        y += rows * (die + gap) + 5
+        y += rows * (die + gap)
+        if note is not None:
+            surf.blit(note, (8, y - 1))
+            y += extra
+        y += 5
     return surf
+
+
+def details_line(data: dict[str, Any]) -> str:
+    """The modifiers of a roll on one line ("Quality 4+ · -1 Stealth at 12.0\" · +1 Sergeant"), or ""."""
+    details = [str(d) for d in data.get("details") or []]
+    return " · ".join(details)
 
 
 def _fit(text: str, width: int, size: int) -> str:

@@ -216,12 +216,8 @@ class MoveTool:
         ev = Evaluation(self.kind, distance=shape.distance, pivots=shape.pivots)
         if self.kind == "move":
             ev = self._evaluate_move(ev)
-        elif self.kind == "consolidate" and shape.distance > 3.0 + 1e-4 and shape.pivots:
-            ev.error = IllegalAction("Consolidation Moves", "pivot up to 180° or move up to 3\", not both",
-                                     shape.end.xy)
-        elif self.kind == "consolidate" and shape.distance > 3.0 + 1e-4:
-            ev.error = IllegalAction("Consolidation Moves", f"moves {shape.distance:.2f}\" but may move at most 3\"",
-                                     shape.end.xy)
+        elif self.kind == "consolidate":
+            ev = self._evaluate_consolidation(ev)
         elif self.kind == "deploy" and hasattr(self.game, "check_deploy"):
             ev.error = self.game.check_deploy(self.action())
         elif self.kind == "scout" and self.unit.pose is not None:
@@ -232,6 +228,31 @@ class MoveTool:
         elif self.kind == "rally" and hasattr(self.game, "check_rally_pivot"):
             ev.error = self.game.check_rally_pivot(self.action())
         self._eval = ev
+        return ev
+
+    def _evaluate_consolidation(self, ev: Evaluation) -> Evaluation:
+        """Rulebook "Consolidation Moves": the engine's own check (``consolidation.check_consolidation``: pivot up
+        to 180° or move up to 3", keeping 1" from other units), and the terrain the move crosses."""
+        state = getattr(self.game, "state", None)
+        if state is None or self.unit.pose is None:
+            return ev
+        try:
+            from game.engine.consolidation import check_consolidation
+            ev.action = "consolidate"
+            kind = check_consolidation(state, self.unit, list(self.path))
+            if kind != "none":
+                ev.action = kind
+        except IllegalAction as e:
+            ev.error = e
+        except ImportError:
+            return ev
+        if self.path and ev.distance > EPS:
+            try:
+                check = state.scene.check_path(self.unit.id, self.unit.pose, list(self.path), exclusion=0.0)
+                ev.terrain = list(check.terrain_crossed or [])
+                ev.traits = sorted(check.traits_crossed or [])
+            except Exception:  # noqa: BLE001 - measuring must never break drawing
+                pass
         return ev
 
     def _evaluate_move(self, ev: Evaluation) -> Evaluation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pygame
 
@@ -116,3 +117,107 @@ def draw_zone(screen: pygame.Surface, view: TableView, x0: float, y0: float, x1:
 def pulse(t: float) -> float:
     """0..1 slowly pulsing with time ``t`` seconds (for highlighted targets)."""
     return 0.5 + 0.5 * math.sin(t * 5.0)
+
+
+# --- shapes over the table --------------------------------------------------------------------------------------
+Colour = tuple[int, int, int]
+
+
+def faded(colour: Colour, alpha: float, base: Colour = palette.TABLE) -> Colour:
+    """``colour`` mixed toward ``base`` as ``alpha`` goes from 1 to 0 (a fade without an alpha surface)."""
+    a = max(0.0, min(1.0, alpha))
+    return tuple(round(c * a + b * (1 - a)) for c, b in zip(colour, base, strict=True))  # type: ignore[return-value]
+
+
+def dashed_polyline(screen: pygame.Surface, colour: Colour, points: list[tuple[float, float]], width: int = 1,
+                    dash: float = 7.0, gap: float = 5.0, closed: bool = False) -> None:
+    """A dashed line through screen ``points``."""
+    pts = list(points) + ([points[0]] if closed and points else [])
+    on = True
+    left = dash
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        pos = 0.0
+        while pos < seg - 1e-9:
+            step = min(left, seg - pos)
+            if on:
+                a = pos / seg
+                b = (pos + step) / seg
+                pygame.draw.line(screen, colour, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
+                                 (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), width)
+            pos += step
+            left -= step
+            if left <= 1e-9:
+                on = not on
+                left = dash if on else gap
+
+
+def draw_arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, float], colour: Colour,
+               width: int = 3, head: float = 11.0) -> None:
+    """A straight arrow from screen point ``a`` to ``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1.0:
+        pygame.draw.circle(screen, colour, (round(b[0]), round(b[1])), max(3, width))
+        return
+    ux, uy = dx / length, dy / length
+    h = min(head, length * 0.6)
+    base = (b[0] - ux * h, b[1] - uy * h)
+    pygame.draw.line(screen, colour, a, base, width)
+    left = (base[0] - uy * h * 0.55, base[1] + ux * h * 0.55)
+    right = (base[0] + uy * h * 0.55, base[1] - ux * h * 0.55)
+    pygame.draw.polygon(screen, colour, [b, left, right])
+
+
+def label_at(screen: pygame.Surface, text: str, at: tuple[float, float], colour: Colour,
+             size: int = 12, bold: bool = True) -> pygame.Rect:
+    """A small dark label centred on screen point ``at``; returns its rectangle."""
+    surf = text_cache.get(text, size, colour, bold, (12, 14, 16, 215), 3)
+    rect = surf.get_rect(center=(round(at[0]), round(at[1])))
+    screen.blit(surf, rect)
+    return rect
+
+
+class AlphaLayer:
+    """A translucent drawing cached on its own surface, redrawn only when its key changes (arcs, reach)."""
+
+    def __init__(self) -> None:
+        self.key: object = None
+        self.surface: pygame.Surface | None = None
+        self.pos: tuple[int, int] = (0, 0)
+        self.renders = 0
+        """How many times it was drawn (tests check a still frame draws nothing again)."""
+
+    def blit(self, screen: pygame.Surface, key: object, polygons: Any) -> None:
+        """Blit the layer for ``key``; (re)draw ``polygons`` [(screen points, rgba, width)] if it changed: width 0
+        fills the polygon, > 0 outlines it, < 0 draws an open line. ``polygons`` may be a callable returning them
+        (only called when redrawing)."""
+        if key != self.key or self.surface is None:
+            polys = polygons() if callable(polygons) else polygons
+            self.key = key
+            self.renders += 1
+            pts = [p for poly, _, _ in polys for p in poly]
+            if not pts:
+                self.surface = None
+                return
+            x0 = math.floor(min(p[0] for p in pts)) - 3
+            y0 = math.floor(min(p[1] for p in pts)) - 3
+            x1 = math.ceil(max(p[0] for p in pts)) + 3
+            y1 = math.ceil(max(p[1] for p in pts)) + 3
+            clip = screen.get_clip()
+            x0, y0 = max(x0, clip.left - 4), max(y0, clip.top - 4)
+            x1, y1 = min(x1, clip.right + 4), min(y1, clip.bottom + 4)
+            if x1 <= x0 or y1 <= y0:
+                self.surface = None
+                return
+            surf = pygame.Surface((x1 - x0, y1 - y0), pygame.SRCALPHA)
+            for poly, rgba, width in polys:
+                local = [(p[0] - x0, p[1] - y0) for p in poly]
+                if width < 0 and len(local) >= 2:
+                    pygame.draw.lines(surf, rgba, False, local, -width)
+                elif len(local) >= 3:
+                    pygame.draw.polygon(surf, rgba, local, width)
+            self.surface = surf
+            self.pos = (x0, y0)
+        if self.surface is not None:
+            screen.blit(self.surface, self.pos)

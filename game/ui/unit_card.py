@@ -1,8 +1,15 @@
-"""The unit card: the selected (or hovered) unit's profile and state, in a pygame_gui text box."""
+"""The unit card: the selected (or hovered) unit's profile, special rules in words, state and the modifiers in
+force, in a pygame_gui text box.
+
+The rules' summaries and the modifiers come from the engine (``game.engine.special_rules.describe`` and
+``modifiers_in_force``; ``shooting.to_hit_modifiers`` / ``defense_modifiers`` against the other unit under the
+mouse), so the card says what the dice will use.
+"""
 
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import pygame
 import pygame_gui
@@ -11,6 +18,11 @@ from pygame_gui.elements import UILabel, UIPanel, UITextBox
 from game.engine.profiles import Weapon
 from game.engine.state import GameState, Unit
 from game.ui.palette import PLAYER_HTML
+
+GREY = "#9aa4ac"
+RULE = "#ffe08a"
+MOD = "#a8d8ff"
+WARN = "#ffaa28"
 
 
 def weapon_text(w: Weapon) -> str:
@@ -39,39 +51,135 @@ def unit_state_words(state: GameState, unit: Unit) -> list[str]:
     if unit.shaken:
         out.append("<font color='#ffaa28'>Shaken</font>")
     if unit.engaged:
-        names = ", ".join(state.units[e].profile.name if e in state.units else e for e in sorted(unit.engaged_with))
-        out.append(f"Engaged with {html.escape(names)}")
+        parts = []
+        for e in sorted(unit.engaged_with):
+            other = state.units.get(e)
+            name = other.profile.name if other is not None else e
+            arc = unit.contact_arcs.get(e)
+            parts.append(name + (f" (in its {arc.value})" if arc is not None and arc.value != "front" else ""))
+        out.append(f"Engaged with {html.escape(', '.join(parts))}")
     if unit.move_action is not None:
         out.append(_DID.get(unit.move_action.value, unit.move_action.value) + " this turn")
     if unit.shot_targets:
-        out.append("Has shot this turn")
+        names = ", ".join(state.units[t].profile.name if t in state.units else t for t in unit.shot_targets)
+        out.append(f"Shot at {html.escape(names)} this turn")
+    if getattr(unit, "embarked_in", None):
+        out.append(f"Inside {html.escape(str(unit.embarked_in))}")
     if not out:
         out.append("Ready")
     return out
 
 
-def card_html(state: GameState, unit: Unit) -> str:
-    """The card's HTML (pygame_gui subset)."""
+def rule_lines(unit: Unit) -> list[tuple[str, str]]:
+    """The unit's special rules, weapon rules, hero and command group as (label, summary in our words)."""
+    try:
+        from game.engine.special_rules import describe
+        return describe(unit)
+    except (ImportError, AttributeError, KeyError):
+        return [(r, "") for r in unit.profile.rules]
+
+
+def magic_words(unit: Unit) -> list[str]:
+    """Spell tokens and the spell effects on the unit, in words."""
+    out = []
+    if unit.spell_tokens or unit.dispel_tokens:
+        out.append(f"{unit.spell_tokens} spell token{'s' if unit.spell_tokens != 1 else ''}, "
+                   f"{unit.dispel_tokens} dispel token{'s' if unit.dispel_tokens != 1 else ''}")
+    for e in unit.effects:
+        stat = str(getattr(e, "stat", "")).replace("_", " ")
+        value = getattr(e, "value", 0)
+        spell = getattr(e, "spell", "spell")
+        duration = str(getattr(e, "duration", "")).replace("_", " ")
+        out.append(f"{value:+d} {stat} ({spell}" + (f", for a {duration})" if duration else ")"))
+    return out
+
+
+def modifiers_words(state: GameState, unit: Unit) -> list[str]:
+    """What changes the unit's rolls and moves right now (``special_rules.modifiers_in_force``)."""
+    try:
+        from game.engine.special_rules import modifiers_in_force
+        return list(modifiers_in_force(state, unit))
+    except (ImportError, AttributeError):
+        return []
+
+
+def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:
+    """The modifiers shooting between ``unit`` and the enemy ``other`` would get now, in words ("Shooting at
+    Orcs: -1 to hit (Stealth at 12.0"); their Defense +1 Cover")."""
+    from game.engine import shooting
+    from game.engine.special_rules import indirect
+    out: list[str] = []
+    if not (unit.on_table and other.on_table) or unit.player == other.player:
+        return out
+    scene = state.scene
+    d = scene.distance(unit.id, other.id)
+    out.append(f"{d:.1f}\" away (closest points)")
+    for a, b, verb in ((unit, other, "Shooting at it"), (other, unit, "Shot by it")):
+        arms = shooting.ranged_arms(a)
+        if not arms:
+            continue
+        arm = arms[0]
+        try:
+            hit = shooting.to_hit_modifiers(state, a, b, arm.weapon, profile=arm.profile)
+            models = scene.models_with_sight(a.id, b.id, 2, None) or list(range(min(a.models, 5)))
+            block = shooting.defense_modifiers(state, a, b, arm.weapon, models,
+                                               indirect_fire=indirect(arm.profile, arm.weapon))
+        except Exception:  # noqa: BLE001 - the card must never break the window
+            continue
+        words = [f"{m.value:+d} to hit ({m.reason})" for m in hit]
+        words += [f"{b.profile.name} {m.value:+d} Defense ({m.reason})" for m in block]
+        out.append(f"{verb} ({arm.name}): " + ("; ".join(words) if words else "no modifiers"))
+    return out
+
+
+def card_html(state: GameState, unit: Unit, other: Unit | None = None) -> str:
+    """The card's HTML (pygame_gui subset). ``other``: a unit under the mouse to compare with."""
     p = unit.profile
     colour = PLAYER_HTML.get(unit.player, "#ffffff")
     lines = [
         f"<font size=5><b>{html.escape(p.name)}</b></font>  <font color='{colour}'>Player {unit.player}</font>",
-        f"<font color='#9aa4ac'>{html.escape(unit.id)} · {unit.cost} pts</font>",
-        f"<b>Quality</b> {p.quality}+   <b>Defense</b> {p.defense}+",
-        f"<b>Models</b> {unit.models}/{unit.starting_models}   {unit.per_row} per row"
-        + (f"   <b>Wounds</b> {unit.wounds}/{p.tough}" if p.tough > 1 else ""),
+        f"<font color='{GREY}'>{html.escape(unit.id)} · {unit.cost} pts</font>",
+        f"<b>Quality</b> {p.quality}+   <b>Defense</b> {p.defense}+   "
+        f"<b>Models</b> {unit.models}/{unit.starting_models}"
+        + (f"   <b>Wounds</b> {unit.wounds} (Tough {p.tough})" if p.tough > 1 else ""),
     ]
     if p.weapons:
         lines.append("<b>Weapons</b> " + "; ".join(html.escape(weapon_text(w)) for w in p.weapons))
-    if p.rules:
-        lines.append("<b>Rules</b> " + html.escape(", ".join(p.rules)))
     if unit.upgrades:
-        lines.append("<b>Command</b> " + html.escape(", ".join(sorted(unit.upgrades))))
-    if unit.pose is not None:
-        lines.append(f"<font color='#9aa4ac'>at ({unit.pose.x:.1f}, {unit.pose.y:.1f}) facing "
-                     f"{unit.pose.facing:.0f}°</font>")
+        lines.append("<b>Command</b> " + html.escape(", ".join(sorted(u.capitalize() for u in unit.upgrades))))
     lines.append("<b>State</b> " + "; ".join(unit_state_words(state, unit)))
+    magic = magic_words(unit)
+    if magic:
+        lines.append("<b>Magic</b> " + html.escape("; ".join(magic)))
+    mods = modifiers_words(state, unit)
+    if mods:
+        lines.append("<b>In force</b>")
+        lines += [f"<font color='{MOD}'>  · {html.escape(m)}</font>" for m in mods]
+    if other is not None and other.id != unit.id:
+        vs = against_words(state, unit, other)
+        if vs:
+            lines.append(f"<b>Against {html.escape(other.profile.name)}</b>")
+            lines += [f"<font color='{MOD}'>  · {html.escape(m)}</font>" for m in vs]
+    rules = rule_lines(unit)
+    if rules:
+        lines.append("<b>Special rules</b>")
+        for label, summary in rules:
+            lines.append(f"<font color='{RULE}'>{html.escape(label)}</font>"
+                         + (f" <font color='#cfd6dc'>— {html.escape(summary)}</font>" if summary else ""))
+    if unit.pose is not None:
+        lines.append(f"<font color='{GREY}'>at ({unit.pose.x:.1f}, {unit.pose.y:.1f}) facing "
+                     f"{unit.pose.facing:.0f}°, {unit.per_row} per row</font>")
     return "<br>".join(lines)
+
+
+def card_key(unit: Unit | None, other: Unit | None, stamp: Any = None) -> object:
+    """What the card shows depends on (rebuilt only when it changes)."""
+    if unit is None:
+        return None
+    return (unit.id, unit.models, unit.wounds, unit.shaken, unit.fleeing, frozenset(unit.engaged_with),
+            unit.move_action, unit.removed, unit.pose, tuple(unit.shot_targets), unit.spell_tokens,
+            unit.dispel_tokens, len(unit.effects), other.id if other is not None else None,
+            other.pose if other is not None else None, stamp)
 
 
 class UnitCard:
@@ -81,25 +189,27 @@ class UnitCard:
         self.panel = UIPanel(rect, starting_height=1, manager=manager)
         self.title = UILabel(pygame.Rect(8, 2, rect.w - 16, 22), "UNIT", manager, container=self.panel,
                              object_id="#section_title")
-        self.box = UITextBox("<font color='#9aa4ac'>Click a unit to see its profile.</font>",
+        self.box = UITextBox(f"<font color='{GREY}'>Click a unit to see its profile.</font>",
                              pygame.Rect(4, 24, rect.w - 10, rect.h - 30), manager, container=self.panel)
         self._key: object = None
+        self.html = ""
+        """The HTML shown (tests read it)."""
 
-    def show(self, state: GameState, unit_id: str | None) -> None:
-        """Show ``unit_id`` (or a hint when None)."""
+    def show(self, state: GameState, unit_id: str | None, other_id: str | None = None, stamp: Any = None) -> None:
+        """Show ``unit_id`` (or a hint when None); ``other_id``: an enemy under the mouse to compare with."""
         unit = state.units.get(unit_id) if unit_id else None
-        if unit is None:
-            key: object = None
-        else:
-            key = (unit.id, unit.models, unit.wounds, unit.shaken, unit.fleeing, frozenset(unit.engaged_with),
-                   unit.move_action, unit.removed, unit.pose, tuple(unit.shot_targets))
+        other = state.units.get(other_id) if other_id and unit is not None else None
+        if other is not None and unit is not None and other.player == unit.player:
+            other = None
+        key = card_key(unit, other, stamp)
         if key == self._key:
             return
         self._key = key
         if unit is None:
-            self.box.set_text("<font color='#9aa4ac'>Click a unit to see its profile.</font>")
+            self.html = f"<font color='{GREY}'>Click a unit to see its profile.</font>"
         else:
-            self.box.set_text(card_html(state, unit))
+            self.html = card_html(state, unit, other)
+        self.box.set_text(self.html)
 
     def kill(self) -> None:
         """Remove the widgets."""

@@ -23,6 +23,7 @@ from game.engine.actions import (
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import can_move
+from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
 from game.ui import battle_draw, decisions, describe, palette
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
@@ -30,13 +31,16 @@ from game.ui.dice_panel import DicePanel
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
 from game.ui.hud import Hud
+from game.ui.insight import Insight
 from game.ui.layout import BattleLayout
 from game.ui.log_panel import MAX_LINES, LogPanel, event_html
 from game.ui.move_tool import MoveTool
 from game.ui.picking import point_in_unit, unit_at
 from game.ui.scenes.base import Scene
 from game.ui.table_view import TableView
+from game.ui.trails import CombatTrails
 from game.ui.unit_card import UnitCard
+from game.ui.view_tools import ViewTools
 from geometry.pose import Point, Pose
 
 if TYPE_CHECKING:
@@ -64,7 +68,7 @@ class BattleScene(Scene):
         self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds)
         self.painter = UnitPainter()
         self.anims = Animations()
-        self.log_lines: deque[str] = deque((event_html(e) for e in game.log), maxlen=MAX_LINES)
+        self.log_lines: deque[str | Event] = deque(game.log, maxlen=MAX_LINES)
         self.rolls: list[Event] = [e for e in game.log if e.kind == "roll"][-6:]
         self.layout: BattleLayout | None = None
         self.hud: Hud | None = None
@@ -72,6 +76,19 @@ class BattleScene(Scene):
         self.dice: DicePanel | None = None
         self.log: LogPanel | None = None
         self.actions: ActionBar | None = None
+        self.tools: ViewTools | None = None
+        # what the table shows (see game/ui/insight.py, game/ui/trails.py, game/ui/battle_draw.py)
+        self.insight = Insight(self)
+        """Cached geometry answers about the selected unit: reach, sight, shooters, arcs, distances."""
+        self.trails = CombatTrails()
+        """Flight, pursuit, retreat, follow-up and charge moves, and who was caught or routed."""
+        self.trails.add(game.state, game.log, 0.0, fresh=False)
+        self.show_arcs = False
+        """A: draw the selected unit's facing arcs."""
+        self.show_sight = False
+        """V: draw sight lines from the selected unit to the enemies it sees; dim the others."""
+        self.show_trails = False
+        """C: keep the last combat's moves drawn."""
         # interaction state (never game state)
         self.selected: str | None = None
         self.hover: str | None = None
@@ -103,6 +120,8 @@ class BattleScene(Scene):
         """The spell picked for the selected caster; the next click on a highlighted unit casts it."""
         self.fire: dict[str, set[str]] = {}
         """Weapon groups chosen per shooting unit (rulebook "Multiple Weapon Types"); absent = every weapon."""
+        self.rewinder: Rewinder | None = Rewinder(game)
+        """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
 
     # --- widgets --------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -116,14 +135,16 @@ class BattleScene(Scene):
         self.dice = DicePanel(m, lay.dice)
         self.dice.show_events(self.rolls)
         self.log = LogPanel(m, lay.log, self.log_lines)
+        self.tools = ViewTools(m, lay.table)
         self._refresh_widgets()
 
     def kill_ui(self) -> None:
         """Remove the widgets (the scene keeps its log lines and rolls)."""
-        for part in (self.hud, self.actions, self.card, self.dice, self.log):
+        for part in (self.hud, self.actions, self.card, self.dice, self.log, self.tools):
             if part is not None:
                 part.kill()
         self.hud = self.actions = self.card = self.dice = self.log = None
+        self.tools = None
 
     def enter(self) -> None:
         """Build the widgets and catch up with the game (hand-over if another player must decide)."""
@@ -153,15 +174,20 @@ class BattleScene(Scene):
         self.tool = None
         self._add_events(events)
         self.anims.add(events, self.time, skip=getattr(action, "unit", None))
+        self.trails.add(self.game.state, events, self.time)
         self.app.record(self.game, self.scenario_path)
+        if self.rewinder is not None:
+            self.rewinder.remember(self.game)
         news = [e for e in events if e.kind not in ("roll", "phase", "info")]
         if news:
             self.show_banner(news[-1].text, (140, 200, 255), 3.5)
+        if self.app.record_error:
+            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
         self._sync()
         return True
 
     def _add_events(self, events: list[Event]) -> None:
-        self.log_lines.extend(event_html(e) for e in events)
+        self.log_lines.extend(events)
         if self.log is not None:
             self.log.add(events)
         rolls = [e for e in events if e.kind == "roll"]
@@ -176,7 +202,7 @@ class BattleScene(Scene):
         self.show_banner(f"{error.rule}: {error.message}", palette.ILLEGAL, 6.0)
         if self.log is not None:
             self.log.note(f"Not allowed — {error.rule}: {error.message}", "illegal")
-        self.log_lines.append(event_html(Event("illegal", f"Not allowed — {error.rule}: {error.message}")))
+        self.log_lines.append(Event("illegal", f"Not allowed — {error.rule}: {error.message}"))
 
     def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
         """A message over the bottom of the table for a few seconds."""
@@ -299,11 +325,96 @@ class BattleScene(Scene):
 
     # --- commands (buttons and keys): see game/ui/decisions.py ---------------------------------------------
     def _button_specs(self) -> list[ButtonSpec]:
-        return decisions.button_specs(self)
+        return decisions.button_specs(self) + self._record_buttons()
 
     def command(self, key: str) -> None:
-        """Run a button or key command (``game.ui.decisions.run``)."""
-        decisions.run(self, key)
+        """Run a button or key command (``game.ui.decisions.run``; undo, save and menu here)."""
+        if key == "undo":
+            self.undo()
+        elif key == "save":
+            self.save()
+        elif key == "menu":
+            self.app.record(self.game, self.scenario_path)
+            self.app.show_menu()
+        else:
+            decisions.run(self, key)
+
+    # --- the game record: take back, save, leave (issue "Game records: replay, save and undo") ---------------
+    def _record_buttons(self) -> list[ButtonSpec]:
+        """Undo, Save and Menu at the right end of the action bar (right to left)."""
+        why = self.undo_refusal()
+        undo_tip = ("Take back your last action (Ctrl+Z): no die has been rolled since" if why is None
+                    else f"Cannot take back: {why}")
+        return [
+            ButtonSpec("menu", "Menu", "Back to the main menu: the game is saved, resume it from there", right=True),
+            ButtonSpec("save", "Save (Ctrl+S)", "The game is saved after every action; this saves it now too "
+                       "(same file)", right=True, short="Save"),
+            ButtonSpec("undo", "↶ Undo (Ctrl+Z)", undo_tip, enabled=why is None, right=True, short="↶ Undo"),
+        ]
+
+    def _undo_player(self) -> int:
+        pending = self.game.pending
+        return pending.player if pending is not None else self.game.state.active_player
+
+    def undo_refusal(self) -> str | None:
+        """Why the player at the table may not take back the last action now, or None if they may."""
+        why = take_back_refusal(self.game, self._undo_player())
+        if why is None and (self.rewinder is None or len(self.game.history) - 1 < self.rewinder.base):
+            why = "That action was made before this game was opened here."
+        return why
+
+    def undo(self) -> bool:
+        """Take back the deciding player's last action (Ctrl+Z) while no die has been rolled since.
+
+        The game is replayed without it (``Rewinder.take_back``) and the record file rewritten. True if done.
+        """
+        why = self.undo_refusal()
+        if why is not None or self.rewinder is None:
+            self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
+            return False
+        old = self.game
+        taken = old.history[-1]
+        try:
+            game = self.rewinder.take_back(old, self._undo_player())
+        except TakeBackRefused as e:
+            self.show_banner(f"Cannot take back: {e}", palette.SHAKEN, 5.0)
+            return False
+        self.app.replace_game(old, game)
+        self.game = game
+        self._reset_view_of_game()
+        self.app.record(game, self.scenario_path)
+        self.show_banner(f"Taken back — {action_text(game, taken)}", (140, 200, 255), 3.5)
+        if self.app.record_error:
+            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
+        self._pending_key = None
+        self._sync()
+        return True
+
+    def _reset_view_of_game(self) -> None:
+        """After the game object was replaced (undo, a replay's jump): log, dice, animations, trails and the
+        widgets start again from the new game (keep in step with ``__init__``)."""
+        game = self.game
+        self.tool = None
+        self.error = None
+        self._targets.clear()
+        self.anims = Animations()
+        self.log_lines = deque(game.log, maxlen=MAX_LINES)
+        self.rolls = [e for e in game.log if e.kind == "roll"][-6:]
+        self.trails = CombatTrails()
+        self.trails.add(game.state, game.log, self.time, fresh=False)
+        if self.layout is not None:
+            self.kill_ui()
+            self.build_ui()
+
+    def save(self) -> bool:
+        """Ctrl+S: write the record now (the same file the autosave writes). True if it was written."""
+        self.app.record(self.game, self.scenario_path)
+        if self.app.record_error:
+            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
+            return False
+        path = self.app.record_path(self.game)
+        self.show_banner(f"Saved: {path.name if path else 'game'} (resume it from the main menu)", palette.LEGAL, 3.5)
+        return path is not None
 
     # --- input ------------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
@@ -313,6 +424,13 @@ class BattleScene(Scene):
             if key is not None:
                 self.command(key)
                 return
+        if self.tools is not None:
+            key = self.tools.pressed(event)
+            if key is not None:
+                self.command(key)
+                return
+        if self.log is not None and self.log.handle(event):
+            return
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
                 if event.key in self._held:
@@ -370,7 +488,9 @@ class BattleScene(Scene):
         k = event.key
         shift = bool(event.mod & pygame.KMOD_SHIFT)
         step = PIVOT_STEP_SHIFT if shift else PIVOT_STEP
-        if k == pygame.K_SPACE:
+        if event.mod & pygame.KMOD_CTRL and k in (pygame.K_z, pygame.K_s):
+            self.command("undo" if k == pygame.K_z else "save")
+        elif k == pygame.K_SPACE:
             self.command("done")
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.command("confirm")
@@ -385,6 +505,12 @@ class BattleScene(Scene):
             self.tool.undo()
         elif k == pygame.K_m:
             self.command("measure")
+        elif k == pygame.K_a:
+            self.command("arcs")
+        elif k == pygame.K_v:
+            self.command("sight")
+        elif k == pygame.K_c:
+            self.command("trails")
         elif k in (pygame.K_f, pygame.K_HOME):
             self.command("fit")
         elif k == pygame.K_t:
@@ -442,6 +568,9 @@ class BattleScene(Scene):
         uid = unit_at(s, point)
         d = pending.decision
         t = self.tool
+        if self.measure and uid is not None:
+            self.selected = uid     # measuring: a click only picks the unit to measure from
+            return
         if t is not None and t.kind in ("move", "consolidate") and point_in_unit(t.unit, point, pose=t.ghost):
             t.begin_drag(point)
             return
@@ -537,7 +666,12 @@ class BattleScene(Scene):
             hint = describe.instruction(s, pending, self.tool is not None, focus, bool(self.casts))
             self.hud.show(describe.position(s), hint, player)
         if self.card is not None:
-            self.card.show(s, self.selected or self.hover)
+            self.card.show(s, self.selected or self.hover, self.hover if self.selected else None,
+                           self.insight.stamp)
+        if self.tools is not None:
+            on = {"measure": self.measure, "arcs": self.show_arcs, "sight": self.show_sight,
+                  "trails": self.show_trails}
+            self.tools.sync(frozenset(k for k, v in on.items() if v))
         if self.actions is not None:
             self.actions.set_buttons(self._button_specs())
         if self.log is not None:

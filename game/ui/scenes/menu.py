@@ -13,6 +13,7 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UIT
 
 from game.ui import palette
 from game.ui.scenes.base import Scene
+from game.ui.scenes.saves import SavedGamesPanel
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -63,6 +64,9 @@ class MenuScene(Scene):
         self.quit_button: UIButton | None = None
         self.list: UISelectionList | None = None
         self.by_label: dict[str, Path] = {}
+        self.saves: SavedGamesPanel | None = None
+        """Saved and finished games beside the menu (wide windows); else ``saves_button`` opens them."""
+        self.saves_button: UIButton | None = None
 
     def build_ui(self) -> None:
         """Centre a column of widgets in the window."""
@@ -70,6 +74,15 @@ class MenuScene(Scene):
         w, h = self.app.size
         cw = min(640, w - 80)
         x = (w - cw) // 2
+        saves_w = min(720, w - (cw + 60) - 24 - 40)
+        if saves_w >= 520:          # the saved games beside the menu's column
+            x = (w - (cw + 60 + 24 + saves_w)) // 2 + 30
+            top = max(40, h // 2 - 330)
+            self.saves = SavedGamesPanel(self.app, pygame.Rect(x + cw + 30 + 24, top - 20, saves_w,
+                                                               min(h - 40, 660)))
+        else:
+            self.saves_button = UIButton(pygame.Rect(w - 230, 16, 210, 40), "Saved games…", m,
+                                         tool_tip_text="Resume a saved game or watch a finished one")
         y = max(40, h // 2 - 330)
         panel = UIPanel(pygame.Rect(x - 30, y - 20, cw + 60, min(h - 40, 660)), starting_height=1, manager=m)
         self.widgets = [panel]
@@ -83,11 +96,14 @@ class MenuScene(Scene):
         label = "Start hotseat battle"
         if self.default.exists():
             label += f":  {scenario_title(self.default)}"
-        self.play_default = UIButton(pygame.Rect(30, 156, cw, 64), label, m, container=panel,
+        self.play_default = UIButton(pygame.Rect(30, 142, cw, 50), label, m, container=panel,
                                      object_id="#big_button",
                                      tool_tip_text="Hotseat game of scenarios/default.yaml (Enter)")
         if not self.default.exists():
             self.play_default.disable()
+        self.setup_button = UIButton(pygame.Rect(30, 196, cw, 34), "New battle (set-up): armies, points, table", m,
+                                     container=panel, object_id="#primary_button",
+                                     tool_tip_text="Build both army lists, set up the terrain, then deploy")
         UILabel(pygame.Rect(30, 236, cw, 24), "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
         self.by_label = {f"{scenario_title(p)}   ({p.name})": p for p in self.files}
         names: list[str | tuple[str, str]] = list(self.by_label)
@@ -109,10 +125,25 @@ class MenuScene(Scene):
         for wdg in self.widgets:
             wdg.kill()
         self.widgets = []
+        if self.saves is not None:
+            self.saves.kill()
+        if self.saves_button is not None:
+            self.saves_button.kill()
+        self.saves = self.saves_button = None
 
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """Buttons, list selection, Enter (default battle) and Escape (quit)."""
+        if self.saves is not None and self.saves.handle(event):
+            return
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.saves_button:
+            from game.ui.scenes.saves import SavesScene
+            self.app.switch(SavesScene(self.app))
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element is getattr(self, "setup_button", None):
+                from game.ui.scenes.setup_base import open_setup
+                open_setup(self.app)
+                return
             if event.ui_element is self.play_default:
                 self.app.start_battle(str(self.default))
             elif event.ui_element is self.play_selected and self.list is not None:
