@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/geometry_bench.py``. Prints the median time of each query. Targets (2-core machine):
 one unit's sight to all 12 enemies < 1 ms, the full 552-pair sight matrix < 50 ms, check_path of a 6" advance
-with a pivot < 0.5 ms, a 12" slide stopping 1" short < 0.5 ms.
+with a pivot < 0.5 ms, a 12" slide stopping 1" short < 0.5 ms, all charge targets of one side < 5 ms (the engine's
+``charge_targets`` for each of its 12 units: sight, contact position and charge path).
 """
 
 from __future__ import annotations
@@ -73,6 +74,45 @@ def show(label: str, seconds: float, unit: str = "ms", note: str = "") -> None:
     scale = 1e3 if unit == "ms" else 1e6
     best = BEST[-1] * scale
     print(f"{label:<50} {seconds * scale:8.3f} {unit} [{best:7.3f}]  {note}")
+
+
+def charge_state(scene: Scene, advance: float = 0.0):  # type: ignore[no-untyped-def]
+    """A ``GameState`` with the crowded table's terrain and units (player 2 moved ``advance`` inches toward
+    player 1), for the engine's charge queries."""
+    from game.engine.profiles import Profile
+    from game.engine.state import GameState, Table, make_unit
+
+    units = {}
+    for uid in scene.unit_ids():
+        f = scene.formation(uid)
+        pose = scene.pose(uid)
+        player = scene.player(uid)
+        if player == 2:
+            pose = Pose(pose.x, pose.y - advance, pose.facing)
+        prof = Profile(f"P{f.models}", 4, 5, f.base_width_mm, f.base_depth_mm, f.models, 100)
+        units[uid] = make_unit(uid, player, prof, f.models, pose, per_row=f.per_row)
+    return GameState("bench", Table(scene.width, scene.depth), list(scene.terrain), units, {1: None, 2: None})
+
+
+def bench_charges() -> None:
+    """All charge targets of player 1's 12 units (engine ``charge_targets``), as laid out and with the armies
+    closer (player 2 advanced 12": most units then have targets within reach, some behind others)."""
+    from game.engine.charge import charge_targets
+
+    for advance in (0.0, 12.0):
+        state = charge_state(crowded_scene(), advance)
+        mine = [u for u in state.units.values() if u.player == 1]
+        found = [charge_targets(state, u) for u in mine]
+        n = sum(len(f) for f in found)
+
+        def cold() -> None:
+            state.scene.clear_cache()
+            for u in mine:
+                charge_targets(state, u)
+
+        show(f'charge_targets x 12 (side 1), armies {24 - advance:.0f}" apart', timed(cold, 20),
+             note=f"({n} targets; sight answers not cached)")
+        show("  same, sight answers cached", timed(lambda: [charge_targets(state, u) for u in mine], 20))
 
 
 def main() -> None:
@@ -156,6 +196,7 @@ def main() -> None:
         scene.unit_has_sight(mover, enemies[0])
 
     show("set_unit + one sight query", timed(move_and_query, 100))
+    bench_charges()
 
 
 if __name__ == "__main__":

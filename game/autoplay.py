@@ -25,6 +25,7 @@ from game.engine.actions import (
     Done,
     FollowUp,
     Move,
+    PivotToFace,
     Pursue,
     RallyPivot,
     Redirect,
@@ -101,9 +102,18 @@ class RandomPlayer:
         if p.decision == "pursue":
             assert p.unit is not None
             return Pursue(player, p.unit, self.rng.random() < 0.7)
+        if p.decision == "pursue_target":
+            assert p.unit is not None
+            return Pursue(player, p.unit, True, self.rng.choice(list(p.options)))
         if p.decision == "follow_up":
             assert p.unit is not None
-            return FollowUp(player, p.unit, self.rng.random() < 0.7)
+            wants = self.rng.random() < 0.7
+            return FollowUp(player, p.unit, wants, self.rng.choice(list(p.options)) if wants else None)
+        if p.decision == "pivot_to_face":
+            assert p.unit is not None
+            if self.rng.random() < 0.7:
+                return PivotToFace(player, p.unit, self.rng.choice(list(p.options)))
+            return Done(player)
         if p.decision == "consolidate":
             assert p.unit is not None
             unit = s.units[p.unit]

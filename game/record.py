@@ -28,6 +28,7 @@ RECORD_FORMAT = "regiments-record/1"
 """The ``format`` value of a game record."""
 
 _DIGEST = re.compile(r"[0-9a-f]{10}")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when installed: same result, much faster
 
 
 class RecordError(ValueError):
@@ -79,7 +80,25 @@ class Record:
                 entry["digest"] = digest
             actions.append(entry)
         data["actions"] = actions
-        return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=120)
+        return yaml.safe_dump(_plain(data), sort_keys=False, default_flow_style=None, width=120)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with numpy scalars (from geometry) turned into Python numbers, which YAML can write exactly."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or type(value) in (str, bool, int, float):
+        return value
+    if isinstance(value, float):              # numpy.float64 is a float that YAML cannot write
+        return float(value)
+    item = getattr(value, "item", None)       # numpy.int64 ...
+    if callable(item):
+        plain = item()
+        if isinstance(plain, (bool, int, float)):
+            return plain
+    return value
 
 
 def _line(node: yaml.Node | None) -> int:
@@ -103,8 +122,8 @@ def load_record(path: str | Path) -> Record:
     except OSError as e:
         raise RecordError([f"{name}:1: file: cannot read ({e.strerror})"]) from None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=_LOADER)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1

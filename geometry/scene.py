@@ -25,6 +25,7 @@ from geometry import motion, sight
 from geometry.formation import Formation, footprint_corners, model_centres, model_rows
 from geometry.pose import Point, Pose
 from geometry.shapes import CONTACT_TOL, model_corner_array
+from geometry.spatial import ShapeIndex
 from geometry.terrain import BLOCKING, COVER, ELEVATED, IMPASSABLE, SEE_INTO_NOT_THROUGH, TerrainShape
 
 TOL = CONTACT_TOL
@@ -135,6 +136,7 @@ class Scene:
         self._units: dict[str, _Unit] = {}
         self._cache: dict[tuple[object, ...], object] = {}
         self._arrays: _UnitArrays | None = None
+        self._shape_index: ShapeIndex | None = None
 
     # ----------------------------------------------------------------------------------------------- terrain
     @staticmethod
@@ -200,6 +202,8 @@ class Scene:
         core = _shrunk_rect(corners, TOL)
         bbox = np.concatenate([corners.min(axis=0), corners.max(axis=0)])
         self._units[unit_id] = _Unit(player, pose, formation, corners, core, bbox)
+        if self._shape_index is not None:
+            self._shape_index.set_unit(unit_id, core)
         arrays = self._arrays
         if arrays is not None and old is not None:  # update the stacked arrays in place
             i = arrays.index[unit_id]
@@ -217,6 +221,18 @@ class Scene:
         del self._units[unit_id]
         self._arrays = None
         self._cache.clear()
+        if self._shape_index is not None:
+            self._shape_index.remove_unit(unit_id)
+
+    def shape_index(self) -> ShapeIndex:
+        """The pymunk index of unit and terrain cores (``geometry.spatial``), built on first use and then kept up
+        to date unit by unit."""
+        if self._shape_index is None:
+            index = ShapeIndex(self.terrain_cores, self.impassable_terrain)
+            for uid, u in self._units.items():
+                index.set_unit(uid, u.core)
+            self._shape_index = index
+        return self._shape_index
 
     @property
     def cache(self) -> dict[tuple[object, ...], object]:

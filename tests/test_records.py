@@ -80,7 +80,7 @@ def test_replaying_a_recorded_game_gives_the_same_final_state(small, seed, tmp_p
 
 
 # --- taking back ---------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("seed", range(1, 9))
+@pytest.mark.parametrize("seed", range(1, 7))
 def test_take_back_never_crosses_a_roll_and_equals_the_replay_without_the_action(small, seed):
     game = Game.start(new_game_state(small), Dice(seed=seed))
     start = game.clone()
@@ -88,6 +88,7 @@ def test_take_back_never_crosses_a_roll_and_equals_the_replay_without_the_action
     player = RandomPlayer(random.Random(seed))
     taken = refused = 0
     while game.pending is not None:
+        before = game.clone()
         action = player.choose(game)
         try:
             game.apply(action)
@@ -102,13 +103,15 @@ def test_take_back_never_crosses_a_roll_and_equals_the_replay_without_the_action
             break
         if take_back_refusal(game, who) is None:
             back = rewinder.take_back(game, who)
-            direct = start.clone()
-            for a in game.history[:-1]:
-                direct.apply(a)
             assert back.history == game.history[:-1]
-            assert back.digests == direct.digests
-            assert state_to_dict(back) == state_to_dict(direct)
-            assert back.dice.consumed == direct.dice.consumed
+            assert back.digests == before.digests
+            assert state_to_dict(back) == state_to_dict(before)
+            assert back.dice.consumed == before.dice.consumed
+            if taken % 8 == 0:      # and now and then against a replay from the very start
+                direct = start.clone()
+                for a in game.history[:-1]:
+                    direct.apply(a)
+                assert state_to_dict(back) == state_to_dict(direct) and back.digests == direct.digests
             taken += 1
         elif game.dice_used[-1] > 0:
             with pytest.raises(TakeBackRefused, match="Dice were rolled"):

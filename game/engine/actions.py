@@ -136,6 +136,9 @@ class Pursue(Action):
     type: ClassVar[str] = "pursue"
     unit: str
     pursue: bool = True
+    target: str | None = None
+    """Rulebook "Consolidation Moves and Multiple Units": which of several fleeing units to pursue (decision
+    ``pursue_target``, after the flight moves); None: the only candidate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +148,9 @@ class FollowUp(Action):
     type: ClassVar[str] = "follow_up"
     unit: str
     follow_up: bool = True
+    target: str | None = None
+    """Rulebook "Consolidation Moves and Multiple Units": which of several retreating units to follow up (one of
+    ``pending.options``); None: the only candidate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +160,16 @@ class Consolidate(Action):
     type: ClassVar[str] = "consolidate"
     unit: str
     path: tuple[Pose, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PivotToFace(Action):
+    """Rulebook "Consolidation Moves": after a tie or a passed morale test, a unit with no enemy in its front
+    pivots to face ``target``, an enemy in its flank or rear (None: the only candidate); ``done`` declines."""
+
+    type: ClassVar[str] = "pivot_to_face"
+    unit: str
+    target: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +304,7 @@ class AllocateTokens(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
-                RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell, Dispel,
+                PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell, Dispel,
                 AllocateTokens, Embark, Disembark)
 }
 """Every action type by its record name."""
@@ -392,7 +408,7 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ActionFormatError(f"{path}: must be a number of degrees")
             value = float(value)
-        elif f.name == "target" and value is None and cls in (Redirect, CastSpell):
+        elif f.name == "target" and value is None and cls in (Redirect, CastSpell, Pursue, FollowUp, PivotToFace):
             pass
         elif f.name in ("boost", "tokens", "casters"):
             value = _token_list(value, path, f.name == "casters")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from shapely.geometry import LineString
 
 from geometry.arcs import Arc, arc_of_point, majority_arc, side_segment
+from geometry.charge_path import find_charge_path
 from geometry.contact import best_flush_pose, touching_sides
 from geometry.formation import model_centres, model_rows
 from geometry.pose import Pose, bearing_difference, bearing_to
@@ -29,6 +30,8 @@ FRIEND_SIGHT_RANGE = 6.0
 """A friendly unit within this distance may provide line of sight for a charge (rulebook "Picking Targets")."""
 MAX_CHARGE_TURN = 135.0
 """Most a charger's facing may change: one pivot of up to 90 degrees plus closing the gap (docs/rulings.md)."""
+MAX_PIVOT = 90.0
+"""A charge pivots once by up to this many degrees before contact (rulebook "Charging")."""
 CHARGE_CLEARANCE = 1.0
 """Inches a charger in contact keeps from enemy units other than its target, where it can (docs/rulings.md)."""
 CONTACT = 0.05
@@ -55,6 +58,9 @@ class ChargePlan:
     """Terrain traits the path crosses (difficult, dangerous...)."""
     also_contacts: tuple[str, ...] = ()
     """Other enemy units the charger ends in base contact with (no room elsewhere); they join the combat."""
+    travel: float = 0.0
+    """Straight travel of the charger's centre along the path up to contact, inches (``path`` then closes the
+    gap and shuffles, which is not counted; docs/rulings.md "Charge path")."""
 
 
 def can_charge(unit: Unit) -> str | None:
@@ -95,9 +101,9 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     enemy on the table; line of sight from the charger or a friend within 6"; room to contact the side where
     the majority of the charger's front row is, at a position at least 1" from every other enemy unit or else
     in base contact with those it is nearer (``plan.also_contacts``); the facing change within one 90 degree
-    pivot plus closing the gap; a clear straight path (no units or impassable terrain; the 1" rule does not
-    apply); the distance to that side within 12" (Fast, Slow, Musician; 6" if the path crosses difficult
-    terrain).
+    pivot plus closing the gap; a clear path with at most one pivot (``geometry.charge_path``: no units or
+    impassable terrain; the 1" rule does not apply) whose travel up to contact, like the distance to that side,
+    is within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain).
     """
     why = can_charge(unit)
     if why:
@@ -133,26 +139,26 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     if turn > MAX_CHARGE_TURN + 1e-6:
         raise IllegalAction("Charge Moves", f"{unit.name} would have to turn {turn:.0f}° to contact "
                             f"the {side.value} of {target.name}; a charge pivots once by up to 90°", end.xy)
-    candidates = (
-        (Pose(unit.pose.x, unit.pose.y, end.facing), end),  # pivot first, then move
-        (Pose(end.x, end.y, unit.pose.facing), end),  # move, then close the gap
-    )
-    problem = None
-    for path in candidates:
-        check = scene.check_path(unit.id, unit.pose, list(path), exclusion=0.0, ignore_units=[target.id],
-                                 fly_over=flying(unit))  # rulebook "Flying": over units and terrain
-        if not check.ok:
-            problem = problem or check
-            continue
-        if "difficult" in check.traits_crossed and not ignores_difficult(unit):
-            allowance = min(allowance, DIFFICULT_CAP)
-            if distance > allowance + 1e-6:
-                problem = problem or check
-                raise IllegalAction("Difficult Terrain", f"the charge crosses difficult terrain, so it may move at "
-                                    f"most 6\" and {target.name} is {distance:.1f}\" away", target.pose.xy)
-        return ChargePlan(target.id, side, end, tuple(path), distance, allowance, check.traits_crossed, contacts)
-    assert problem is not None
-    raise IllegalAction("Picking Targets", f"no clear path to {target.name}: {problem.message}", problem.where)
+    cap = DIFFICULT_CAP if not ignores_difficult(unit) and distance <= DIFFICULT_CAP + 1e-6 else -1.0
+    search = find_charge_path(scene, unit.id, unit.pose, target.id, side, end, allowance,
+                              max_pivot=MAX_PIVOT, max_closing=MAX_CHARGE_TURN - MAX_PIVOT,
+                              fly_over=flying(unit),  # rulebook "Flying": over units and terrain
+                              capped_traits=() if ignores_difficult(unit) else ("difficult",), capped_allowance=cap)
+    found = search.found
+    if found is None:
+        if search.capped:
+            raise IllegalAction("Difficult Terrain", f"the charge crosses difficult terrain, so it may move at "
+                                f"most 6\" and {target.name} is {distance:.1f}\" away", target.pose.xy)
+        blocked = search.blocked
+        if blocked is not None and not blocked.ok:
+            raise IllegalAction("Picking Targets", f"no clear path to {target.name}: {blocked.message}",
+                                blocked.where)
+        raise IllegalAction("Charging", f"no clear path of at most {allowance:g}\" reaches the {side.value} of "
+                            f"{target.name} with one pivot", target.pose.xy)
+    if "difficult" in found.check.traits_crossed and not ignores_difficult(unit):
+        allowance = min(allowance, DIFFICULT_CAP)
+    return ChargePlan(target.id, side, end, found.path, distance, allowance, found.check.traits_crossed, contacts,
+                      found.travel)
 
 
 def charge_targets(state: GameState, unit: Unit) -> list[str]:
@@ -238,13 +244,18 @@ def run_down(state: GameState, dice: Dice, unit: Unit, fled: Unit) -> list[Event
     It charges the fleeing unit with its normal charge distance and the usual charge geometry
     (``plan_charge``); contact routs the fleeing unit. A fleeing unit already caught at the end of its flight
     (it could not get 1" away: ``flight.catch_cornered``) is run down without a move. If contact is impossible
-    the charger moves its full charge distance toward it (``failed_charge``). Enemy units the charger ends in
-    base contact with are locked in combat with it (``engage_contacts``). Returns the events.
+    the charger moves its full charge distance toward it (``failed_charge``), also toward where a unit that fled
+    the battlefield left it ("Else it has to move its full pursuit-range/charge distance"). Enemy units the
+    charger ends in base contact with are locked in combat with it (``engage_contacts``). Returns the events; the
+    event of a run down that routs the fleeing unit has ``ran_down: True`` in its data (the charger may then
+    pivot or move 3": the caller's decision).
     """
     if not fled.on_table:
         if fled.removed is Removal.ROUTED:
             return [Event("charge", f"{unit.name} runs down {fled.name}, which could not get away",
-                          {"unit": unit.id, "target": fled.id, "caught": True})]
+                          {"unit": unit.id, "target": fled.id, "caught": True, "ran_down": True})]
+        if fled.pose is not None and unit.on_table:
+            return failed_charge(state, unit, fled, "it fled the battlefield")
         return [Event("charge", f"{unit.name}'s target fled the table; the charge ends", {"unit": unit.id})]
     assert unit.pose is not None
     try:
@@ -257,7 +268,8 @@ def run_down(state: GameState, dice: Dice, unit: Unit, fled: Unit) -> list[Event
     unit.pivoted = abs(bearing_difference(start.facing, plan.end.facing)) > 1e-6
     state.remove(fled, Removal.ROUTED)
     events = [Event("charge", f"{unit.name} runs down {fled.name}",
-                    {"unit": unit.id, "target": fled.id, "from": _pose(start), "to": _pose(plan.end)}),
+                    {"unit": unit.id, "target": fled.id, "from": _pose(start), "to": _pose(plan.end),
+                     "ran_down": True}),
               Event("rout", f"{fled.name} is caught and routed", {"unit": fled.id, "by": unit.id})]
     events += engage_contacts(state, unit, plan.also_contacts)
     events += dangerous_terrain_tests(state, dice, unit, start, list(plan.path), True, plan.traits_crossed)

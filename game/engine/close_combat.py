@@ -7,10 +7,12 @@ Interface used by the turn sequence (``game.engine.game``):
 * ``start_close_combat(state, dice)``: find the combats, store the progress in ``state.combat``.
 * ``advance_close_combat(state, dice)``: do everything automatic until a player decision is needed or the phase
   is over.
-* ``close_combat_pending(state)``: the decision waited for (``Pending`` with decision ``pursue``, ``follow_up``
-  or ``consolidate``; ``player`` is the owner of ``unit``), or None when the phase is finished.
+* ``close_combat_pending(state)``: the decision waited for (``Pending`` with decision ``pursue``,
+  ``pursue_target``, ``follow_up``, ``consolidate`` or ``pivot_to_face``; ``player`` is the owner of ``unit``), or
+  None when the phase is finished.
 * ``apply_close_combat_action(state, dice, action)``: answer that decision with ``Pursue``, ``FollowUp``,
-  ``Consolidate`` or ``Done`` (skip a consolidation); then continues like ``advance_close_combat``.
+  ``Consolidate``, ``PivotToFace`` or ``Done`` (skip a consolidation or a pivot to face); then continues like
+  ``advance_close_combat``.
 
 Fighting, resolution and the morale tests live in ``game.engine.melee``; flight and pursuit in
 ``game.engine.flight``; consolidation moves, retreats and follow ups in ``game.engine.consolidation``.
@@ -24,18 +26,20 @@ Rulings made here (for docs/rulings.md):
   none while it is Shaken (Shaken units stay idle) or still bound in combat with an enemy that passed its test
   (or an Immobile one that stays). Its target is chosen by the precedence of "Consolidation Moves and Multiple
   Units": the front facing before the flanks before the rear, then follow up before pursuit within that facing;
-  units already claimed by another winner of the combat are ignored. With several candidates in the facing it
-  takes the nearest one after the flight (or retreat) moves.
+  units already claimed by another winner of the combat are ignored. With several candidates in the facing its
+  player chooses (decision ``pursue_target`` after the flight moves, ``follow_up`` with the candidates as options
+  after the retreats); only follow ups that can reach their unit are offered.
 * Order within a combat: pursue decisions (and the morale test of a winner that declines), all flight moves,
   all pursuit moves, fleeing units still within 1" of an enemy caught and routed (``flight.catch_cornered``;
   whoever pursued them may then consolidate), all retreats, follow up decisions and moves, consolidation moves
   (3" or pivot), pivots to face, closing gaps.
 * Entrenched and Immobile winners cannot pursue or follow up: they get a consolidation move instead without a
   morale test (Immobile: the 180 degree pivot only).
-* Pivot to face (after a passed test, or a tie) is made automatically by every winning unit (every unit in a
-  tie, active player's first) that has no enemy in its front arc: it turns to face its first flank enemy (else
-  rear enemy) and is placed flush against the side of that enemy it touched; other enemies that lost contact or
-  now overlap it are moved flush against the side of it nearest to them.
+* Pivot to face (after a passed test, or a tie) is offered to every winning unit (every unit in a tie, active
+  player's first) that has no enemy in its front arc (decision ``pivot_to_face``, options: the flank enemies,
+  then the rear enemies it has room to face); it turns to face the chosen enemy and is placed flush against the
+  side of that enemy it touched; other enemies that lost contact or now overlap it are moved flush against the
+  side of it nearest to them.
 * Closing gaps: an engaged pair out of base contact is put back in contact by moving the unit whose front faces
   the other (fewer other engagements first) flush against the side of the other it was touching, 1" from every
   enemy unit outside the combat; if that is impossible the two are disengaged.
@@ -49,12 +53,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from game.engine.actions import Action, Consolidate, Done, FollowUp, Pursue
+from game.engine.actions import Action, Consolidate, Done, FollowUp, PivotToFace, Pursue
 from game.engine.consolidation import (
     close_gaps,
     consolidation_move,
     follow_up_move,
+    pivot_candidates,
     pivot_to_face,
+    plan_follow_up,
     retreat,
 )
 from game.engine.dice import Dice
@@ -222,8 +228,11 @@ def start_close_combat(state: GameState, dice: Dice) -> list[Event]:
 def close_combat_pending(state: GameState) -> Pending | None:
     """The decision the close combat phase waits for, or None when the phase is finished.
 
-    Decisions: ``pursue`` (options true/false), ``follow_up`` (options true/false), ``consolidate`` (answer
-    with ``Consolidate`` or ``Done``). ``player`` is the owner of ``unit``.
+    Decisions: ``pursue`` (options true/false, before the flight rolls), ``pursue_target`` (options: the fleeing
+    units it may pursue, answered by ``Pursue`` with ``target``), ``follow_up`` (options: the retreated units it
+    may follow up; ``FollowUp`` with ``target``, or ``follow_up`` false), ``consolidate`` (answer with
+    ``Consolidate`` or ``Done``), ``pivot_to_face`` (options: the enemies it may face; ``PivotToFace`` or
+    ``Done``). ``player`` is the owner of ``unit``.
     """
     phase = state.combat
     if not isinstance(phase, CombatPhase) or phase.finished:
@@ -277,11 +286,45 @@ def apply_close_combat_action(state: GameState, dice: Dice, action: Action) -> l
     if pending.decision == "pursue":
         if not isinstance(action, Pursue) or action.unit != unit.id:
             raise IllegalAction("Pursuit Moves", f"{unit.name} must decide whether to pursue (pursue)")
+        plan = after.plan(unit.id)
+        if action.target is not None and plan.targets != [action.target]:
+            raise IllegalAction("Consolidation Moves and Multiple Units",
+                                f"{unit.name} chooses which fleeing unit to pursue after the flight moves; now it "
+                                "only decides whether to pursue")
         events += _decide_pursuit(state, dice, after, unit, action.pursue)
+    elif pending.decision == "pursue_target":
+        if not isinstance(action, Pursue) or action.unit != unit.id or not action.pursue:
+            raise IllegalAction("Consolidation Moves and Multiple Units",
+                                f"{unit.name} pursues: choose which fleeing unit ({', '.join(pending.options)})")
+        if action.target not in pending.options:
+            raise IllegalAction("Consolidation Moves and Multiple Units",
+                                f"{unit.name} has to choose which one to pursue: {', '.join(pending.options)}")
+        events += _pursuit(state, dice, after, after.plan(unit.id), action.target)
     elif pending.decision == "follow_up":
         if not isinstance(action, FollowUp) or action.unit != unit.id:
             raise IllegalAction("Consolidation Moves", f"{unit.name} must decide whether to follow up (follow_up)")
-        events += _decide_follow_up(state, dice, after, unit, action.follow_up)
+        target = action.target
+        if action.follow_up:
+            if target is None and len(pending.options) == 1:
+                target = pending.options[0]
+            if target not in pending.options:
+                raise IllegalAction("Consolidation Moves and Multiple Units",
+                                    f"{unit.name} has to choose which one to follow up: {', '.join(pending.options)}")
+        events += _decide_follow_up(state, dice, after, unit, action.follow_up, target)
+    elif pending.decision == "pivot_to_face":
+        if isinstance(action, Done):
+            events.append(Event("info", f"{unit.name} does not pivot to face", {"unit": unit.id, "pivot": False}))
+        elif isinstance(action, PivotToFace) and action.unit == unit.id:
+            target = action.target
+            if target is None and len(pending.options) == 1:
+                target = pending.options[0]
+            if target not in pending.options:
+                raise IllegalAction("Consolidation Moves", f"{unit.name} may pivot to face "
+                                    f"{' or '.join(pending.options)} (pivot_to_face), or not (done)")
+            events += pivot_to_face(state, unit, after.units, target)
+        else:
+            raise IllegalAction("Consolidation Moves", f"{unit.name} may pivot to face an enemy in its flank or rear "
+                                                       "(pivot_to_face), or not (done)")
     elif pending.decision == "consolidate":
         if isinstance(action, Done):
             events.append(Event("consolidate", f"{unit.name} makes no consolidation move",
@@ -409,10 +452,22 @@ def _run_stage(state: GameState, dice: Dice, phase: CombatPhase) -> list[Event]:
             a.flights[uid] = outcome
             events += outcome.events
         a.stage = "pursuits"
+        a.queue = deque(p.unit for p in a.plans if p.kind == "pursue" and p.pursue)
     elif a.stage == "pursuits":
-        for plan in a.plans:
-            if plan.kind == "pursue" and plan.pursue:
-                events += _pursuit(state, dice, a, plan)
+        while a.queue:
+            uid = a.queue[0]
+            unit = state.units[uid]
+            plan = a.plan(uid)
+            candidates = _pursuit_candidates(a, plan) if unit.on_table and not unit.engaged else []
+            if len(candidates) > 1:  # "it has to choose which one to pursue (after flight moves have been made)"
+                phase.pending = _owner_pending(state, uid, "pursue_target", tuple(candidates))
+                return events
+            a.queue.popleft()
+            if candidates:
+                events += _pursuit(state, dice, a, plan, candidates[0])
+            elif unit.on_table and not unit.engaged:
+                a.consolidate.append(unit.id)
+                events.append(Event("info", f"{unit.name} has no fleeing enemy left to pursue", {"unit": unit.id}))
         # a fleeing unit still within 1" of an enemy after the pursuits could not get away: it is caught
         for uid in a.flights:
             unit = state.units[uid]
@@ -438,8 +493,9 @@ def _run_stage(state: GameState, dice: Dice, phase: CombatPhase) -> list[Event]:
             uid = a.queue[0]
             unit = state.units[uid]
             plan = a.plan(uid)
-            if unit.on_table and not unit.engaged and _follow_candidates(state, a, plan):
-                phase.pending = _owner_pending(state, uid, "follow_up", ("true", "false"))
+            candidates = _follow_candidates(state, a, plan) if unit.on_table and not unit.engaged else []
+            if candidates:
+                phase.pending = _owner_pending(state, uid, "follow_up", tuple(candidates))
                 return events
             a.queue.popleft()
             if unit.on_table and not unit.engaged:
@@ -455,15 +511,17 @@ def _run_stage(state: GameState, dice: Dice, phase: CombatPhase) -> list[Event]:
                 return events
             a.queue.popleft()
         a.stage = "pivots"
+        # after a tie every unit, else the winner's units (active player's first) may pivot to face
+        a.queue = deque(u for u in a.units if a.winner is None or state.units[u].player == a.winner)
     elif a.stage == "pivots":
-        if a.winner is None:
-            pivoting = [u for u in a.units]
-        else:
-            pivoting = [u for u in a.units if state.units[u].player == a.winner]
-        for uid in pivoting:
+        while a.queue:
+            uid = a.queue[0]
             unit = state.units[uid]
-            if unit.on_table and unit.engaged:
-                events += pivot_to_face(state, unit, a.units)
+            candidates = pivot_candidates(state, unit, a.units) if unit.on_table and unit.engaged else []
+            if candidates:
+                phase.pending = _owner_pending(state, uid, "pivot_to_face", tuple(candidates))
+                return events
+            a.queue.popleft()
         events += close_gaps(state, a.units)
         a.stage = "done"
     else:
@@ -492,25 +550,21 @@ def _decide_pursuit(state: GameState, dice: Dice, a: Aftermath, unit: Unit, want
     return events
 
 
-def _nearest(state: GameState, unit: Unit, candidates: list[str], where: dict[str, Pose]) -> str:
-    """The candidate whose pose in ``where`` is nearest to ``unit``'s centre (ties: list order)."""
-    assert unit.pose is not None
-    return min(candidates, key=lambda c: (round(unit.pose.distance_to(where[c]), 6) if unit.pose else 0.0,
-                                          candidates.index(c)))
+def _pursuit_candidates(a: Aftermath, plan: Plan) -> list[str]:
+    """Fleeing enemies ``plan.unit`` may pursue: they made a flight move (off the table too: the pursuit move is
+    still made) and are not pursued by, or the only quarry of, another pursuing winner (rulebook "Consolidation
+    Moves and Multiple Units": units already pursued may be ignored)."""
+    taken = set(a.pursued.values()) | {t for p in a.plans if p is not plan and p.kind == "pursue" and p.pursue
+                                       and p.unit not in a.pursued and len(p.targets) == 1 for t in p.targets}
+    return [t for t in plan.targets if t in a.flights and t not in taken]
 
 
-def _pursuit(state: GameState, dice: Dice, a: Aftermath, plan: Plan) -> list[Event]:
-    """Make one pursuit move (rulebook "Pursuit Moves"); a routed target lets the pursuer consolidate."""
+def _pursuit(state: GameState, dice: Dice, a: Aftermath, plan: Plan, target: str) -> list[Event]:
+    """Make one pursuit move of ``plan.unit`` after ``target`` (rulebook "Pursuit Moves"); a routed target lets the
+    pursuer consolidate."""
     unit = state.units[plan.unit]
     if not unit.on_table or unit.engaged:
         return []
-    others = {t for p in a.plans if p is not plan and p.kind == "pursue" and len(p.targets) == 1
-              for t in p.targets}
-    candidates = [t for t in plan.targets if t in a.flights and t not in others]
-    if not candidates:
-        a.consolidate.append(unit.id)
-        return [Event("info", f"{unit.name} has no fleeing enemy left to pursue", {"unit": unit.id})]
-    target = _nearest(state, unit, candidates, {t: a.flights[t].end for t in candidates})
     a.claimed.add(target)
     a.pursued[unit.id] = target
     flight = a.flights[target]
@@ -521,40 +575,47 @@ def _pursuit(state: GameState, dice: Dice, a: Aftermath, plan: Plan) -> list[Eve
     return events
 
 
+def _follow_args(state: GameState, a: Aftermath, unit: Unit, target_id: str
+                 ) -> tuple[tuple[float, float], Arc, Arc, list[str]]:
+    """(retreat vector, arc of ``unit`` that touched it, side of it touched, other retreated enemies of ``unit``)
+    for a follow up of ``target_id``."""
+    start, end = a.retreats[target_id]
+    vector = (end.x - start.x, end.y - start.y)
+    arc_w = a.after[unit.id].get(target_id, Arc.FRONT)
+    side_l = a.after.get(target_id, {}).get(unit.id, Arc.FRONT)
+    return vector, arc_w, side_l, [t for t in a.retreats if t != target_id and t in a.after[unit.id]]
+
+
 def _follow_candidates(state: GameState, a: Aftermath, plan: Plan) -> list[str]:
-    """Retreated enemies ``plan.unit`` may follow up: on the table, not in melee, not claimed by another winner."""
+    """Retreated enemies ``plan.unit`` may follow up: on the table, not in melee, not claimed by another winner,
+    and reachable (rulebook "Consolidation Moves and Multiple Units": "If making contact with the chosen unit
+    becomes impossible another unit has to be followed instead")."""
     others = {t for p in a.plans if p is not plan and p.kind == "follow_up" and len(p.targets) == 1
-              for t in p.targets}
+              for t in p.targets} | (a.claimed - set(plan.targets if len(plan.targets) == 1 else ()))
+    unit = state.units[plan.unit]
     out = []
     for t in plan.targets:
         u = state.units[t]
         if t in a.retreats and u.on_table and not u.engaged and t not in others:
-            out.append(t)
+            vector, arc_w, side_l, also = _follow_args(state, a, unit, t)
+            if not isinstance(plan_follow_up(state, unit, u, vector, arc_w, side_l, also), Event):
+                out.append(t)
     return out
 
 
-def _decide_follow_up(state: GameState, dice: Dice, a: Aftermath, unit: Unit, wants: bool) -> list[Event]:
-    """Rulebook "Consolidation Moves": follow up the retreating enemy, or consolidate instead."""
-    plan = a.plan(unit.id)
-    if not wants:
+def _decide_follow_up(state: GameState, dice: Dice, a: Aftermath, unit: Unit, wants: bool,
+                      target_id: str | None = None) -> list[Event]:
+    """Rulebook "Consolidation Moves": follow up the retreating enemy ``target_id`` (one of ``_follow_candidates``),
+    or consolidate instead."""
+    if not wants or target_id is None:
         a.consolidate.append(unit.id)
         return [Event("info", f"{unit.name} does not follow up", {"unit": unit.id, "follow_up": False})]
-    candidates = _follow_candidates(state, a, plan)
-    assert unit.pose is not None
-    events: list[Event] = []
-    for target_id in sorted(candidates, key=lambda t: (round(state.scene.distance(unit.id, t), 6),
-                                                        candidates.index(t))):
-        start, end = a.retreats[target_id]
-        vector = (end.x - start.x, end.y - start.y)
-        arc_w = a.after[unit.id].get(target_id, Arc.FRONT)
-        side_l = a.after.get(target_id, {}).get(unit.id, Arc.FRONT)
-        evs, ok = follow_up_move(state, dice, unit, state.units[target_id], vector, arc_w, side_l,
-                                 [t for t in a.retreats if t != target_id and t in a.after[unit.id]])
-        events += evs
-        if ok:
-            a.claimed.add(target_id)
-            a.followed.add(unit.id)
-            return events
+    vector, arc_w, side_l, also = _follow_args(state, a, unit, target_id)
+    events, ok = follow_up_move(state, dice, unit, state.units[target_id], vector, arc_w, side_l, also)
+    if ok:
+        a.claimed.add(target_id)
+        a.followed.add(unit.id)
+        return events
     a.consolidate.append(unit.id)
     events.append(Event("info", f"{unit.name} cannot reach a retreating enemy and does not follow up",
                         {"unit": unit.id, "follow_up": False}))

@@ -124,16 +124,10 @@ def _touches(state: GameState, unit: Unit, pose: Pose, other: str) -> bool:
 # --- follow up -----------------------------------------------------------------------------------------------------
 
 
-def follow_up_move(state: GameState, dice: Dice, unit: Unit, target: Unit, vector: tuple[float, float],
-                   arc_of_unit: Arc, side_of_target: Arc, also: Sequence[str] = ()) -> tuple[list[Event], bool]:
-    """The winner ``unit`` follows up ``target``, which retreated by ``vector`` (rulebook "Consolidation Moves").
-
-    ``arc_of_unit``: the arc of ``unit`` that touched ``target`` before the retreat; ``side_of_target``: the side
-    of ``target`` it touched. See the module rulings for the geometry. On success the two are engaged again,
-    ``unit.fights_as_charger`` is True and both have each other in ``first_round_with``; other units listed in
-    ``also`` (enemies it fought before that also retreated) are engaged too if now in base contact.
-    Returns (events, success); on failure nothing moved.
-    """
+def plan_follow_up(state: GameState, unit: Unit, target: Unit, vector: tuple[float, float], arc_of_unit: Arc,
+                   side_of_target: Arc, also: Sequence[str] = ()) -> tuple[Pose, list[Pose]] | Event:
+    """Where the winner ``unit`` would end a follow up of ``target`` (see ``follow_up_move``): (end pose, path), or
+    an ``info`` event saying why it cannot follow it up. Changes nothing."""
     assert unit.pose is not None and target.pose is not None
     start = unit.pose
     scene = state.scene
@@ -147,20 +141,40 @@ def follow_up_move(state: GameState, dice: Dice, unit: Unit, target: Unit, vecto
         found = best_flush_pose(scene, unit.id, target.id, side_of_target, f.width, f.depth, start.xy,
                                 keep_clear=clear)
         if found is None:
-            return [Event("info", f"{unit.name} finds no room to follow up {target.name}",
-                          {"unit": unit.id, "target": target.id})], False
+            return Event("info", f"{unit.name} finds no room to follow up {target.name}",
+                         {"unit": unit.id, "target": target.id})
         end = found
         path = [start.facing_to(end.facing), end]
     check = scene.check_path(unit.id, start, path, exclusion=0.0, ignore_units=(target.id,))
     if not check.ok:
-        return [Event("info", f"{unit.name} cannot follow up {target.name}: {check.problem}",
-                      {"unit": unit.id, "target": target.id, "rule": check.rule})], False
+        return Event("info", f"{unit.name} cannot follow up {target.name}: {check.problem}",
+                     {"unit": unit.id, "target": target.id, "rule": check.rule})
     near = near_units(state, unit, end, clear) + [e for e in near_units(state, unit, end, also)
                                                    if not _touches(state, unit, end, e)]
     if near:
-        return [Event("info", f"{unit.name} cannot follow up {target.name}: it would end within 1\" of "
-                      f"{state.units[near[0]].name}", {"unit": unit.id, "target": target.id,
-                                                        "rule": '1" from a unit'})], False
+        return Event("info", f"{unit.name} cannot follow up {target.name}: it would end within 1\" of "
+                     f"{state.units[near[0]].name}", {"unit": unit.id, "target": target.id,
+                                                       "rule": '1" from a unit'})
+    return end, path
+
+
+def follow_up_move(state: GameState, dice: Dice, unit: Unit, target: Unit, vector: tuple[float, float],
+                   arc_of_unit: Arc, side_of_target: Arc, also: Sequence[str] = ()) -> tuple[list[Event], bool]:
+    """The winner ``unit`` follows up ``target``, which retreated by ``vector`` (rulebook "Consolidation Moves").
+
+    ``arc_of_unit``: the arc of ``unit`` that touched ``target`` before the retreat; ``side_of_target``: the side
+    of ``target`` it touched. See the module rulings for the geometry (``plan_follow_up``). On success the two are
+    engaged again, ``unit.fights_as_charger`` is True and both have each other in ``first_round_with``; other
+    units listed in ``also`` (enemies it fought before that also retreated) are engaged too if now in base contact.
+    Returns (events, success); on failure nothing moved.
+    """
+    planned = plan_follow_up(state, unit, target, vector, arc_of_unit, side_of_target, also)
+    if isinstance(planned, Event):
+        return [planned], False
+    end, path = planned
+    assert unit.pose is not None
+    start = unit.pose
+    scene = state.scene
     state.place(unit, end)
     arcs = _arcs_between(state, unit, target) or (Arc.FRONT, side_of_target)
     if arc_of_unit is not Arc.FRONT:
@@ -273,35 +287,66 @@ def _place_flush(state: GameState, mover: Unit, other: Unit, side: Arc, combat: 
                            keep_clear=clear)
 
 
-def pivot_to_face(state: GameState, unit: Unit, order: Sequence[str]) -> list[Event]:
-    """A unit with no enemy in its front arc pivots to face an enemy in its flank (else rear) and is placed flush
-    against it; its other enemies are moved back into contact (rulebook "Consolidation Moves"). Shaken units stay
-    idle. Returns ``consolidate`` events with kind ``pivot_to_face`` (nothing if no pivot is needed or possible).
-    """
+def pivot_candidates(state: GameState, unit: Unit, order: Sequence[str]) -> list[str]:
+    """Enemies ``unit`` may pivot to face now (rulebook "Consolidation Moves"), in ``order``: when it has no enemy
+    in its front arc, each enemy engaged with its flank or rear for which the pivot is possible (the unit placed
+    flush against the side of that enemy it touches, overlapping no unit and 1" from every unit outside the
+    combat). Empty for a unit that is Shaken (idle), not engaged, or has an enemy in front."""
     if not unit.on_table or unit.shaken or unit.pose is None:
         return []
     key = _order_index(order)
     enemies = [state.units[e] for e in sorted(unit.engaged_with, key=key) if state.units[e].on_table]
     if not enemies or any(unit.contact_arcs.get(e.id) is Arc.FRONT for e in enemies):
         return []
-    flank = [e for e in enemies if unit.contact_arcs.get(e.id) in (Arc.LEFT, Arc.RIGHT)]
-    rear = [e for e in enemies if unit.contact_arcs.get(e.id) is Arc.REAR]
-    if not flank and not rear:
-        return []
-    chosen = (flank or rear)[0]
+    out = []
+    for arcs in ((Arc.LEFT, Arc.RIGHT), (Arc.REAR,)):
+        for chosen in enemies:
+            if unit.contact_arcs.get(chosen.id) in arcs and _pivot_pose(state, unit, chosen, enemies, order):
+                out.append(chosen.id)
+    return out
+
+
+def _pivot_pose(state: GameState, unit: Unit, chosen: Unit, enemies: Sequence[Unit],
+                order: Sequence[str]) -> Pose | None:
+    """Where ``unit`` stands after pivoting to face ``chosen`` (flush against the side of it it touches), or
+    None when there is no room."""
     side = chosen.contact_arcs.get(unit.id, Arc.FRONT)
-    others = [e for e in enemies if e is not chosen]
-    pose = _place_flush(state, unit, chosen, side, order, [e.id for e in others])
+    others = [e.id for e in enemies if e is not chosen]
+    pose = _place_flush(state, unit, chosen, side, order, others)
     if pose is None or comes_near(state, unit, pose, order) is not None:
+        return None
+    return pose
+
+
+def pivot_to_face(state: GameState, unit: Unit, order: Sequence[str], target: str | None = None) -> list[Event]:
+    """``unit``, with no enemy in its front arc, pivots to face ``target`` (default: the first of
+    ``pivot_candidates``), an enemy in its flank or rear, and is placed flush against it; its other enemies are
+    moved back into contact (rulebook "Consolidation Moves": the winner, or every unit after a tie, "may pivot to
+    face a unit in its flank or rear facing ... Then move all units in this combat so they're all still in base
+    contact"). Returns ``consolidate`` events with kind ``pivot_to_face`` (nothing if the pivot is not possible).
+    """
+    candidates = pivot_candidates(state, unit, order)
+    if target is None:
+        target = candidates[0] if candidates else None
+    if target is None or target not in candidates:
+        return []
+    key = _order_index(order)
+    enemies = [state.units[e] for e in sorted(unit.engaged_with, key=key) if state.units[e].on_table]
+    chosen = state.units[target]
+    pose = _pivot_pose(state, unit, chosen, enemies, order)
+    if pose is None:
         return [Event("info", f"{unit.name} has no room to pivot to face {chosen.name}", {"unit": unit.id})]
+    assert unit.pose is not None
+    side = chosen.contact_arcs.get(unit.id, Arc.FRONT)
     start = unit.pose
     state.place(unit, pose)
     state.engage(unit, chosen, Arc.FRONT, side)
     events = [Event("consolidate", f"{unit.name} pivots to face {chosen.name}",
                     {"unit": unit.id, "kind": "pivot_to_face", "target": chosen.id, "from": _pose(start),
                      "to": _pose(pose)})]
-    for other in others:
-        events += _restore_contact(state, other, unit, order)
+    for other in enemies:
+        if other is not chosen:
+            events += _restore_contact(state, other, unit, order)
     return events
 
 

@@ -31,6 +31,7 @@ from game.engine.actions import (
     Embark,
     FollowUp,
     Move,
+    PivotToFace,
     Pursue,
     RallyPivot,
     Redirect,
@@ -41,12 +42,13 @@ from game.engine.actions import (
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
+from game.engine.consolidation import consolidation_move
 from game.engine.flight import flight_move
 from game.engine.morale import morale_test
 from game.engine.movement import apply_move, can_move, path_problem, validate_move
-from game.engine.state import DeclaredCharge, GameState, MoveAction, Pending, Phase, Step, Unit
+from game.engine.state import DeclaredCharge, GameState, MoveAction, Pending, Phase, Removal, Step, Unit
 from game.engine.victory import victory_breakdown, victory_points
-from geometry.arcs import arc_of_point
+from geometry.arcs import Arc, arc_of_point
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference
 
@@ -221,7 +223,8 @@ class Game:
             Disembark: self._transport,
             Pursue: self._close_combat_decision,
             FollowUp: self._close_combat_decision,
-            Consolidate: self._close_combat_decision,
+            Consolidate: self._consolidate,
+            PivotToFace: self._close_combat_decision,
             RallyPivot: self._rally_pivot,
             Done: self._done,
             ChooseDeployment: self._deploy,
@@ -368,6 +371,8 @@ class Game:
             return events + self._enter(Phase.CLOSE_COMBAT)
         if step is Step.MELEE:
             return self._close_combat_decision(action)
+        if step is Step.REDIRECT and s.pending is not None and s.pending.decision == "consolidate":
+            return self._run_down_consolidation(action)
         if step is Step.RALLY:
             return self._end_turn()
         raise IllegalAction("Turn Sequence", f"'done' is not possible now; the game waits for "
@@ -419,7 +424,7 @@ class Game:
         if any(c.reaction != "hold" for c in others) or target.fleeing:
             return ("hold",)
         options = ["hold"]
-        if shooting.can_stand_and_shoot(s, target.id, charge.unit) is None:
+        if shooting.can_stand_and_shoot(s, target.id, charge.unit) is None and not _is_artillery(target):
             options.append("stand_and_shoot")
         if not target.engaged and not target.has("Immobile"):
             options.append("flee")
@@ -464,14 +469,15 @@ class Game:
         return events + self._next_reaction()
 
     def _resolve_charges(self) -> list[Event]:
-        """Step 2.3: reactions then charge moves, in the order the charges were declared."""
+        """Step 2.3: the reactions (every Stand and Shoot, then every Flee) before any charge move, then the charge
+        moves in the order the charges were declared; a charger whose target fled runs down or redirects."""
         s = self.state
         events: list[Event] = []
         # Stand and Shoot is resolved "before receiving the charge": before any charge move locks the unit.
         for charge in s.charges:
-            if charge.resolved or charge.reaction != "stand_and_shoot":
+            if charge.resolved or charge.shot or charge.reaction != "stand_and_shoot":
                 continue
-            charge.reaction = "hold"  # shoots once; then the charge move follows
+            charge.shot = True  # a unit stands and shoots once; then the charge move follows
             unit, target = s.units[charge.unit], s.units[charge.target]
             if not (unit.on_table and target.on_table):
                 continue
@@ -481,6 +487,12 @@ class Game:
                                     {"unit": target.id, "charger": unit.id, "reaction": "hold"}))
                 continue
             events += shooting.stand_and_shoot(s, self.dice, target.id, unit.id)
+        # Flee: the unit flees "before the charging unit makes its charge move" (before any charge reaches it).
+        for charge in s.charges:
+            if not charge.resolved and charge.reaction == "flee":
+                target = s.units[charge.target]
+                if target.on_table and not target.fleeing and not target.engaged:
+                    events += self._flee_from_chargers(target)
         for charge in s.charges:
             if charge.resolved:
                 continue
@@ -492,11 +504,6 @@ class Game:
                 charge.resolved = True
                 continue
             if charge.reaction == "flee":
-                if target.on_table and not target.fleeing:
-                    assert target.pose is not None and unit.pose is not None
-                    tf = target.formation
-                    arc = arc_of_point(target.pose, tf.width, tf.depth, unit.pose.xy)
-                    events += flight_move(s, self.dice, target, [(unit.id, arc)])
                 s.step = Step.REDIRECT
                 options = ("run_down",) + (("redirect",) if not charge.redirected else ())
                 s.pending = Pending(unit.player, "redirect", unit.id, options)
@@ -511,9 +518,33 @@ class Game:
         s.pending = Pending(s.active_player, "move")
         return events
 
+    def _flee_from_chargers(self, target: Unit) -> list[Event]:
+        """Rulebook "Flee": ``target`` becomes Shaken and makes a flight move away from the units charging it
+        (split the difference when charged from several directions: Flight Moves). Every charger whose charge
+        is not resolved then has to run down or redirect (its charge is marked ``flee``)."""
+        s = self.state
+        assert target.pose is not None
+        tf = target.formation
+        attackers: list[tuple[str, Arc]] = []
+        events: list[Event] = []
+        for c in s.charges:
+            if c.resolved or c.target != target.id or c.reaction is None or not s.units[c.unit].on_table:
+                continue
+            charger = s.units[c.unit]
+            assert charger.pose is not None
+            attackers.append((charger.id, arc_of_point(target.pose, tf.width, tf.depth, charger.pose.xy)))
+            if c.reaction != "flee":
+                c.reaction = "flee"
+                events.append(Event("reaction", f"{target.name} flees from the charge of {charger.name} too",
+                                    {"unit": target.id, "charger": charger.id, "reaction": "flee",
+                                     "declared": False}))
+        if not attackers:
+            return events
+        return events + flight_move(s, self.dice, target, attackers)
+
     def _current_redirect(self) -> DeclaredCharge | None:
         s = self.state
-        if s.step is not Step.REDIRECT:
+        if s.step is not Step.REDIRECT or s.pending is None or s.pending.decision != "redirect":
             return None
         return next((c for c in s.charges if not c.resolved and c.reaction == "flee"), None)
 
@@ -529,7 +560,9 @@ class Game:
         self._expect(action, Step.REDIRECT)
         s = self.state
         charge = self._current_redirect()
-        assert charge is not None
+        if charge is None:
+            raise IllegalAction("Turn Sequence", f"'redirect' is not possible now; the game waits for "
+                                f"{s.pending.decision if s.pending else 'nothing'}")
         if action.unit != charge.unit:
             raise IllegalAction("Charge Reactions", f"{charge.unit} must decide whether to run down or redirect")
         unit = s.units[charge.unit]
@@ -549,13 +582,51 @@ class Game:
                                     {"unit": unit.id, "target": action.target, "redirect": True}))
                 s.step = Step.CHARGE_REACTIONS
                 return events + self._next_reaction()
-        events += self._run_down(unit, s.units[charge.target])
+        fled = s.units[charge.target]
+        by = next((c.unit for c in s.charges if c is not charge and c.resolved and c.target == fled.id
+                   and c.reaction == "flee"), None)
+        if not fled.on_table and fled.removed is Removal.ROUTED and by is not None:
+            events.append(Event("charge", f"{fled.name} was already run down by {s.units[by].name}; the charge of "
+                                f"{unit.name} ends", {"unit": unit.id, "target": fled.id}))
+            charge.resolved = True
+            return events + self._resolve_charges()
+        run = self._run_down(unit, fled)
+        events += run
         charge.resolved = True
+        if unit.on_table and not unit.engaged and any(e.data.get("ran_down") for e in run):
+            # "it is routed and the charging unit may either pivot by up to 180° or move by up to 3" in any direction"
+            s.pending = Pending(unit.player, "consolidate", unit.id)
+            return events
         return events + self._resolve_charges()
 
     def _run_down(self, unit: Unit, fled: Unit) -> list[Event]:
         """Rulebook "Flee": the charger charges the fleeing unit with its normal charge distance."""
         return charging.run_down(self.state, self.dice, unit, fled)
+
+    def _consolidate(self, action: Consolidate) -> list[Event]:
+        """A ``consolidate`` answers either the close combat phase or the move after a run down (step 2.3)."""
+        if self.state.step is Step.REDIRECT:
+            return self._run_down_consolidation(action)
+        return self._close_combat_decision(action)
+
+    def _run_down_consolidation(self, action: Consolidate | Done) -> list[Event]:
+        """Rulebook "Flee": after running down the fleeing unit the charger may pivot by up to 180 degrees or move
+        by up to 3" (``consolidation.consolidation_move``); ``done`` skips it. Then the charges go on."""
+        s = self.state
+        pending = s.pending
+        if pending is None or pending.decision != "consolidate" or pending.unit is None:
+            raise IllegalAction("Turn Sequence", f"'{action.type}' is not possible now; the game waits for "
+                                f"{pending.decision if pending else 'nothing'}")
+        unit = s.units[pending.unit]
+        if isinstance(action, Consolidate):
+            if action.unit != unit.id:
+                raise IllegalAction("Consolidation Moves", f"{unit.name} may pivot up to 180° or move up to 3\" "
+                                    "(consolidate), or skip it (done)")
+            events = consolidation_move(s, self.dice, unit, action.path)
+        else:
+            events = [Event("consolidate", f"{unit.name} makes no consolidation move",
+                            {"unit": unit.id, "kind": "skip"})]
+        return events + self._resolve_charges()
 
     # --- 2.4 remaining moves ---------------------------------------------------------------------------------
     def _move(self, action: Move) -> list[Event]:
@@ -699,6 +770,14 @@ def _move_action(name: str) -> MoveAction:
     if action is MoveAction.CHARGE:
         raise IllegalAction("Movement Phase", "charges are declared with declare_charge in step 2.1")
     return action
+
+
+def _is_artillery(unit: Unit) -> bool:
+    """Rulebook "Charge Reactions": artillery cannot Stand and Shoot. The rulebook marks no unit as artillery; the
+    referee takes a unit for artillery when it is Immobile and carries a ranged weapon (the war machines:
+    docs/rulings.md)."""
+    return unit.any_has("Immobile") and any(w.range for p in unit.model_profiles() or [unit.profile]
+                                             for w in p.weapons)
 
 
 def _pose(p: Pose | None) -> dict[str, float] | None:

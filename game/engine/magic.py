@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game.engine import special_rules
 from game.engine.actions import Action, AllocateTokens, CastSpell, Dispel, Done, TokenSpend, TokenSplit
 from game.engine.attacks import Modifier, roll_to_block, succeeds, total
 from game.engine.casualties import apply_wounds
@@ -856,14 +857,12 @@ def _hits(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit
     if hits.cover and state.scene.in_cover(caster.id, target.id):
         mods.append(Modifier("Cover", 1))
     mods += effect_modifiers(target, "defense")
-    br = roll_to_block(dice, hits.count, target.profile.defense, mods, f"{label}: Defense")
+    defender = special_rules.defense_profile(target)
+    br = roll_to_block(dice, hits.count, defender.defense, mods, f"{label}: Defense")
     events += br.events
-    wounds = br.wounds
-    if wounds and target.has("Regeneration"):
-        rolls = dice.d6(wounds, f"{label}: Regeneration")
-        saved = sum(1 for d in rolls if d >= 5)
-        events.append(roll_event(f"{label}: Regeneration", rolls, 5, 0, saved, unit=target.id))
-        wounds -= saved
+    wounds, regen = special_rules.regeneration_rolls(dice, br.wounds, defender, caster.profile, None, label,
+                                                     target.id)
+    events += regen
     events += apply_wounds(state, target, wounds, f"{spell.name} of {caster.name}")
     return events
 

@@ -321,7 +321,10 @@ class DeclaredCharge:
     target: str
     """Its (current) target."""
     reaction: str | None = None
-    """hold, stand_and_shoot or flee once the opponent declared it."""
+    """hold, stand_and_shoot or flee once the opponent declared it; also flee when the target fled from another
+    charger (rulebook "Flee": the charger must run down or redirect)."""
+    shot: bool = False
+    """The Stand and Shoot of this charge has been fired (a unit stands and shoots once)."""
     redirected: bool = False
     """The charge was already redirected once (no second redirect)."""
     resolved: bool = False

@@ -33,6 +33,7 @@ from game.scenario import (
     Text,
     _display,
     _Doc,
+    _field,
     _Model,
     _Problem,
     _read_yaml,
@@ -403,7 +404,7 @@ class LessonModel(_Model):
     intro: Text | None = None
     outro: Text | None = None
     opening: list[Any] = []
-    steps: list[StepModel]
+    steps: list[Any]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -597,7 +598,22 @@ def _actions(raw: list[Any], loc: Loc, c: _Checker) -> tuple[Mapping[str, Any], 
     return tuple(out)
 
 
-def _step(m: StepModel, i: int, c: _Checker) -> Step | None:
+def _step_model(raw: Any, i: int, c: _Checker) -> StepModel | None:
+    """The step's fields; a step with problems (already reported) keeps its good fields, so they are checked too."""
+    model = _validate(StepModel, raw, c.doc, ("steps", i), c.problems)
+    if model is not None or not isinstance(raw, Mapping):
+        return model
+    values = {name: _field(StepModel, raw, name, None) for name in StepModel.model_fields}
+    if not isinstance(values.get("expect"), dict) or not isinstance(values.get("text"), str):
+        return None
+    if values["highlight"] is None:
+        values["highlight"] = HighlightModel()
+    if values["auto"] is None:
+        values["auto"] = []
+    return StepModel.model_construct(**values)
+
+
+def _step(m: StepModel, i: int, c: _Checker, raw: Any) -> Step | None:
     loc: Loc = ("steps", i)
     line = c.doc.line(loc)
     expect = _expect(m.expect, loc + ("expect",), c)
@@ -612,9 +628,8 @@ def _step(m: StepModel, i: int, c: _Checker) -> Step | None:
             solution = (dict(m.solution),)
             if expect is not None and not expect.matches_action(_with_player(action, expect)):
                 c.add(sloc, f"does not do what the step expects ({expect.describe()})")
-    else:
-        c.add(sloc, "missing (required): the action that completes the step, e.g. {type: done}"
-              if m.solution is None else "must be one action mapping, e.g. {type: done}")
+    elif isinstance(raw, Mapping) and "solution" in raw:  # a missing solution is reported by the model
+        c.add(sloc, "must be one action mapping, e.g. {type: done}")
     highlight = _highlight(m.highlight, loc + ("highlight",), c)
     auto = _actions(m.auto, loc + ("auto",), c)
     if expect is None:
@@ -663,32 +678,42 @@ def load_lesson(path: str | Path) -> Lesson:
                 scenario_problems = list(e.problems)
     if scenario is not None:
         c.unit_ids = {u.id for _, u in scenario.units()}
-    if model is None:
-        raise LessonError([str(p) for p in c.problems] + scenario_problems)
-    if (model.dice.sequence is None) == (model.dice.seed is None):
-        c.add(("dice",), "give exactly one of sequence (fixed D6 results) or seed")
-    if not model.steps:
-        c.add(("steps",), "a lesson needs at least one step")
-    opening = _actions(model.opening, ("opening",), c)
+    raw_steps = data.get("steps")
+    raw_steps = raw_steps if isinstance(raw_steps, list) else []
+    raw_opening = data.get("opening")
+    opening = _actions(raw_opening if isinstance(raw_opening, list) else [], ("opening",), c)
     steps = []
-    for i, sm in enumerate(model.steps):
-        step = _step(sm, i, c)
+    for i, raw in enumerate(raw_steps):
+        sm = _step_model(raw, i, c)
+        step = _step(sm, i, c, raw) if sm is not None else None
         if step is not None:
             steps.append(step)
+    if model is not None:
+        if (model.dice.sequence is None) == (model.dice.seed is None):
+            c.add(("dice",), "give exactly one of sequence (fixed D6 results) or seed")
+        if not model.steps:
+            c.add(("steps",), "a lesson needs at least one step")
+        if any(s.expect.is_any for s in steps) and model.opponent is None:
+            c.add(("opponent",), "a lesson with any steps needs an opponent (e.g. {policy: simple, seed: 1}) to "
+                                 "play the other side")
     ids = [s.id for s in steps]
     for i, s in enumerate(steps):
         if ids.index(s.id) != i:
             c.add(("steps", i, "id"), f"duplicate step id {s.id!r}")
-    if any(s.expect.is_any for s in steps) and model.opponent is None:
-        c.add(("opponent",), "a lesson with any steps needs an opponent (e.g. {policy: simple, seed: 1}) to play "
-                             "the other side")
-    if c.problems or scenario_problems or scenario is None or scenario_path is None:
-        raise LessonError([str(p) for p in c.problems] + scenario_problems)
+    if c.problems or scenario_problems or model is None or scenario is None or scenario_path is None:
+        raise LessonError(_sorted(c.problems) + scenario_problems)
     dice: dict[str, Any] = ({"sequence": list(model.dice.sequence)} if model.dice.sequence is not None
                             else {"seed": model.dice.seed})
     opponent = Opponent(model.opponent.policy, model.opponent.seed) if model.opponent is not None else None
     return Lesson(path.stem, model.title, scenario_path, scenario, dice, tuple(steps), model.learner, model.summary,
                   model.intro, model.outro, opening, opponent, path)
+
+
+def _sorted(problems: list[_Problem]) -> list[str]:
+    """Problems in line order, without repeats."""
+    seen: set[_Problem] = set()
+    unique = [p for p in problems if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+    return [str(p) for p in sorted(unique, key=lambda p: p.line)]
 
 
 def check_lesson_file(path: str | Path) -> list[str]:

@@ -86,7 +86,7 @@ class SimplePlayer:
             return Pursue(player, p.unit, True)
         if d == "follow_up":
             assert p.unit is not None
-            return FollowUp(player, p.unit, True)
+            return FollowUp(player, p.unit, True, p.options[0] if p.options else None)  # options: the candidates
         return self._fallback.choose(game)
 
     @staticmethod

@@ -11,8 +11,8 @@ through it). The action is first applied to a clone of the game:
   shown. The step advances because the ENGINE says the player did it, never because of a Next button.
 
 Never trapping the player: every step has a ``solution`` that ``skip()`` plays, ``restart()`` starts the lesson
-again, and the lesson keeps to its plan. At start the run plays the lesson's own solutions once (the "plan": the
-game at the start of every step, and every die rolled). When the player's action is accepted but differs from the
+again, and the lesson keeps to its plan. The first time it is needed the run plays the lesson's own solutions once
+(the "plan": the game at the start of every step, and every die rolled). When the player's action is accepted but differs from the
 solution (a move that ends elsewhere in the marked zone...), the rest of the lesson is tried from there with the
 solutions: if a later step became impossible, or the dice would be rolled for other purposes (so the explanations
 would no longer be true), the step's own solution is played instead and the player is told why.
@@ -28,7 +28,7 @@ import json
 import math
 import random
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 from game.engine.actions import Action
@@ -36,6 +36,7 @@ from game.engine.dice import Dice, Roll
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
+from game.engine.movement import path_shape
 from game.engine.state import GameState
 from game.record import Record
 from game.scenario import new_game_state
@@ -43,7 +44,7 @@ from game.state_file import state_to_dict
 from game.tutorial.lesson import Area, Highlight, Lesson, Step, action_for, load_lesson
 from game.tutorial.opponent import SimplePlayer
 from game.tutorial.progress import Progress
-from geometry.pose import bearing_difference
+from geometry.pose import Pose, bearing_difference
 
 MAX_AUTOPLAY = 5000
 """Most actions the computer plays in one go (a guard against a game that never ends)."""
@@ -93,7 +94,7 @@ class LessonDice(Dice):
         return twin
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """What became of a try."""
 
     ACCEPTED = "accepted"
@@ -243,6 +244,24 @@ class LessonRun:
         return Highlight(tuple(units), h.points, tuple(areas), h.buttons)
 
     @property
+    def goal(self) -> tuple[str, Pose] | None:
+        """For a move step: the unit and where the step's solution puts it (the window draws its outline there as
+        the target), else None."""
+        step = self.step
+        if step is None or step.expect.type not in ("move", "consolidate") or isinstance(step.solution, str):
+            return None
+        try:
+            action = self._solution_action(step, self.game)
+        except ValueError:
+            return None
+        path = getattr(action, "path", ())
+        unit = getattr(action, "unit", None)
+        if not path or not isinstance(unit, str):
+            return None
+        end = path_shape(self.game.state.units[unit].pose or path[0], path).end
+        return unit, end
+
+    @property
     def waiting_for_learner(self) -> bool:
         """The engine waits for a decision of the learner (the window should let them act)."""
         p = self.game.pending
@@ -330,9 +349,10 @@ class LessonRun:
     def _describe(self, step: Step) -> str:
         return step.expect.describe({u.id: u.profile.name for u in self.game.state.units.values()})
 
-    def _solution_action(self, step: Step, game: Game) -> Action | None:
+    def _solution_action(self, step: Step, game: Game) -> Action:
+        """The step's solution as an action for ``game`` (scripted steps only: free play has none)."""
         if isinstance(step.solution, str) or not step.solution:
-            return None
+            raise ValueError(f"step {step.id} is free play: it has no solution action")
         return action_for(step.solution[0], game.pending, f"{step.id}.solution")
 
     def _mismatch(self, step: Step, action: Action, after: Game) -> str | None:
@@ -391,7 +411,7 @@ class LessonRun:
             # The player's version derails the lesson: play the step's own solution from where the game was.
             trial = before.clone()
             try:
-                events = trial.apply(self._solution_action(step, trial))  # type: ignore[arg-type]
+                events = trial.apply(self._solution_action(step, trial))
                 events += self._play_auto(trial, step)
             except Exception:
                 trial, events = self._planned_game(self.step_index + 1), []
@@ -463,9 +483,7 @@ class LessonRun:
             game = self._fresh()
             plan = [game.clone()]
             for step in self.lesson.steps[:self._planned]:
-                action = self._solution_action(step, game)
-                assert action is not None
-                game.apply(action)
+                game.apply(self._solution_action(step, game))
                 self._play_auto(game, step)
                 plan.append(game.clone())
             self._plan = plan
@@ -484,9 +502,7 @@ class LessonRun:
         sim = game.clone()
         try:
             for step in self.lesson.steps[index:self._planned]:
-                action = self._solution_action(step, sim)
-                assert action is not None
-                sim.apply(action)
+                sim.apply(self._solution_action(step, sim))
                 self._play_auto(sim, step)
         except Exception:
             return False

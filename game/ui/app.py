@@ -128,6 +128,8 @@ class App:
             self.record_error = None
         except OSError as e:
             self.record_error = f"Could not save the game record {path}: {e.strerror or e}"
+        except Exception as e:  # noqa: BLE001 - a record that cannot be written must not stop the game
+            self.record_error = f"Could not save the game record {path}: {e}"
 
     def record_path(self, game: Game) -> Path | None:
         """The file ``game`` is recorded in, once it has been written."""

@@ -18,6 +18,7 @@ from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance
 from game.engine.state import MoveAction
 from game.ui import decisions, palette
+from game.ui.assets import text_cache
 from game.ui.draw_terrain import TRAIT_WORDS
 from game.ui.insight import (
     ChargePreview,
@@ -72,6 +73,9 @@ TRAIL_COLOURS = {"flee": palette.FLEEING, "pursuit": (255, 110, 60), "retreat": 
 """Arrow colour of each kind of trail."""
 GREY = (170, 178, 184)
 """Secondary text in notes."""
+COMBAT_DECISIONS = ("redirect", "pursue", "follow_up", "consolidate")
+"""Decisions during which the last combat's moves stay drawn (the flight the charger may run down, the fight the
+winner pursues, follows up or consolidates after)."""
 
 
 # --- what to show ------------------------------------------------------------------------------------------------
@@ -278,6 +282,8 @@ def _draw_outlines(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
         outlines[a.shot.target] = (palette.ILLEGAL, 2)
     if scene.selected:
         outlines[scene.selected] = (palette.SELECT, 2)
+    if a.measurement is not None and a.measurement.target is not None:
+        outlines[a.measurement.target] = (palette.MEASURE, 2)     # the tape snapped to this unit
     for uid, strength in scene.anims.flash(scene.time).items():
         if uid not in outlines or outlines[uid][1] < 3:
             outlines[uid] = (palette.FLASH, 2 + round(2 * strength))
@@ -497,11 +503,14 @@ def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface) -> None:
 def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
     """Flight, pursuit, retreat, follow-up, charge and consolidation moves: an arrow from where the unit was to
     where it ended, with what happened; units caught or routed marked where they were last."""
-    shown = scene.trails.shown(scene.time, scene.show_trails)
+    pending = scene.game.pending
+    deciding = pending is not None and pending.decision in COMBAT_DECISIONS
+    shown = scene.trails.shown(scene.time, scene.show_trails or deciding)
     if not shown:
         return
     view = scene.view
     s = scene.game.state
+    labels: list[tuple[str, tuple[float, float], tuple[int, int, int]]] = []
     for item, alpha in shown:
         if alpha <= 0.02:
             continue
@@ -514,8 +523,7 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
             a, b = view.to_screen(item.start.xy), view.to_screen(item.end.xy)
             draw_arrow(screen, a, b, colour, 3)
             if alpha > 0.35:
-                mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-                label_at(screen, item.label, mid, colour, 12)
+                labels.append((item.label, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), colour))
         elif isinstance(item, Fate):
             unit = s.units.get(item.unit)
             if unit is None or item.pose is None:
@@ -526,7 +534,19 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
             pygame.draw.line(screen, colour, pts[0], pts[2], 2)
             pygame.draw.line(screen, colour, pts[1], pts[3], 2)
             if alpha > 0.35:
-                label_at(screen, f"☠ {unit.profile.name} {item.label}", view.to_screen(item.pose.xy), colour, 12)
+                labels.insert(0, (f"☠ {unit.profile.name}: {item.label}", view.to_screen(item.pose.xy), colour))
+    placed: list[pygame.Rect] = []
+    for text, at, colour in labels:
+        surf = text_cache.get(text, 12, colour, True, (12, 14, 16, 215), 3)
+        h = surf.get_height() + 2
+        rect = surf.get_rect(center=(round(at[0]), round(at[1])))
+        for k in (0, 1, -1, 2, -2, 3, -3):
+            trial = rect.move(0, k * h)
+            if trial.collidelist(placed) < 0:
+                rect = trial
+                break
+        placed.append(rect)
+        screen.blit(surf, rect)
 
 
 # --- tapes and notes -----------------------------------------------------------------------------------------------
@@ -627,6 +647,30 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> boo
     return True
 
 
+def wrap_lines(lines: list[tuple[str, tuple[int, int, int]]], width: int, size: int = 13
+               ) -> list[tuple[str, tuple[int, int, int]]]:
+    """Lines of a note broken at spaces to fit ``width`` pixels (the first line, bold, is kept whole)."""
+    from game.ui.assets import font
+    out: list[tuple[str, tuple[int, int, int]]] = []
+    f = font(size)
+    for i, (text, colour) in enumerate(lines):
+        if i == 0 or f.size(text)[0] <= width:
+            out.append((text, colour))
+            continue
+        words = text.split(" ")
+        line = ""
+        for w in words:
+            trial = f"{line} {w}" if line else w
+            if line and f.size(trial)[0] > width:
+                out.append((line, colour))
+                line = "   " + w
+            else:
+                line = trial
+        if line:
+            out.append((line, colour))
+    return out
+
+
 def _screen_box(scene: BattleScene, pts: list[Point]) -> pygame.Rect:
     sp = [scene.view.to_screen(p) for p in pts]
     xs, ys = [p[0] for p in sp], [p[1] for p in sp]
@@ -649,6 +693,7 @@ def _note_beside(scene: BattleScene, screen: pygame.Surface, lines: list[tuple[s
         charger = s.units[a.charge.unit]
         for plan in a.charge.plans.values():
             avoid.append(_screen_box(scene, corners(charger, plan.end)).inflate(10, 40))
+    lines = wrap_lines(lines, min(460, scene.view.rect.w // 2), 13)
     size = note_size(lines, 13)
     at = place_note(size, around, scene.view.rect, avoid * 3 + _unit_boxes(scene, None))
     draw_note(screen, scene.mouse, lines, scene.view.rect, 13, at=at)
@@ -699,6 +744,7 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) ->
             draw_cross(screen, scene.view, ev.error.where, palette.ILLEGAL)
     else:
         lines.append(("Enter confirms · Esc cancels", GREY))
+    lines = wrap_lines(lines, min(520, scene.view.rect.w // 2), 14)
     at = place_note(note_size(lines), around, scene.view.rect, _unit_boxes(scene, t))
     draw_note(screen, anchor, lines, scene.view.rect, at=at)
     return True

@@ -17,6 +17,7 @@ from game.engine.actions import (
     Dispel,
     Done,
     FollowUp,
+    PivotToFace,
     Pursue,
     Redirect,
     SetAside,
@@ -35,6 +36,7 @@ DONE_LABELS = {
     "shoot": "Done: end shooting (Space)",
     "rally": "Done: end the turn (Space)",
     "consolidate": "Skip: stay in place (Space)",
+    "pivot_to_face": "Do not pivot (Space)",
     "dispel": "Spend no tokens (Space)",
     "allocate_tokens": "Default split (Space)",
     "set_aside": "Done: deploy the rest normally (Space)",
@@ -177,9 +179,26 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     elif d == "pursue":
         specs.append(ButtonSpec("pursue", "Pursue", None, "#primary_button"))
         specs.append(ButtonSpec("no_pursue", "Do not pursue", "The unit then takes a morale test"))
+    elif d == "pursue_target":  # several fleeing units in the same facing: the player chooses (after the flights)
+        s = scene.game.state
+        for uid in pending.options:
+            specs.append(ButtonSpec(f"pursue_target:{uid}", f"Pursue {describe.unit_name(s, uid)}",
+                                    "Pursue this fleeing unit along its flight line", "#primary_button"))
     elif d == "follow_up":
-        specs.append(ButtonSpec("follow_up", "Follow up", None, "#primary_button"))
+        s = scene.game.state
+        if len(pending.options) > 1:  # several retreating units in the same facing: choose which one
+            for uid in pending.options:
+                specs.append(ButtonSpec(f"follow_up:{uid}", f"Follow up {describe.unit_name(s, uid)}", None,
+                                        "#primary_button"))
+        else:
+            specs.append(ButtonSpec("follow_up", "Follow up", None, "#primary_button"))
         specs.append(ButtonSpec("stay", "Stay"))
+    elif d == "pivot_to_face":
+        s = scene.game.state
+        for uid in pending.options:
+            specs.append(ButtonSpec(f"pivot_to_face:{uid}", f"Pivot to face {describe.unit_name(s, uid)}",
+                                    "Turn to face this enemy in the flank or rear; the others stay in contact",
+                                    "#primary_button"))
     elif d == "consolidate":
         specs.append(ButtonSpec("confirm", "Confirm (Enter)", None, "#primary_button"))
         specs.append(ButtonSpec("reset", "Reset"))
@@ -229,6 +248,8 @@ def run(scene: BattleScene, key: str) -> None:
         scene.show_sight = not scene.show_sight
     elif key == "trails":
         scene.show_trails = not scene.show_trails
+        if scene.show_trails and not scene.trails.last:
+            scene.show_banner("No flight, pursuit, retreat or charge moves yet in this game.", palette.SHAKEN)
     elif key == "results" and pending is None:
         from game.ui.scenes.results import ResultsScene
         scene.app.switch(ResultsScene(scene.app, scene.game, back=scene))
@@ -263,6 +284,12 @@ def run(scene: BattleScene, key: str) -> None:
         scene.act(Pursue(player=p, unit=unit, pursue=key == "pursue"))
     elif key in ("follow_up", "stay") and unit is not None:
         scene.act(FollowUp(player=p, unit=unit, follow_up=key == "follow_up"))
+    elif key.startswith("follow_up:") and unit is not None:
+        scene.act(FollowUp(player=p, unit=unit, follow_up=True, target=key.split(":", 1)[1]))
+    elif key.startswith("pursue_target:") and unit is not None:
+        scene.act(Pursue(player=p, unit=unit, pursue=True, target=key.split(":", 1)[1]))
+    elif key.startswith("pivot_to_face:") and unit is not None:
+        scene.act(PivotToFace(player=p, unit=unit, target=key.split(":", 1)[1]))
     elif key.startswith("weapon:") and scene.selected:
         name = key.split(":", 1)[1]
         chosen = scene.fire.setdefault(scene.selected, set(_ranged_left(scene, scene.selected)))

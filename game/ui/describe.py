@@ -128,6 +128,11 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
     if d == "consolidate":
         return (f"Consolidation: {unit} may pivot up to 180° or move up to 3\". Drag / Q, E; Enter confirms; "
                 "Skip stays.")
+    if d == "pursue_target":
+        return f"{unit} pursues: several enemies fled in the same facing. Choose which one to pursue."
+    if d == "pivot_to_face":
+        return (f"{unit} has no enemy in front: it may pivot to face an enemy in its flank or rear "
+                "(Consolidation Moves), or not (Space).")
     if d == "rally":
         if not pending.options:
             return "Rally Phase: no unit of yours rallied. Space (Done) ends the turn."

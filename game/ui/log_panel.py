@@ -54,12 +54,12 @@ def roll_details(data: dict[str, Any]) -> list[str]:
     elif need is not None and not any(str(need) in line for line in lines[:1]):
         lines.insert(0, f"Needs {need}+")
     dice = list(data.get("dice") or [])
-    tail = "Dice: " + (" ".join(str(d) for d in dice) if dice else "none")
-    if need is not None:
-        tail += f" — each scores {need}+ after {mod:+d}" if mod else f" — each scores {need}+"
-        tail += "; a 6 always succeeds, a 1 always fails"
+    tail = "Dice " + (" ".join(str(d) for d in dice) if dice else "none")
     succ = data.get("successes")
-    if succ is not None and not isinstance(succ, bool):
+    if need is not None:
+        count = f"{succ} " if succ is not None and not isinstance(succ, bool) else ""
+        tail += f": {count}score {need}+" + (f" after {mod:+d}" if mod else "") + " (a 6 always does, a 1 never)"
+    elif succ is not None and not isinstance(succ, bool):
         tail += f" → {succ}"
     lines.append(tail)
     return lines

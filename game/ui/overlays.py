@@ -107,7 +107,10 @@ def draw_zone(screen: pygame.Surface, view: TableView, x0: float, y0: float, x1:
               colour: tuple[int, int, int]) -> None:
     """A translucent table rectangle (a deployment zone)."""
     a, b = view.to_screen((x0, y1)), view.to_screen((x1, y0))
-    rect = pygame.Rect(round(a[0]), round(a[1]), max(1, round(b[0] - a[0])), max(1, round(b[1] - a[1])))
+    # The view may be turned half round (player 2 at the bottom): order the corners on screen.
+    left, right = sorted((a[0], b[0]))
+    top, bottom = sorted((a[1], b[1]))
+    rect = pygame.Rect(round(left), round(top), max(1, round(right - left)), max(1, round(bottom - top)))
     band = pygame.Surface(rect.size, pygame.SRCALPHA)
     band.fill(colour + (50,))
     screen.blit(band, rect.topleft)

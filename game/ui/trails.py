@@ -109,7 +109,7 @@ def trail_label(state: GameState, e: Event, start: Pose, end: Pose) -> str:
             return "pivoted"
         if kind == "close_gap":
             return "closed the gap"
-        return f"consolidated {moved:.1f}\""
+        return f"consolidation {moved:.1f}\""
     return TRAIL_KINDS.get(e.kind, e.kind)
 
 
@@ -161,9 +161,9 @@ class CombatTrails:
             by = d.get("by")
             reason = d.get("reason")
             if reason == "fled" or d.get("removed") == "fled":
-                label = "fled the battlefield: routed"
+                label = "fled the battlefield"
             elif by:
-                label = f"caught by {_name(state, by)}: routed"
+                label = "caught and routed"
             elif e.kind == "destroyed":
                 label = "destroyed"
             else:

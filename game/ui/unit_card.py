@@ -114,8 +114,14 @@ def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:
     scene = state.scene
     d = scene.distance(unit.id, other.id)
     out.append(f"{d:.1f}\" away (closest points)")
-    for a, b, verb in ((unit, other, "Shooting at it"), (other, unit, "Shot by it")):
-        arms = shooting.ranged_arms(a)
+    try:
+        sees, seen = scene.unit_has_sight(unit.id, other.id), scene.unit_has_sight(other.id, unit.id)
+    except Exception:  # noqa: BLE001 - the card must never break the window
+        sees = seen = False
+    out.append(("Sees it" if sees else "Does not see it") + " · " + ("is seen by it" if seen else "is not seen by it")
+               + " (front arcs, sight lines)")
+    for a, b, verb, can in ((unit, other, "Shooting at it", sees), (other, unit, "Shot by it", seen)):
+        arms = [arm for arm in shooting.ranged_arms(a) if can or indirect(arm.profile, arm.weapon)]
         if not arms:
             continue
         arm = arms[0]

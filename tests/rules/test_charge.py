@@ -73,10 +73,27 @@ def test_no_line_of_sight_means_no_charge():
 
 
 def test_units_in_the_way_block_the_path():
-    """Rulebook: General Movement: models may never move through other units, even when charging."""
-    blocker = make_unit("b", 1, SPEARS, 10, Pose(36, 15.5, 0))
+    """Rulebook: General Movement: models may never move through other units, even when charging. A wide unit
+    in the way leaves no path of 12" around it."""
+    blocker = make_unit("b", 1, SPEARS, 20, Pose(36, 15.5, 0), per_row=10)
     s = two(Pose(36, 10, 0), Pose(36, 21, 180), extra=[blocker])
     assert "t" not in charge_targets(s, s.units["c"])
+    with pytest.raises(IllegalAction, match="no clear path"):
+        plan_charge(s, s.units["c"], s.units["t"])
+
+
+def test_charge_goes_around_a_narrow_unit_in_the_way():
+    """Rulebook: Charging ("Charge moves don't have to be in a straight line"; one pivot of up to 90° at any
+    point), Picking Targets (a clear path to reach it): a charger goes around a unit in the way when the way
+    round is within its charge distance; the path never crosses the unit."""
+    blocker = make_unit("b", 1, SPEARS, 10, Pose(36, 15.5, 0))
+    s = two(Pose(36, 10, 0), Pose(36, 21, 180), extra=[blocker])
+    assert charge_targets(s, s.units["c"]) == ["t"]
+    plan = plan_charge(s, s.units["c"], s.units["t"])
+    assert plan.travel <= 12 + 1e-9 and len(plan.path) >= 2
+    assert s.scene.check_path("c", s.units["c"].pose, list(plan.path), exclusion=0.0, ignore_units=["t"]).ok
+    make_charge_move(s, Dice(sequence=[]), s.units["c"], s.units["t"])
+    assert s.scene.distance("c", "t") < 0.01 and s.units["c"].pose.x == pytest.approx(36, abs=1e-6)
 
 
 def test_shaken_units_cannot_charge():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine.actions import Consolidate, Done, FollowUp, Pursue
+from game.engine.actions import Consolidate, Done, FollowUp, PivotToFace, Pursue
 from game.engine.close_combat import Aftermath, _make_plans
 from game.engine.consolidation import close_gaps
 from game.engine.errors import IllegalAction
@@ -260,11 +260,28 @@ def test_tie_pivots_flanked_unit_to_face():
     d = dice(*[1] * 7)
     events = run_phase(s, d)
     assert kinds(events, "resolution")[0].data["winner"] is None
+    p = pending(s)  # "may pivot": the owner of the flanked unit decides
+    assert (p.player, p.decision, p.unit, p.options) == (2, "pivot_to_face", "t", ("a",))
+    events = answer(s, d, PivotToFace(2, "t"))
     t = s.units["t"]
     assert t.contact_arcs["a"] is Arc.FRONT
     assert t.pose.facing == pytest.approx(90.0)
     assert in_base_contact(s.scene, "a", "t")
     assert kinds(events, "consolidate")[0].data["kind"] == "pivot_to_face"
+    assert pending(s) is None
+
+
+def test_pivot_to_face_may_be_declined():
+    """Rulebook: Consolidation Moves: the units "may pivot to face": declining (done) leaves the flanked unit as it
+    stands, still locked in combat."""
+    s = charge_setup(side=Arc.LEFT, charged=False, attacker_models=5)
+    d = dice(*[1] * 7)
+    run_phase(s, d)
+    t = s.units["t"]
+    before = t.pose
+    events = answer(s, d, Done(2))
+    assert t.pose == before and t.contact_arcs["a"] is Arc.LEFT and "a" in t.engaged_with
+    assert not [e for e in kinds(events, "consolidate") if e.data["kind"] == "pivot_to_face"]
     assert pending(s) is None
 
 
@@ -479,3 +496,98 @@ def test_closing_a_gap_keeps_one_inch_from_other_enemies():
     assert in_base_contact(s.scene, "a", "t") and a.engaged_with == {"t"}
     assert s.scene.distance("a", "u") >= 1.0 - 1e-3
     assert a.pose.x == pytest.approx(36.5, abs=1e-3)  # as little shuffle as possible
+
+
+# --- choosing among several losers in the same facing --------------------------------------------------------------
+
+
+def two_in_front() -> tuple:  # type: ignore[type-arg]
+    """``a`` (player 1, 20 Warriors 10 wide) has charged ``t1`` and ``t2`` (player 2, 10 Warriors 5 wide each, side
+    by side) in the front: both touch its front."""
+    t1 = unit("t1", 2, WARRIORS, 10, Pose(36.0 - 2.5 * INCH_PER_BASE, 24.0, 180.0))
+    t2 = unit("t2", 2, WARRIORS, 10, Pose(36.0 + 2.5 * INCH_PER_BASE, 24.0, 180.0))
+    a = unit("a", 1, WARRIORS, 20, Pose(36.0, 24.0 - 2 * INCH_PER_BASE, 0.0), per_row=10)
+    s = state_of(t1, t2, a)
+    for t in (t1, t2):
+        s.engage(a, t, Arc.FRONT, Arc.FRONT)
+        a.first_round_with.add(t.id)
+        t.first_round_with.add("a")
+    a.fights_as_charger = True
+    return s, a, t1, t2
+
+
+HALF_EACH = [*[6] * 5, *[1] * 5, *[1] * 5,   # a's 10 attacks on t1: 5 hits, 5 failed Defense rolls
+             *[6] * 5, *[1] * 5, *[1] * 5,   # the same on t2
+             *[1] * 5, *[1] * 5]              # t1 and t2 (5 left each) miss
+"""a wins 13 (10 wounds, 2 rows, charge) to 2 (1 row each): by 11; each has 5 - 11 left: it flees if it fails."""
+
+
+def test_choosing_which_fleeing_unit_to_pursue():
+    """Rulebook: Consolidation Moves and Multiple Units: "If a unit has two or more units fleeing in the same facing
+    it has to choose which one to pursue (after flight moves have been made)": decision ``pursue_target``."""
+    s, a, t1, t2 = two_in_front()
+    d = dice(*HALF_EACH, 1, 1,      # both fail their morale tests: Shaken and Flee
+             6, 6, 5, 5,            # flights: t1 12", t2 10"
+             1, 2)                  # pursuit 3"
+    run_phase(s, d)
+    p = pending(s)
+    assert (p.decision, p.options) == ("pursue", ("true", "false"))
+    with pytest.raises(IllegalAction, match="after the flight moves"):
+        answer(s, d, Pursue(1, "a", True, "t2"))
+    events = answer(s, d, Pursue(1, "a", True))
+    assert len(kinds(events, "flee")) == 2 and not kinds(events, "pursuit")
+    p = pending(s)
+    assert (p.player, p.decision, p.unit, p.options) == (1, "pursue_target", "a", ("t1", "t2"))
+    with pytest.raises(IllegalAction, match="choose which one"):
+        answer(s, d, Pursue(1, "a", True))
+    events = answer(s, d, Pursue(1, "a", True, "t2"))
+    pursuit = kinds(events, "pursuit")[0]
+    assert pursuit.data["target"] == "t2" and pursuit.data["range"] == 3
+    assert a.pose.x == pytest.approx(t2.pose.x)      # on t2's flight line
+    assert pending(s) is None
+
+
+def test_pursuit_contact_with_the_other_fleeing_unit_routs_it_instead():
+    """Rulebook: Consolidation Moves and Multiple Units: "If during the pursuit move contact is made with (one of)
+    the other fleeing unit(s) the pursuit move ends and this unit is routed instead."""
+    s, a, t1, t2 = two_in_front()
+    d = dice(*HALF_EACH, 1, 1,
+             1, 2, 5, 5,            # flights: t1 3", t2 10"
+             6, 6)                  # pursuit 12" along t2's line: a (10 wide) meets t1 first
+    run_phase(s, d)
+    answer(s, d, Pursue(1, "a", True))
+    events = answer(s, d, Pursue(1, "a", True, "t2"))
+    assert kinds(events, "pursuit")[0].data["caught"] == "t1"
+    assert t1.removed is Removal.ROUTED and t2.on_table and t2.fleeing
+    assert pending(s).decision == "consolidate"       # the fleeing unit it contacted was routed
+
+
+def test_retreating_units_offered_for_follow_up_are_those_it_can_reach():
+    """Rulebook: Consolidation Moves and Multiple Units: with two units retreating in the same facing the winner has
+    to choose which one to follow up (``follow_up`` lists them); "If making contact with the chosen unit becomes
+    impossible another unit has to be followed instead": t1 retreated less and stands in the way of t2."""
+    s, a, t1, t2 = two_in_front()
+    # a: 1 hit on each (9 left each): 2 wounds + 2 rows + 1 charge = 5; t1, t2: 1 row each = 2: a wins by 3;
+    # each fails its test with 9 - 3 = 6 > 5 left: Shaken, retreats
+    d = dice(6, *[1] * 9, 1, 6, *[1] * 9, 1, *[1] * 9, *[1] * 9, 1, 1,
+             1, 6)                  # retreats: t1 D3 1 -> 4", t2 D3 3 -> 6"
+    run_phase(s, d)
+    p = pending(s)
+    assert (p.decision, p.options) == ("follow_up", ("t1",))
+    answer(s, d, FollowUp(1, "a", True))              # the only candidate
+    assert a.engaged_with == {"t1"} and in_base_contact(s.scene, "a", "t1")
+
+
+def test_choosing_which_retreating_unit_to_follow_up():
+    """Rulebook: Consolidation Moves and Multiple Units: both retreated 5": the winner chooses; it may end in contact
+    with the other too, as it fought it before."""
+    s, a, t1, t2 = two_in_front()
+    d = dice(6, *[1] * 9, 1, 6, *[1] * 9, 1, *[1] * 9, *[1] * 9, 1, 1, 3, 4)   # both retreat 5"
+    run_phase(s, d)
+    p = pending(s)
+    assert (p.decision, p.options) == ("follow_up", ("t1", "t2"))
+    with pytest.raises(IllegalAction, match="choose which one"):
+        answer(s, d, FollowUp(1, "a", True))
+    events = answer(s, d, FollowUp(1, "a", True, "t2"))
+    assert kinds(events, "follow_up")[0].data["target"] == "t2"
+    assert a.engaged_with == {"t1", "t2"} and a.fights_as_charger

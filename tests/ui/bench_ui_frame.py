@@ -91,11 +91,33 @@ def main() -> None:
     report("still", timed(app, 200))
     report("pan", timed(app, 200, lambda i: scene.view.pan(2, 1)))
     report("zoom", timed(app, 60, lambda i: scene.view.zoom_at(scene.view.rect.center, 1.02 if i < 30 else 0.98)))
-    # get to step 2.4 and drag a unit around (the engine checks the ghost once per frame)
-    for _ in range(2):
+    # step 2.1 with a unit selected: charge reach, arcs and sight lines drawn, the mouse over an enemy
+    def space() -> None:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
         timed(app, 2)
+
+    space()
+    scene.view.fit()
+    mine = [u for u in units if u.player == game.pending.player]
+    enemies = [u for u in units if u.player != game.pending.player]
+    scene.selected = mine[len(mine) // 2].id
+    scene.show_arcs = scene.show_sight = True
+    spots = [scene.view.to_screen_int(e.pose.xy) for e in enemies[:4]]
+
+    def hover(i: int) -> None:
+        p = spots[(i // 20) % len(spots)]
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(0, 0, 0)))
+
+    t0 = time.perf_counter()
+    timed(app, 1)
+    print(f"first frame with arcs, sight and reach: {(time.perf_counter() - t0) * 1000:.1f} ms (computes them)")
+    report("aids still", timed(app, 200))
+    report("aids hover", timed(app, 200, hover))
+    scene.show_arcs = scene.show_sight = False
+    scene.selected = None
+    # get to step 2.4 and drag a unit around (the engine checks the ghost once per frame)
+    space()
     uid = game.units_to_move(1)[0]
     u = game.state.units[uid]
     start = scene.view.to_screen_int(u.pose.xy)

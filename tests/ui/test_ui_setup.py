@@ -92,15 +92,23 @@ def test_two_750_point_lists_by_clicking(setup) -> None:  # type: ignore[no-unty
         _add(d, expensive)
     assert "over the limit" in d.scene.problems_box.html_text
     assert "over the limit" in d.scene.points_box.html_text
-    while lst.points_used > 750:
-        d.click_button(d.scene.remove_button)
-        last = lst.entries[-1]
-        row = next(t for t, uid in d.scene.entry_rows.items() if uid == last.id)
-        item = next(i["button_element"] for i in d.scene.entries.item_list if i["text"] == row)
-        if lst.points_used > 750:
-            d.click(item.rect.center, frames=3)
-            assert d.scene.selected == last.id
+    assert d.scene.selected == lst.entries[-1].id     # the unit just added
+    d.click_button(d.scene.remove_button)
+    assert lst.points_used <= 750
     assert "ready to play" in d.scene.problems_box.html_text
+    # a unit of the list is selected by clicking its row
+    row = next(t for t, uid in d.scene.entry_rows.items() if uid == first.id)
+    item = next(i["button_element"] for i in d.scene.entries.item_list if i["text"] == row)
+    d.click(item.rect.center, frames=3)
+    assert d.scene.selected == first.id
+    d.click(d.scene.entries.item_list[0]["button_element"].rect.center, frames=3)
+    assert d.scene.selected == first.id               # a second click keeps it selected
+    # a rule name on a card is a link: clicking it shows what the rule does
+    card = d.scene.cards[units[0]]
+    link = card.link_hover_chunks[0]
+    bx, by = card._calculate_hyperlinks_offsets()
+    d.click((bx + link.x + link.width // 2, by + link.y + link.height // 2), frames=4)
+    assert link.href in d.scene.rule_box.html_text
     # player 2: another army, three units
     d.click_button(d.scene.next_button)
     assert d.scene.player == 2
@@ -150,9 +158,11 @@ def test_generate_same_table_from_a_seed_and_edit_pieces(setup) -> None:  # type
     from game.ui.scenes.setup_state import centre
     from game.ui.scenes.setup_table import TableScene
     d = setup
+    d.scene.state.seed = 99                           # the first table (a fixed seed keeps the test quick)
     d.click_button(d.scene.step_buttons[2])
     scene = d.scene
     assert isinstance(scene, TableScene)
+    assert scene.state.terrain == generate_table(99)
     assert len(scene.state.terrain) >= 10            # a table is ready the first time
     # type a seed and generate, twice
     d.click(scene.seed_entry.rect.center)

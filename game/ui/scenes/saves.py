@@ -123,9 +123,14 @@ class SavedGamesPanel:
 
     def handle(self, event: pygame.event.Event) -> bool:
         """React to the panel's widgets; True if the event was theirs."""
-        if self.dialog is not None and not self.dialog.alive():
+        if event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED and self.dialog is not None \
+                and event.ui_element is self.dialog:
+            item = self.selected
             self.dialog = None
-        if self.dialog is not None and event.type == pygame.KEYDOWN:
+            if item is not None:
+                self.delete_game(item)
+            return True
+        if self.dialog is not None and self.dialog.alive() and event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 self.dialog.kill()
                 self.dialog = None
@@ -153,12 +158,6 @@ class SavedGamesPanel:
             if event.ui_element is self.delete:
                 self._confirm_delete(self.selected)
                 return True
-        if event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED and event.ui_element is self.dialog:
-            item = self.selected
-            self.dialog = None
-            if item is not None:
-                self.delete_game(item)
-            return True
         return False
 
     def _confirm_delete(self, item: SavedGame) -> None:

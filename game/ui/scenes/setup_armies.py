@@ -70,7 +70,7 @@ def rule_links(rules: tuple[str, ...]) -> str:
         except ValueError:
             out.append(html.escape(text))
             continue
-        out.append(f"<a href='{html.escape(name)}'>{html.escape(text)}</a>")
+        out.append(f"<a href='{html.escape(text)}'>{html.escape(text)}</a>")
     return ", ".join(out)
 
 
@@ -91,7 +91,7 @@ def profile_card_html(prof: Profile) -> str:
                 name, _ = parse_rule(r)
             except ValueError:
                 continue
-            text = text.replace(html.escape(r), f"<a href='{html.escape(name)}'>{html.escape(r)}</a>", 1)
+            text = text.replace(html.escape(r), f"<a href='{html.escape(r)}'>{html.escape(r)}</a>", 1)
         weapons.append(text)
     lines = [head, stats]
     if weapons:
@@ -99,12 +99,17 @@ def profile_card_html(prof: Profile) -> str:
     return "<br>".join(lines)
 
 
-def rule_html(name: str) -> str:
-    """What a special rule or command group upgrade does (the engine's summary), for the rules box."""
+def rule_html(text: str) -> str:
+    """What a special rule (as written, ``Impact(1)``) or command group upgrade does, with its value put in (the
+    engine's summary), for the rules box."""
+    try:
+        name, value = parse_rule(text)
+    except ValueError:
+        name, value = text, None
     rule = RULES.get(name) or UPGRADES_INFO.get(name.lower())
     if rule is None:
-        return f"<b>{html.escape(name)}</b>"
-    return f"<b>{html.escape(rule.label())}</b><br>{html.escape(rule.summary)}"
+        return f"<b>{html.escape(text)}</b>"
+    return f"<b>{html.escape(rule.label(value))}</b><br>{html.escape(rule.text(value))}"
 
 
 def saved_list_title(path: Path) -> str:
@@ -135,6 +140,8 @@ class ArmyScene(SetupScene):
         self.army_labels: dict[str, Path] = {}
         self.saved_labels: dict[str, Path] = {}
         self.add_buttons: dict[UIButton, str] = {}
+        self.cards: dict[str, UITextBox] = {}
+        """The profile card of each profile (by name)."""
         self.copy_buttons: dict[UIButton, int] = {}
         self.upgrade_boxes: dict[UICheckBox, str] = {}
         self.hero_options: dict[str, str | None] = {}
@@ -174,9 +181,9 @@ class ArmyScene(SetupScene):
     def build_body(self, rect: pygame.Rect) -> None:
         """Army column, unit cards, the list."""
         top, h = rect.y + 8, rect.h - 16
-        left_w = 350 if rect.w >= 1300 else 300
+        left_w = 350 if rect.w >= 1300 else 300 if rect.w >= 1150 else 250
         rest = rect.w - left_w - 40
-        mid_w = int(rest * 0.47)
+        mid_w = int(rest * (0.47 if rect.w >= 1150 else 0.5))
         self._build_left(pygame.Rect(10, top, left_w, h))
         self._build_catalogue(pygame.Rect(20 + left_w, top, mid_w, h))
         self._build_list(pygame.Rect(30 + left_w + mid_w, top, rect.w - 40 - left_w - mid_w, h))
@@ -192,37 +199,41 @@ class ArmyScene(SetupScene):
         self.widgets.append(panel)
         self._stripe(panel, r.w)
         w = r.w - 24
-        UILabel(pygame.Rect(10, 12, w, 22), f"PLAYER {self.player} — CHOOSE YOUR ARMY", m, container=panel,
+        UILabel(pygame.Rect(10, 12, w, 22), f"PLAYER {self.player} — " + ("ARMY" if w < 300 else "CHOOSE YOUR ARMY"),
+                m, container=panel,
                 object_id="#section_title")
         self.army_labels = {army_name(p): p for p in self.files}
         current = next((n for n, p in self.army_labels.items()
                         if self.lst.army.source is not None and Path(self.lst.army.source).resolve() == p),
                        self.lst.army.name)
-        options = list(self.army_labels) or [current]
-        self.army_menu = UIDropDownMenu(options, current if current in options else options[0],
+        options: list[str | tuple[str, str]] = list(self.army_labels) or [current]
+        self.army_menu = UIDropDownMenu(options, current if current in options else str(options[0]),
                                         pygame.Rect(10, 36, w, 34), m, container=panel)
         desc = self.lst.army.description or ""
         UITextBox(f"<font color='#c8d0d6'>{html.escape(desc)}</font>", pygame.Rect(10, 74, w, 84), m,
                   container=panel)
-        UILabel(pygame.Rect(10, 166, w, 22), "GAME SIZE — AGREED BY BOTH PLAYERS", m, container=panel,
+        UILabel(pygame.Rect(10, 166, w, 22),
+                "GAME SIZE — BOTH PLAYERS" if w < 300 else "GAME SIZE — AGREED BY BOTH PLAYERS", m, container=panel,
                 object_id="#section_title")
-        sizes = [f"{p} points" for p in GAME_SIZES]
+        sizes: list[str | tuple[str, str]] = [f"{p} points" for p in GAME_SIZES]
         cur = f"{self.state.points} points"
         if cur not in sizes:
             sizes.append(cur)
         self.points_menu = UIDropDownMenu(sizes, cur, pygame.Rect(10, 190, 150, 32), m, container=panel)
-        self.force_box = UICheckBox(pygame.Rect(172, 196, 20, 20), "Force Organisation", m, container=panel,
+        fx, fy, extra = (172, 196, 0) if w >= 320 else (10, 230, 30)
+        self.force_box = UICheckBox(pygame.Rect(fx, fy, 20, 20), "Force Organisation", m, container=panel,
                                     initial_state=self.state.force_org,
                                     tool_tip_text="Optional limits both players agree on: heroes, copies of a "
                                                   "unit, unit cost and number of units (rulebook \"Force "
                                                   "Organisation (Optional)\").")
-        self.force_text = UITextBox("", pygame.Rect(10, 226, w, 62), m, container=panel)
-        UILabel(pygame.Rect(10, 292, w, 22), "MY LISTS — SAVED ON THIS COMPUTER", m, container=panel,
+        self.force_text = UITextBox("", pygame.Rect(10, 226 + extra, w, 62), m, container=panel)
+        UILabel(pygame.Rect(10, 292 + extra, w, 22), "MY LISTS" if w < 300 else "MY LISTS — SAVED ON THIS COMPUTER",
+                m, container=panel,
                 object_id="#section_title")
-        self.list_name = UITextEntryLine(pygame.Rect(10, 316, w - 110, 32), m, container=panel,
+        self.list_name = UITextEntryLine(pygame.Rect(10, 316 + extra, w - 110, 32), m, container=panel,
                                          placeholder_text="Name of this list")
         self.list_name.set_text(self.lst.name or "")
-        self.save_list_button = UIButton(pygame.Rect(w - 94, 316, 104, 32), "Save list", m, container=panel,
+        self.save_list_button = UIButton(pygame.Rect(w - 94, 316 + extra, 104, 32), "Save list", m, container=panel,
                                          tool_tip_text="Save this list to reuse it in another battle")
         self.saved_labels = {}
         for p in saved_lists():
@@ -230,15 +241,15 @@ class ArmyScene(SetupScene):
             while label in self.saved_labels:
                 label += " "
             self.saved_labels[label] = p
-        list_h = max(70, min(150, r.h - 560))
+        list_h = max(64, min(150, r.h - 560 - extra))
         items: list[str | tuple[str, str]] = list(self.saved_labels) or []
-        self.saved_list = UISelectionList(pygame.Rect(10, 354, w, list_h), items, m, container=panel,
+        self.saved_list = UISelectionList(pygame.Rect(10, 354 + extra, w, list_h), items, m, container=panel,
                                           object_id=LIST_ID)
-        self.load_button = UIButton(pygame.Rect(10, 358 + list_h, w, 32),
+        self.load_button = UIButton(pygame.Rect(10, 358 + extra + list_h, w, 32),
                                     "Load selected list" if items else "No saved lists yet", m, container=panel,
                                     tool_tip_text="Replace this list by the saved one (double-click works too)")
         self.load_button.disable()
-        y = 398 + list_h
+        y = 398 + extra + list_h
         UILabel(pygame.Rect(10, y, w, 22), "RULES", m, container=panel, object_id="#section_title")
         self.rule_box = UITextBox(self.rule_shown, pygame.Rect(10, y + 24, w, max(60, r.h - y - 34)), m,
                                   container=panel)
@@ -257,8 +268,10 @@ class ArmyScene(SetupScene):
         cw = r.w - 12 - 20
         y = 0
         self.add_buttons = {}
+        self.cards = {}
         for name, prof in self.lst.army.profiles.items():
             box = UITextBox(profile_card_html(prof), pygame.Rect(0, y, cw - 84, -1), m, container=self.catalogue)
+            self.cards[name] = box
             hgt = max(box.rect.height, 44)
             tip = f"Add a unit of {name} ({prof.cost} pts) to your list"
             btn = UIButton(pygame.Rect(cw - 78, y + (hgt - 36) // 2, 76, 36), "Add", m, container=self.catalogue,
@@ -303,8 +316,9 @@ class ArmyScene(SetupScene):
             text, ok = points_summary(lst)
             colour = "#8fd6a0" if ok else "#ff8a80"
             units = len(lst.unit_ids())
-            self.points_box.set_text(f"<font size=5 color='{colour}'><b>{html.escape(text)}</b></font>"
-                                     f"<font color='#9aa4ac'>   · {units} unit{'s' if units != 1 else ''}</font>")
+            size = 5 if self.points_box.rect.w >= 440 else 4
+            self.points_box.set_text(f"<font size={size} color='{colour}'><b>{html.escape(text)}</b></font>"
+                                     f"<font color='#9aa4ac'> · {units} unit{'s' if units != 1 else ''}</font>")
         if self._right is not None:
             if self.entries is not None:
                 self.entries.kill()
@@ -372,17 +386,18 @@ class ArmyScene(SetupScene):
             info = f"{lst.models(entry)} models · {lst.unit_cost(entry)} pts"
             UILabel(pygame.Rect(274, 36, w - 274, 30), info, m, container=ed, object_id="#hud_hint")
         else:
-            info = f"1 (a single model is never combined) · {lst.unit_cost(entry)} pts"
+            info = f"single model · {lst.unit_cost(entry)} pts"
             UILabel(pygame.Rect(84, 36, w - 84, 30), info, m, container=ed, object_id="#hud_hint")
         # command group (rulebook "Command Groups")
         x = 10
+        step = (w - 10) // 3
         for u in UPGRADE_ORDER:
             cost = lst.upgrade_cost(u)
             text = u.capitalize() + (f" (+{cost})" if cost else "")
             box = UICheckBox(pygame.Rect(x, 78, 20, 20), text, m, container=ed, initial_state=u in entry.upgrades,
                              tool_tip_text=f"{u.capitalize()}: {UPGRADES_INFO[u].summary}")
             self.upgrade_boxes[box] = u
-            x += max(130, 40 + 9 * len(text))
+            x += max(step, 40 + 9 * len(text)) if step >= 130 else step
         # hero (rulebook "Hero")
         if prof.is_hero:
             targets = lst.joinable_units(entry.profile) if prof.tough <= 6 else []
@@ -420,11 +435,11 @@ class ArmyScene(SetupScene):
         hero_id = entry.id if prof.is_hero else entry.hero_id
         hero_name = entry.profile if prof.is_hero else entry.hero
         if hero_id is not None and lst.general == hero_id:
-            self.general_button = UIButton(pygame.Rect(8, 156, 240, 34), f"★ {hero_name} is the General", m,
-                                           container=ed, object_id="#toggle_on")
-            self.general_button.disable()
+            UILabel(pygame.Rect(8, 156, w - 190, 34), f"★ {hero_name} is the General", m, container=ed,
+                    object_id="#hud_title")
         elif hero_id is not None:
-            self.general_button = UIButton(pygame.Rect(8, 156, 240, 34), f"★ Make {hero_name} General", m,
+            self.general_button = UIButton(pygame.Rect(8, 156, min(260, w - 190), 34),
+                                           "★ Make General" if w < 450 else f"★ Make {hero_name} General", m,
                                            container=ed,
                                            tool_tip_text="The General is worth 100 victory points to the enemy")
         self.remove_button = UIButton(pygame.Rect(w - 170, 156, 172, 34), "Remove from list", m, container=ed)
@@ -467,14 +482,15 @@ class ArmyScene(SetupScene):
     def _button(self, el: object) -> None:
         lst = self.lst
         if el in self.add_buttons:
-            self.add_unit(self.add_buttons[el])  # type: ignore[index]
+            self.add_unit(self.add_buttons[el])
         elif el in self.copy_buttons and self.selected is not None:
-            if set_copies(lst, lst.entry(self.selected), self.copy_buttons[el]):  # type: ignore[index]
+            if set_copies(lst, lst.entry(self.selected), self.copy_buttons[el]):
                 self.refresh()
         elif el is self.general_button and self.selected is not None:
             e = lst.entry(self.selected)
             prof = lst.army.profiles.get(e.profile)
             lst.general = e.id if prof is not None and prof.is_hero else e.hero_id
+            self.say("Your General is worth 100 victory points to the enemy if it is killed or flees.")
             self.refresh()
         elif el is self.remove_button and self.selected is not None:
             self.remove_entry(self.selected)
@@ -507,12 +523,17 @@ class ArmyScene(SetupScene):
                 lst.detach_hero(entry.id)       # the old hero stays in the list on its own
             if hero is not None:
                 lst.join_hero(entry.id, hero)   # takes a standalone hero of that profile, else a new one
+                self.say(f"{hero} deploys as part of {entry.profile} (rulebook \"Hero\").")
+            else:
+                self.say("The hero is now a unit of its own in your list.")
             self.refresh()
         elif el is self.join_menu and self.selected is not None and text in self.join_options:
             target = self.join_options[text]
             if target is not None:
+                hero = lst.entry(self.selected).profile
                 join_standalone_hero(lst, self.selected, target)
                 self.selected = target
+                self.say(f"{hero} deploys as part of {lst.entry(target).profile} (rulebook \"Hero\").")
             self.refresh()
 
     def _check_box(self, el: object, checked: bool) -> None:
@@ -521,7 +542,7 @@ class ArmyScene(SetupScene):
                 self.state.force_org = checked
                 self.refresh()
         elif el in self.upgrade_boxes and self.selected is not None:
-            u = self.upgrade_boxes[el]  # type: ignore[index]
+            u = self.upgrade_boxes[el]
             entry = self.lst.entry(self.selected)
             if checked and u not in entry.upgrades:
                 entry.upgrades.append(u)
@@ -586,5 +607,6 @@ class ArmyScene(SetupScene):
             self.lst.name = self.list_name.get_text().strip()
 
     def resize(self) -> None:
-        """Rebuild for the new window size."""
+        """Rebuild for the new window size (keeping the list name typed)."""
+        self.leave_step()
         self.rebuild()

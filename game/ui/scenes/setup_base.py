@@ -47,8 +47,12 @@ def ensure_theme(manager: pygame_gui.UIManager) -> None:
 
 
 def open_setup(app: App, state: SetupState | None = None, step: int = 1) -> None:
-    """Open the battle set-up at ``step`` (a fresh ``SetupState`` unless one is given)."""
-    app.switch(make_step(app, state or SetupState(), step))
+    """Open the battle set-up at ``step`` with ``state``; by default the set-up last used in this window (kept on
+    the app as ``setup_state``, so that Main menu or a finished battle loses nothing), else a fresh one."""
+    if state is None:
+        state = getattr(app, "setup_state", None) or SetupState()
+    app.setup_state = state  # type: ignore[attr-defined]
+    app.switch(make_step(app, state, step))
 
 
 def make_step(app: App, state: SetupState, step: int) -> SetupScene:
@@ -75,6 +79,7 @@ class SetupScene(Scene):
         self.widgets: list[pygame_gui.core.UIElement] = []
         self.step_buttons: list[UIButton] = []
         self.menu_button: UIButton | None = None
+        self.reset_button: UIButton | None = None
         self.back_button: UIButton | None = None
         self.next_button: UIButton | None = None
         self.message_box: UITextBox | None = None
@@ -97,10 +102,12 @@ class SetupScene(Scene):
         top = UIPanel(pygame.Rect(0, 0, w, HEADER), starting_height=1, manager=m)
         self.widgets = [top]
         UILabel(pygame.Rect(14, 12, 170, 30), "New battle", m, container=top, object_id="#hud_title")
+        self.reset_button = UIButton(pygame.Rect(w - 254, 10, 112, 34), "Start over", m, container=top,
+                                     tool_tip_text="Forget this set-up: empty lists, a new table")
         self.menu_button = UIButton(pygame.Rect(w - 134, 10, 124, 34), "Main menu", m, container=top,
-                                    tool_tip_text="Leave the set-up (what you chose here is lost)")
+                                    tool_tip_text="Back to the main menu (the set-up is kept until the window closes)")
         x = 176
-        bw = max(120, min(200, (w - 176 - 150) // len(STEPS) - 8))
+        bw = max(120, min(200, (w - 176 - 270) // len(STEPS) - 8))
         self.step_buttons = []
         for i, name in enumerate(STEPS, start=1):
             b = UIButton(pygame.Rect(x, 10, bw, 34), f"{i} · {name}", m, container=top,
@@ -131,6 +138,12 @@ class SetupScene(Scene):
         self.widgets = []
         self.step_buttons = []
 
+    def resize(self) -> None:
+        """The window changed size: keep what was typed, build the widgets again."""
+        self.leave_step()
+        self.kill_ui()
+        self.build_ui()
+
     def say(self, text: str, bad: bool = False) -> None:
         """Show ``text`` in the footer (red when ``bad``)."""
         self.message, self.message_bad = text, bad
@@ -158,6 +171,9 @@ class SetupScene(Scene):
             if el is self.menu_button:
                 self.leave_step()
                 self.app.show_menu()
+                return
+            if el is self.reset_button:
+                open_setup(self.app, SetupState(), 1)
                 return
             if el is self.back_button and self.step > 1:
                 self.go(self.step - 1)

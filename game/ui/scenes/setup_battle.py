@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIButton, UICheckBox, UIDropDownMenu, UIImage, UILabel, UIPanel, UITextBox, UITextEntryLine
+from pygame_gui.elements import (
+    UIButton,
+    UICheckBox,
+    UIDropDownMenu,
+    UIImage,
+    UILabel,
+    UIPanel,
+    UITextBox,
+    UITextEntryLine,
+)
 
 from game.scenario import ScenarioError
 from game.ui.draw_terrain import StaticLayer
@@ -124,7 +133,7 @@ class StartScene(SetupScene):
             box = UICheckBox(pygame.Rect(x, 78, 20, 20), label, m, container=left,
                              initial_state=bool(self.state.options.get(key, False)), tool_tip_text=tip)
             self.option_boxes[box] = key
-            x += 300
+            x += max(260, w // 2)
         UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, 112, w, 74), m, container=left)
         UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, 192, w, 74), m, container=left)
         UITextBox(table_summary_html(self.state), pygame.Rect(10, 272, w, 50), m, container=left)
@@ -132,8 +141,8 @@ class StartScene(SetupScene):
         right = UIPanel(pygame.Rect(20 + lw, top, rect.w - lw - 30, h), starting_height=1, manager=m)
         self.widgets.append(right)
         rw = rect.w - lw - 54
-        UILabel(pygame.Rect(10, 8, rw, 22), "THE TABLE (PLAYER 1'S EDGE AT THE BOTTOM UNTIL THE ROLL-OFF)", m,
-                container=right, object_id="#section_title")
+        title = "THE TABLE" if rw < 600 else "THE TABLE (PLAYER 1'S EDGE AT THE BOTTOM UNTIL THE ROLL-OFF)"
+        UILabel(pygame.Rect(10, 8, rw, 22), title, m, container=right, object_id="#section_title")
         pw = min(rw, int((h - 270) * TABLE_SIZE[0] / TABLE_SIZE[1]))
         ph = int(pw * TABLE_SIZE[1] / TABLE_SIZE[0])
         self.preview_rect = pygame.Rect(10 + (rw - pw) // 2, 34, pw, ph)

@@ -45,7 +45,7 @@ from game.setup.terrain_gen import (
     RectSpec,
     TerrainPieceSpec,
     coverage,
-    generate_table,
+    generate_layout,
     max_gap,
     min_gap,
     trait_counts,
@@ -372,6 +372,8 @@ class SetupState:
     """The terrain pieces, in placement order."""
     table_made: bool = False
     """True once the table step was opened (it generates a table the first time only)."""
+    notes: list[str] = field(default_factory=list)
+    """What the last generation rolled (style, restriction, pieces removed), in words."""
     style: str = "guidelines"
     """Terrain generation style (``game.setup.terrain_gen.STYLES``)."""
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1, 100000))
@@ -448,7 +450,9 @@ class SetupState:
         if style not in STYLES:
             raise ValueError(f"unknown terrain style {style!r}")
         self.seed, self.style = seed, style
-        self.terrain = generate_table(seed, TABLE_SIZE[0], TABLE_SIZE[1], style)
+        layout = generate_layout(seed, TABLE_SIZE[0], TABLE_SIZE[1], style)
+        self.terrain = list(layout.pieces)
+        self.notes = [n for n in layout.notes if ": section " not in n]
         return self.terrain
 
     # --- the battle -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIImage, UILabel, UIPanel, UITextBox, UITextEntryLine
 
-from game.setup.terrain_gen import STYLE_NAMES, STYLES, TerrainPieceSpec, piece_size
+from game.setup.terrain_gen import MIN_GAP, STYLE_NAMES, STYLES, TerrainPieceSpec, piece_size
 from game.ui import palette
 from game.ui.assets import text_cache
 from game.ui.draw_terrain import TRAIT_WORDS, StaticLayer
@@ -48,7 +48,7 @@ TURN_STEP_FINE = 5.0
 DEPLOY_DEPTH = 12.0
 """Deployment zones drawn along the long edges (rulebook "Deploying Armies")."""
 HINT = ("Click a piece to select it · drag to move · Q/E or wheel: turn (Shift: 5°) · Delete: remove · "
-        "pick a kind on the right, then click the table to place it")
+        "dashed lines: the 12\" deployment zones")
 """The controls, drawn under the table."""
 
 
@@ -73,6 +73,27 @@ def piece_html(piece: TerrainPieceSpec) -> str:
     traits = ", ".join(TRAIT_WORDS.get(t, t) for t in sorted(piece.traits)) or "no rules (open ground)"
     return (f"<b>{html.escape(piece.name)}</b> <font color='#9aa4ac'>({KIND_WORDS.get(piece.kind, piece.kind)}, "
             f"{long_:.1f}\" × {short:.1f}\")</font><br>{html.escape(traits)}")
+
+
+def too_close(pieces: list[TerrainPieceSpec], index: int) -> str:
+    """Words about the pieces that piece ``index`` overlaps or comes within 6" of ("" if none): AoWFBR "Terrain
+    Placement" recommends gaps of at least 6" so that large units fit through."""
+    shape = pieces[index].shape()
+    over, near = [], []
+    for i, other in enumerate(pieces):
+        if i == index:
+            continue
+        d = float(shape.distance(other.shape()))
+        if d <= 1e-9:
+            over.append(other.name)
+        elif d < MIN_GAP:
+            near.append(other.name)
+    parts = []
+    if over:
+        parts.append("overlaps " + ", ".join(over))
+    if near:
+        parts.append(f"under {MIN_GAP:g}\" from " + ", ".join(near))
+    return "; ".join(parts)
 
 
 class TableScene(SetupScene):
@@ -163,7 +184,7 @@ class TableScene(SetupScene):
         y += 42
         UILabel(pygame.Rect(10, y, w, 22), "GUIDELINES (AoWFBR TERRAIN PLACEMENT)", m, container=panel,
                 object_id="#section_title")
-        self.report_box = UITextBox("", pygame.Rect(10, y + 24, w, max(120, r.h - y - 72)), m, container=panel)
+        self.report_box = UITextBox("", pygame.Rect(10, y + 24, w, max(40, r.h - y - 72)), m, container=panel)
         self.clear_button = UIButton(pygame.Rect(10, r.h - 42, w, 30), "Clear the table", m, container=panel,
                                      tool_tip_text="Remove every piece (then place your own)")
         self._report_key = None
@@ -178,7 +199,11 @@ class TableScene(SetupScene):
             if self.selected is None:
                 self.piece_box.set_text("<font color='#9aa4ac'>Click a piece on the table to select it.</font>")
             else:
-                self.piece_box.set_text(piece_html(terrain[self.selected]))
+                text = piece_html(terrain[self.selected])
+                near = too_close(terrain, self.selected)
+                if near:
+                    text += f"<br><font color='#ffcc80'>⚠ {html.escape(near)}</font>"
+                self.piece_box.set_text(text)
         for b in (self.turn_left, self.turn_right, self.delete_button):
             if b is not None:
                 b.enable() if self.selected is not None else b.disable()
@@ -192,11 +217,6 @@ class TableScene(SetupScene):
                 self._kind_ids[b] = wanted
                 b.change_object_id(wanted)
 
-    def resize(self) -> None:
-        """Rebuild the widgets for the new window size."""
-        self.kill_ui()
-        self.build_ui()
-
     # --- editing --------------------------------------------------------------------------------------------
     def generate(self, seed: int | None = None) -> None:
         """Generate a table from the style chosen and ``seed`` (else the seed typed, else a new one)."""
@@ -209,8 +229,9 @@ class TableScene(SetupScene):
         if self.seed_entry is not None:
             self.seed_entry.set_text(str(seed))
         self.selected = None
-        self.say(f"Generated {len(self.state.terrain)} pieces ({STYLE_NAMES[style]}, seed {seed}). The same seed "
-                 f"and style always give this table.")
+        notes = " · ".join(self.state.notes[:4])
+        self.say(f"Generated {len(self.state.terrain)} pieces ({STYLE_NAMES[style]}, seed {seed}; the same seed and "
+                 f"style give the same table)." + (f" {notes}" if notes else ""))
         self.refresh()
 
     def place(self, kind: str, point: Point) -> int:
@@ -359,7 +380,13 @@ class TableScene(SetupScene):
             self._draw_piece(screen, ghost, 150)
         screen.set_clip(clip)
         hint = text_cache.get(HINT, 13, (200, 210, 218))
-        screen.blit(hint, (self.view.rect.x + 10, self.view.rect.bottom + 6))
+        if hint.get_width() > self.view.rect.w - 20:      # narrow window: two lines
+            first, second = HINT.split(" · Delete")
+            for i, line in enumerate((first, "Delete" + second)):
+                screen.blit(text_cache.get(line, 12, (200, 210, 218)),
+                            (self.view.rect.x + 10, self.view.rect.bottom + 1 + 13 * i))
+        else:
+            screen.blit(hint, (self.view.rect.x + 10, self.view.rect.bottom + 6))
 
     def _pts(self, piece: TerrainPieceSpec) -> list[tuple[float, float]]:
         return [self.view.to_screen(p) for p in piece.outline()]
@@ -380,7 +407,7 @@ class TableScene(SetupScene):
         screen.blit(label, (cx - label.get_width() / 2, cy - label.get_height() / 2))
 
     def _draw_zones(self, screen: pygame.Surface) -> None:
-        """The 12" deployment strips along both long edges, faintly, each with a label inside it."""
+        """The 12" deployment strips along both long edges, faintly, with a dashed inner edge."""
         w, d = TABLE_SIZE
         for y0, y1, colour in ((0.0, DEPLOY_DEPTH, palette.PLAYER[1]), (d - DEPLOY_DEPTH, d, palette.PLAYER[2])):
             a = self.view.to_screen((0, y0))
@@ -392,6 +419,3 @@ class TableScene(SetupScene):
             inner_y = rect.top if y0 == 0 else rect.bottom
             for x in range(rect.left, rect.right, 14):        # dashed inner edge of the zone
                 pygame.draw.line(screen, colour, (x, inner_y), (min(x + 7, rect.right), inner_y), 2)
-            label = text_cache.get('12" deployment zone', 12, (235, 235, 235), False, (0, 0, 0, 120), 2)
-            ly = inner_y + 3 if y0 == 0 else inner_y - label.get_height() - 3
-            screen.blit(label, (rect.right - label.get_width() - 6, ly))

@@ -1,0 +1,345 @@
+"""A guided lesson in the window: the battle scene, a lesson panel, and the step's highlights.
+
+``LessonScene`` is the battle scene (``game.ui.scenes.battle``) with three changes:
+
+* every action the player makes (``act``) goes to ``game.tutorial.runner.LessonRun.try_action`` instead of straight
+  to the engine: an illegal one shows the rule it breaks, a wrong one is shown and taken back with the hint, an
+  accepted one stands, and the computer's answers (the step's ``auto``) are shown as they come;
+* the log panel's place holds the lesson panel: the step's text, the explanation of the step just done, the hint
+  after a wrong try, and the buttons Hint, Skip step, Restart and Lessons (back to the menu);
+* the step's highlights are drawn over the table (units outlined, points, areas, the goal circle of a move) and the
+  named buttons of the action bar pulse.
+
+There is no hand-over screen (the computer plays the other side) and no Ctrl+Z (a wrong try is taken back by the
+lesson; Restart starts again). Nothing here changes the game except through ``LessonRun``.
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
+
+from game.engine.actions import Action
+from game.engine.errors import IllegalAction
+from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
+from game.tutorial.runner import Outcome
+from game.ui import palette
+from game.ui.overlays import dashed_polyline, pulse
+from game.ui.scenes.battle import BattleScene
+from geometry.formation import footprint_corners
+
+if TYPE_CHECKING:
+    from game.ui.app import App
+
+HIGHLIGHT = (255, 236, 120)
+"""Outline of the units, points and areas a step points at."""
+GOAL = (120, 255, 170)
+"""The circle a move must end in."""
+PANEL_BUTTONS = (("hint", "Hint"), ("skip", "Skip step"), ("restart", "Restart"), ("lessons", "Lessons"))
+"""The lesson panel's buttons: key and label."""
+
+
+class LessonPanel:
+    """Text of the current step, the last explanation, the hint; buttons Hint, Skip, Restart, Lessons."""
+
+    def __init__(self, manager: Any, rect: pygame.Rect) -> None:
+        self.rect = rect
+        self.panel = UIPanel(rect, starting_height=1, manager=manager)
+        self.title = UILabel(pygame.Rect(8, 2, rect.w - 16, 22), "", manager, container=self.panel)
+        bh = 30
+        self.box = UITextBox("", pygame.Rect(4, 26, rect.w - 10, rect.h - 36 - bh), manager, container=self.panel)
+        self.buttons: dict[str, UIButton] = {}
+        w = (rect.w - 10 - 3 * 4) // len(PANEL_BUTTONS)
+        for i, (key, label) in enumerate(PANEL_BUTTONS):
+            self.buttons[key] = UIButton(pygame.Rect(4 + i * (w + 4), rect.h - bh - 6, w, bh), label, manager,
+                                         container=self.panel)
+        self._html: str | None = None
+
+    def show(self, title: str, body: str) -> None:
+        """Set the title line and the HTML body (rebuilt only when it changed)."""
+        if self.title.text != title:
+            self.title.set_text(title)
+        if body != self._html:
+            self._html = body
+            self.box.set_text(body)
+
+    def pressed(self, event: pygame.event.Event) -> str | None:
+        """The key of the panel button an event pressed, or None."""
+        if event.type != pygame_gui.UI_BUTTON_PRESSED:
+            return None
+        for key, b in self.buttons.items():
+            if event.ui_element is b:
+                return key
+        return None
+
+    def kill(self) -> None:
+        """Remove the widgets."""
+        self.panel.kill()
+        self.buttons = {}
+
+
+class LessonScene(BattleScene):
+    """A lesson being played (see the module docstring)."""
+
+    def __init__(self, app: App, run: LessonRun) -> None:
+        super().__init__(app, run.game, None, list(run.lesson.scenario.terrain_kinds))
+        self.run = run
+        """The lesson: the only way the game changes."""
+        self.rewinder = None          # wrong tries are taken back by the lesson; Restart starts again
+        self.turn_with_seat = False
+        self._seat = run.learner      # no hand-over screen: the computer plays the other side
+        self.lesson_panel: LessonPanel | None = None
+        self._blinking: dict[str, Any] = {}
+        self.notes: list[tuple[str, str]] = []
+        """What the lesson said since the last step began: (kind, text), kind ``explain``, ``wrong``, ``rule``,
+        ``note``."""
+        if run.lesson.intro:
+            self.notes.append(("note", run.lesson.intro))
+
+    # --- widgets ------------------------------------------------------------------------------------------------
+    def build_ui(self) -> None:
+        """The battle scene's widgets, with the lesson panel where the log was."""
+        super().build_ui()
+        if self.layout is None:
+            return
+        if self.log is not None:
+            self.log.kill()
+            self.log = None
+        self.lesson_panel = LessonPanel(self.app.manager, self.layout.log)
+        self._blinking.clear()
+        self._show_lesson()
+
+    def kill_ui(self) -> None:
+        """Remove the widgets."""
+        super().kill_ui()
+        if self.lesson_panel is not None:
+            self.lesson_panel.kill()
+            self.lesson_panel = None
+
+    def _show_lesson(self) -> None:
+        if self.lesson_panel is None:
+            return
+        run = self.run
+        title = f"{run.lesson.title} — step {run.step_number}/{run.step_count}"
+        if run.finished:
+            title = f"{run.lesson.title} — done"
+        parts = [f"<b>{html.escape(run.text)}</b>"]
+        colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc"}
+        for kind, text in self.notes[-4:]:
+            parts.append(f"<font color='{colours.get(kind, '#ffffff')}'>{html.escape(text)}</font>")
+        if run.hint is not None:
+            parts.append(f"<font color='#ffe082'><i>Hint: {html.escape(run.hint)}</i></font>")
+        self.lesson_panel.show(title, "<br><br>".join(parts))
+
+    def _note(self, outcome: Outcome) -> None:
+        if outcome.accepted:
+            self.notes = [("explain" if m == self.run.explanation else "note", m) for m in outcome.messages]
+        elif outcome.wrong:
+            self.notes.append(("wrong", outcome.messages[0]))
+        else:
+            self.notes.append(("rule", outcome.messages[0] if outcome.messages else "Not allowed."))
+        self._show_lesson()
+
+    # --- acting ---------------------------------------------------------------------------------------------------
+    def act(self, action: Action) -> bool:
+        """The player's action, through the lesson. True if it stands."""
+        try:
+            out = self.run.try_action(action)
+        except Exception as e:  # noqa: BLE001 - a bug must not close the lesson
+            self.last_exception = e
+            self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
+            return False
+        self._note(out)
+        if out.illegal:
+            text = out.messages[0] if out.messages else "not now"
+            if out.rule is not None:
+                self.show_error(IllegalAction(out.rule, text.partition(": ")[2] or text))
+            else:
+                self.show_error(IllegalAction("Lesson", text))
+            return False
+        if out.wrong:
+            self.tool = None
+            self.show_banner(out.messages[0], palette.SHAKEN, 6.0)
+            return False
+        self._adopt(out)
+        return True
+
+    def skip(self) -> None:
+        """Skip button: the lesson plays the step for the player."""
+        out = self.run.skip()
+        self._note(out)
+        if out.accepted:
+            self._adopt(out)
+
+    def restart(self) -> None:
+        """Restart button: the lesson from its first step."""
+        self.run.restart()
+        self.game = self.run.game
+        self.notes = [("note", self.run.lesson.intro)] if self.run.lesson.intro else []
+        self._reset_view_of_game()
+        self._pending_key = None
+        self._sync()
+        self._show_lesson()
+
+    def _adopt(self, out: Outcome) -> None:
+        """An accepted outcome: the lesson's game is now the game shown."""
+        self.game = self.run.game
+        self.error = None
+        self.tool = None
+        self._add_events(out.events)
+        self.anims.add(out.events, self.time)
+        self.trails.add(self.game.state, out.events, self.time)
+        news = [e for e in out.events if e.kind not in ("roll", "phase", "info")]
+        if news:
+            self.show_banner(news[-1].text, (140, 200, 255), 3.5)
+        self._pending_key = None
+        self._sync()
+        self._show_lesson()
+
+    def _hand_over(self, player: int) -> None:
+        self._seat = player  # no hand-over screen in a lesson
+
+    # --- input ----------------------------------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
+        """The lesson panel's buttons; everything else as in a battle."""
+        if self.lesson_panel is not None:
+            key = self.lesson_panel.pressed(event)
+            if key is not None:
+                self.lesson_command(key)
+                return
+        super().handle_event(event, consumed)
+
+    def lesson_command(self, key: str) -> None:
+        """Hint, Skip step, Restart or Lessons."""
+        if key == "hint":
+            self.run.hint_visible = True
+            self._show_lesson()
+        elif key == "skip":
+            if self.run.finished:
+                self._next_lesson()
+            else:
+                self.skip()
+        elif key == "restart":
+            self.restart()
+        elif key == "lessons":
+            self.app.show_menu()
+
+    def _next_lesson(self) -> None:
+        for info in list_lessons():
+            if info.id > self.run.lesson.id:
+                self.app.switch(LessonScene(self.app, LessonRun(info.path, self.run.progress)))
+                return
+        self.app.show_menu()
+
+    # --- drawing ----------------------------------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        """As in a battle; the Skip button reads Next lesson once the lesson is done; the buttons the step names
+        blink (widgets are drawn over the scene, so they are selected and unselected rather than outlined)."""
+        super().update(dt)
+        if self.app.scene is not self:
+            return
+        panel = self.lesson_panel
+        if panel is not None and "skip" in panel.buttons:
+            b = panel.buttons["skip"]
+            label = "Next lesson" if self.run.finished else "Skip step"
+            if b.text != label:
+                b.set_text(label)
+        names = set(self.run.highlights.buttons)
+        if panel is not None and self.run.wrong_tries and not self.run.hint_visible:
+            names.add("hint")
+        on = pulse(self.time) > 0.5
+        buttons = dict(self.actions.buttons) if self.actions is not None else {}
+        if panel is not None:
+            buttons.update({k: v for k, v in panel.buttons.items() if k in ("hint", "skip", "restart")})
+        for name, button in buttons.items():
+            want = on and name in names
+            if want != (self._blinking.get(name) is button):
+                (button.select if want else button.unselect)()
+                if want:
+                    self._blinking[name] = button
+                else:
+                    self._blinking.pop(name, None)
+
+    def save(self) -> bool:
+        """Ctrl+S: lessons are not saved (Restart plays one again from the start)."""
+        self.show_banner("Lessons are not saved: Restart plays the lesson again from the start.", palette.SHAKEN)
+        return False
+
+    def draw(self, screen: pygame.Surface) -> None:
+        """The battle, then the step's highlights on top."""
+        super().draw(screen)
+        self.draw_highlights(screen)
+
+    def draw_highlights(self, screen: pygame.Surface) -> None:
+        """Outline the step's units, mark its points and areas, pulse its buttons (only reads)."""
+        h = self.run.highlights
+        glow = pulse(self.time)
+        colour = tuple(int(c * (0.6 + 0.4 * glow)) for c in HIGHLIGHT)
+        view = self.view
+        clip = screen.get_clip()
+        screen.set_clip(view.rect)
+        s = self.game.state
+        for uid in h.units:
+            unit = s.units.get(uid)
+            if unit is None or not unit.on_table or unit.pose is None:
+                continue
+            pts = [view.to_screen(p) for p in footprint_corners(unit.pose, unit.formation)]
+            pygame.draw.polygon(screen, colour, pts, 3)
+        for area in h.areas:
+            c = GOAL if area.goal else colour
+            if area.shape == "circle":
+                centre = view.to_screen(area.points[0])
+                r = max(3, int(view.length(area.radius)))
+                pygame.draw.circle(screen, c, centre, r, 2)
+                if area.goal:
+                    pygame.draw.circle(screen, c, centre, 3)
+            else:
+                pygame.draw.polygon(screen, c, [view.to_screen(p) for p in area.points], 2)
+        goal = self.run.goal
+        if goal is not None and goal[0] in s.units and s.units[goal[0]].on_table:
+            unit = s.units[goal[0]]
+            pts = [view.to_screen(p) for p in footprint_corners(goal[1], unit.formation)]
+            dashed_polyline(screen, GOAL, pts + pts[:1], 2)
+        for point in h.points:
+            at = view.to_screen((point.x, point.y))
+            pygame.draw.circle(screen, colour, at, 6, 2)
+        screen.set_clip(clip)
+
+
+def start_lesson(app: App, lesson: str | None = None) -> bool:
+    """Open ``lesson`` (number, id, name or path; default: the first one not done yet) in the window.
+
+    A lesson that cannot be found or loaded opens the menu with the reason. True if it started."""
+    try:
+        if lesson is None:
+            infos = list_lessons()
+            pick = next((i for i in infos if not i.done), infos[0] if infos else None)
+            if pick is None:
+                raise LookupError("no lessons found")
+            path = pick.path
+        else:
+            path = find_lesson(lesson)
+        run = LessonRun(path, Progress.load())
+    except (LookupError, ValueError, OSError) as e:
+        app.show_menu(f"Cannot open the lesson: {e}")
+        return False
+    app.switch(LessonScene(app, run))
+    return True
+
+
+def run_tutorial(lesson: str | None = None) -> int:
+    """``python main.py tutorial [LESSON]``: the window on a lesson; 2 if it cannot be opened (reason printed)."""
+    from game.ui.app import App
+
+    app = App()
+    ok = start_lesson(app, lesson)
+    if not ok and app.scene is not None:
+        print(getattr(app.scene, "message", "") or f"Cannot open lesson {lesson}", file=sys.stderr)
+    app.run()
+    return 0 if ok else 2
+
