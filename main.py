@@ -74,6 +74,10 @@ def cmd_check(files: list[str]) -> int:
             if not result.ok:
                 index = result.failed_index if result.failed_index is not None else result.diverged_index
                 problems.append(f"{name}:1: actions[{index}]: {result.describe()}")
+        elif isinstance(fmt, str) and fmt.startswith("regiments-lesson/"):
+            from game.tutorial.lesson import check_lesson_file
+
+            problems += check_lesson_file(name)
         else:
             problems += check_scenario_file(name)
     for line in problems:

@@ -99,7 +99,10 @@ class SavedGame:
     actions: int | None = None
     """Number of actions, when the header gives it."""
     problem: str | None = None
-    """Why the file cannot be used, when that shows already in its header (damaged, other format)."""
+    """Why the file cannot be used, when that shows already in its header (damaged, other format), or once
+    ``verify_saved_game`` has read the whole file."""
+    verified: bool = False
+    """The whole file has been read and checked (``verify_saved_game``)."""
 
     @property
     def name(self) -> str:
@@ -172,6 +175,25 @@ def read_saved_game(path: str | Path) -> SavedGame:
             item.victory_points = {int(k): v for k, v in vp.items() if str(k) in ("1", "2") and isinstance(v, int)}
         item.actions = _int(head.get("length"))
     _HEADER_CACHE[path] = (st.st_mtime, st.st_size, item)
+    return item
+
+
+def verify_saved_game(item: SavedGame) -> SavedGame:
+    """Read the whole file of ``item`` (without replaying it) and set ``problem`` if it is damaged or truncated;
+    done once per version of the file. Returns ``item``."""
+    if item.verified or item.problem:
+        return item
+    item.verified = True
+    try:
+        load_record(item.path)
+    except RecordError as e:
+        first = e.problems[0]
+        prefix = f"{item.path}:"
+        if first.startswith(prefix):
+            line, _, rest = first[len(prefix):].partition(": ")
+            first = f"line {line}: {rest}"
+        more = f" (and {len(e.problems) - 1} more)" if len(e.problems) > 1 else ""
+        item.problem = f"the file is damaged — {first}{more}"
     return item
 
 

@@ -60,7 +60,7 @@ MIN_FRONTAGE = 0.01
 """Inches of front edge that must end along the side (as ``geometry.contact.MIN_FRONTAGE``)."""
 WAYPOINT_MARGIN = 0.05
 """Inches added to half the footprint diagonal when growing obstacle corners into way points."""
-MAX_CANDIDATES = (16, 8)
+MAX_CANDIDATES = (20, 12)
 """Most two-leg candidates screened in each round of way points (shortest first)."""
 
 Key = tuple[str, object]
@@ -331,12 +331,56 @@ def _approaches(side: _Side, width: float, depth: float, f0: float, max_pivot: f
     return out
 
 
+def _minkowski_corners(hull: object, offsets: list[Point]) -> list[Point]:
+    """Corners of the convex region where a footprint with corner ``offsets`` (from its centre) would overlap the
+    convex ``hull``, pushed out by ``WAYPOINT_MARGIN`` / 2 (at most 16 of them)."""
+    coords = list(getattr(getattr(hull, "exterior", None), "coords", []))[:-1]
+    if not coords:
+        return []
+    if len(coords) > 8:
+        coords = list(hull.minimum_rotated_rectangle.exterior.coords)[:-1]  # type: ignore[attr-defined]
+    pts = [(float(x) - ox, float(y) - oy) for x, y in coords for ox, oy in offsets]
+    ring = _convex_hull(pts)
+    cx = sum(p[0] for p in ring) / len(ring)
+    cy = sum(p[1] for p in ring) / len(ring)
+    out = []
+    for x, y in ring:
+        d = math.hypot(x - cx, y - cy)
+        m = WAYPOINT_MARGIN / 2 / d if d > EPS else 0.0
+        out.append((x + (x - cx) * m, y + (y - cy) * m))
+    return out
+
+
+def _convex_hull(points: list[Point]) -> list[Point]:
+    """Andrew's monotone chain: the hull's vertices counter-clockwise, collinear points dropped."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
 def _dedupe(start: Pose, poses: list[Pose]) -> list[Pose]:
-    """Drop poses that neither move nor turn."""
+    """Drop poses that neither move nor turn (keeping the later of two that coincide)."""
     out: list[Pose] = []
     cur = start
     for p in poses:
         if math.hypot(p.x - cur.x, p.y - cur.y) <= 1e-9 and abs(bearing_difference(cur.facing, p.facing)) <= 1e-9:
+            if out:
+                out[-1] = p
             continue
         out.append(p)
         cur = p
@@ -365,6 +409,7 @@ class _Search:
         self.shortest: float | None = None
         self.capped = False
         self.blockers: list[Key] = []
+        self._seen: set[tuple[float, float, int, float]] = set()
 
     # ------------------------------------------------------------------------------------------ candidates
     def _candidate(self, via: Point | None, ap: _Approach, c: float, order: int,
@@ -398,25 +443,36 @@ class _Search:
             ex, ey = self.end.x - self.s0[0], self.end.y - self.s0[1]
             for frac in (0.25, 0.5, 0.75):
                 pts.append(_add(self.s0, fwd, frac * self.allowance))
-                pts.append((self.s0[0] + frac * ex, self.s0[1] + frac * ey))
+            pts.append((self.s0[0] + 0.5 * ex, self.s0[1] + 0.5 * ey))
         for k in blockers:
             pts.extend(self._grown_corners(k))
         return pts
 
     def _grown_corners(self, k: Key) -> list[Point]:
-        """Way points around obstacle ``k``: its hull grown by half the footprint's diagonal (mitred corners), so
-        the footprint centred there, turned any way, clears it."""
+        """Way points around obstacle ``k``: the corners of the places the footprint's centre cannot enter (the
+        obstacle's hull grown by the footprint at the start facing and at each approach facing, plus a hair), and
+        the hull grown by half the footprint's diagonal (mitred), where the footprint clears it turned any way."""
+        cache = self.scene.cache
+        if k[0] == "unit":
+            poly = self.scene.footprint(str(k[1]))
+        else:
+            assert isinstance(k[1], int)
+            poly = self.scene.terrain[k[1]].shape
+        out: list[Point] = []
+        hull = poly.convex_hull
+        for facing in [self.start.facing, *(ap.facing for ap in self.approaches)]:
+            key = ("charge-waypoints", k[0], k[1], self.width, self.depth, round(facing, 9))
+            hit = cache.get(key)
+            if hit is None:
+                hit = _minkowski_corners(hull, self.sweeps.rect(Pose(0.0, 0.0, facing)))
+                cache[key] = hit
+            assert isinstance(hit, list)
+            out.extend(p for p in hit if p not in out)
         radius = self.half_diag + WAYPOINT_MARGIN
         key = ("charge-waypoints", k[0], k[1], round(radius, 6))
-        cache = self.scene.cache
         hit = cache.get(key)
         if hit is None:
-            if k[0] == "unit":
-                poly = self.scene.footprint(str(k[1]))
-            else:
-                assert isinstance(k[1], int)
-                poly = self.scene.terrain[k[1]].shape
-            grown = shapely.buffer(poly.convex_hull, radius, join_style="mitre", mitre_limit=2.0)
+            grown = shapely.buffer(hull, radius, join_style="mitre", mitre_limit=2.0)
             pts: list[Point] = []
             if isinstance(grown, Polygon):
                 if len(grown.exterior.coords) > 13:
@@ -425,18 +481,24 @@ class _Search:
             hit = pts
             cache[key] = hit
         assert isinstance(hit, list)
-        return list(hit)
+        out.extend(hit)
+        return out
 
     def two_legs(self, points: list[Point], order0: int, limit: int) -> list[_Candidate]:
         """Candidates through ``points``, shortest travel first (at most ``limit``)."""
         out: list[_Candidate] = []
+        seen = self._seen
         k = order0
         for p in points:
             leg1 = _dist(self.s0, p)
             if leg1 >= self.allowance or leg1 <= 1e-6:
                 continue
-            for ap in self.approaches:
+            for i, ap in enumerate(self.approaches):
                 for c in (self.c_end, ap.nearest(p)):
+                    key = (round(p[0], 6), round(p[1], 6), i, round(c, 6))
+                    if key in seen:
+                        continue
+                    seen.add(key)
                     cand = self._candidate(p, ap, c, k)
                     k += 1
                     if cand is not None and cand.travel <= self.allowance + EPS:
@@ -470,6 +532,8 @@ class _Search:
         e = self.end
         if _dist(out[-1].xy, e.xy) > 1e-7:
             out.append(e)
+        else:
+            out[-1] = e  # exactly where the contact position is
         return _dedupe(self.start, out), contact, qb, wheel
 
     def screen(self, cand: _Candidate) -> tuple[bool, list[Key]]:

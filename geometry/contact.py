@@ -166,7 +166,7 @@ def _blocked_intervals(
     """Intervals of lateral shift s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` overlaps another unit or
     impassable terrain (touching allowed). Exact for rectangles; for non-convex terrain the hull of the blocked
     shifts of each piece (conservative)."""
-    r = CONTACT_TOL / 2
+    r = 0.6 * CONTACT_TOL  # a hair more than check_path's CONTACT_TOL / 2, so that a move ending here passes it
     return sorted((a, b) for _, a, b in _shift_intervals(scene, rect0, rv, s_lo, s_hi, {"unit": r, "terrain": r},
                                                           ignore))
 
@@ -289,3 +289,73 @@ def _best_shift(blocked: list[tuple[float, float]], lo: float, hi: float, length
         if best is None or key > best:
             best = key
     return None if best is None else -best[2]
+
+
+def shuffle_target(
+    scene: Scene,
+    charger_id: str,
+    target_id: str,
+    side: Arc,
+    keep_clear: Collection[str] = (),
+    clearance: float = 1.0,
+) -> Pose | None:
+    """Where the target slides sideways along its contacted ``side`` to maximise frontage with a charger already
+    flush against it (rulebook "Charge Moves": "... shuffle sideways to try and maximise frontage with the target,
+    and then the target unit must do the same if necessary"); None if it need not or cannot move.
+
+    The target keeps its facing and moves along the side's line only, so the charger stays flush. It takes the
+    shift with the most frontage nearest to where it stands, reachable without passing through units or
+    impassable terrain, staying on the table and at least ``clearance`` from every unit in ``keep_clear`` (the
+    1" rule; the charger excepted). A target already closer than that to one of them, or that could gain
+    nothing, stays. The answer is confirmed with ``check_path`` (exclusion ``clearance``, charger ignored).
+    """
+    tp, tf = scene.pose(target_id), scene.formation(target_id)
+    a_end, b_end = side_segment(tp, tf.width, tf.depth, side)
+    length = math.hypot(b_end[0] - a_end[0], b_end[1] - a_end[1])
+    if length <= 0:
+        return None
+    e = ((b_end[0] - a_end[0]) / length, (b_end[1] - a_end[1]) / length)
+    ccorners = scene.corners(charger_id)
+    proj = [float((c[0] - a_end[0]) * e[0] + (c[1] - a_end[1]) * e[1]) for c in ccorners[:2]]  # its front edge
+    lo_c, hi_c = min(proj), max(proj)
+    best = min(hi_c - lo_c, length)
+
+    def overlap(s: float) -> float:
+        return max(0.0, min(hi_c, length + s) - max(lo_c, s))
+
+    if overlap(0.0) >= best - 1e-6:
+        return None
+    plateau = (min(lo_c, hi_c - length), max(lo_c, hi_c - length))
+    lo, hi = min(0.0, plateau[0]) - 1.0, max(0.0, plateau[1]) + 1.0
+    rect0 = np.array(scene.corners(target_id))
+    for c in rect0:  # the table: every corner c + s*e stays on it
+        for axis, limit in ((0, scene.width), (1, scene.depth)):
+            v = e[axis]
+            if abs(v) < 1e-12:
+                continue
+            a, b = (0.0 - c[axis]) / v, (limit - c[axis]) / v
+            lo, hi = max(lo, min(a, b)), min(hi, max(a, b))
+    if not lo - 1e-9 <= 0.0 <= hi + 1e-9:
+        return None
+    ignore = {charger_id, target_id}
+    blocked = _blocked_intervals(scene, rect0, e, lo, hi, ignore)
+    clear = [u for u in keep_clear if u not in ignore]
+    if clear:
+        blocked += _clearance_intervals(scene, rect0, e, lo, hi, clear, clearance, False)
+    # the free stretch the target stands in
+    left, right = lo, hi
+    for a, b in blocked:
+        if a < 1e-9 and b > -1e-9:
+            return None  # already too close to something: it stays
+        if b <= 0.0:
+            left = max(left, b)
+        elif a >= 0.0:
+            right = min(right, a)
+    s = min(max(0.0, plateau[0]), plateau[1])  # the best shift nearest to 0
+    s = min(max(s, left), right)
+    if abs(s) < 1e-6 or overlap(s) <= overlap(0.0) + 1e-6:
+        return None
+    new = Pose(tp.x + e[0] * s, tp.y + e[1] * s, tp.facing)
+    if not scene.check_path(target_id, tp, [new], exclusion=clearance, ignore_units=[charger_id]).ok:
+        return None
+    return new

@@ -137,6 +137,11 @@ class Scene:
         self._cache: dict[tuple[object, ...], object] = {}
         self._arrays: _UnitArrays | None = None
         self._shape_index: ShapeIndex | None = None
+        self.version = 0
+        """Counts unit changes (``set_unit``, ``remove_unit``): derived structures compare it to refresh."""
+        self.persistent: dict[str, object] = {}
+        """Structures derived from the scene that survive unit moves and ``clear_cache`` (their owners refresh them
+        incrementally against ``version``), e.g. the stacked sight obstacles of ``geometry.sight``."""
 
     # ----------------------------------------------------------------------------------------------- terrain
     @staticmethod
@@ -198,6 +203,7 @@ class Scene:
         if old is not None and old.pose == pose and old.formation == formation and old.player == player:
             return
         self._cache.clear()
+        self.version += 1
         corners = np.array(footprint_corners(pose, formation), dtype=float)
         core = _shrunk_rect(corners, TOL)
         bbox = np.concatenate([corners.min(axis=0), corners.max(axis=0)])
@@ -221,6 +227,7 @@ class Scene:
         del self._units[unit_id]
         self._arrays = None
         self._cache.clear()
+        self.version += 1
         if self._shape_index is not None:
             self._shape_index.remove_unit(unit_id)
 

@@ -15,7 +15,7 @@ from shapely.geometry import LineString
 
 from geometry.arcs import Arc, arc_of_point, majority_arc, side_segment
 from geometry.charge_path import find_charge_path
-from geometry.contact import best_flush_pose, touching_sides
+from geometry.contact import best_flush_pose, shuffle_target, touching_sides
 from geometry.formation import model_centres, model_rows
 from geometry.pose import Pose, bearing_difference, bearing_to
 from geometry.shapes import footprint_polygon
@@ -192,6 +192,7 @@ def make_charge_move(state: GameState, dice: Dice, unit: Unit, target: Unit) -> 
         return failed_charge(state, unit, target, why.message)
     state.place(unit, plan.end)
     unit.pivoted = abs(bearing_difference(start.facing, plan.end.facing)) > 1e-6
+    alone = not target.engaged_with
     state.engage(unit, target, Arc.FRONT, plan.side)
     unit.fights_as_charger = True
     unit.first_round_with.add(target.id)
@@ -200,9 +201,34 @@ def make_charge_move(state: GameState, dice: Dice, unit: Unit, target: Unit) -> 
                     f"({plan.distance:.1f}\")",
                     {"unit": unit.id, "target": target.id, "side": plan.side.value,
                      "from": _pose(start), "to": _pose(plan.end)})]
+    if alone:
+        events += target_shuffle(state, unit, target, plan.side)
     events += engage_contacts(state, unit, plan.also_contacts)
     events += dangerous_terrain_tests(state, dice, unit, start, list(plan.path), True, plan.traits_crossed)
     return events
+
+
+def target_shuffle(state: GameState, charger: Unit, target: Unit, side: Arc) -> list[Event]:
+    """The charged unit shuffles sideways to maximise frontage if necessary (rulebook "Charge Moves": "and then
+    the target unit must do the same if necessary"; docs/rulings.md "Contact position").
+
+    Only a target not in melee with another unit and not Immobile moves, along its contacted side, where it can
+    go without passing through anything, staying 1" from every other unit (``geometry.contact.shuffle_target``).
+    It does not count as the target having moved. Returns an ``info`` event if it moved."""
+    assert target.pose is not None
+    if immobile(target):
+        return []
+    others = [u.id for u in state.units.values() if u.on_table and u.id not in (charger.id, target.id)]
+    new = shuffle_target(state.scene, charger.id, target.id, side, keep_clear=others, clearance=1.0)
+    if new is None:
+        return []
+    old = target.pose
+    moved = target.moved_since_activation
+    state.place(target, new)
+    target.moved_since_activation = moved
+    return [Event("info", f"{target.name} shuffles {old.distance_to(new):.1f}\" sideways to meet {charger.name} "
+                  "(maximising frontage)",
+                  {"unit": target.id, "target": charger.id, "shuffle": True, "from": _pose(old), "to": _pose(new)})]
 
 
 def engage_contacts(state: GameState, unit: Unit, others: tuple[str, ...]) -> list[Event]:

@@ -33,7 +33,7 @@ from game.engine.actions import pose_to_dict
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
-from game.engine.flight import CONTACT, MIN_MOVE, NEAR, blocked_at, comes_near
+from game.engine.flight import CONTACT, MIN_MOVE, NEAR, blocked_at, comes_near, friends_beside
 from game.engine.movement import dangerous_terrain_tests
 from game.engine.special_rules import immobile
 from game.engine.state import GameState, Unit
@@ -90,6 +90,7 @@ def retreat(state: GameState, dice: Dice, unit: Unit) -> tuple[list[Event], Pose
     events = [roll_event(purpose, [roll], None, 0, None, ["D3 = D6 halved rounding up, +3"], unit=unit.id,
                          distance=distance)]
     ignore = sorted(e for e in unit.engaged_with if unit.contact_arcs.get(e) is not Arc.REAR)
+    ignore += friends_beside(state, unit, start, start.facing + 180.0, float(distance))
     result = state.scene.slide(unit.id, start, start.facing + 180.0, float(distance), gap=1.0,
                                ignore_units=ignore, edge_exits=False)
     if result.travelled < MIN_MOVE or blocked_at(state, unit, result.pose):

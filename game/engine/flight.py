@@ -95,6 +95,23 @@ def blocked_at(state: GameState, unit: Unit, pose: Pose, exclude: Sequence[str] 
     return out
 
 
+def friends_beside(state: GameState, unit: Unit, start: Pose, bearing: float, distance: float) -> list[str]:
+    """Friendly units on the table that are not in the way of ``unit`` moving straight from ``start`` along
+    ``bearing`` for ``distance`` inches: their footprint does not cross the lane the move sweeps. They do not stop a
+    flight, pursuit or retreat (rulebook "Flight Moves": it stops when "another unit blocks the movement"), so
+    units that stood side by side can flee or retreat side by side (docs/rulings.md)."""
+    start_fp = footprint_polygon(start, unit.formation)
+    end_fp = footprint_polygon(start.moved(*_step(bearing, distance)), unit.formation)
+    lane = shapely.buffer(start_fp.union(end_fp).convex_hull, -2 * CONTACT_TOL, join_style="mitre")
+    return [f.id for f in state.units_of(unit.player) if f.id != unit.id
+            and float(lane.intersection(state.scene.footprint(f.id)).area) <= 1e-9]
+
+
+def _step(bearing: float, distance: float) -> tuple[float, float]:
+    r = math.radians(bearing)
+    return distance * math.sin(r), distance * math.cos(r)
+
+
 def comes_near(state: GameState, unit: Unit, pose: Pose, exclude: Sequence[str] = (), limit: float = 1.0) -> str | None:
     """The first other unit on the table (not in ``exclude``) that ``unit`` at ``pose`` would be within ``limit``
     inches of while being farther from it now; None if there is none (rulebook "General Movement": models may
@@ -250,7 +267,8 @@ def flee(state: GameState, dice: Dice, unit: Unit, attackers: list[tuple[str, Ar
         pivoted = start
     else:
         state.place(unit, pivoted)
-        result = state.scene.slide(unit.id, pivoted, facing, float(distance), gap=1.0, edge_exits=True)
+        result = state.scene.slide(unit.id, pivoted, facing, float(distance), gap=1.0, edge_exits=True,
+                                   ignore_units=friends_beside(state, unit, pivoted, facing, float(distance)))
         if not result.off_table and (result.travelled < MIN_MOVE or blocked_at(state, unit, result.pose)):
             result = SlideResult(pivoted, 0.0, result.blocked_by, None, False, frozenset())
             if blocked_at(state, unit, pivoted):
@@ -348,7 +366,8 @@ def pursue(state: GameState, dice: Dice, pursuer: Unit, fleeing_id: str, bearing
         pivoted = chosen
         state.place(pursuer, pivoted)
         result = state.scene.slide(pursuer.id, pivoted, bearing, float(distance), gap=1.0,
-                                   stop_at=fleeing_enemies, edge_exits=False)
+                                   stop_at=fleeing_enemies, edge_exits=False,
+                                   ignore_units=friends_beside(state, pursuer, pivoted, bearing, float(distance)))
         if result.contacted is None and (result.travelled < MIN_MOVE or blocked_at(state, pursuer, result.pose)):
             result = SlideResult(pivoted, 0.0, result.blocked_by, None, False, frozenset())
     state.place(pursuer, result.pose)

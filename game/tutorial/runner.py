@@ -12,10 +12,10 @@ through it). The action is first applied to a clone of the game:
 
 Never trapping the player: every step has a ``solution`` that ``skip()`` plays, ``restart()`` starts the lesson
 again, and the lesson keeps to its plan. The first time it is needed the run plays the lesson's own solutions once
-(the "plan": the game at the start of every step, and every die rolled). When the player's action is accepted but differs from the
-solution (a move that ends elsewhere in the marked zone...), the rest of the lesson is tried from there with the
-solutions: if a later step became impossible, or the dice would be rolled for other purposes (so the explanations
-would no longer be true), the step's own solution is played instead and the player is told why.
+(the "plan": the game at the start of every step, and every die rolled). When the player's action is accepted but
+differs from the solution (a move that ends elsewhere in the marked zone...), the rest of the lesson is tried from
+there with the solutions: if a later step became impossible, or the dice would be rolled for other purposes (so the
+explanations would no longer be true), the step's own solution is played instead and the player is told why.
 
 Free play (``expect: {type: any, until: ...}``) accepts every legal action; the computer opponent plays the other
 side; the step ends when its turn, round or game is over.

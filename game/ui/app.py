@@ -154,9 +154,9 @@ class App:
         from game.ui.scenes.battle import BattleScene
 
         try:
-            opened = open_saved_game(path)
+            opened = open_saved_game(Path(path))
         except RecordError as e:
-            self.show_menu(refusal(path, e.problems, "resume"))
+            self.show_menu(refusal(Path(path), e.problems, "resume"))
             return False
         game = opened.game
         self.record_paths[game] = Path(path)
@@ -178,9 +178,9 @@ class App:
         from game.ui.scenes.replay import ReplayScene
 
         try:
-            cursor = ReplayCursor(load_record(path))
+            cursor = ReplayCursor(load_record(Path(path)))
         except (RecordError, ScenarioError) as e:
-            self.show_menu(refusal(path, e.problems, "replay"))
+            self.show_menu(refusal(Path(path), e.problems, "replay"))
             return False
         self.switch(ReplayScene(self, cursor, Path(path)))
         return True
@@ -246,3 +246,17 @@ def run_replay(record_path: str) -> int:
         print(getattr(app.scene, "message", "") or f"Cannot replay {record_path}", file=sys.stderr)
     app.run()
     return 0 if ok else 2
+
+
+def run_tutorial(lesson: str | None = None) -> int:
+    """``python main.py tutorial [LESSON]``: the window on that lesson, or on the list of lessons."""
+    if lesson is not None:
+        from game.ui.scenes.lesson import run_tutorial as run_lesson
+
+        return run_lesson(lesson)
+    from game.ui.scenes.lessons import LessonsScene
+
+    app = App()
+    app.switch(LessonsScene(app))
+    app.run()
+    return 0

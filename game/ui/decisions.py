@@ -146,6 +146,13 @@ def shot_weapons(scene: BattleScene, uid: str) -> tuple[str, ...] | None:
 
 
 # --- the buttons ---------------------------------------------------------------------------------------------------
+def _choice_name(state: Any, uid: str, options: tuple[str, ...]) -> str:
+    """A unit offered as a choice: its name, with its id when another option has the same name."""
+    name = describe.unit_name(state, uid)
+    twins = [o for o in options if o != uid and describe.unit_name(state, o) == name]
+    return f"{name} ({uid})" if twins else name
+
+
 def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     """The action bar for the decision at hand, then the view buttons."""
     pending = scene.game.pending
@@ -182,13 +189,13 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     elif d == "pursue_target":  # several fleeing units in the same facing: the player chooses (after the flights)
         s = scene.game.state
         for uid in pending.options:
-            specs.append(ButtonSpec(f"pursue_target:{uid}", f"Pursue {describe.unit_name(s, uid)}",
+            specs.append(ButtonSpec(f"pursue_target:{uid}", f"Pursue {_choice_name(s, uid, pending.options)}",
                                     "Pursue this fleeing unit along its flight line", "#primary_button"))
     elif d == "follow_up":
         s = scene.game.state
         if len(pending.options) > 1:  # several retreating units in the same facing: choose which one
             for uid in pending.options:
-                specs.append(ButtonSpec(f"follow_up:{uid}", f"Follow up {describe.unit_name(s, uid)}", None,
+                specs.append(ButtonSpec(f"follow_up:{uid}", f"Follow up {_choice_name(s, uid, pending.options)}", None,
                                         "#primary_button"))
         else:
             specs.append(ButtonSpec("follow_up", "Follow up", None, "#primary_button"))
@@ -196,7 +203,7 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     elif d == "pivot_to_face":
         s = scene.game.state
         for uid in pending.options:
-            specs.append(ButtonSpec(f"pivot_to_face:{uid}", f"Pivot to face {describe.unit_name(s, uid)}",
+            specs.append(ButtonSpec(f"pivot_to_face:{uid}", f"Pivot to face {_choice_name(s, uid, pending.options)}",
                                     "Turn to face this enemy in the flank or rear; the others stay in contact",
                                     "#primary_button"))
     elif d == "consolidate":

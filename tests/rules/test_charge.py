@@ -191,3 +191,57 @@ def test_failed_charge_does_not_pivot_within_one_inch_of_a_unit():
     assert c.pose.facing == pytest.approx(0.0)
     assert s.scene.distance("c", "b") >= 1 - 1e-3
     assert c.pose.x > 36
+
+
+# --- closing the gap, shuffling, several chargers (rulebook "Charge Moves", "Multiple Units in Combat") ---------
+
+
+def test_target_shuffles_to_meet_a_charger_held_off_by_terrain():
+    """Rulebook "Charge Moves": the charger shuffles sideways to maximise frontage, "and then the target unit must
+    do the same if necessary": a rock in front of the target's right half leaves the charger only part of the
+    front; the target slides along its front to meet it fully."""
+    rock = TerrainShape(0, "Rock", rect_to_polygon(37.5, 14.3, 5, 1.6, 0), frozenset({"impassable"}))
+    s = two(Pose(32, 8, 0), Pose(36, 16, 180), terrain=[rock])
+    plan = plan_charge(s, s.units["c"], s.units["t"])
+    assert plan.end.x == pytest.approx(35 - ORC_W / 2, abs=1e-3)  # as far right as the rock lets it
+    events = make_charge_move(s, Dice(sequence=[]), s.units["c"], s.units["t"])
+    t = s.units["t"]
+    assert t.pose.x == pytest.approx(plan.end.x, abs=1e-3) and t.pose.y == pytest.approx(16)
+    assert t.pose.facing == pytest.approx(180)
+    assert not t.moved_since_activation
+    assert any(e.data.get("shuffle") for e in events)
+    from geometry.contact import touching_sides
+    assert touching_sides(s.scene, "c", "t")[0][2] == pytest.approx(ORC_W, abs=1e-3)
+
+
+def test_target_in_another_melee_does_not_shuffle():
+    """Rulebook "Charge Moves": only a target free to move shuffles (one already locked in melee stays)."""
+    rock = TerrainShape(0, "Rock", rect_to_polygon(37.5, 14.3, 5, 1.6, 0), frozenset({"impassable"}))
+    s = two(Pose(32, 8, 0), Pose(36, 16, 180), terrain=[rock])
+    s.units["c"].engaged_with.clear()
+    other = make_unit("o", 1, SPEARS, 10, Pose(36 + ORC_W / 2 + 0.79, 16, 270))
+    s.units["o"] = other
+    s.__post_init__()
+    s.engage(other, s.units["t"], Arc.FRONT, Arc.RIGHT)
+    make_charge_move(s, Dice(sequence=[]), s.units["c"], s.units["t"])
+    assert s.units["t"].pose.x == pytest.approx(36)
+
+
+def test_three_chargers_line_up_side_by_side():
+    """Rulebook "Multiple Units in Combat": three units charge one wide target on one facing; each takes its place
+    beside the others, in base contact, with no overlaps, filling the whole front."""
+    horde = make_unit("t", 2, profile("Horde", weapons=(), size=30), 30, Pose(36, 20, 180), per_row=15)
+    chargers = [make_unit(f"c{i}", 1, SPEARS, 5, Pose(x, 10, 0)) for i, x in enumerate((30.0, 36.0, 42.0))]
+    s = GameState("t", Table(), [], {u.id: u for u in [horde, *chargers]}, {1: None, 2: None})
+    for c in chargers:
+        assert "t" in charge_targets(s, c)
+        make_charge_move(s, Dice(sequence=[]), c, s.units["t"])
+    from geometry.contact import touching_sides
+    ids = [c.id for c in chargers]
+    for i, a in enumerate(ids):
+        assert s.scene.distance(a, "t") < 0.01 and "t" in s.units[a].engaged_with
+        for b in ids[i + 1:]:
+            assert s.scene.footprint(a).intersection(s.scene.footprint(b)).area < 1e-6
+    total = sum(touching_sides(s.scene, a, "t")[0][2] for a in ids)
+    assert total == pytest.approx(15 * 20 / 25.4, abs=0.01)
+    assert s.units["t"].pose == Pose(36, 20, 180)  # the target never moved: each charger had full frontage

@@ -552,13 +552,15 @@ def test_pursuit_contact_with_the_other_fleeing_unit_routs_it_instead():
     the other fleeing unit(s) the pursuit move ends and this unit is routed instead."""
     s, a, t1, t2 = two_in_front()
     d = dice(*HALF_EACH, 1, 1,
-             1, 2, 5, 5,            # flights: t1 3", t2 10"
-             6, 6)                  # pursuit 12" along t2's line: a (10 wide) meets t1 first
+             5, 5, 1, 2,            # flights: t1 10", t2 3" (side by side: t1 does not stop t2)
+             6, 6)                  # pursuit 12" along t1's line: a (10 wide) meets t2 first
     run_phase(s, d)
-    answer(s, d, Pursue(1, "a", True))
-    events = answer(s, d, Pursue(1, "a", True, "t2"))
-    assert kinds(events, "pursuit")[0].data["caught"] == "t1"
-    assert t1.removed is Removal.ROUTED and t2.on_table and t2.fleeing
+    flights = kinds(answer(s, d, Pursue(1, "a", True)), "flee")
+    assert [f.data["travelled"] for f in flights] == pytest.approx([10.0, 3.0], abs=1e-3)
+    events = answer(s, d, Pursue(1, "a", True, "t1"))
+    pursuit = kinds(events, "pursuit")[0]
+    assert pursuit.data["target"] == "t1" and pursuit.data["caught"] == "t2"
+    assert t2.removed is Removal.ROUTED and t1.on_table and t1.fleeing
     assert pending(s).decision == "consolidate"       # the fleeing unit it contacted was routed
 
 

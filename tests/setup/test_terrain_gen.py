@@ -27,7 +27,7 @@ from game.setup.terrain_gen import (
 )
 from game.terrain_kinds import KIND_TRAITS
 
-SEEDS = range(50)
+SEEDS = range(20)
 W, D = 72.0, 48.0
 
 
@@ -126,7 +126,7 @@ def test_bad_arguments(kwargs, message):
 def test_aofr_styles_keep_pieces_6_inches_apart_on_the_table(style):
     """AoF:R "Terrain Placement Styles": pieces at least 6" from each other; a piece that cannot be placed is
     removed; "Terrain Guidelines": 4"x4" to 8"x8" (barricades as walls 4"-6" long)."""
-    for seed in range(20):
+    for seed in range(8):
         layout = generate_layout(seed, style=style)
         pieces = layout.pieces
         assert layout.style == style and pieces
@@ -141,7 +141,7 @@ def test_aofr_styles_keep_pieces_6_inches_apart_on_the_table(style):
 
 def test_aofr_terrain_selection():
     """AoF:R "Terrain Selection": 2 impassable, 2 forests or fields, 2 hills or fields, then 2D3 more."""
-    for seed in range(20):
+    for seed in range(8):
         layout = generate_layout(seed, style="alternating_free")
         rolled = int(layout.notes[0].split("2D3 = ")[1].split()[0])
         assert 2 <= rolled <= 6
@@ -153,13 +153,13 @@ def test_aofr_terrain_selection():
 @pytest.mark.parametrize("style", ["full_table", "two_halves"])
 def test_full_table_and_two_halves_keep_6_inches_from_the_edges(style):
     """AoF:R "Full Table", "Two Halves": at least 6" away from each other and the table edge."""
-    for seed in range(15):
+    for seed in range(6):
         assert on_table(generate_table(seed, style=style), margin=MIN_GAP)
 
 
 def test_two_halves_pieces_alternate_between_the_two_diagonal_halves():
     """AoF:R "Two Halves": players alternate placing terrain each on their own half of a corner-to-corner line."""
-    for seed in range(15):
+    for seed in range(6):
         layout = generate_layout(seed, style="two_halves")
         diagonal = next(n for n in layout.notes if "diagonal" in n)
         line = shapely.LineString([(0, 0), (W, D)] if "sw-ne" in diagonal else [(0, D), (W, 0)])
@@ -176,7 +176,7 @@ def test_two_halves_pieces_alternate_between_the_two_diagonal_halves():
 def test_six_squares_pieces_lie_inside_a_section():
     """AoF:R "Six Squares": each piece is placed in a random 2'x2' section."""
     sections = [box(c * 24, r * 24, (c + 1) * 24, (r + 1) * 24).buffer(1e-6) for r in range(2) for c in range(3)]
-    for seed in range(15):
+    for seed in range(6):
         for p in generate_table(seed, style="six_squares"):
             assert any(s.contains(p.shape()) for s in sections)
 
@@ -187,7 +187,7 @@ def test_alternating_restricted(restriction):
     centre = Point(W / 2, D / 2)
     corners = [Point(0, 0), Point(W, 0), Point(0, D), Point(W, D)]
     quarters = [box(0, 0, 36, 24), box(36, 0, 72, 24), box(0, 24, 36, 48), box(36, 24, 72, 48)]
-    for seed in range(10):
+    for seed in range(4):
         layout = generate_layout(seed, style="alternating_restricted", restriction=restriction)
         assert layout.restriction == restriction
         shapes = [p.shape() for p in layout.pieces]

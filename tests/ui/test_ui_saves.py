@@ -151,20 +151,23 @@ def test_a_damaged_saved_game_is_refused_in_the_window_and_left_alone(driver_fac
     d = driver_factory()
     menu = d.scene
     labels = {item.path.name: label for label, item in menu.saves.by_label.items()}
-    # pick the bad file in the list, as a player would
+    # pick the bad file in the list, as a player would: the panel says what is wrong, offers only Delete
     row = next(b for b in menu.saves.list.item_list if b["text"] == labels["bad.yaml"])
     d.click(row["button_element"].rect.center, frames=4)
     assert menu.saves.selected.path == bad
+    details = menu.saves.details.html_text
+    assert "bad.yaml" in details and ("damaged" in details or "regiments-record/9" in details)
+    assert not menu.saves.resume.is_enabled and not menu.saves.watch.is_enabled
+    assert menu.saves.delete.is_enabled
     d.click_button(menu.saves.resume)
-    d.frames(2)
-    scene = d.scene
-    if damage == "truncated":
-        assert isinstance(scene, MenuScene) and scene.message and str(bad) in scene.message
-    else:   # the header says it already: Resume is disabled, Watch replay is refused with the reason
-        assert scene is menu and not menu.saves.resume.is_enabled
-        d.click_button(menu.saves.watch)
-        scene = d.scene
-        assert isinstance(scene, MenuScene) and str(bad) in scene.message and "regiments-record/9" in scene.message
+    assert d.scene is menu
+    # asked anyway (double click, command line): refused with the reason, naming the file
+    for ask in (d.app.resume_game, d.app.watch_replay):
+        assert ask(bad) is False
+        d.frames(2)
+        assert isinstance(d.scene, MenuScene) and str(bad) in d.scene.message
+    if damage == "other-format":
+        assert "regiments-record/9" in d.scene.message
     assert _snapshot() == before
 
 
@@ -178,3 +181,23 @@ def test_delete_asks_first(driver_factory) -> None:  # type: ignore[no-untyped-d
     d.frames(3)
     assert not path.exists()
     assert d.scene.saves is not None and d.scene.saves.items == []
+
+
+def test_the_player_leaving_the_seat_may_take_back_from_the_hand_over_screen(battle) -> None:  # type: ignore[no-untyped-def]
+    scene = battle.scene
+    for _ in range(40):                          # player 1 ends every step of the turn with Space
+        if isinstance(battle.scene, HandoverScene):
+            break
+        battle.key(pygame.K_SPACE)
+    handover = battle.scene
+    assert isinstance(handover, HandoverScene) and handover.player == 2
+    game = scene.game
+    n = len(game.history)
+    assert game.history[-1].player == 1 and game.dice_used[-1] == 0
+    assert handover.take_back is not None and "Player 1" in handover.take_back.text
+    battle.key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    assert battle.scene is scene                 # back at the table, still player 1's seat: no hand-over
+    assert len(scene.game.history) == n - 1 and scene.game.pending.player == 1
+    battle.frames(3)
+    assert battle.scene is scene
+    assert len(load_record(_records()[0]).actions) == n - 1

@@ -356,31 +356,36 @@ class BattleScene(Scene):
         pending = self.game.pending
         return pending.player if pending is not None else self.game.state.active_player
 
-    def undo_refusal(self) -> str | None:
-        """Why the player at the table may not take back the last action now, or None if they may."""
-        why = take_back_refusal(self.game, self._undo_player())
+    def undo_refusal(self, player: int | None = None) -> str | None:
+        """Why ``player`` (default: the one at the table) may not take back the last action now, or None."""
+        why = take_back_refusal(self.game, self._undo_player() if player is None else player)
         if why is None and (self.rewinder is None or len(self.game.history) - 1 < self.rewinder.base):
             why = "That action was made before this game was opened here."
         return why
 
-    def undo(self) -> bool:
+    def undo(self, player: int | None = None) -> bool:
         """Take back the deciding player's last action (Ctrl+Z) while no die has been rolled since.
 
-        The game is replayed without it (``Rewinder.take_back``) and the record file rewritten. True if done.
+        ``player``: the player taking back, when it is not the one deciding now (from the hand-over screen, the
+        player who just passed the seat); they keep the seat. The game is replayed without the action
+        (``Rewinder.take_back``) and the record file rewritten. True if done.
         """
-        why = self.undo_refusal()
+        why = self.undo_refusal(player)
         if why is not None or self.rewinder is None:
             self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
             return False
         old = self.game
         taken = old.history[-1]
         try:
-            game = self.rewinder.take_back(old, self._undo_player())
+            game = self.rewinder.take_back(old, self._undo_player() if player is None else player)
         except TakeBackRefused as e:
             self.show_banner(f"Cannot take back: {e}", palette.SHAKEN, 5.0)
             return False
         self.app.replace_game(old, game)
         self.game = game
+        if player is not None:
+            self._seat = player          # the player who took back keeps the seat: no hand-over
+            self._handover_from = len(game.log)
         self._reset_view_of_game()
         self.app.record(game, self.scenario_path)
         self.show_banner(f"Taken back — {action_text(game, taken)}", (140, 200, 255), 3.5)
@@ -402,7 +407,7 @@ class BattleScene(Scene):
         self.rolls = [e for e in game.log if e.kind == "roll"][-6:]
         self.trails = CombatTrails()
         self.trails.add(game.state, game.log, self.time, fresh=False)
-        if self.layout is not None:
+        if self.layout is not None and self.app.scene is self:   # else they are built when it is entered again
             self.kill_ui()
             self.build_ui()
 

@@ -34,6 +34,7 @@ class HandoverScene(Scene):
         self.recent = list(recent)
         self.widgets: list[pygame_gui.core.UIElement] = []
         self.go: UIButton | None = None
+        self.take_back: UIButton | None = None
         self.age = 0.0
         """Seconds since the screen appeared: keys are ignored for ``KEY_DELAY`` so that a double press of
         Space in the battle cannot skip the hand-over."""
@@ -57,6 +58,12 @@ class HandoverScene(Scene):
         self.go = UIButton(pygame.Rect(pw // 2 - 190, ph - 78, 380, 56), f"I am Player {self.player} — continue",
                            m, container=panel, object_id=f"#player{self.player}_button",
                            tool_tip_text="Enter or Space")
+        self.take_back = None
+        other = self._taker()
+        if other is not None:       # the player leaving the seat may still take back (no die rolled since)
+            self.take_back = UIButton(pygame.Rect(20, ph - 70, pw // 2 - 190 - 32, 40), f"↶ Player {other}: undo",
+                                      m, container=panel, tool_tip_text=f"Player {other}: take back your last "
+                                      "action and keep the seat (Ctrl+Z); no die has been rolled since")
 
     def kill_ui(self) -> None:
         """Remove the widgets."""
@@ -64,9 +71,29 @@ class HandoverScene(Scene):
             wdg.kill()
         self.widgets = []
 
+    def _taker(self) -> int | None:
+        """The player who may take back the last action from here (the one leaving the seat), if any."""
+        refusal = getattr(self.back, "undo_refusal", None)
+        history = getattr(getattr(self.back, "game", None), "history", None)
+        if refusal is None or not history or history[-1].player == self.player:
+            return None
+        other = int(history[-1].player)
+        return other if refusal(other) is None else None
+
+    def _take_back(self) -> None:
+        other = self._taker()
+        if other is not None and self.back.undo(other):  # type: ignore[attr-defined]
+            self.app.switch(self.back)
+
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
-        """The button, Enter or Space go back to the battle."""
-        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.go:
+        """The button, Enter or Space go back to the battle; Ctrl+Z or the take-back button take back the last
+        action of the player leaving the seat."""
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and self.take_back is not None \
+                and event.ui_element is self.take_back:
+            self._take_back()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
+            self._take_back()
+        elif event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.go:
             self.app.switch(self.back)
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             if self.age >= KEY_DELAY:

@@ -33,7 +33,8 @@ CONTROLS_HTML = (
     "<b>Esc</b>: cancel · <b>Backspace</b>: undo a leg<br>"
     "Click your unit, then a highlighted enemy: charge or shoot · <b>Space</b>: Done (end the step)<br>"
     "Right or middle drag: pan · wheel: zoom · <b>M</b>: measure · <b>F</b>: fit · <b>T</b>: turn the table · "
-    "<b>Tab</b>: next unit"
+    "<b>Tab</b>: next unit<br>"
+    "<b>Ctrl+Z</b>: take back your last action (until a die is rolled) · <b>Ctrl+S</b>: save (also automatic)"
 )
 """The controls, shown on the menu."""
 
@@ -101,9 +102,16 @@ class MenuScene(Scene):
                                      tool_tip_text="Hotseat game of scenarios/default.yaml (Enter)")
         if not self.default.exists():
             self.play_default.disable()
-        self.setup_button = UIButton(pygame.Rect(30, 196, cw, 34), "New battle (set-up): armies, points, table", m,
+        self.setup_button = UIButton(pygame.Rect(30, 196, cw, 34), "New battle (set-up)", m,
                                      container=panel, object_id="#primary_button",
                                      tool_tip_text="Build both army lists, set up the terrain, then deploy")
+        from game.tutorial import list_lessons
+        from game.ui.scenes.lessons import done_count
+
+        self.lessons_button = UIButton(pygame.Rect(cw // 2 + 36, 196, cw // 2 - 6, 34),
+                                       f"Lessons ({done_count(list_lessons())})", m, container=panel,
+                                       tool_tip_text="Guided lessons that teach the whole game")
+        self.setup_button.set_dimensions((cw // 2 - 6, 34))
         UILabel(pygame.Rect(30, 236, cw, 24), "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
         self.by_label = {f"{scenario_title(p)}   ({p.name})": p for p in self.files}
         names: list[str | tuple[str, str]] = list(self.by_label)
@@ -140,6 +148,10 @@ class MenuScene(Scene):
             self.app.switch(SavesScene(self.app))
             return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element is getattr(self, "lessons_button", None):
+                from game.ui.scenes.lessons import LessonsScene
+                self.app.switch(LessonsScene(self.app))
+                return
             if event.ui_element is getattr(self, "setup_button", None):
                 from game.ui.scenes.setup_base import open_setup
                 open_setup(self.app)

@@ -14,6 +14,7 @@ the battle.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +86,28 @@ def position_title(cursor: ReplayCursor, index: int) -> str:
     else:
         where = f"round {m.round}, player {m.player}, {PHASE_WORDS.get(m.phase.value, m.phase.value)}"
     return f"Replay — {where} — action {index}/{cursor.length}"
+
+
+@dataclass(frozen=True)
+class Control:
+    """One replay control: a button (or the speed label)."""
+
+    key: str
+    """Command (``ReplayScene.command``)."""
+    label: str
+    """Text."""
+    short: str
+    """Text in narrow windows."""
+    tip: str
+    """Hover help (with the key)."""
+    object_id: str | None
+    """Theme id (``#primary_button``, ``#toggle_on``)."""
+    enabled: bool
+    """False greys it out."""
+    group: str | None = None
+    """Head shown before the first button of a group (Round, Player, Phase)."""
+    right: bool = False
+    """At the right end of the row."""
 
 
 class Timeline:
@@ -159,7 +182,7 @@ class Timeline:
         stacks: dict[int, int] = {}
         for entry in self.cursor.timeline:
             glyph, colour = MARKERS.get(entry.kind, ("●", (230, 230, 230)))
-            text = text_cache.get(glyph, 14, colour, True)
+            text = text_cache.get(glyph, 15, colour, True)
             x = self.x_of(entry.index) - ox
             col = x // 6
             level = stacks.get(col, 0)
@@ -198,7 +221,7 @@ class Timeline:
             i = self.index_at(hover[0])
             lines = [(position_title(self.cursor, i).removeprefix("Replay — "), (235, 235, 235))]
         lines.append(("Click to go there", (170, 178, 184)))
-        bounds = pygame.Rect(0, 0, screen.get_width(), self.rect.top)
+        bounds = pygame.Rect(self.rect.x, 0, self.rect.w, self.rect.top)     # not under the side panels
         draw_note(screen, (hover[0], self.rect.top - 70), lines, bounds, 13)
 
 
@@ -270,50 +293,55 @@ class ReplayScene(BattleScene):
         self.timeline = None
         self._button_state = None
 
-    def _specs(self) -> tuple[list[tuple[str, str, str, str | None, bool]], list[tuple[str, str, str, str | None,
-                                                                                        bool]]]:
-        """(key, label, tooltip, object id, enabled) of the two rows."""
+    def _specs(self) -> tuple[list[Control], list[Control]]:
+        """The two rows of controls for the position shown."""
         c = self.cursor
         i = self.index
         end = c.length
+        sp = SPEEDS[self.speed]
         row1 = [
-            ("start", "⇤", "Go to the start (Home)", None, i > 0),
-            ("back", "◀ Back", "One action back (←)", None, i > 0),
-            ("play", "❚❚ Pause" if self.playing else "▶ Play", "Play or pause (Space)", "#primary_button",
-             i < end or self.playing),
-            ("forward", "Step ▶", "One action forward (→)", None, i < end),
-            ("end", "⇥", "Go to the end (End)", None, i < end),
-            ("slower", "−", "Slower (-)", None, self.speed > 0),
-            ("speed", "", "", None, True),
-            ("faster", "+", "Faster (+)", None, self.speed < len(SPEEDS) - 1),
-            ("prev_event", "◀ Event", "The previous main event: charge, combat, unit lost (Shift+←)", None,
-             any(e.index < i for e in c.timeline)),
-            ("next_event", "Event ▶", "The next main event (Shift+→)", None, any(e.index > i for e in c.timeline)),
+            Control("start", "⇤", "⇤", "Go to the start (Home)", None, i > 0),
+            Control("back", "◀ Back", "◀", "One action back (←)", None, i > 0),
+            Control("play", "❚❚ Pause" if self.playing else "▶ Play", "❚❚" if self.playing else "Play",
+                    "Play or pause (Space)", "#primary_button", i < end or self.playing),
+            Control("forward", "Step ▶", "▶", "One action forward (→)", None, i < end),
+            Control("end", "⇥", "⇥", "Go to the end (End)", None, i < end),
+            Control("slower", "−", "−", "Slower (-)", None, self.speed > 0),
+            Control("speed", f"{sp:g} action{'s' if sp != 1 else ''}/s", f"{sp:g}/s", "Actions per second", None,
+                    True),
+            Control("faster", "+", "+", "Faster (+)", None, self.speed < len(SPEEDS) - 1),
+            Control("prev_event", "◀ Event", "◀ Ev", "The previous main event: charge, combat, unit lost (Shift+←)",
+                    None, any(e.index < i for e in c.timeline)),
+            Control("next_event", "Event ▶", "Ev ▶", "The next main event (Shift+→)", None,
+                    any(e.index > i for e in c.timeline)),
         ]
         if c.final.state.game_over:
-            row1.append(("results", "Results", "Victory points of the finished game", None, i == end))
-        row1.append(("menu", "Menu (Esc)", "Back to the main menu", None, True))
+            row1.append(Control("results", "Results", "Results", "Victory points of the finished game", None,
+                                i == end, right=True))
+        row1.append(Control("menu", "Menu (Esc)", "Menu", "Back to the main menu (Esc)", None, True, right=True))
         mark = c.marks[i]
+        deploying = mark.phase is Phase.DEPLOYMENT
         rounds = sorted({m.round for m in c.marks if m.phase is not Phase.DEPLOYMENT})
-        row2: list[tuple[str, str, str, str | None, bool]] = []
+        row2: list[Control] = []
         for r in rounds:
-            on = mark.round == r and mark.phase is not Phase.DEPLOYMENT
-            row2.append((f"round:{r}", str(r), f"Go to the start of round {r}", "#toggle_on" if on else None, True))
+            on = mark.round == r and not deploying
+            row2.append(Control(f"round:{r}", str(r), str(r), f"Go to the start of round {r}",
+                                "#toggle_on" if on else None, True, group="Round"))
         for p in (1, 2):
-            ok = self._find(mark.round, p, None) is not None and mark.phase is not Phase.DEPLOYMENT
-            on = mark.player == p and mark.phase is not Phase.DEPLOYMENT
-            row2.append((f"player:{p}", str(p), f"Go to player {p}'s turn in round {mark.round}",
-                         "#toggle_on" if on else None, ok))
+            ok = self._find(mark.round, p, None) is not None and not deploying
+            on = mark.player == p and not deploying
+            row2.append(Control(f"player:{p}", str(p), str(p), f"Go to player {p}'s turn in round {mark.round}",
+                                "#toggle_on" if on else None, ok, group="Player"))
         for ph in Phase:
             if ph is Phase.DEPLOYMENT and not any(m.phase is Phase.DEPLOYMENT for m in c.marks):
                 continue
             player = None if ph is Phase.DEPLOYMENT else mark.player
             rnd = 1 if ph is Phase.DEPLOYMENT else mark.round
             ok = self._find(rnd, player, ph) is not None
-            row2.append((f"phase:{ph.value}", PHASE_SHORT[ph][0],
-                         f"Go to the {PHASE_WORDS.get(ph.value, ph.value)} phase" +
-                         ("" if ph is Phase.DEPLOYMENT else f" of player {mark.player}, round {mark.round}"),
-                         "#toggle_on" if mark.phase is ph else None, ok))
+            where = "" if ph is Phase.DEPLOYMENT else f" of player {mark.player}, round {mark.round}"
+            row2.append(Control(f"phase:{ph.value}", PHASE_SHORT[ph][0], PHASE_SHORT[ph][1],
+                                f"Go to the {PHASE_WORDS.get(ph.value, ph.value)} phase{where}",
+                                "#toggle_on" if mark.phase is ph else None, ok, group="Phase"))
         return row1, row2
 
     def _find(self, round: int, player: int | None, phase: Phase | None) -> int | None:
@@ -323,11 +351,11 @@ class ReplayScene(BattleScene):
             return None
 
     def _build_buttons(self) -> None:
-        """(Re)build the control buttons when what they show changes."""
+        """(Re)build the control buttons when what they show changes; labels shorten to fit narrow windows."""
         if not self.bars:
             return
         row1, row2 = self._specs()
-        state = (tuple(row1), tuple(row2), SPEEDS[self.speed])
+        state = (tuple(row1), tuple(row2))
         if state == self._button_state:
             return
         self._button_state = state
@@ -337,64 +365,66 @@ class ReplayScene(BattleScene):
         for lab in self.labels:
             lab.kill()
         self.labels = []
-        if self.speed_label is not None:
-            self.speed_label.kill()
+        for bar, row in zip(self.bars, (row1, row2), strict=True):
+            self._lay_out(bar, row)
+
+    def _lay_out(self, bar: UIPanel, row: list[Control]) -> None:
+        """One row: left group from the left (group heads before their buttons), ``right`` ones at the right end.
+        Too wide: short labels, then no group heads, then the right ones dropped (they have keys), then squeezed."""
         m = self.app.manager
         f = font(15, True)
+        small = font(13)
         h = ROW_H - 10
-        # row 1: transport and speed
-        x = 8
-        bar = self.bars[0]
-        right = bar.relative_rect.w - 8
-        for key, label, tip, oid, enabled in reversed(row1):
-            if key not in ("menu", "results"):
-                break
-            width = max(84, f.size(label)[0] + 26)
-            right -= width
-            self._button(bar, key, label, tip, oid, enabled, pygame.Rect(right, 5, width, h))
-            right -= 6
-        for key, label, tip, oid, enabled in row1:
-            if key in ("menu", "results"):
-                continue
-            if key == "speed":
-                sp = SPEEDS[self.speed]
-                text = f"{sp:g} action{'s' if sp != 1 else ''}/s"
-                self.speed_label = UILabel(pygame.Rect(x, 5, 118, h), text, m, container=bar)
-                x += 118 + 6
-                continue
-            width = max(44, f.size(label)[0] + 26)
-            self._button(bar, key, label, tip, oid, enabled, pygame.Rect(x, 5, width, h))
-            x += width + (18 if key in ("end", "faster") else 6)
-        # row 2: jump to a round, a player's turn, a phase
-        bar = self.bars[1]
         room = bar.relative_rect.w - 16
-        short = False
-        for attempt in range(2):
-            widths = []
-            for key, label, *_ in row2:
-                if key.startswith("phase:") and short:
-                    label = PHASE_SHORT[Phase(key.split(":", 1)[1])][1]
-                widths.append(max(36, f.size(label)[0] + 22))
-            heads = sum(font(13).size(t)[0] + 10 for t in ("Round", "Player", "Phase"))
-            if sum(widths) + 6 * len(widths) + heads + 36 <= room:
+        gap, group_gap = 4, 12
+
+        def width(text: str, key: str) -> int:
+            if key == "speed":
+                return small.size(text)[0] + 16
+            return max(36, f.size(text)[0] + 22)
+
+        short, heads, right_ok = False, True, True
+        for attempt in range(4):
+            short, heads, right_ok = attempt >= 1, attempt < 2, attempt < 3
+            left = [c for c in row if not c.right]
+            right = [c for c in row if c.right] if right_ok else []
+            widths = {c.key: width(c.short if short else c.label, c.key) for c in left + right}
+            need = sum(widths[c.key] + gap for c in left) + sum(widths[c.key] + gap for c in right)
+            groups = {c.group for c in left if c.group}
+            need += group_gap * max(0, len(groups) - 1) + (group_gap if right else 0)
+            if heads:
+                need += sum(small.size(g)[0] + 10 for g in groups)
+            if need <= room:
                 break
-            short = True
+        scale = min(1.0, room / max(1, need))
         x = 8
         group: str | None = None
-        for (key, label, tip, oid, enabled), width in zip(row2, widths):
-            kind = key.split(":", 1)[0]
-            if kind != group:
-                x += 12 if group is not None else 0
-                if kind in ("round", "player", "phase"):
-                    head = {"round": "Round", "player": "Player", "phase": "Phase"}[kind]
-                    hw = font(13).size(head)[0] + 8
-                    self.labels.append(UILabel(pygame.Rect(x, 5, hw, h), head, m, container=bar))
+        for c in left:
+            if c.group != group:
+                if group is not None:
+                    x += group_gap
+                if heads and c.group:
+                    hw = small.size(c.group)[0] + 8
+                    self.labels.append(UILabel(pygame.Rect(x, 5, hw, h), c.group, m, container=bar))
                     x += hw + 2
-            group = kind
-            if key.startswith("phase:") and short:
-                label = PHASE_SHORT[Phase(key.split(":", 1)[1])][1]
-            self._button(bar, key, label, tip, oid, enabled, pygame.Rect(x, 5, width, h))
-            x += width + 4
+                group = c.group
+            w = max(28, int(widths[c.key] * scale))
+            text = c.short if short else c.label
+            if c.key == "speed":
+                self.labels.append(UILabel(pygame.Rect(x, 5, w, h), text, m, container=bar))
+                self.speed_label = self.labels[-1]
+            else:
+                self._button(bar, c.key, text, c.tip, c.object_id, c.enabled, pygame.Rect(x, 5, w, h))
+            x += w + (group_gap if c.key in ("end", "faster") else gap)
+        xr = bar.relative_rect.w - 8
+        for c in reversed(right):
+            w = widths[c.key]
+            xr -= w
+            if xr < x:
+                break
+            self._button(bar, c.key, c.short if short else c.label, c.tip, c.object_id, c.enabled,
+                         pygame.Rect(xr, 5, w, h))
+            xr -= gap
 
     def _button(self, bar: UIPanel, key: str, label: str, tip: str, oid: str | None, enabled: bool,
                 rect: pygame.Rect) -> None:
@@ -531,7 +561,7 @@ class ReplayScene(BattleScene):
     def _button_specs(self) -> list:  # type: ignore[type-arg]
         return []
 
-    def undo_refusal(self) -> str | None:
+    def undo_refusal(self, player: int | None = None) -> str | None:
         """Nothing is taken back in a replay."""
         return "This is a replay."
 
@@ -604,9 +634,9 @@ class ReplayScene(BattleScene):
                     self.command(key)
                     return
             if self.tools is not None:
-                key = self.tools.pressed(event)
-                if key is not None:
-                    self.command(key)
+                tool = self.tools.pressed(event)
+                if tool is not None:
+                    self.command(tool)
                     return
         if self.log is not None and self.log.handle(event):
             return

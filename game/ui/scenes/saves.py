@@ -18,7 +18,7 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UIT
 from pygame_gui.windows import UIConfirmationDialog
 
 from game.engine.state import Phase
-from game.saves import SavedGame, delete_saved_game, list_saved_games
+from game.saves import SavedGame, delete_saved_game, list_saved_games, verify_saved_game
 from game.ui import palette
 from game.ui.scenes.base import Scene
 
@@ -75,7 +75,7 @@ class SavedGamesPanel:
         UILabel(pygame.Rect(20, 14, w - 40, 24), f"SAVED AND FINISHED GAMES ({n})", m, container=self.panel,
                 object_id="#section_title")
         self.by_label: dict[str, SavedGame] = {}
-        labels: list[str] = []
+        labels: list[str | tuple[str, str]] = []
         for item in self.items:
             label = item.summary()
             k = 2
@@ -115,11 +115,15 @@ class SavedGamesPanel:
 
     def _refresh(self) -> None:
         item = self.selected
+        if item is not None:
+            verify_saved_game(item)      # a damaged or truncated file says so before Resume is offered
         self.details.set_text(details_html(item) if item is not None else self._empty_text())
         for b in (self.resume, self.watch, self.delete):
             b.enable() if item is not None else b.disable()
         if item is not None and (item.finished or item.problem):
             self.resume.disable()
+        if item is not None and item.problem:
+            self.watch.disable()         # refused: the reason is in the details; Delete stays
 
     def handle(self, event: pygame.event.Event) -> bool:
         """React to the panel's widgets; True if the event was theirs."""

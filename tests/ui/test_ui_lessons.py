@@ -1,0 +1,40 @@
+"""The menu's Lessons entry: the list of lessons shows which are done, and Start opens one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import main
+from game.tutorial import list_lessons
+from game.tutorial.progress import Progress
+from game.ui.scenes.lesson import LessonScene
+from game.ui.scenes.lessons import DONE_MARK, LessonsScene
+from game.ui.scenes.menu import MenuScene
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_menu_lists_lessons_with_the_done_ones_ticked(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    first = list_lessons()[0]
+    progress = Progress.load()
+    progress.mark_done(first.id)
+    menu = driver_factory()
+    menu.frames(2)
+    scene = menu.scene
+    assert isinstance(scene, MenuScene)
+    assert "1 of" in scene.lessons_button.text
+    menu.click_button(scene.lessons_button)
+    lessons = menu.scene
+    assert isinstance(lessons, LessonsScene)
+    labels = list(lessons.by_label)
+    assert len(labels) == len(list_lessons()) >= 8
+    assert labels[0].startswith(DONE_MARK) and not labels[1].startswith(DONE_MARK)
+    lessons.open(lessons.by_label[labels[1]])
+    menu.frames(2)
+    assert isinstance(menu.scene, LessonScene)
+
+
+def test_check_accepts_the_lesson_files(capsys) -> None:  # type: ignore[no-untyped-def]
+    files = [str(p) for p in sorted((ROOT / "scenarios" / "lessons").glob("*.yaml"))]
+    assert files
+    assert main.main(["check", *files]) == 0
