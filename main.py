@@ -92,7 +92,7 @@ def cmd_autoplay(scenario_path: str, seed: int, games: int, record_out: str | No
     from game.autoplay import play_out
     from game.engine.dice import Dice
     from game.engine.game import Game
-    from game.record import Record, save_record
+    from game.saves import save_game
     from game.scenario import ScenarioError, load_scenario, new_game_state
 
     try:
@@ -116,14 +116,7 @@ def cmd_autoplay(scenario_path: str, seed: int, games: int, record_out: str | No
             out = Path(record_out)
             if games > 1:
                 out = out.with_name(f"{out.stem}-{game_seed}{out.suffix or '.yaml'}")
-            rel = Path(scenario_path).resolve()
-            try:
-                ref = str(Path(rel).relative_to(out.resolve().parent))
-            except ValueError:
-                import os
-
-                ref = os.path.relpath(rel, out.resolve().parent)
-            save_record(out, Record(ref, {"seed": game_seed}, actions, digests=list(game.digests)))
+            save_game(game, scenario_path, out)
     if games > 1:
         print(f"{games} games, {total / games * 1000:.0f} ms per game")
     return 0

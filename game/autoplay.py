@@ -12,16 +12,17 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from geometry.pose import Pose, bearing_difference, bearing_to
+from game.engine import magic
 from game.engine.actions import (
     Action,
+    AllocateTokens,
     ChargeReaction,
-    rounded_pose,
     ChooseDeployment,
     ChooseFirstTurn,
     Consolidate,
     DeclareCharge,
     Deploy,
+    Dispel,
     Done,
     FollowUp,
     Move,
@@ -32,13 +33,15 @@ from game.engine.actions import (
     ScoutMove,
     SetAside,
     Shoot,
+    TokenSpend,
+    TokenSplit,
+    rounded_pose,
 )
-from game.engine import magic
-from game.engine.actions import AllocateTokens, Dispel, TokenSpend, TokenSplit
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
 from game.engine.state import GameState, MoveAction, Unit
+from geometry.pose import Pose, bearing_difference, bearing_to
 
 MOVE_TRIES = 12
 """Candidate moves sampled per unit before it holds."""
@@ -118,7 +121,8 @@ class RandomPlayer:
             assert p.unit is not None
             unit = s.units[p.unit]
             if unit.pose is not None and self.rng.random() < 0.5:
-                action = Consolidate(player, p.unit, (unit.pose.turned(self.rng.uniform(-180, 180)),))
+                turn = round(self.rng.uniform(-180, 180), 1)
+                action = Consolidate(player, p.unit, (rounded_pose(unit.pose.turned(turn)),))
                 if _legal(game, action):
                     return action
             return Done(player)
@@ -126,7 +130,8 @@ class RandomPlayer:
             for uid in p.options:
                 unit = s.units[uid]
                 if unit.pose is not None and self.rng.random() < 0.5:
-                    action = RallyPivot(player, uid, unit.pose.turned(self.rng.uniform(-180, 180)).facing)
+                    turn = round(self.rng.uniform(-180, 180), 1)
+                    action = RallyPivot(player, uid, rounded_pose(unit.pose.turned(turn)).facing)
                     if _legal(game, action):
                         return action
             return Done(player)

@@ -253,6 +253,19 @@ _NO_OBSTACLES = Obstacles([], [], [], np.zeros((0, 2)), np.zeros((0, 2)), np.zer
 """Nothing in the way (a flying unit's sweeps)."""
 
 
+def _start_distances(obs: Obstacles, rect: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """(overlapping, distance) from the rectangle (4, 2) to each obstacle core; obstacles whose bounding box is
+    farther than ``reach`` from the rectangle's get (False, inf) without the exact tests (most of them)."""
+    lo = np.minimum.reduceat(obs.a, obs.starts, axis=0)
+    hi = np.maximum.reduceat(obs.a, obs.starts, axis=0)
+    rlo, rhi = rect.min(axis=0) - reach, rect.max(axis=0) + reach
+    close = (lo[:, 0] <= rhi[0]) & (hi[:, 0] >= rlo[0]) & (lo[:, 1] <= rhi[1]) & (hi[:, 1] >= rlo[1])
+    if not close.any():
+        return np.zeros(len(obs), dtype=bool), np.full(len(obs), np.inf)
+    overlap = overlapping(obs, rect)
+    return overlap, distances(obs, rect, overlap)
+
+
 def _outside(scene: Scene, c: Sequence[float]) -> float:
     return max(-c[0], -c[1], c[0] - scene.width, c[1] - scene.depth)
 
@@ -355,8 +368,7 @@ def slide(
     off_table = False
     t_edge = _table_time(scene, rect, w, 0.0 if edge_exits else gap)
     if len(obs):
-        overlap = overlapping(obs, rect)
-        d0 = distances(obs, rect, overlap)
+        overlap, d0 = _start_distances(obs, rect, gap + 2 * TOL)
         is_target = np.array([k == "unit" and key in stop_set for k, key in zip(obs.kinds, obs.keys, strict=True)])
         # every obstacle stops the slide ``gap`` short (or, if already closer, before it gets closer still)
         radii = np.where(d0 <= EPS, np.nan, np.minimum(gap + TOL, _no_deeper(d0)))

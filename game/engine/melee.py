@@ -58,7 +58,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from game.engine.attacks import Modifier, roll_to_block, roll_to_hit
+from game.engine.attacks import Modifier, roll_to_hit
 from game.engine.casualties import apply_wounds, remaining_strength, starting_strength
 from game.engine.dice import Dice
 from game.engine.events import Event
@@ -72,7 +72,7 @@ from game.engine.special_rules import (
     ap_modifier,
     attack_quality,
     blast_multiplier,
-    carries,
+    block_hits,
     deadly_first,
     deadly_wounds,
     defense_profile,
@@ -81,8 +81,6 @@ from game.engine.special_rules import (
     immobile,
     lance_modifier,
     limited_available,
-    poison_rerolls,
-    regeneration_rolls,
     rending_hits,
     sergeant_modifier,
     use_limited,
@@ -334,26 +332,12 @@ def _resolve_batch(state: GameState, dice: Dice, b: _Batch, out: StepResult) -> 
         apm = ap_modifier(x)
         return ([apm] if apm is not None else []) + effect_modifiers(target, "defense")  # spells: magic
 
-    wounds = 0
     block_batches = [(normal_hits, ap_mods(ap), "Defense")]
     if rending_hits_:
         block_batches.append((rending_hits_, ap_mods(max(ap, RENDING_AP)), "Defense against Rending 6s"))
-    poison = weapon is not None and carries(prof, weapon, "Poison")
-    rerolls: list[tuple[int, list[Modifier]]] = []
-    for count, m, what in block_batches:
-        if count <= 0:
-            continue
-        br = roll_to_block(dice, count, defense, m, f"{target.name} {what} against {who}", need_text=need_block)
-        events += br.events
-        wounds += br.wounds
-        if poison:
-            rerolls.append((sum(1 for d in br.dice if d == 6), m))
-    for count, m in rerolls:
-        extra, evs = poison_rerolls(dice, count, defense, m, f"{target.name} against {who}")
-        events += evs
-        wounds += extra
-    wounds, evs = regeneration_rolls(dice, wounds, defender, prof, weapon, f"{target.name} against {who}",
-                                     target.id)
+    wounds, evs = block_hits(dice, block_batches, defender, prof, weapon,
+                             lambda what: f"{target.name} {what} against {who}", f"{target.name} against {who}",
+                             need_block, target.id)
     events += evs
     if wounds and weapon is not None and weapon.has("Deadly"):
         wounds = deadly_wounds(target, wounds, weapon_value(weapon, "Deadly"))

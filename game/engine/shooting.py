@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.engine.actions import Shoot
-from game.engine.attacks import Modifier, roll_to_block, roll_to_hit
+from game.engine.attacks import Modifier, roll_to_hit
 from game.engine.casualties import apply_wounds, at_half_strength
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
@@ -34,7 +34,7 @@ from game.engine.special_rules import (
     ap_modifier,
     attack_quality,
     blast_multiplier,
-    carries,
+    block_hits,
     deadly_first,
     deadly_wounds,
     defense_profile,
@@ -43,8 +43,6 @@ from game.engine.special_rules import (
     indirect,
     indirect_modifier,
     limited_available,
-    poison_rerolls,
-    regeneration_rolls,
     relentless_extra_hits,
     rending_hits,
     sergeant_modifier,
@@ -386,7 +384,6 @@ def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
     defense = defender.defense
     need_block = f"Defense {defense}+" + (f" ({defender.name})" if defender is not target.profile else "")
     indirect_fire = indirect(prof, weapon)
-    wounds = 0
     block_batches = [(normal_hits, defense_modifiers(state, shooter, target, weapon, v.models,
                                                      hero_target=hero_target, indirect_fire=indirect_fire),
                       "Defense")]
@@ -394,21 +391,8 @@ def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
         rending_mods = defense_modifiers(state, shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
                                          hero_target=hero_target, indirect_fire=indirect_fire)
         block_batches.append((rending_hits_, rending_mods, "Defense against Rending 6s"))
-    poison = carries(prof, weapon, "Poison")
-    rerolls: list[tuple[int, list[Modifier]]] = []
-    for count, mods, what in block_batches:
-        if count <= 0:
-            continue
-        br = roll_to_block(dice, count, defense, mods, f"{label}: {what}", need_text=need_block)
-        events += br.events
-        wounds += br.wounds
-        if poison:
-            rerolls.append((sum(1 for d in br.dice if d == 6), mods))
-    for count, mods in rerolls:
-        extra_wounds, evs = poison_rerolls(dice, count, defense, mods, label)
-        events += evs
-        wounds += extra_wounds
-    wounds, evs = regeneration_rolls(dice, wounds, defender, prof, weapon, label, target.id)
+    wounds, evs = block_hits(dice, block_batches, defender, prof, weapon, lambda what: f"{label}: {what}", label,
+                             need_block, target.id)
     events += evs
     # 4. Remove casualties.
     if wounds and weapon.has("Deadly"):

@@ -24,7 +24,7 @@ Defense die); a natural 6 always succeeds and a natural 1 always fails whatever 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from game.engine.attacks import Modifier, roll_to_block
@@ -402,6 +402,41 @@ def defense_profile(unit: Unit) -> Profile:
     if unit.regulars > 0 or unit.hero is None:
         return unit.profile
     return unit.hero.profile
+
+
+BlockBatch = tuple[int, list[Modifier], str]
+"""Hits rolled together against Defense: (count, modifiers, what they are, e.g. "Defense against Rending 6s")."""
+
+
+def block_hits(dice: Dice, batches: Sequence[BlockBatch], defender: Profile, attacker: Profile,
+               weapon: Weapon | None, name_roll: Callable[[str], str], purpose: str, need_text: str,
+               unit_id: str) -> tuple[int, list[Event]]:
+    """Roll to Block for shooting and melee alike; returns (wounds, events).
+
+    Rulebook "Roll to Block": one Defense die per hit of each batch (ordinary hits, then Rending 6s at AP(4));
+    then "Poison" re-rolls of unmodified 6s, once each ("Re-Rolls"); then "Regeneration" (5+ per wound, not
+    against Poison or Rending). ``name_roll(what)`` words each Defense roll; ``purpose`` words the re-rolls and
+    Regeneration. Deadly and casualties are the caller's.
+    """
+    defense = defender.defense
+    poison = weapon is not None and carries(attacker, weapon, "Poison")
+    wounds = 0
+    events: list[Event] = []
+    rerolls: list[tuple[int, list[Modifier]]] = []
+    for count, mods, what in batches:
+        if count <= 0:
+            continue
+        br = roll_to_block(dice, count, defense, mods, name_roll(what), need_text=need_text)
+        events += br.events
+        wounds += br.wounds
+        if poison:
+            rerolls.append((sum(1 for d in br.dice if d == 6), mods))
+    for count, mods in rerolls:
+        extra, evs = poison_rerolls(dice, count, defense, mods, purpose)
+        events += evs
+        wounds += extra
+    wounds, evs = regeneration_rolls(dice, wounds, defender, attacker, weapon, purpose, unit_id)
+    return wounds, events + evs
 
 
 def poison_rerolls(dice: Dice, sixes: int, defense: int, mods: list[Modifier], purpose: str

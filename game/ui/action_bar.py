@@ -12,6 +12,13 @@ from pygame_gui.elements import UIButton, UIPanel
 from game.ui.assets import font
 
 
+def pressed_key(buttons: dict[str, UIButton], event: pygame.event.Event) -> str | None:
+    """The key in ``buttons`` of the button a ``UI_BUTTON_PRESSED`` event is about, or None."""
+    if event.type != pygame_gui.UI_BUTTON_PRESSED:
+        return None
+    return next((key for key, b in buttons.items() if event.ui_element is b), None)
+
+
 @dataclass(frozen=True)
 class ButtonSpec:
     """One button: ``key`` is what ``pressed`` returns."""
@@ -115,12 +122,7 @@ class ActionBar:
 
     def pressed(self, event: pygame.event.Event) -> str | None:
         """The key of the button a ``UI_BUTTON_PRESSED`` event is about, or None."""
-        if event.type != pygame_gui.UI_BUTTON_PRESSED:
-            return None
-        for key, b in self.buttons.items():
-            if event.ui_element is b:
-                return key
-        return None
+        return pressed_key(self.buttons, event)
 
     def kill(self) -> None:
         """Remove the widgets."""

@@ -9,6 +9,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIPanel
 
+from game.ui.action_bar import pressed_key
 from game.ui.assets import font
 
 HEIGHT = 28
@@ -72,12 +73,7 @@ class ViewTools:
 
     def pressed(self, event: pygame.event.Event) -> str | None:
         """The command of the button a ``UI_BUTTON_PRESSED`` event is about, or None."""
-        if event.type != pygame_gui.UI_BUTTON_PRESSED:
-            return None
-        for key, b in self.buttons.items():
-            if event.ui_element is b:
-                return key
-        return None
+        return pressed_key(self.buttons, event)
 
     def kill(self) -> None:
         """Remove the widgets."""

@@ -21,7 +21,6 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import pygame
-import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
 
 from game.engine.actions import Action
@@ -29,6 +28,7 @@ from game.engine.errors import IllegalAction
 from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
 from game.tutorial.runner import Outcome
 from game.ui import palette
+from game.ui.action_bar import pressed_key
 from game.ui.overlays import dashed_polyline, pulse
 from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
@@ -70,12 +70,7 @@ class LessonPanel:
 
     def pressed(self, event: pygame.event.Event) -> str | None:
         """The key of the panel button an event pressed, or None."""
-        if event.type != pygame_gui.UI_BUTTON_PRESSED:
-            return None
-        for key, b in self.buttons.items():
-            if event.ui_element is b:
-                return key
-        return None
+        return pressed_key(self.buttons, event)
 
     def kill(self) -> None:
         """Remove the widgets."""
