@@ -160,6 +160,10 @@ class _Approach:
 
     def nearest(self, p: Point) -> float:
         """The c whose contact centre is nearest to ``p``."""
+        return self.nearest_and_distance(p)[0]
+
+    def nearest_and_distance(self, p: Point) -> tuple[float, float]:
+        """The c whose contact centre is nearest to ``p``, and that distance."""
         best_c, best_d = self.c_lo, math.inf
         ks = self.knots
         for i in range(len(ks) - 1):
@@ -170,7 +174,7 @@ class _Approach:
             dd = math.hypot(p[0] - p0[0] - t * sx, p[1] - p0[1] - t * sy)
             if dd < best_d - 1e-12:
                 best_c, best_d = c0 + t * (c1 - c0), dd
-        return best_c
+        return best_c, best_d
 
 
 @dataclass
@@ -200,8 +204,9 @@ class _Sweeps:
         self.capped = {i for i, t in enumerate(scene.terrain) if t.traits & wanted}
         self.mask = UNIT | IMPASSABLE | (TERRAIN if self.capped else 0)
         self._offsets: dict[float, list[Point]] = {}
-        at_start = self.index.overlapping(self.rect(start), self.mask)
-        self.skip = set(at_start) | {("unit", unit_id)}
+        self.unit_id = unit_id
+        at_start = self.index.overlapping(self.rect(start), self.mask, unit_id)
+        self.skip = set(at_start)
         self.start_capped = [k for k in at_start if k[0] == "terrain" and k[1] in self.capped]
         self._memo: dict[tuple[float, ...], tuple[tuple[Key, ...], tuple[int, ...]]] = {}
 
@@ -243,7 +248,7 @@ class _Sweeps:
             return (), ()
         blockers: list[Key] = []
         capped: list[int] = []
-        for k in self.index.overlapping(rect + end, self.mask):
+        for k in self.index.overlapping(rect + end, self.mask, self.unit_id):
             if k in self.skip:
                 continue
             if k[0] == "unit":
@@ -333,14 +338,13 @@ def _approaches(side: _Side, width: float, depth: float, f0: float, max_pivot: f
 
 def _minkowski_corners(hull: object, offsets: list[Point]) -> list[Point]:
     """Corners of the convex region where a footprint with corner ``offsets`` (from its centre) would overlap the
-    convex ``hull``, pushed out by ``WAYPOINT_MARGIN`` / 2 (at most 16 of them)."""
+    convex ``hull`` (their Minkowski difference), pushed out by ``WAYPOINT_MARGIN`` / 2."""
     coords = list(getattr(getattr(hull, "exterior", None), "coords", []))[:-1]
-    if not coords:
+    if len(coords) < 3:
         return []
     if len(coords) > 8:
         coords = list(hull.minimum_rotated_rectangle.exterior.coords)[:-1]  # type: ignore[attr-defined]
-    pts = [(float(x) - ox, float(y) - oy) for x, y in coords for ox, oy in offsets]
-    ring = _convex_hull(pts)
+    ring = _minkowski([(float(x), float(y)) for x, y in coords], [(-ox, -oy) for ox, oy in offsets])
     cx = sum(p[0] for p in ring) / len(ring)
     cy = sum(p[1] for p in ring) / len(ring)
     out = []
@@ -351,26 +355,44 @@ def _minkowski_corners(hull: object, offsets: list[Point]) -> list[Point]:
     return out
 
 
-def _convex_hull(points: list[Point]) -> list[Point]:
-    """Andrew's monotone chain: the hull's vertices counter-clockwise, collinear points dropped."""
-    pts = sorted(set(points))
-    if len(pts) <= 2:
-        return pts
+def _ccw_from_bottom(poly: list[Point]) -> list[Point]:
+    """The convex polygon counter-clockwise, starting at its lowest (then leftmost) vertex."""
+    area = sum(poly[i][0] * poly[i - 1][1] - poly[i - 1][0] * poly[i][1] for i in range(len(poly)))
+    if area > 0:  # clockwise (the sum above is minus twice the signed area)
+        poly = poly[::-1]
+    k = min(range(len(poly)), key=lambda i: (poly[i][1], poly[i][0]))
+    return poly[k:] + poly[:k]
 
-    def cross(o: Point, a: Point, b: Point) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
-    lower: list[Point] = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    upper: list[Point] = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return lower[:-1] + upper[:-1]
+def _minkowski(a: list[Point], b: list[Point]) -> list[Point]:
+    """Minkowski sum of two convex polygons (any orientation): its vertices counter-clockwise, merging the edges
+    by direction; (nearly) collinear vertices dropped (relative 1e-9), so turning the inputs gives the turned
+    answer."""
+    p, q = _ccw_from_bottom(a), _ccw_from_bottom(b)
+    n, m = len(p), len(q)
+    p, q = p + p[:2], q + q[:2]
+    out: list[Point] = []
+    i = j = 0
+    while i < n or j < m:
+        out.append((p[i][0] + q[j][0], p[i][1] + q[j][1]))
+        ex, ey = p[i + 1][0] - p[i][0], p[i + 1][1] - p[i][1]
+        fx, fy = q[j + 1][0] - q[j][0], q[j + 1][1] - q[j][1]
+        c = ex * fy - ey * fx
+        if abs(c) <= 1e-9 * math.hypot(ex, ey) * math.hypot(fx, fy):
+            c = 0.0
+        if c >= 0 and i < n:
+            i += 1
+        if c <= 0 and j < m:
+            j += 1
+    # drop collinear vertices
+    ring: list[Point] = []
+    k = len(out)
+    for idx in range(k):
+        o, a1, b1 = out[idx - 1], out[idx], out[(idx + 1) % k]
+        ax, ay, bx, by = a1[0] - o[0], a1[1] - o[1], b1[0] - a1[0], b1[1] - a1[1]
+        if abs(ax * by - ay * bx) > 1e-9 * math.hypot(ax, ay) * math.hypot(bx, by):
+            ring.append(a1)
+    return ring
 
 
 def _dedupe(start: Pose, poses: list[Pose]) -> list[Pose]:
@@ -450,7 +472,7 @@ class _Search:
 
     def _grown_corners(self, k: Key) -> list[Point]:
         """Way points around obstacle ``k``: the corners of the places the footprint's centre cannot enter (the
-        obstacle's hull grown by the footprint at the start facing and at each approach facing, plus a hair), and
+        obstacle's hull grown by the footprint at the start facing and at the flush facing, plus a hair), and
         the hull grown by half the footprint's diagonal (mitred), where the footprint clears it turned any way."""
         cache = self.scene.cache
         if k[0] == "unit":
@@ -460,7 +482,7 @@ class _Search:
             poly = self.scene.terrain[k[1]].shape
         out: list[Point] = []
         hull = poly.convex_hull
-        for facing in [self.start.facing, *(ap.facing for ap in self.approaches)]:
+        for facing in dict.fromkeys([self.start.facing, self.side.facing]):  # the start and the flush facing
             key = ("charge-waypoints", k[0], k[1], self.width, self.depth, round(facing, 9))
             hit = cache.get(key)
             if hit is None:
@@ -494,8 +516,11 @@ class _Search:
             if leg1 >= self.allowance or leg1 <= 1e-6:
                 continue
             for i, ap in enumerate(self.approaches):
-                for c in (self.c_end, ap.nearest(p)):
-                    key = (round(p[0], 6), round(p[1], 6), i, round(c, 6))
+                c_near, d_near = ap.nearest_and_distance(p)
+                if leg1 + d_near > self.allowance + EPS:
+                    continue  # no contact of this approach within reach through p
+                for c in (self.c_end, c_near):
+                    key = (p[0], p[1], i, c)
                     if key in seen:
                         continue
                     seen.add(key)
@@ -503,7 +528,15 @@ class _Search:
                     k += 1
                     if cand is not None and cand.travel <= self.allowance + EPS:
                         out.append(cand)
-        out.sort(key=lambda cd: (round(cd.travel, 6), cd.order))
+        # shortest first; ties broken in the start pose's own frame, so that turning or shifting the whole table
+        # does not change the choice
+        start = self.start
+
+        def key(cd: _Candidate) -> tuple[float, float, float, float, float]:
+            u, v = start.to_local(cd.via if cd.via is not None else start.xy)
+            return (round(cd.travel, 6), u, v, cd.approach.pivot, cd.c)
+
+        out.sort(key=key)
         return out[:limit]
 
     # ------------------------------------------------------------------------------------------ screening
@@ -552,9 +585,10 @@ class _Search:
         legs: list[tuple[Pose, Point]] = []
         if cand.via is not None:  # leg 1, start facing
             legs.append((self.start, p))
-        if abs(ap.pivot) > EPS:  # the pivoted footprint
-            legs.append((phi_pose, p))
-        if not cand.pivot_at_contact:  # leg 2, approach facing
+        if cand.pivot_at_contact:
+            if abs(ap.pivot) > EPS:  # the pivoted footprint (otherwise leg 2's sweep starts with it)
+                legs.append((phi_pose, p))
+        else:  # leg 2, approach facing
             legs.append((phi_pose, q))
         for pose, to in legs:
             blocked, capped = sw.sweep(pose, to, judged)
@@ -568,9 +602,7 @@ class _Search:
         if abs(ap.closing) > EPS:
             if _dist(qb, q) > 1e-9:
                 steps.append((Pose(q[0], q[1], ap.facing), qb))
-            qf = Pose(qb[0], qb[1], flush)
-            steps.append((qf, qb))
-            steps.append((qf, wheel))
+            steps.append((Pose(qb[0], qb[1], flush), wheel))  # the pivoted footprint, then onto the side
         steps.append((Pose(wheel[0], wheel[1], flush), self.end.xy))
         for pose, to in steps:
             blocked, capped = sw.sweep(pose, to, judged)

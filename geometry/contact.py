@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 MIN_FRONTAGE = 0.01
 """Inches of front edge that must touch the side for a flush pose to count as in contact."""
+BLOCK_RADIUS = 0.6 * CONTACT_TOL
+"""Inches from a core a flush pose must keep: a hair more than ``check_path``'s CONTACT_TOL / 2, so that a move
+ending there passes it."""
 TOUCH = 0.04
 """Inches: a flush pose this close to a ``keep_clear`` unit is in base contact with it (``in_base_contact`` uses
 0.05", so a pose chosen at this limit is safely in contact)."""
@@ -128,12 +131,14 @@ def models_in_contact(scene: Scene, unit_id: str, other_id: str, tol: float = 0.
 def _shift_intervals(
     scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, radii: dict[str, float],
     ignore: Collection[str] = (), units_only: Collection[str] | None = None, grow: float = 0.0,
+    unit_radius: dict[str, float] | None = None,
 ) -> list[tuple[str, float, float]]:
     """Per obstacle, the interval of lateral shifts s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` comes
     within ``radii[kind]`` inches of its core ("unit" / "terrain"; a kind missing from ``radii`` is skipped):
     (obstacle key, a, b). Exact for convex obstacles (the distance is convex in s); for non-convex terrain the hull
     of the shifts (conservative). An interval reaching an end of [s_lo, s_hi] is extended beyond it.
-    ``units_only``: consider only these units (and no terrain)."""
+    ``units_only``: consider only these units (and no terrain). ``unit_radius``: radii of particular units
+    instead of ``radii["unit"]``."""
     start = rect0 + np.array(rv) * s_lo
     end = rect0 + np.array(rv) * s_hi
     allc = np.concatenate([start, end])
@@ -146,7 +151,9 @@ def _shift_intervals(
     if not keep:
         return []
     span = s_hi - s_lo
-    r = np.array([radii.get(obs.kinds[k], np.nan) if k in keep else np.nan for k in range(len(obs))])
+    special = unit_radius or {}
+    r = np.array([(special.get(obs.keys[k], radii["unit"]) if obs.kinds[k] == "unit" and "unit" in radii
+                   else radii.get(obs.kinds[k], np.nan)) if k in keep else np.nan for k in range(len(obs))])
     t_in = first_times(obs, start, rv, r)
     t_out = first_times(obs, end, (-rv[0], -rv[1]), r)
     out = []
@@ -166,7 +173,7 @@ def _blocked_intervals(
     """Intervals of lateral shift s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` overlaps another unit or
     impassable terrain (touching allowed). Exact for rectangles; for non-convex terrain the hull of the blocked
     shifts of each piece (conservative)."""
-    r = 0.6 * CONTACT_TOL  # a hair more than check_path's CONTACT_TOL / 2, so that a move ending here passes it
+    r = BLOCK_RADIUS
     return sorted((a, b) for _, a, b in _shift_intervals(scene, rect0, rv, s_lo, s_hi, {"unit": r, "terrain": r},
                                                           ignore))
 
@@ -247,12 +254,22 @@ def best_flush_pose(
     if hi < lo:
         return None
     ignore = {charger_id, target_id, *gap_ignore}
-    blocked = _blocked_intervals(scene, rect0, rv, lo, hi, ignore)
     clear = [u for u in keep_clear if u not in (charger_id, target_id)]
     s_pref = (preferred[0] - base.x) * rv[0] + (preferred[1] - base.y) * rv[1]
     best = None
-    tries = [False, True] if touching else [False]
-    for touch_ok in (tries if clear else [False]):
+    blocked: list[tuple[float, float]] | None = None
+    if clear and not ignore & set(clear):
+        # one pass for both: overlaps anywhere, and the clearance around the keep_clear units
+        far = clearance + CONTACT_TOL - 1e-6
+        both = _shift_intervals(scene, rect0, rv, lo, hi, {"unit": BLOCK_RADIUS, "terrain": BLOCK_RADIUS}, ignore,
+                                grow=clearance, unit_radius=dict.fromkeys(clear, far))
+        best = _best_shift(sorted((a, b) for _, a, b in both), lo, hi, length, charger_width, s_pref)
+        tries = [True] if touching else []
+    else:
+        tries = [False, True] if touching and clear else [False]
+    for touch_ok in tries if best is None else []:
+        if blocked is None:
+            blocked = _blocked_intervals(scene, rect0, rv, lo, hi, ignore)
         extra = _clearance_intervals(scene, rect0, rv, lo, hi, clear, clearance, touch_ok) if clear else []
         best = _best_shift(sorted(blocked + extra), lo, hi, length, charger_width, s_pref)
         if best is not None:

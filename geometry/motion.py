@@ -28,6 +28,7 @@ from geometry.formation import rect_corners
 from geometry.obstacles import Obstacles, distances, first_times, gather, overlapping
 from geometry.pose import Point, Pose, forward_vector
 from geometry.shapes import CONTACT_TOL
+from geometry.spatial import TERRAIN
 
 if TYPE_CHECKING:
     from geometry.scene import Scene
@@ -126,9 +127,23 @@ def _sweep_polygon(rect: np.ndarray, w: Point, length: float) -> Polygon:
     return hull
 
 
-def _crossed(scene: Scene, sweeps: list[Polygon]) -> tuple[frozenset[str], tuple[str, ...]]:
-    """Traits and names of the terrain pieces the sweeps overlap."""
-    positions = scene.terrain_positions_at(sweeps)
+def _sweep_points(rect: np.ndarray, w: Point, length: float) -> np.ndarray:
+    """The rectangle (4, 2) and, if it moves, where it ends: points whose hull is the swept area."""
+    if length <= EPS:
+        return rect
+    return np.concatenate([rect, rect + np.array(w) * length])
+
+
+def _crossed(scene: Scene, sweeps: list[np.ndarray]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Traits and names of the terrain pieces the sweeps (point sets whose convex hull is swept, see
+    ``_sweep_points``) overlap: their cores meet the hull (the scene's pymunk index, ``geometry.spatial``)."""
+    if not scene.terrain:
+        return frozenset(), ()
+    index = scene.shape_index()
+    found: set[int] = set()
+    for pts in sweeps:
+        found.update(int(k[1]) for k in index.overlapping(pts, TERRAIN))  # type: ignore[call-overload]
+    positions = sorted(found)
     traits: set[str] = set()
     for pos in positions:
         traits |= scene.terrain[pos].traits
@@ -215,7 +230,7 @@ def check_path(
     blocker: str | None = None
     step: int | None = None
     distance = 0.0
-    sweeps: list[Polygon] = []
+    sweeps: list[np.ndarray] = []
 
     def fail(r: str, msg: str, at: Point, who: str, k: int) -> None:
         nonlocal rule, message, where, blocker, step
@@ -230,7 +245,7 @@ def check_path(
         dx, dy = target.x - current.x, target.y - current.y
         length = math.hypot(dx, dy)
         w: Point = (dx / length, dy / length) if length > EPS else (0.0, 1.0)
-        sweeps.append(_sweep_polygon(rect, w, length))
+        sweeps.append(_sweep_points(rect, w, length))
         distance += length
         if rule is None:
             _check_segment(scene, _NO_OBSTACLES if fly_over else obs, rect, w, length, r_pen, r_ex, exclusion, k,
@@ -244,7 +259,7 @@ def check_path(
     final = np.array(rect_corners(current, width, depth))
     if rule is None:
         _check_segment(scene, obs, final, (0.0, 1.0), 0.0, r_pen, r_ex, exclusion, len(path), fail)
-    traits, names = _crossed(scene, sweeps + [Polygon(final)])
+    traits, names = _crossed(scene, [*sweeps, final])
     return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
 
 
@@ -256,8 +271,8 @@ _NO_OBSTACLES = Obstacles([], [], [], np.zeros((0, 2)), np.zeros((0, 2)), np.zer
 def _start_distances(obs: Obstacles, rect: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     """(overlapping, distance) from the rectangle (4, 2) to each obstacle core; obstacles whose bounding box is
     farther than ``reach`` from the rectangle's get (False, inf) without the exact tests (most of them)."""
-    lo = np.minimum.reduceat(obs.a, obs.starts, axis=0)
-    hi = np.maximum.reduceat(obs.a, obs.starts, axis=0)
+    assert obs.boxes is not None
+    lo, hi = obs.boxes[:, :2], obs.boxes[:, 2:]
     rlo, rhi = rect.min(axis=0) - reach, rect.max(axis=0) + reach
     close = (lo[:, 0] <= rhi[0]) & (hi[:, 0] >= rlo[0]) & (lo[:, 1] <= rhi[1]) & (hi[:, 1] >= rlo[1])
     if not close.any():
@@ -397,5 +412,5 @@ def slide(
             blocked_by = blocked_kind = RULE_TABLE_EDGE
     t_stop = float(t_stop)
     pose = Pose(start.x + w[0] * t_stop, start.y + w[1] * t_stop, start.facing)
-    traits, names = _crossed(scene, [_sweep_polygon(rect, w, t_stop)])
+    traits, names = _crossed(scene, [_sweep_points(rect, w, t_stop)])
     return SlideResult(pose, t_stop, blocked_by, contacted, off_table, traits, blocked_kind, names)

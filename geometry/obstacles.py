@@ -41,6 +41,8 @@ class Obstacles:
     """First edge of each obstacle (k,)."""
     sizes: np.ndarray
     """Number of edges of each obstacle (k,)."""
+    boxes: np.ndarray | None = None
+    """Bounding boxes of the cores (k, 4): minx, miny, maxx, maxy (None if not computed)."""
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -84,7 +86,9 @@ def gather(scene: Scene, ignore: Collection[str], lo: np.ndarray, hi: np.ndarray
         return Obstacles([], [], [], empty, empty, np.zeros(0, dtype=int), np.zeros(0, dtype=int))
     size_arr = np.array(sizes, dtype=int)
     starts = np.concatenate([[0], np.cumsum(size_arr)[:-1]]).astype(int)
-    return Obstacles(kinds, keys, polys, np.concatenate(a_parts), np.concatenate(b_parts), starts, size_arr)
+    a = np.concatenate(a_parts)
+    boxes = np.concatenate([np.minimum.reduceat(a, starts, axis=0), np.maximum.reduceat(a, starts, axis=0)], axis=1)
+    return Obstacles(kinds, keys, polys, a, np.concatenate(b_parts), starts, size_arr, boxes)
 
 
 NEXT = [1, 2, 3, 0]
@@ -105,6 +109,11 @@ def _inside_counts(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
 
 def overlapping(obs: Obstacles, rect: np.ndarray) -> np.ndarray:
     """Per obstacle (k,): does the rectangle (4, 2) overlap its core (edges cross, or one contains the other)?"""
+    if obs.boxes is not None:  # bounding boxes apart: no overlap (the usual case, at a fraction of the cost)
+        lo, hi = rect.min(axis=0), rect.max(axis=0)
+        b = obs.boxes
+        if not ((b[:, 0] <= hi[0]) & (b[:, 2] >= lo[0]) & (b[:, 1] <= hi[1]) & (b[:, 3] >= lo[1])).any():
+            return np.zeros(len(obs), dtype=bool)
     ra, rb = rect, rect[NEXT]
     cross = segments_hit(ra, rb, obs.a, obs.b).any(axis=0)  # per obstacle edge
     # a rectangle corner inside the obstacle (even-odd over the obstacle's edges)

@@ -63,6 +63,7 @@ class _Unit:
     model_rows: np.ndarray | None = None
     elevated: bool | None = None
     samples: tuple[np.ndarray, np.ndarray] | None = None
+    corner_samples: list[int] | None = None
 
 
 @dataclass
@@ -341,6 +342,18 @@ class Scene:
             owner[np.repeat(np.arange(m), 4), m + inverse.reshape(-1)] = True
             u.samples = (np.concatenate([centres, grid]), owner)
         return u.samples
+
+    def sight_corner_samples(self, unit_id: str) -> list[int]:
+        """For each footprint corner (``corners`` order), the index in ``sight_samples`` of the base corner lying
+        on it, or -1 where no base has that corner (a short last row, a joined hero); cached. Serves
+        ``geometry.sight``."""
+        u = self._unit(unit_id)
+        if u.corner_samples is None:
+            pts, _ = self.sight_samples(unit_id)
+            d = np.hypot(pts[None, :, 0] - u.corners[:, None, 0], pts[None, :, 1] - u.corners[:, None, 1])
+            best = d.argmin(axis=1)
+            u.corner_samples = [int(i) if d[c, i] < 1e-9 else -1 for c, i in enumerate(best)]
+        return u.corner_samples
 
     def is_elevated(self, unit_id: str) -> bool:
         """True if more than half of the unit's footprint area lies on ``elevated`` terrain (a hill)."""

@@ -185,6 +185,7 @@ class _Obstacles:
         self.threshold = np.array(thr, dtype=np.int8)
         self.inside_cols = [(col, pos) for col, pos in self.terrain_cols
                             if self.modes[col] == "inside" and world.blocks[self.index[col]]]
+        self._proof: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def empty(self) -> bool:
@@ -208,15 +209,39 @@ class _Obstacles:
         ``boxes`` (minx, miny, maxx, maxy): non-convex pieces, and pieces whose bounding box meets a box (an end
         might lie inside them)."""
         out = np.zeros((len(boxes), len(self.index)), dtype=bool)
-        for col, pos in self.terrain_cols:
-            if not self.world.convex[pos]:
-                out[:, col] = True
-                continue
-            bb = self.scene.terrain_geo(pos).bbox
-            out[:, col] = (
-                (boxes[:, 0] <= bb[2]) & (boxes[:, 2] >= bb[0]) & (boxes[:, 1] <= bb[3]) & (boxes[:, 3] >= bb[1])
-            )
+        if not self.terrain_cols:
+            return out
+        if self._proof is None:
+            cols = np.array([col for col, _ in self.terrain_cols])
+            bbs = np.array([self.scene.terrain_geo(pos).bbox for _, pos in self.terrain_cols])
+            concave = np.array([not self.world.convex[pos] for _, pos in self.terrain_cols])
+            self._proof = (cols, bbs, concave)
+        cols, bb, concave = self._proof
+        out[:, cols] = (
+            (boxes[:, 0:1] <= bb[None, :, 2]) & (boxes[:, 2:3] >= bb[None, :, 0])
+            & (boxes[:, 1:2] <= bb[None, :, 3]) & (boxes[:, 3:4] >= bb[None, :, 1])
+        ) | concave[None, :]
         return out
+
+    def counts_and_crossings(self, p: np.ndarray, q: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For segments p[i]-q[i] (n, 2) and per-line obstacle ``mask`` (n, selected): (number of sight obstacles
+        each crosses, as ``hits``; which obstacles each crosses at all (n, selected) bool, masked)."""
+        n = len(p)
+        if n == 0 or self.empty:
+            return np.zeros(n, dtype=int), np.zeros((n, len(self.index)), dtype=bool)
+        hit = self.edges_set.hit(p, q)
+        if self.unit_only:
+            per = hit.reshape(n, self.n_units, 4).any(axis=2)
+            per &= mask
+            return per.sum(axis=1), per
+        crossings = np.add.reduceat(hit.view(np.int8), self.starts, axis=1)
+        crossings *= mask
+        blocked = crossings >= self.threshold
+        for col, pos in self.inside_cols:
+            rows = np.flatnonzero(blocked[:, col])
+            if len(rows):
+                blocked[rows, col] = ~(_inside(self.scene, pos, p[rows]) | _inside(self.scene, pos, q[rows]))
+        return np.count_nonzero(blocked, axis=1), crossings > 0
 
     def hits(
         self, p: np.ndarray, q: np.ndarray, with_cover: bool = False, mask: np.ndarray | None = None
@@ -536,33 +561,43 @@ def _batch_sight(scene: Scene, looker_id: str, targets: list[str]) -> dict[str, 
         obst = _Obstacles(scene, world, union, with_cover=False)
         ii, jj = np.nonzero(has[:, pending])
         tix = pending[jj]
-        two = last[ii, tix] != first[ii, tix]
+        is_outer = np.zeros(len(eyes), dtype=bool)
+        is_outer[_outer_eyes(formation)] = True
+        two = (last[ii, tix] != first[ii, tix]) & is_outer[ii]
         p = np.concatenate([eyes[ii], eyes[ii[two]]])
         q = np.concatenate([allpts[first[ii, tix]], allpts[last[ii[two], tix[two]]]])
         tix = np.concatenate([tix, tix[two]])
         masks = near[:, obst.index]
-        step = obst.chunk()
-        for start in range(0, len(p), step):
-            sl = slice(start, start + step)
-            counts, _ = obst.hits(p[sl], q[sl], mask=masks[tix[sl]])
-            seen[tix[sl][counts <= allowed]] = True
+        counts, _ = obst.counts_and_crossings(p, q, masks[tix])
+        seen[tix[counts <= allowed]] = True
         unresolved = [int(r) for r in pending if not seen[r]]
 
+        # the outer eyes (ends of the rows, which see round what stands in front) to the four corners of each
+        # unresolved target's footprint: sight lines where a corner is a base corner in that eye's arc, and the
         # shadow proof: every segment between two convex sets misses or crosses a convex obstacle together with
         # the segments between their corners (the set of blocked ends is convex), so one obstacle crossed by all
         # lines from the looker's outer eyes to the target's footprint corners hides the whole target
-        if unresolved and allowed == 0:
-            hull_eyes = eyes[_outer_eyes(formation)]
-            k = len(hull_eyes)
+        if unresolved:
+            outer = _outer_eyes(formation)
+            k = len(outer)
             ur = np.array(unresolved)
-            p = np.repeat(np.tile(hull_eyes, (len(ur), 1)), 4, axis=0)
-            q = np.tile(arrays.corners[live_rows[ur]], (1, k, 1)).reshape(-1, 2)
+            fc = arrays.corners[live_rows[ur]]  # (unresolved, 4, 2)
+            cidx = np.array([scene.sight_corner_samples(live[r]) for r in unresolved])  # (unresolved, 4)
+            real = cidx >= 0
+            cidx = np.where(real, cidx, 0) + bounds[ur][:, None]
+            arc_b = (front[outer][:, cidx].transpose(1, 0, 2) & real[:, None, :]).reshape(-1)
+            p = np.tile(np.repeat(eyes[outer], 4, axis=0), (len(ur), 1))
+            q = np.tile(fc, (1, k, 1)).reshape(-1, 2)
             tix = np.repeat(ur, 4 * k)
-            solid = ~(obst.unsafe_for_proof(arrays.bboxes[live_rows[ur]])
-                      | obst.unsafe_for_proof(arrays.bboxes[[arrays.index[looker_id]]]))
-            crossed = obst.solid_crossings(p, q, masks[tix] & solid[np.repeat(np.arange(len(ur)), 4 * k)])
-            hidden = crossed.reshape(len(ur), 4 * k, -1).all(axis=1).any(axis=1)
-            unresolved = [r for r, h in zip(unresolved, hidden.tolist(), strict=True) if not h]
+            counts, crossed = obst.counts_and_crossings(p, q, masks[tix])
+            seen[tix[(counts <= allowed) & arc_b]] = True
+            if allowed == 0:
+                solid = ~(obst.unsafe_for_proof(arrays.bboxes[live_rows[ur]])
+                          | obst.unsafe_for_proof(arrays.bboxes[[arrays.index[looker_id]]]))  # (unresolved, sel)
+                hidden = (crossed.reshape(len(ur), 4 * k, -1) & solid[:, None, :]).all(axis=1).any(axis=1)
+            else:
+                hidden = np.zeros(len(ur), dtype=bool)
+            unresolved = [r for r, h in zip(unresolved, hidden.tolist(), strict=True) if not h and not seen[r]]
 
         if unresolved:
             splits = [samples[r][1].shape[0] for r in range(n_live)]

@@ -59,6 +59,8 @@ class ShapeIndex:
         self.space = pymunk.Space()
         self._body = self.space.static_body
         self._units: dict[str, pymunk.Poly] = {}
+        self._groups: dict[str, int] = {}
+        self._filters: dict[tuple[int, int], pymunk.ShapeFilter] = {}
         blocked = set(impassable)
         for pos, core in enumerate(terrain_cores):
             cats = TERRAIN | (IMPASSABLE if pos in blocked else 0)
@@ -73,7 +75,8 @@ class ShapeIndex:
         """Add or move a unit's core (corners (4, 2))."""
         self.remove_unit(unit_id)
         shape = pymunk.Poly(self._body, [(float(x), float(y)) for x, y in core])
-        shape.filter = pymunk.ShapeFilter(categories=UNIT)
+        group = self._groups.setdefault(unit_id, len(self._groups) + 1)  # a query can leave its own unit out
+        shape.filter = pymunk.ShapeFilter(group=group, categories=UNIT)
         shape.key = ("unit", unit_id)  # type: ignore[attr-defined]
         self.space.add(shape)
         self._units[unit_id] = shape
@@ -84,12 +87,20 @@ class ShapeIndex:
         if shape is not None:
             self.space.remove(shape)
 
-    def overlapping(self, points: Sequence[Sequence[float]] | np.ndarray, mask: int = UNIT | IMPASSABLE
-                    ) -> list[tuple[str, object]]:
+    def overlapping(self, points: Sequence[Sequence[float]] | np.ndarray, mask: int = UNIT | IMPASSABLE,
+                    exclude: str | None = None) -> list[tuple[str, object]]:
         """Keys (("unit", id) or ("terrain", position)) of the shapes in ``mask`` that the convex hull of ``points``
-        overlaps, sorted."""
-        probe = pymunk.Poly(None, [(float(p[0]), float(p[1])) for p in points])
+        overlaps, sorted; unit ``exclude`` (the one moving) is left out."""
+        if isinstance(points, np.ndarray):
+            points = points.tolist()
+        probe = pymunk.Poly(None, points)
         probe.update(_IDENTITY)
-        probe.filter = pymunk.ShapeFilter(mask=mask)
+        group = self._groups.get(exclude, 0) if exclude is not None else 0
+        filt = self._filters.get((mask, group))
+        if filt is None:
+            filt = self._filters[(mask, group)] = pymunk.ShapeFilter(group=group, mask=mask)
+        probe.filter = filt
         hits = self.space.shape_query(probe)
+        if not hits:
+            return []
         return sorted({h.shape.key for h in hits if h.shape is not None})  # type: ignore[attr-defined]

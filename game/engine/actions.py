@@ -408,7 +408,8 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ActionFormatError(f"{path}: must be a number of degrees")
             value = float(value)
-        elif f.name == "target" and value is None and cls in (Redirect, CastSpell, Pursue, FollowUp, PivotToFace):
+        elif f.name == "target" and value is None and cls in (Redirect, CastSpell, Pursue, FollowUp,
+                                                              PivotToFace):
             pass
         elif f.name in ("boost", "tokens", "casters"):
             value = _token_list(value, path, f.name == "casters")

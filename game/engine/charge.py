@@ -94,7 +94,8 @@ def front_row_points(unit: Unit) -> list[tuple[float, float]]:
     return [c for c, r in zip(model_centres(unit.pose, f), model_rows(f), strict=True) if r == 0]
 
 
-def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool = True) -> ChargePlan:
+def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool = True,
+                explain: bool = True) -> ChargePlan:
     """Work out the charge of ``unit`` at ``target``; raises ``IllegalAction`` if it is not a valid charge.
 
     Checks (rulebook "Charging", "Picking Targets", "Charge Moves"): the charger may charge; the target is an
@@ -104,6 +105,9 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     pivot plus closing the gap; a clear path with at most one pivot (``geometry.charge_path``: no units or
     impassable terrain; the 1" rule does not apply) whose travel up to contact, like the distance to that side,
     is within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain).
+
+    ``explain`` False spares the work of naming what blocks the path when there is none (``charge_targets``
+    only needs the verdict).
     """
     why = can_charge(unit)
     if why:
@@ -143,7 +147,8 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     search = find_charge_path(scene, unit.id, unit.pose, target.id, side, end, allowance,
                               max_pivot=MAX_PIVOT, max_closing=MAX_CHARGE_TURN - MAX_PIVOT,
                               fly_over=flying(unit),  # rulebook "Flying": over units and terrain
-                              capped_traits=() if ignores_difficult(unit) else ("difficult",), capped_allowance=cap)
+                              capped_traits=() if ignores_difficult(unit) else ("difficult",), capped_allowance=cap,
+                              explain=explain)
     found = search.found
     if found is None:
         if search.capped:
@@ -167,9 +172,12 @@ def charge_targets(state: GameState, unit: Unit) -> list[str]:
         return []
     allowance = move_allowance(unit, MoveAction.CHARGE)
     out = []
-    for enemy_id in state.scene.units_within(unit.id, allowance, players=[3 - unit.player]):
+    near = state.scene.units_within(unit.id, allowance, players=[3 - unit.player])
+    if near:
+        state.scene.visible_units(unit.id, near)  # one batched sight query; plan_charge reads the cached answers
+    for enemy_id in near:
         try:
-            plan_charge(state, unit, state.units[enemy_id])
+            plan_charge(state, unit, state.units[enemy_id], explain=False)
         except IllegalAction:
             continue
         out.append(enemy_id)

@@ -39,10 +39,10 @@ from game.engine.actions import (
     SetAside,
     Shoot,
 )
+from game.engine.consolidation import consolidation_move
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.consolidation import consolidation_move
 from game.engine.flight import flight_move
 from game.engine.morale import morale_test
 from game.engine.movement import apply_move, can_move, path_problem, validate_move

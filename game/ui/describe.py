@@ -38,8 +38,10 @@ REACTION_NAMES = {"hold": "Hold", "stand_and_shoot": "Stand and Shoot", "flee": 
 """Charge reactions (rulebook "Charge Reactions")."""
 
 
-def step_name(phase: Phase, step: Step) -> str:
-    """The step in words; the strategy step is numbered by phase (1.2 or 3.1)."""
+def step_name(phase: Phase, step: Step, decision: str | None = None) -> str:
+    """The step in words; the strategy step is numbered by phase (1.2 or 3.1); ``decision`` refines step 2.3."""
+    if step is Step.REDIRECT and decision == "consolidate":
+        return "2.3 Charge moves: after running down, pivot up to 180° or move up to 3\""
     if step is Step.STRATEGY:
         return "1.2-1.3 Special rules and spells" if phase is Phase.STRATEGY_1 else "3.1-3.2 Special rules and spells"
     return str(STEP_NAMES.get(step, step.value.replace("_", " ")))
@@ -61,8 +63,9 @@ def position(state: GameState) -> str:
     if state.phase is Phase.DEPLOYMENT:
         return f"Deployment · Player {player} — {step_name(state.phase, state.step)}"
     turn = "" if player == state.active_player else f" (in Player {state.active_player}'s turn)"
+    decision = state.pending.decision if state.pending else None
     return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
-            f" — {step_name(state.phase, state.step)}")
+            f" — {step_name(state.phase, state.step, decision)}")
 
 
 def chargers_of(state: GameState, target: str | None) -> list[str]:
