@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from game.engine.actions import Action, ActionFormatError, action_from_dict
-from game.engine.dice import Dice
+from game.engine.dice import Dice, DiceExhausted
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.files import atomic_write_text
@@ -255,7 +255,8 @@ class ReplayResult:
 def replay(record: Record, upto: int | None = None) -> ReplayResult:
     """Apply the record's actions (the first ``upto`` of them) to a fresh game.
 
-    Stops at the first illegal action, or at the first whose outcome digest differs from the recorded one.
+    Stops at the first illegal action, or at the first whose outcome digest differs from the recorded one. A
+    fixed dice sequence that runs out stops the replay at that action too, its error naming the roll.
     """
     game = new_game(record)
     actions = record.actions if upto is None else record.actions[:upto]
@@ -264,6 +265,8 @@ def replay(record: Record, upto: int | None = None) -> ReplayResult:
             game.apply(action)
         except IllegalAction as e:
             return ReplayResult(game, i, e)
+        except DiceExhausted as e:
+            return ReplayResult(game, i, IllegalAction("Dice", str(e)))
         want = record.digests[i] if i < len(record.digests) else None
         if want is not None and game.digests[-1] != want:
             return ReplayResult(game, None, None, i)

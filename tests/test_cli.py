@@ -86,3 +86,20 @@ def test_malformed_record_names_file_line_and_field(tmp_path):
         assert f"{path}:5: actions[0].player: must be 1 or 2, got 3" in str(e)
     else:
         raise AssertionError("a bad player was accepted")
+
+
+def test_run_reports_fixed_dice_running_out(tmp_path, capsys):
+    """Spec: running out of fixed dice is an error that names the roll that needed one."""
+    record = tmp_path / "r.yaml"
+    assert main.main(["autoplay", str(DEFAULT), "--seed", "2", "--record", str(record)]) == 0
+    data = yaml.safe_load(record.read_text())
+    data["dice"] = {"sequence": [6]}
+    for action in data["actions"]:
+        action.pop("digest", None)
+    data.pop("length", None)
+    record.write_text(yaml.safe_dump(data))
+    capsys.readouterr()
+    code = main.main(["run", str(record), "--state-out", str(tmp_path / "s.json")])
+    out = capsys.readouterr().out
+    assert code == main.EXIT_ILLEGAL
+    assert "Dice: fixed dice ran out:" in out and "needed" in out
