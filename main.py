@@ -150,6 +150,9 @@ def cmd_run(record_path: str, state_out: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
+    from game.runtime import tune_allocator
+
+    tune_allocator()
     args = _parser().parse_args(argv)
     if args.command == "check":
         return cmd_check(args.files)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ PROGRAM_VERSION = "0.1.0"
 
 def new_record_path(scenario_path: str | Path, when: datetime | None = None) -> Path:
     """A fresh file name in the records folder: ``<scenario>-<UTC date and time>.yaml`` (never an existing file)."""
-    when = when or datetime.now(timezone.utc)
+    when = when or datetime.now(UTC)
     stem = Path(scenario_path).stem
     base = records_dir() / f"{stem}-{when.strftime('%Y%m%d-%H%M%S')}"
     path = base.with_suffix(".yaml")

@@ -164,17 +164,23 @@ class _Approach:
 
     def nearest_and_distance(self, p: Point) -> tuple[float, float]:
         """The c whose contact centre is nearest to ``p``, and that distance."""
-        best_c, best_d = self.c_lo, math.inf
+        c, d, _ = self.nearest_point(p)
+        return c, d
+
+    def nearest_point(self, p: Point) -> tuple[float, float, Point]:
+        """The c whose contact centre is nearest to ``p``, that distance and that centre."""
+        best_c, best_d, best_q = self.c_lo, math.inf, self.knots[0][1]
         ks = self.knots
         for i in range(len(ks) - 1):
             (c0, p0), (c1, p1) = ks[i], ks[i + 1]
             sx, sy = p1[0] - p0[0], p1[1] - p0[1]
             ll = sx * sx + sy * sy
             t = 0.0 if ll <= EPS else min(max(((p[0] - p0[0]) * sx + (p[1] - p0[1]) * sy) / ll, 0.0), 1.0)
-            dd = math.hypot(p[0] - p0[0] - t * sx, p[1] - p0[1] - t * sy)
+            qx, qy = p0[0] + t * sx, p0[1] + t * sy
+            dd = math.hypot(p[0] - qx, p[1] - qy)
             if dd < best_d - 1e-12:
-                best_c, best_d = c0 + t * (c1 - c0), dd
-        return best_c, best_d
+                best_c, best_d, best_q = c0 + t * (c1 - c0), dd, (qx, qy)
+        return best_c, best_d, best_q
 
 
 @dataclass
@@ -491,8 +497,8 @@ class _Search:
             assert isinstance(hit, list)
             out.extend(p for p in hit if p not in out)
         radius = self.half_diag + WAYPOINT_MARGIN
-        key = ("charge-waypoints", k[0], k[1], round(radius, 6))
-        hit = cache.get(key)
+        round_key = ("charge-waypoints", k[0], k[1], round(radius, 6))
+        hit = cache.get(round_key)
         if hit is None:
             grown = shapely.buffer(hull, radius, join_style="mitre", mitre_limit=2.0)
             pts: list[Point] = []
@@ -501,7 +507,7 @@ class _Search:
                     grown = shapely.simplify(grown, 0.25)
                 pts = [(float(x), float(y)) for x, y in list(grown.exterior.coords)[:-1]]
             hit = pts
-            cache[key] = hit
+            cache[round_key] = hit
         assert isinstance(hit, list)
         out.extend(hit)
         return out
@@ -511,32 +517,42 @@ class _Search:
         out: list[_Candidate] = []
         seen = self._seen
         k = order0
+        allowance = self.allowance + EPS
+        ends = [(ap, ap.at(self.c_end) if ap.c_lo - EPS <= self.c_end <= ap.c_hi + EPS else None)
+                for ap in self.approaches]
         for p in points:
             leg1 = _dist(self.s0, p)
             if leg1 >= self.allowance or leg1 <= 1e-6:
                 continue
-            for i, ap in enumerate(self.approaches):
-                c_near, d_near = ap.nearest_and_distance(p)
-                if leg1 + d_near > self.allowance + EPS:
+            for i, (ap, q_end) in enumerate(ends):
+                c_near, d_near, _ = ap.nearest_point(p)
+                if leg1 + d_near > allowance:
                     continue  # no contact of this approach within reach through p
-                for c in (self.c_end, c_near):
-                    key = (p[0], p[1], i, c)
-                    if key in seen:
+                options = [(c_near, d_near)]
+                if q_end is not None:
+                    options.insert(0, (self.c_end, _dist(p, q_end)))
+                for c, d in options:
+                    if leg1 + d > allowance:
                         continue
-                    seen.add(key)
-                    cand = self._candidate(p, ap, c, k)
+                    seen_key = (p[0], p[1], i, c)
+                    if seen_key in seen:
+                        continue
+                    seen.add(seen_key)
+                    out.append(_Candidate(p, ap, c, False, leg1 + d, k))
                     k += 1
-                    if cand is not None and cand.travel <= self.allowance + EPS:
-                        out.append(cand)
         # shortest first; ties broken in the start pose's own frame, so that turning or shifting the whole table
         # does not change the choice
         start = self.start
 
-        def key(cd: _Candidate) -> tuple[float, float, float, float, float]:
+        def order(cd: _Candidate) -> tuple[float, float, float, float, float]:
             u, v = start.to_local(cd.via if cd.via is not None else start.xy)
             return (round(cd.travel, 6), u, v, cd.approach.pivot, cd.c)
 
-        out.sort(key=key)
+        out.sort(key=lambda cd: cd.travel)
+        if len(out) > limit:  # keep ties at the cut together
+            cut = round(out[limit - 1].travel, 6)
+            out = [cd for cd in out if round(cd.travel, 6) <= cut]
+        out.sort(key=order)
         return out[:limit]
 
     # ------------------------------------------------------------------------------------------ screening
@@ -690,8 +706,15 @@ def find_charge_path(
 
     ``fly_over``: the legs pass over units and terrain (rulebook "Flying"); only where the unit ends counts.
     ``explain``: when nothing is found, run ``check_path`` on the first straight candidate for ``blocked``.
-    The unit's footprint size comes from the scene (its pose there is not used). Deterministic.
+    The unit's footprint size comes from the scene (its pose there is not used). Deterministic; answers are
+    kept in ``scene.cache`` until a unit moves.
     """
-    search = _Search(scene, unit_id, start, target_id, side, end, allowance, max_pivot, max_closing, fly_over,
-                     capped_traits, capped_allowance, explain)
-    return search.run()
+    key = ("charge-path", unit_id, start, target_id, side, end, allowance, max_pivot, max_closing, fly_over,
+           tuple(sorted(capped_traits)), capped_allowance, explain)
+    hit = scene.cache.get(key)  # the scene forgets it when any unit is set or removed
+    if isinstance(hit, ChargeSearch):
+        return hit
+    result = _Search(scene, unit_id, start, target_id, side, end, allowance, max_pivot, max_closing, fly_over,
+                     capped_traits, capped_allowance, explain).run()
+    scene.cache[key] = result
+    return result

@@ -230,8 +230,32 @@ def best_flush_pose(
     from (rulebook "General Movement": the 1" rule). Poses clear of all of them are preferred; with ``touching``,
     if there is none, a pose where each of them is either that far away or in base contact (within ``TOUCH``) is
     taken instead (the caller engages those it touches: rulebook "Multiple Units in Combat"). None if neither
-    exists.
+    exists. Answers are kept in ``scene.cache`` until a unit moves.
     """
+    key = ("flush", charger_id, target_id, side, charger_width, charger_depth, tuple(preferred),
+           tuple(sorted(gap_ignore)), tuple(sorted(keep_clear)), clearance, touching)
+    if key in scene.cache:
+        hit = scene.cache[key]
+        return hit if isinstance(hit, Pose) else None
+    pose = _best_flush_pose(scene, charger_id, target_id, side, charger_width, charger_depth, preferred, gap_ignore,
+                            keep_clear, clearance, touching)
+    scene.cache[key] = pose
+    return pose
+
+
+def _best_flush_pose(
+    scene: Scene,
+    charger_id: str,
+    target_id: str,
+    side: Arc,
+    charger_width: float,
+    charger_depth: float,
+    preferred: Point,
+    gap_ignore: Collection[str],
+    keep_clear: Collection[str],
+    clearance: float,
+    touching: bool,
+) -> Pose | None:
     tp, tf = scene.pose(target_id), scene.formation(target_id)
     length = _side_length(tf.width, tf.depth, side)
     base = flush_pose(tp, tf.width, tf.depth, side, charger_width, charger_depth, 0.0)

@@ -14,11 +14,12 @@ Definitions (inches, degrees):
   base's centre to that point is clear.
 * Cover: see ``in_cover``.
 
-How it is computed: all obstacles (unit cores, sight terrain) are stacked once per scene change as edges
-(``_World``). For a looker and a target only obstacles within the capsule around the segment between the two
-unit centres can cross a line between them; sight lines are tested against those edges with numpy in small
-batches, base centres first, stopping at the first clear line when one is enough. Answers are cached in
-``Scene.cache`` until a unit moves.
+How it is computed: all obstacles (unit cores, sight terrain) are stacked as edges (``_World``: terrain once per
+scene, the units' rows refreshed in place when they move). For a looker and a target only obstacles within the
+capsule around the segment between the two unit centres can cross a line between them; sight lines are tested
+against those edges with numpy in batches (probe lines for all targets at once, then the shadow proof, then the
+exhaustive search, base centres first), stopping at the first clear line when one is enough (docs/geometry.md).
+Answers are cached in ``Scene.cache`` until a unit moves.
 
 All functions take a ``Scene`` and unit ids; unknown ids raise ``KeyError``.
 """
@@ -42,8 +43,9 @@ if TYPE_CHECKING:
     from geometry.scene import Scene
 
 CHUNK = 32768
-"""Sight lines x obstacle edges tested per numpy batch: small batches stay in the allocator's cache (large
-temporaries are fresh pages, measured 10x slower here) and let a search stop at the first clear line."""
+"""Most sight lines x obstacle edges tested per numpy batch (a search starts with an eighth of it and doubles):
+small enough to stop soon after the first clear line, large enough to make few numpy calls. Large temporaries
+are cheap since ``geometry._vec`` tunes the allocator (they were fresh pages, 5-10x slower, before)."""
 
 
 class _Terrain:
@@ -177,7 +179,7 @@ class _Obstacles:
         # crossings that block, per column, for sight without cover: units and "block" pieces 1, "parity" 2,
         # "inside" 1 then an end test; cover-only pieces never
         thr = [1] * self.n_units
-        for col, pos in self.terrain_cols:
+        for col, _ in self.terrain_cols:
             if not world.blocks[self.index[col]]:
                 thr.append(127)
             else:
@@ -504,7 +506,7 @@ def _surely_unseen_many(looker: Pose, formation: Formation, corners: np.ndarray)
     dy = corners[..., 1] - looker.y
     u = dx * ca - dy * sa
     v = dx * sa + dy * ca
-    out: np.ndarray = (v < c).all(axis=1) | (v + u < k).all(axis=1) | (v - u < k).all(axis=1)
+    out: np.ndarray = np.asarray((v < c).all(axis=1) | (v + u < k).all(axis=1) | (v - u < k).all(axis=1))
     return out
 
 

@@ -67,9 +67,8 @@ class ShapeIndex:
             for verts in _convex_pieces(core):
                 shape = pymunk.Poly(self._body, verts)
                 shape.filter = pymunk.ShapeFilter(categories=cats)
-                shape.key = ("terrain", pos)  # type: ignore[attr-defined]
+                shape.key = ("terrain", pos)
                 self.space.add(shape)
-        self._probe = pymunk.Poly(None, [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)])
 
     def set_unit(self, unit_id: str, core: np.ndarray) -> None:
         """Add or move a unit's core (corners (4, 2))."""
@@ -77,7 +76,7 @@ class ShapeIndex:
         shape = pymunk.Poly(self._body, [(float(x), float(y)) for x, y in core])
         group = self._groups.setdefault(unit_id, len(self._groups) + 1)  # a query can leave its own unit out
         shape.filter = pymunk.ShapeFilter(group=group, categories=UNIT)
-        shape.key = ("unit", unit_id)  # type: ignore[attr-defined]
+        shape.key = ("unit", unit_id)
         self.space.add(shape)
         self._units[unit_id] = shape
 
@@ -91,9 +90,10 @@ class ShapeIndex:
                     exclude: str | None = None) -> list[tuple[str, object]]:
         """Keys (("unit", id) or ("terrain", position)) of the shapes in ``mask`` that the convex hull of ``points``
         overlaps, sorted; unit ``exclude`` (the one moving) is left out."""
-        if isinstance(points, np.ndarray):
-            points = points.tolist()
-        probe = pymunk.Poly(None, points)
+        verts: list[tuple[float, float]] = (
+            [(x, y) for x, y in points.tolist()] if isinstance(points, np.ndarray) else [(p[0], p[1]) for p in points]
+        )
+        probe = pymunk.Poly(None, verts)
         probe.update(_IDENTITY)
         group = self._groups.get(exclude, 0) if exclude is not None else 0
         filt = self._filters.get((mask, group))
@@ -103,4 +103,4 @@ class ShapeIndex:
         hits = self.space.shape_query(probe)
         if not hits:
             return []
-        return sorted({h.shape.key for h in hits if h.shape is not None})  # type: ignore[attr-defined]
+        return sorted({h.shape.key for h in hits if h.shape is not None})

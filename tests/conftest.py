@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from game.runtime import tune_allocator
+
+tune_allocator()  # as main.py does: the geometry kernels' numpy temporaries stay cheap
+
 
 @pytest.fixture(autouse=True)
 def _private_user_data(tmp_path, monkeypatch):

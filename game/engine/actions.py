@@ -304,8 +304,8 @@ class AllocateTokens(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
-                PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell, Dispel,
-                AllocateTokens, Embark, Disembark)
+                PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
+                Dispel, AllocateTokens, Embark, Disembark)
 }
 """Every action type by its record name."""
 

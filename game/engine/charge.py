@@ -13,18 +13,18 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString
 
-from geometry.arcs import Arc, arc_of_point, majority_arc, side_segment
-from geometry.charge_path import find_charge_path
-from geometry.contact import best_flush_pose, shuffle_target, touching_sides
-from geometry.formation import model_centres, model_rows
-from geometry.pose import Pose, bearing_difference, bearing_to
-from geometry.shapes import footprint_polygon
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import DIFFICULT_CAP, dangerous_terrain_tests, ignores_difficult, move_allowance
 from game.engine.special_rules import flying, immobile
 from game.engine.state import GameState, MoveAction, Removal, Unit
+from geometry.arcs import Arc, arc_of_point, majority_arc, side_segment
+from geometry.charge_path import find_charge_path
+from geometry.contact import best_flush_pose, shuffle_target, touching_sides
+from geometry.formation import model_centres, model_rows
+from geometry.pose import Pose, bearing_difference, bearing_to
+from geometry.shapes import footprint_polygon
 
 FRIEND_SIGHT_RANGE = 6.0
 """A friendly unit within this distance may provide line of sight for a charge (rulebook "Picking Targets")."""

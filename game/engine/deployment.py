@@ -43,15 +43,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from geometry.pose import Pose
-from geometry.scene import Scene
-from geometry.shapes import footprint_polygon
-from geometry.terrain import TerrainShape
 from game.engine.actions import Action, ChooseDeployment, ChooseFirstTurn, Deploy, Done, ScoutMove, SetAside
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.state import GameState, Pending, Phase, Step, Unit
+from geometry.pose import Pose
+from geometry.scene import Scene
+from geometry.shapes import footprint_polygon
+from geometry.terrain import TerrainShape
 
 DEPLOYMENT_DEPTH = 12.0
 """Inches: units deploy fully within this distance of their table edge (rulebook "Deploying Armies")."""

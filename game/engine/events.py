@@ -11,8 +11,8 @@ class Event:
     """One thing that happened.
 
     ``kind`` is a short tag the window can react to: ``phase``, ``move``, ``charge``, ``reaction``, ``roll``,
-    ``shoot``, ``hits``, ``wounds``, ``casualties``, ``morale``, ``shaken``, ``flee``, ``rout``, ``destroyed``, ``rally``,
-    ``resolution``, ``pursuit``, ``retreat``, ``follow_up``, ``consolidate``, ``victory``, ``info``; magic:
+    ``shoot``, ``hits``, ``wounds``, ``casualties``, ``morale``, ``shaken``, ``flee``, ``rout``, ``destroyed``,
+    ``rally``, ``resolution``, ``pursuit``, ``retreat``, ``follow_up``, ``consolidate``, ``victory``, ``info``; magic:
     ``tokens``, ``spell``, ``effect``, ``heal``; special rules: ``hero_killed`` (a joined hero dies), ``embark``,
     ``disembark`` (Transport(X)).
     """

@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 import shapely
 
 from game.engine.actions import pose_to_dict
+from game.engine.attacks import Modifier
 from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
 from game.engine.morale import make_shaken
 from game.engine.movement import dangerous_terrain_tests
-from game.engine.attacks import Modifier
 from game.engine.special_rules import fast_modifier, immobile, musician_modifier, slow_modifier
 from game.engine.state import GameState, MoveAction, Removal, Unit
 from geometry.arcs import Arc

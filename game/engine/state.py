@@ -11,12 +11,12 @@ import copy
 from dataclasses import dataclass, field, fields
 from enum import Enum
 
+from game.engine.profiles import Profile
 from geometry.arcs import Arc
 from geometry.formation import Formation, default_per_row, pose_keeping_front
 from geometry.pose import Pose
 from geometry.scene import Scene
 from geometry.terrain import TerrainShape
-from game.engine.profiles import Profile
 
 
 class Phase(str, Enum):

@@ -15,7 +15,10 @@ from tests.rules.builders import ORCS, profile
 SPEARMEN = profile("Spearmen", weapons=())
 
 
-def lone(pose: Pose = Pose(36, 10, 0), prof=SPEARMEN, models: int = 10, terrain=(), upgrades=frozenset(),
+START = Pose(36, 10, 0)
+
+
+def lone(pose: Pose = START, prof=SPEARMEN, models: int = 10, terrain=(), upgrades=frozenset(),
          enemy: Pose | None = None) -> GameState:
     """One player-1 unit ``u`` at ``pose``; an optional player-2 unit ``e`` at ``enemy``."""
     units = {"u": make_unit("u", 1, prof, models, pose, upgrades=upgrades)}
