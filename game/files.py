@@ -30,6 +30,17 @@ def records_dir() -> Path:
     return path
 
 
+def fresh_path(folder: Path, stem: str, stamp: str, suffix: str = ".yaml") -> Path:
+    """``folder/<stem>-<stamp><suffix>``, or with ``-2``, ``-3``... added: a name no file has yet."""
+    base = folder / f"{stem}-{stamp}"
+    path = base.with_suffix(suffix)
+    n = 2
+    while path.exists():
+        path = Path(f"{base}-{n}{suffix}")
+        n += 1
+    return path
+
+
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically. Raises ``OSError``; the old file is then untouched."""
     target = Path(path)

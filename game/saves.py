@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from game.engine.game import Game
-from game.files import records_dir
+from game.files import fresh_path, records_dir
 from game.record import RECORD_FORMAT, Record, RecordError, load_record, new_game, save_record, scenario_of
 from game.replay import Rewinder
 from game.scenario import ScenarioError
@@ -29,14 +29,7 @@ PROGRAM_VERSION = "0.1.0"
 def new_record_path(scenario_path: str | Path, when: datetime | None = None) -> Path:
     """A fresh file name in the records folder: ``<scenario>-<UTC date and time>.yaml`` (never an existing file)."""
     when = when or datetime.now(UTC)
-    stem = Path(scenario_path).stem
-    base = records_dir() / f"{stem}-{when.strftime('%Y%m%d-%H%M%S')}"
-    path = base.with_suffix(".yaml")
-    n = 2
-    while path.exists():
-        path = Path(f"{base}-{n}.yaml")
-        n += 1
-    return path
+    return fresh_path(records_dir(), Path(scenario_path).stem, when.strftime("%Y%m%d-%H%M%S"))
 
 
 def record_of(game: Game, scenario_path: str | Path | dict[str, Any], record_path: str | Path) -> Record:

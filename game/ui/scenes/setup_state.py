@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from game.files import user_data_dir
+from game.files import fresh_path, user_data_dir
 from game.scenario import ArmyFile, Scenario, ScenarioError, load_army
 from game.setup.army_list import (
     STANDARD_POINTS,
@@ -477,14 +477,7 @@ class SetupState:
 
     def battle_path(self) -> Path:
         """A fresh file for a battle started now: ``scenarios/<name>-<date-time>.yaml`` in the user data folder."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        base = scenarios_dir() / f"{slug(self.battle_name())}-{stamp}"
-        path = base.with_suffix(".yaml")
-        n = 2
-        while path.exists():
-            path = Path(f"{base}-{n}.yaml")
-            n += 1
-        return path
+        return fresh_path(scenarios_dir(), slug(self.battle_name()), time.strftime("%Y%m%d-%H%M%S"))
 
     def save_path(self) -> Path:
         """Where "Save scenario" writes: ``scenarios/<name>.yaml`` in the user data folder."""
