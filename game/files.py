@@ -30,6 +30,15 @@ def records_dir() -> Path:
     return path
 
 
+class FileProblems(ValueError):
+    """A file that cannot be used; ``problems`` lists every problem found as ``FILE:LINE: PATH: message``
+    (LINE 1-based). The common base of the scenario, army list, record and lesson errors."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
 def fresh_path(folder: Path, stem: str, stamp: str, suffix: str = ".yaml") -> Path:
     """``folder/<stem>-<stamp><suffix>``, or with ``-2``, ``-3``... added: a name no file has yet."""
     base = folder / f"{stem}-{stamp}"

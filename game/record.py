@@ -18,7 +18,7 @@ from game.engine.actions import Action, ActionFormatError, action_from_dict
 from game.engine.dice import Dice, DiceExhausted
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
-from game.files import atomic_write_text
+from game.files import FileProblems, atomic_write_text
 from game.scenario import ScenarioError, load_scenario, new_game_state
 
 if TYPE_CHECKING:
@@ -31,12 +31,8 @@ _DIGEST = re.compile(r"[0-9a-f]{10}")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when installed: same result, much faster
 
 
-class RecordError(ValueError):
+class RecordError(FileProblems):
     """A record file that cannot be used; ``problems`` lists each as ``FILE:LINE: PATH: message``."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
 
 
 @dataclass

@@ -41,6 +41,7 @@ from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, Spell
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
 from game.engine.state import GameState, JoinedHero, Phase, Step, Table, make_unit
 from game.engine.transport import model_spaces
+from game.files import FileProblems
 from game.terrain_kinds import IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
 from geometry.formation import Formation, default_per_row
 from geometry.pose import Pose
@@ -90,15 +91,11 @@ _EDGE_EPS = 1e-6  # inches: tolerance on the table edge
 # ---------------------------------------------------------------------------------------------------------------
 
 
-class ScenarioError(ValueError):
+class ScenarioError(FileProblems):
     """A scenario or army file that cannot be used.
 
     ``problems`` lists every problem found, each formatted ``FILE:LINE: PATH: message`` with LINE 1-based.
     """
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)

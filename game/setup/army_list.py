@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 
 from game.engine.profiles import UPGRADES, Profile
-from game.files import atomic_write_text
+from game.files import FileProblems, atomic_write_text
 from game.scenario import (
     MAX_COMBINED_MODELS,
     MAX_COPIES,
@@ -72,12 +72,8 @@ POINTS_PER_UNIT = 150
 """Force Organisation: only 1 unit per 150 pts."""
 
 
-class ArmyListError(ValueError):
+class ArmyListError(FileProblems):
     """An army list file that cannot be read; ``problems`` lists each as ``FILE:LINE: PATH: message``."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
 
 
 @dataclass

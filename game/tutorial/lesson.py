@@ -25,6 +25,7 @@ from pydantic import AfterValidator
 
 from game.engine.actions import ACTION_TYPES, Action, ActionFormatError, action_from_dict
 from game.engine.state import Pending
+from game.files import FileProblems
 from game.scenario import (
     Int,
     Number,
@@ -68,12 +69,8 @@ POLICY = "policy"
 """The ``solution`` of an ``any`` step: the opponent's policy plays the learner's side until the step ends."""
 
 
-class LessonError(ValueError):
+class LessonError(FileProblems):
     """A lesson file that cannot be used; ``problems`` lists each as ``FILE:LINE: PATH: message``."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
 
 
 # ---------------------------------------------------------------------------------------------------------------

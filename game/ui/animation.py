@@ -19,7 +19,8 @@ FLASH_KINDS = {"hits", "wounds", "casualties", "morale", "shaken", "flee", "rout
 """Event kinds whose units flash."""
 
 
-def _pose(data: Any) -> Pose | None:
+def pose_from_event(data: Any) -> Pose | None:
+    """The pose in an event's ``from``/``to`` data (``{x, y, facing}``), or None if it is not one."""
     if not isinstance(data, dict):
         return None
     try:
@@ -49,7 +50,7 @@ class Animations:
             uid = e.data.get("unit")
             if not isinstance(uid, str):
                 continue
-            start, end = _pose(e.data.get("from")), _pose(e.data.get("to"))
+            start, end = pose_from_event(e.data.get("from")), pose_from_event(e.data.get("to"))
             if start is not None and end is not None and uid != skip:
                 first = self.moves[uid][0] if uid in self.moves and self.moves[uid][2] == now else start
                 self.moves[uid] = (first, end, now)

@@ -32,21 +32,36 @@ class UnitSprites:
     def __init__(self, capacity: int = 600) -> None:
         self.capacity = capacity
         self._cache: OrderedDict[SpriteKey, pygame.Surface] = OrderedDict()
+        self._latest: dict[SpriteKey, tuple[float, pygame.Surface]] = {}
+        """Last rendered sprite of each unit drawing state (the key without its zoom), with its zoom."""
         self.renders = 0
         """Sprites rendered so far (for tests and benchmarks)."""
 
     def get(self, formation: Formation, player: int, scale: float, facing: float,
-            style: str = "normal") -> pygame.Surface:
-        """The sprite of a unit, rotated to ``facing``; its centre is the footprint centre."""
+            style: str = "normal", quick: bool = False) -> pygame.Surface:
+        """The sprite of a unit, rotated to ``facing``; its centre is the footprint centre.
+
+        ``quick`` (while zooming): a sprite not cached at this zoom is the last one rendered at another zoom, scaled
+        (not cached); the exact sprite is rendered once the zoom settles and ``quick`` is off again.
+        """
         key: SpriteKey = (formation.models, formation.per_row, formation.base_width_mm, formation.base_depth_mm,
                           player, round(scale, 3), round(facing * 4) / 4, style)
         surf = self._cache.get(key)
         if surf is not None:
             self._cache.move_to_end(key)
             return surf
+        state = key[:5] + (0.0,) + key[6:]
+        latest = self._latest.get(state)
+        if quick and latest is not None:
+            r = key[5] / latest[0]
+            w, h = latest[1].get_size()
+            return pygame.transform.scale(latest[1], (max(1, round(w * r)), max(1, round(h * r))))
         flat = self._render_flat(formation, player, scale, style)
         surf = pygame.transform.rotozoom(flat, -key[6], 1.0) if key[6] else flat
         self._cache[key] = surf
+        self._latest[state] = (key[5], surf)
+        if len(self._latest) > self.capacity:
+            self._latest.clear()
         self.renders += 1
         if len(self._cache) > self.capacity:
             self._cache.popitem(last=False)
@@ -107,6 +122,8 @@ class UnitPainter:
 
     def __init__(self) -> None:
         self.sprites = UnitSprites()
+        self._last_scale: float | None = None
+        """Zoom of the last ``draw_units``: a different zoom now means the wheel is moving (sprites are scaled)."""
 
     def draw_units(self, screen: pygame.Surface, view: TableView, state: GameState,
                    hidden: Iterable[str] = (), dimmed: Iterable[str] = (),
@@ -115,6 +132,8 @@ class UnitPainter:
         hidden = set(hidden)
         dimmed = set(dimmed)
         poses = poses or {}
+        quick = self._last_scale is not None and self._last_scale != view.scale
+        self._last_scale = view.scale
         clip = screen.get_clip()
         screen.set_clip(view.rect)
         for unit in state.units.values():
@@ -122,12 +141,13 @@ class UnitPainter:
                 continue
             assert unit.pose is not None
             pose = poses.get(unit.id, unit.pose)
-            self._blit_unit(screen, view, unit, pose, unit_style(unit, unit.id in dimmed))
+            self._blit_unit(screen, view, unit, pose, unit_style(unit, unit.id in dimmed), quick=quick)
         screen.set_clip(clip)
 
     def _blit_unit(self, screen: pygame.Surface, view: TableView, unit: Unit, pose: Pose, style: str,
-                   alpha: int | None = None) -> None:
-        sprite = self.sprites.get(unit.formation, unit.player, view.scale, view.screen_facing(pose.facing), style)
+                   alpha: int | None = None, quick: bool = False) -> None:
+        sprite = self.sprites.get(unit.formation, unit.player, view.scale, view.screen_facing(pose.facing), style,
+                                  quick)
         cx, cy = view.to_screen(pose.xy)
         if alpha is not None:
             sprite = sprite.copy()

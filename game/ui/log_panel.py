@@ -20,6 +20,10 @@ from game.engine.events import Event
 MAX_LINES = 120
 """Lines kept in the text box (pygame_gui text boxes slow down sharply with long texts)."""
 
+TRIM = MAX_LINES // 3
+"""New lines are appended to the text box (not re-parsed); when the oldest line shown drops off the log, the box
+is rebuilt with ``TRIM`` lines fewer than ``MAX_LINES``, so a rebuild happens once every ``TRIM`` lines at most."""
+
 KIND_COLOURS = {
     "phase": "#8cc4ff", "roll": "#c8c8c8", "hits": "#ffd27a", "wounds": "#ff9a7a", "casualties": "#ff7a7a",
     "destroyed": "#ff5a5a", "rout": "#ff5a5a", "flee": "#ff7ad0", "shaken": "#ffaa28", "morale": "#ffcf8a",
@@ -73,16 +77,23 @@ class LogPanel:
         self.panel = UIPanel(rect, starting_height=1, manager=manager)
         UILabel(pygame.Rect(8, 2, rect.w - 16, 22), "LOG  (click a roll to see its modifiers)", manager,
                 container=self.panel, object_id="#section_title")
-        self.box = UITextBox("", pygame.Rect(4, 24, rect.w - 10, rect.h - 30), manager, container=self.panel)
         self.entries: deque[tuple[int, str | Event]] = deque(maxlen=MAX_LINES)
         """(number, event or ready HTML line), oldest first."""
         self.expanded: set[int] = set()
         """Numbers of the rolls shown opened."""
         self._next = 0
-        self._dirty = True
-        self._to_bottom = True
         for line in lines:
             self._append(line)
+        self._first = 0
+        """Number of the oldest entry shown in the text box."""
+        self._shown = self._wanted()
+        """(number, HTML) of the entries in the text box, oldest first."""
+        self.box = UITextBox("<br>".join(h for _, h in self._shown), pygame.Rect(4, 24, rect.w - 10, rect.h - 30),
+                             manager, container=self.panel)
+        if self.box.scroll_bar is not None:
+            self.box.scroll_bar.set_scroll_from_start_percentage(1.0)
+        self._dirty = False
+        self._to_bottom = False
 
     # --- content ----------------------------------------------------------------------------------------------
     def _append(self, item: str | Event) -> None:
@@ -145,16 +156,36 @@ class LogPanel:
         return False
 
     # --- the widget ------------------------------------------------------------------------------------------
+    def _wanted(self) -> list[tuple[int, str]]:
+        return [(n, self._html(n, item)) for n, item in self.entries if n >= self._first]
+
     def update(self) -> None:
-        """Rebuild the text box if it changed; scroll to the newest after new lines, else stay where it was."""
+        """Rebuild the text box if it changed; scroll to the newest after new lines, else stay where it was.
+
+        New lines at the bottom are appended (parsed alone); a changed line (a roll opened or closed) or the oldest
+        line shown dropping off the log parses the whole text once.
+        """
         if not self._dirty:
             return
         self._dirty = False
+        wanted = self._wanted()
+        k = len(self._shown)
+        if k and wanted[:k] == self._shown:
+            if len(wanted) > k:
+                self._shown = wanted
+                self.box.append_html_text("<br>" + "<br>".join(h for _, h in wanted[k:]))
+                if self.box.scroll_bar is not None:  # a scroll bar appearing on this append starts at the top
+                    self.box.scroll_bar.set_scroll_from_start_percentage(1.0)
+            self._to_bottom = False
+            return
+        if self.entries and self.entries[0][0] > self._first:
+            self._first = self.entries[max(0, len(self.entries) - (MAX_LINES - TRIM))][0]
+            wanted = self._wanted()
         bar = self.box.scroll_bar
         keep = None if self._to_bottom or bar is None else bar.start_percentage
         self._to_bottom = False
-        self.box.set_text("<br>".join(self.lines))
-        self.box.rebuild()
+        self._shown = wanted
+        self.box.set_text("<br>".join(h for _, h in wanted))  # parses once and rebuilds
         if self.box.scroll_bar is not None:
             self.box.scroll_bar.set_scroll_from_start_percentage(1.0 if keep is None else keep)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from game.engine.events import Event
 from game.engine.state import GameState
+from game.ui.animation import pose_from_event
 from geometry.pose import Pose
 
 FRESH_SECONDS = 6.0
@@ -60,15 +61,6 @@ class Fate:
     """'Caught by Knights: routed', 'Fled the battlefield', 'Destroyed'."""
     time: float
     """Scene time when it happened."""
-
-
-def _pose(data: Any) -> Pose | None:
-    if not isinstance(data, dict):
-        return None
-    try:
-        return Pose(float(data["x"]), float(data["y"]), float(data["facing"]))
-    except (KeyError, TypeError, ValueError):
-        return None
 
 
 def _name(state: GameState, uid: Any) -> str:
@@ -149,7 +141,7 @@ class CombatTrails:
             return None
         unit = state.units.get(uid)
         if e.kind in TRAIL_KINDS:
-            start, end = _pose(d.get("from")), _pose(d.get("to"))
+            start, end = pose_from_event(d.get("from")), pose_from_event(d.get("to"))
             if start is None or end is None:
                 return None
             if e.kind == "consolidate" and start == end:
