@@ -336,18 +336,24 @@ Die = Annotated[Int, AfterValidator(_die)]
 
 
 class PointModel(_Model):
+    """A table point to mark: ``{x, y, label?}`` in inches."""
+
     x: Number
     y: Number
     label: Text | None = None
 
 
 class CircleModel(_Model):
+    """A circular area: centre ``x, y`` and ``radius``, inches."""
+
     x: Number
     y: Number
     radius: Positive
 
 
 class RectAreaModel(_Model):
+    """A rectangular area: centre, ``width`` x ``depth`` inches, ``angle`` degrees."""
+
     x: Number
     y: Number
     width: Positive
@@ -356,6 +362,8 @@ class RectAreaModel(_Model):
 
 
 class AreaModel(_Model):
+    """An area to highlight: one of ``circle``, ``rect`` or ``polygon``, with an optional label."""
+
     circle: CircleModel | None = None
     rect: RectAreaModel | None = None
     polygon: list[list[Number]] | None = None
@@ -363,6 +371,8 @@ class AreaModel(_Model):
 
 
 class HighlightModel(_Model):
+    """What a step highlights: units by id, table points, areas and buttons by name."""
+
     units: list[Text] = []
     points: list[PointModel] = []
     areas: list[AreaModel] = []
@@ -370,6 +380,8 @@ class HighlightModel(_Model):
 
 
 class StepModel(_Model):
+    """One step of a lesson (docs/formats.md "Lesson file")."""
+
     id: Text | None = None
     text: Text
     highlight: HighlightModel = HighlightModel()
@@ -381,16 +393,22 @@ class StepModel(_Model):
 
 
 class DiceModel(_Model):
+    """The lesson's dice: a fixed ``sequence`` of D6 results, or a ``seed``."""
+
     sequence: list[Die] | None = None
     seed: Int | None = None
 
 
 class OpponentModel(_Model):
+    """The scripted opponent: its ``policy`` and the seed of its choices."""
+
     policy: Annotated[Text, AfterValidator(_policy)] = "simple"
     seed: Int = 1
 
 
 class LessonModel(_Model):
+    """A whole lesson file, format ``regiments-lesson/1``."""
+
     format: Annotated[Text, AfterValidator(_format)]
     title: Text
     summary: Text | None = None

@@ -125,14 +125,17 @@ class Outcome:
 
     @property
     def accepted(self) -> bool:
+        """The action was the one expected: it stands."""
         return self.verdict is Verdict.ACCEPTED
 
     @property
     def wrong(self) -> bool:
+        """A legal action, but not the one asked for: it was taken back."""
         return self.verdict is Verdict.WRONG
 
     @property
     def illegal(self) -> bool:
+        """The rules refused the action."""
         return self.verdict is Verdict.ILLEGAL
 
 
