@@ -121,6 +121,10 @@ class StaticLayer:
         """Kind of each piece: the scenario's ``terrain_kinds`` when given, else guessed (``terrain_kind``)."""
         self._surface: pygame.Surface | None = None
         self._key: tuple[object, ...] | None = None
+        self._exact: pygame.Surface | None = None
+        """The last whole-table render, the source of the scaled frames while zooming."""
+        self._exact_flipped = False
+        self._last_scale: float | None = None
         self.renders = 0
         """How many times the layer was rendered (for tests and benchmarks)."""
 
@@ -140,14 +144,29 @@ class StaticLayer:
         return [head, traits]
 
     def draw(self, screen: pygame.Surface, view: TableView) -> None:
-        """Blit the static layer for ``view`` onto ``screen`` (rendering it only when the zoom changed)."""
+        """Blit the static layer for ``view`` onto ``screen`` (rendering it only when the zoom changed).
+
+        While the zoom changes from one frame to the next (the wheel is turning), the last exact render is
+        scaled instead; the first frame at a steady zoom renders it exactly again.
+        """
         tw, th = self.width * view.scale, self.depth * view.scale
         whole = tw * th <= MAX_CACHED_PIXELS
         key: tuple[object, ...] = ("whole", round(view.scale, 4), view.flipped) if whole else ("view", view.key)
         if key != self._key or self._surface is None:
-            self._surface = self._render_whole(view.scale, view.flipped) if whole else self._render_view(view)
-            self._key = key
-            self.renders += 1
+            zooming = (whole and self._exact is not None and self._last_scale is not None
+                       and view.scale != self._last_scale and self._exact_flipped == view.flipped)
+            if zooming:
+                assert self._exact is not None
+                size = (max(1, math.ceil(tw)), max(1, math.ceil(th)))
+                self._surface = pygame.transform.scale(self._exact, size)
+                self._key = ("scaled", *key[1:])  # differs from every exact key: re-rendered once zoom settles
+            else:
+                self._surface = self._render_whole(view.scale, view.flipped) if whole else self._render_view(view)
+                self._key = key
+                self.renders += 1
+                if whole:
+                    self._exact, self._exact_flipped = self._surface, view.flipped
+        self._last_scale = view.scale
         clip = screen.get_clip()
         screen.set_clip(view.rect)
         if whole:

@@ -73,6 +73,9 @@ def test_static_layer_is_rendered_once_per_zoom() -> None:
     layer.draw(surf, view)
     assert layer.renders == 1
     view.zoom_at((400, 300), 1.5)
+    layer.draw(surf, view)                 # the frame of the zoom itself: the last render, scaled
+    assert layer.renders == 1
+    layer.draw(surf, view)                 # steady at the new zoom: rendered exactly, once
     layer.draw(surf, view)
     assert layer.renders == 2
 
