@@ -45,41 +45,42 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def cmd_check(files: list[str]) -> int:
-    """Validate each file (scenario or record, by its ``format``); print every problem."""
-    import yaml
-
+    """Validate each file (scenario, army, lesson or record, by its ``format``), reading it once; print every
+    problem as ``FILE:LINE: PATH: message``."""
+    from game.limits import MAX_FILE_BYTES, MAX_RECORD_BYTES
+    from game.reader import FileRefused, read_yaml
     from game.record import RecordError, load_record, replay
     from game.scenario import ScenarioError, check_scenario_file
+    from game.tutorial.lesson import check_lesson_file
 
     problems: list[str] = []
     for name in files:
         try:
-            head = yaml.safe_load(Path(name).read_text(encoding="utf-8"))
-        except OSError as e:
-            problems.append(f"{name}:1: file: cannot read ({e.strerror})")
+            read = read_yaml(name, MAX_RECORD_BYTES)     # the largest limit; each loader applies its own
+        except FileRefused as e:
+            problems += e.problems
             continue
-        except yaml.YAMLError:
-            head = None
-        fmt = head.get("format") if isinstance(head, dict) else None
+        fmt = read.data.get("format") if isinstance(read.data, dict) else None
         if isinstance(fmt, str) and fmt.startswith("regiments-record/"):
             try:
-                record = load_record(name)
+                record = load_record(name, read)
                 result = replay(record)
-            except RecordError as e:
+            except (RecordError, ScenarioError) as e:
                 problems += e.problems
                 continue
-            except ScenarioError as e:
-                problems += e.problems
-                continue
-            if not result.ok:
-                index = result.failed_index if result.failed_index is not None else result.diverged_index
-                problems.append(f"{name}:1: actions[{index}]: {result.describe()}")
+            if result.failed_index is not None and result.error is not None:
+                problems.append(f"{record.where(result.failed_index)}: {result.error.rule}: "
+                                f"{result.error.message}")
+            elif result.diverged_index is not None:
+                problems.append(f"{record.where(result.diverged_index)}: {result.describe()}")
+            continue
+        if len(read.text) > MAX_FILE_BYTES:
+            problems.append(f"{read.name}:1: (file): the file is larger than {MAX_FILE_BYTES:,} bytes, more than "
+                            "any real one (docs/formats.md \"Limits\")")
         elif isinstance(fmt, str) and fmt.startswith("regiments-lesson/"):
-            from game.tutorial.lesson import check_lesson_file
-
-            problems += check_lesson_file(name)
+            problems += check_lesson_file(name, read)
         else:
-            problems += check_scenario_file(name)
+            problems += check_scenario_file(name, read)
     for line in problems:
         print(line)
     if not problems:
@@ -139,11 +140,11 @@ def cmd_run(record_path: str, state_out: str) -> int:
     if result.failed_index is not None:
         assert result.error is not None
         action = record.actions[result.failed_index]
-        print(f"action {result.failed_index} ({action.type}) is illegal: {result.error.rule}: "
-              f"{result.error.message}")
+        print(f"{record.where(result.failed_index)}: {result.error.rule}: {result.error.message} "
+              f"(action {result.failed_index}, {action.type}, is illegal)")
         return EXIT_ILLEGAL
     if result.diverged_index is not None:
-        print(result.describe())
+        print(f"{record.where(result.diverged_index)}: {result.describe()}")
         return EXIT_ILLEGAL
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import platformdirs
@@ -48,6 +49,33 @@ def fresh_path(folder: Path, stem: str, stamp: str, suffix: str = ".yaml") -> Pa
         path = Path(f"{base}-{n}{suffix}")
         n += 1
     return path
+
+
+STALE_TEMP_SECONDS = 60.0
+"""A temporary file of ``atomic_write_text`` this old was left by an interrupted save (a save takes
+milliseconds)."""
+
+
+def remove_stale_temp_files(folder: Path | None = None, now: float | None = None) -> list[Path]:
+    """Remove the temporary files (``.NAME.XXXX.tmp``) that interrupted saves left in ``folder`` (default: the
+    user data folder and its records folder) and that are older than ``STALE_TEMP_SECONDS``. Returns what was
+    removed; a file that cannot be removed is left (never raises ``OSError``)."""
+    folders = [folder] if folder is not None else [user_data_dir(), records_dir()]
+    now = time.time() if now is None else now
+    removed = []
+    for where in folders:
+        try:
+            candidates = list(where.glob(".*.tmp"))
+        except OSError:
+            continue
+        for tmp in candidates:
+            try:
+                if tmp.is_file() and now - tmp.stat().st_mtime > STALE_TEMP_SECONDS:
+                    tmp.unlink()
+                    removed.append(tmp)
+            except OSError:
+                continue
+    return removed
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from game.engine.actions import Action, ActionFormatError, action_from_dict
+from game.engine.actions import Action, ActionFormatError, action_from_dict, show_value
 from game.engine.dice import Dice, DiceExhausted
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.files import FileProblems, atomic_write_text
+from game.limits import MAX_ACTIONS, MAX_RECORD_BYTES
+from game.reader import FileRefused, YamlFile, display_name, read_yaml
 from game.scenario import ScenarioError, load_scenario, new_game_state
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ RECORD_FORMAT = "regiments-record/1"
 """The ``format`` value of a game record."""
 
 _DIGEST = re.compile(r"[0-9a-f]{10}")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when installed: same result, much faster
+_MAX_PROBLEMS = 50   # a file with thousands of bad actions lists the first ones
 
 
 class RecordError(FileProblems):
@@ -51,6 +53,15 @@ class Record:
     """Optional keys kept as they were (program version, players' names, result...)."""
     digests: list[str | None] = field(default_factory=list)
     """For each action, the digest of its outcome when it was recorded (None where unknown)."""
+    lines: list[int] = field(default_factory=list)
+    """For each action read from a file, its 1-based line there (empty for a record built in memory)."""
+
+    def where(self, index: int) -> str:
+        """``FILE:LINE: actions[N]`` for the action at ``index``, as problems name it (``FILE`` is the record
+        file, or ``<record>``; the line is 1 when unknown)."""
+        name = display_name(self.source) if self.source is not None else "<record>"
+        line = self.lines[index] if 0 <= index < len(self.lines) else 1
+        return f"{name}:{line}: actions[{index}]"
 
     def scenario_path(self) -> Path:
         """Absolute path of the scenario file. Raises ``RecordError`` for an inline scenario."""
@@ -101,7 +112,7 @@ def _line(node: yaml.Node | None) -> int:
     return node.start_mark.line + 1 if node is not None else 1
 
 
-def _mapping_items(node: yaml.Node) -> dict[str, yaml.Node]:
+def _mapping_items(node: yaml.Node | None) -> dict[str, yaml.Node]:
     out: dict[str, yaml.Node] = {}
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
@@ -109,36 +120,40 @@ def _mapping_items(node: yaml.Node) -> dict[str, yaml.Node]:
     return out
 
 
-def load_record(path: str | Path) -> Record:
-    """Read and validate a record file. Raises ``RecordError`` listing every problem found."""
+def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
+    """Read and validate a record file (``game.reader``: at most ``MAX_RECORD_BYTES``, ``MAX_ACTIONS`` actions).
+
+    ``read``: the file already read with ``read_yaml``. Raises ``RecordError`` listing every problem found, each
+    ``FILE:LINE: PATH: message``; the line of an action's problem is that action's own line.
+    """
     path = Path(path)
-    name = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RecordError([f"{name}:1: file: cannot read ({e.strerror})"]) from None
-    try:
-        root = yaml.compose(text, Loader=_LOADER)
-        data = yaml.load(text, Loader=_LOADER)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise RecordError([f"{name}:{line}: file: not valid YAML ({getattr(e, 'problem', e)})"]) from None
+    if read is None:
+        try:
+            read = read_yaml(path, MAX_RECORD_BYTES)
+        except FileRefused as e:
+            raise RecordError(e.problems) from None
+    name, text, root, data = read.name, read.text, read.root, read.data
     if not isinstance(data, dict) or root is None:
-        raise RecordError([f"{name}:1: file: a game record must be a mapping"])
+        raise RecordError([f"{name}:1: (root): a game record must be a mapping (format, scenario, dice, actions)"])
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError([f"{name}:1: (file): the file is larger than {MAX_RECORD_BYTES:,} bytes"])
     nodes = _mapping_items(root)
     problems: list[str] = []
     fmt = data.get("format")
     if isinstance(fmt, str) and fmt.startswith("regiments-record/") and fmt != RECORD_FORMAT:
         program = data.get("program")
-        by = f" (written by {program})" if isinstance(program, str) else ""
-        raise RecordError([f"{name}:{_line(nodes.get('format'))}: format: this is a {fmt} game record{by}; "
-                           f"this program reads {RECORD_FORMAT} only"])
+        by = f" (written by {show_value(program)})" if isinstance(program, str) else ""
+        raise RecordError([f"{name}:{_line(nodes.get('format'))}: format: this is a {show_value(fmt)} game record"
+                           f"{by}; this program reads {RECORD_FORMAT} only"])
     if fmt != RECORD_FORMAT:
-        problems.append(f"{name}:{_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, got {fmt!r}")
+        problems.append(f"{name}:{_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, "
+                        f"got {show_value(fmt)}")
     scenario = data.get("scenario")
     if not isinstance(scenario, (str, dict)):
         problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: must be a path or a scenario mapping")
+    elif isinstance(scenario, str) and "\x00" in scenario:
+        problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: the path contains a NUL character")
+        scenario = None
     dice = data.get("dice")
     try:
         Dice.from_record(dice if isinstance(dice, dict) else {})
@@ -151,8 +166,13 @@ def load_record(path: str | Path) -> Record:
         raw_actions = []
     actions: list[Action] = []
     digests: list[str | None] = []
+    lines: list[int] = []
     if not isinstance(raw_actions, list):
         problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: must be a list")
+        raw_actions = []
+    elif len(raw_actions) > MAX_ACTIONS:
+        problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: {len(raw_actions):,} actions; a record "
+                        f"holds at most {MAX_ACTIONS:,} (docs/formats.md \"Limits\")")
         raw_actions = []
     action_nodes = nodes["actions"].value if isinstance(nodes.get("actions"), yaml.SequenceNode) else []
     for i, raw in enumerate(raw_actions):
@@ -161,17 +181,22 @@ def load_record(path: str | Path) -> Record:
             actions.append(action_from_dict(raw, f"actions[{i}]"))
         except ActionFormatError as e:
             problems.append(f"{name}:{_line(node)}: {e}")
+            if len(problems) >= _MAX_PROBLEMS:
+                problems.append(f"{name}:{_line(node)}: actions[{i}]: too many problems; the rest are not listed")
+                break
             continue
+        lines.append(_line(node))
         digest = raw.get("digest")
         if digest is not None and not (isinstance(digest, str) and _DIGEST.fullmatch(digest)):
-            problems.append(f"{name}:{_line(node)}: actions[{i}].digest: must be 10 hex digits, got {digest!r}")
+            problems.append(f"{name}:{_line(node)}: actions[{i}].digest: must be 10 hex digits, "
+                            f"got {show_value(digest)}")
             digest = None
         digests.append(digest)
     length = data.get("length")
     if "length" in data and not problems:
         where = f"{name}:{_line(nodes.get('length'))}: length"
         if not isinstance(length, int) or isinstance(length, bool) or length < 0:
-            problems.append(f"{where}: must be a whole number, got {length!r}")
+            problems.append(f"{where}: must be a whole number, got {show_value(length)}")
         elif length != len(actions):
             problems.append(f"{where}: the record says it holds {length} actions but {len(actions)} were read: "
                             "the file is truncated or was edited (remove `length` after editing it on purpose)")
@@ -185,7 +210,7 @@ def load_record(path: str | Path) -> Record:
         raise RecordError(problems)
     extra = {k: v for k, v in data.items() if k not in ("format", "scenario", "dice", "actions", "length")}
     assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
-    return Record(scenario, dice, actions, path, extra, digests)
+    return Record(scenario, dice, actions, path, extra, digests, lines)
 
 
 def _last_line(text: str) -> int:

@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from game.engine.game import Game
-from game.files import fresh_path, records_dir
+from game.files import FileProblems, fresh_path, records_dir
+from game.limits import MAX_RECORD_BYTES
+from game.reader import FileRefused, display_name, parse_yaml, peek_mapping, read_text
 from game.record import RECORD_FORMAT, Record, RecordError, load_record, new_game, save_record, scenario_of
 from game.replay import Rewinder
 from game.scenario import ScenarioError
@@ -128,7 +128,6 @@ class SavedGame:
 
 
 _HEADER_CACHE: dict[Path, tuple[float, int, SavedGame]] = {}
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_saved_game(path: str | Path) -> SavedGame:
@@ -142,13 +141,16 @@ def read_saved_game(path: str | Path) -> SavedGame:
     if cached is not None and cached[0] == st.st_mtime and cached[1] == st.st_size:
         return cached[2]
     item = SavedGame(path, datetime.fromtimestamp(st.st_mtime), path.stem)
+    cut = -1
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_RECORD_BYTES)
         cut = text.find("\nactions:")
-        head = yaml.load(text if cut < 0 else text[:cut + 1], Loader=_Loader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        head = None
-    if not isinstance(head, dict):
+        head = parse_yaml(text if cut < 0 else text[:cut + 1], display_name(path))[1]
+    except FileRefused as e:
+        head = e.message
+    if isinstance(head, str):
+        item.problem = f"the file is damaged ({head})"
+    elif not isinstance(head, dict):
         item.problem = "the file is damaged (not a game record)"
     elif head.get("format") != RECORD_FORMAT:
         item.problem = f"format {head.get('format')!r}: this program reads {RECORD_FORMAT}"
@@ -179,7 +181,7 @@ def verify_saved_game(item: SavedGame) -> SavedGame:
     item.verified = True
     try:
         load_record(item.path)
-    except RecordError as e:
+    except FileProblems as e:
         first = e.problems[0]
         prefix = f"{item.path}:"
         if first.startswith(prefix):
@@ -201,12 +203,7 @@ def _scenario_title(ref: Any, record_path: Path) -> str | None:
     if not isinstance(ref, str):
         return None
     path = Path(ref) if Path(ref).is_absolute() else record_path.parent / ref
-    try:
-        with path.open(encoding="utf-8") as f:
-            data = yaml.load(f, Loader=_Loader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    name = data.get("name") if isinstance(data, dict) else None
+    name = peek_mapping(path).get("name")
     return str(name) if name else None
 
 

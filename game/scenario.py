@@ -33,15 +33,26 @@ from typing import Annotated, Any, NamedTuple, get_args, get_origin
 
 import shapely
 import yaml
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from shapely import Polygon, box
 from shapely.validation import explain_validity
 
+from game.engine.actions import show_value
 from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, SpellModifier, new_magic_state
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
 from game.engine.state import GameState, JoinedHero, Phase, Step, Table, make_unit
 from game.engine.transport import model_spaces
 from game.files import FileProblems
+from game.limits import (
+    MAX_ARMIES,
+    MAX_LIST_ITEMS,
+    MAX_MODELS_PER_UNIT,
+    MAX_POLYGON_POINTS,
+    MAX_PROFILES,
+    MAX_TERRAIN_PIECES,
+    MAX_UNITS_PER_ARMY,
+)
+from game.reader import FileRefused, YamlFile, display_name, read_yaml
 from game.terrain_kinds import IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
 from geometry.formation import Formation, default_per_row
 from geometry.pose import Pose
@@ -261,25 +272,6 @@ class ArmyFile:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-_SafeBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~10x faster, same marks
-
-
-class _Loader(_SafeBase):  # type: ignore[misc]
-    """SafeLoader with YAML 1.2 style plain scalars: only true/false are booleans and there are no timestamps.
-
-    YAML 1.1 would turn ``no``, ``yes``, ``on``, ``off`` into booleans (a unit id ``no`` would become False);
-    here they stay strings, and boolean keys (``options``) accept them as booleans explicitly.
-    """
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
@@ -348,9 +340,7 @@ class _Doc:
         return _Problem(self.file, self.line(loc, key), _path(loc), message)
 
 
-def _display(path: Path) -> str:
-    """How a file is named in problems: as given, normalised (``a/../b.yaml`` -> ``b.yaml``)."""
-    return os.path.normpath(str(path))
+_display = display_name
 
 
 def _show(value: Any) -> str:
@@ -360,7 +350,7 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        text = repr(value)
+        text = repr(value[:61])
     elif isinstance(value, float):
         if math.isnan(value):
             text = ".nan"
@@ -369,7 +359,7 @@ def _show(value: Any) -> str:
         else:
             text = str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     else:
-        text = str(value)
+        text = show_value(value) if isinstance(value, (list, dict, tuple, set)) else str(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -396,39 +386,18 @@ def _check_duplicates(doc: _Doc, node: yaml.Node | None, loc: Loc, out: list[_Pr
             _check_duplicates(doc, v, loc + (i,), out, seen)
 
 
-def _read_yaml(path: Path, out: list[_Problem]) -> tuple[_Doc, Any] | None:
-    """Read and parse one YAML file with node marks; None (and a problem) if it cannot be read or parsed."""
-    name = _display(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        out.append(_Problem(name, 1, "(file)", "no such file"))
-        return None
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        out.append(_Problem(name, 1, "(file)", f"cannot read: {reason}"))
-        return None
-    loader = _Loader(text)
-    try:
-        root = loader.get_single_node()
-        doc = _Doc(name, root)
-        _check_duplicates(doc, root, (), out, set())
-        data = loader.construct_document(root) if root is not None else None
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = int(mark.line) + 1 if mark is not None else 1
-        what = ": ".join(str(p) for p in (e.context, e.problem) if p)
-        out.append(_Problem(name, line, "(yaml)", f"not valid YAML: {what}"))
-        return None
-    except yaml.YAMLError as e:
-        out.append(_Problem(name, 1, "(yaml)", f"not valid YAML: {e}"))
-        return None
-    except RecursionError:
-        out.append(_Problem(name, 1, "(yaml)", "not valid YAML: nested too deeply"))
-        return None
-    finally:
-        loader.dispose()
-    return doc, data
+def _read_yaml(path: Path, out: list[_Problem], read: YamlFile | None = None) -> tuple[_Doc, Any] | None:
+    """Read and parse one YAML file with node marks (``game.reader``); None (and a problem) if it cannot be read
+    or parsed. ``read``: the file already read (``check`` reads each file once)."""
+    if read is None:
+        try:
+            read = read_yaml(path)
+        except FileRefused as e:
+            out.append(_Problem(e.file, e.line, e.path, e.message))
+            return None
+    doc = _Doc(read.name, read.root)
+    _check_duplicates(doc, read.root, (), out, set())
+    return doc, read.data
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -585,7 +554,7 @@ class WeaponModel(_Model):
     name: Text
     attacks: Annotated[Int, _at_least(1)]
     range: Positive | None = None
-    rules: list[RuleText] = []
+    rules: Annotated[list[RuleText], Field(max_length=MAX_LIST_ITEMS)] = []
 
 
 class ProfileModel(_Model):
@@ -596,8 +565,8 @@ class ProfileModel(_Model):
     base: Annotated[list[Number], AfterValidator(_base)]
     size: Annotated[Int, _at_least(1)]
     cost: Annotated[Int, _at_least(0)]
-    weapons: list[WeaponModel] = []
-    rules: list[RuleText] = []
+    weapons: Annotated[list[WeaponModel], Field(max_length=MAX_LIST_ITEMS)] = []
+    rules: Annotated[list[RuleText], Field(max_length=MAX_LIST_ITEMS)] = []
 
 
 class PoseModel(_Model):
@@ -613,9 +582,9 @@ class UnitModel(_Model):
 
     id: UnitId
     profile: Text
-    models: Annotated[Int, _at_least(1)]
+    models: Annotated[Int, _between(1, MAX_MODELS_PER_UNIT)]
     per_row: Annotated[Int, _at_least(1)] | None = None
-    upgrades: list[UpgradeText] = []
+    upgrades: Annotated[list[UpgradeText], Field(max_length=MAX_LIST_ITEMS)] = []
     joined_by: Text | None = None
     embarked_in: Text | None = None
     pose: PoseModel | None = None
@@ -670,9 +639,9 @@ class ArmyTopModel(_Model):
     name: Text | None = None
     general: Text | None = None
     include: Text | None = None
-    profiles: dict[Text, Any] = {}
-    spells: list[Any] = []
-    units: list[Any]
+    profiles: Annotated[dict[Text, Any], Field(max_length=MAX_PROFILES)] = {}
+    spells: Annotated[list[Any], Field(max_length=MAX_LIST_ITEMS)] = []
+    units: Annotated[list[Any], Field(max_length=MAX_UNITS_PER_ARMY)]
 
 
 def _upgrade_keys(v: dict[str, int]) -> dict[str, int]:
@@ -688,8 +657,8 @@ class ArmyFileModel(_Model):
     name: Text
     description: Text | None = None
     upgrade_costs: Annotated[dict[Text, Annotated[Int, _at_least(0)]], AfterValidator(_upgrade_keys)] = {}
-    profiles: dict[Text, Any]
-    spells: list[Any] = []
+    profiles: Annotated[dict[Text, Any], Field(max_length=MAX_PROFILES)]
+    spells: Annotated[list[Any], Field(max_length=MAX_LIST_ITEMS)] = []
 
 
 class TableModel(_Model):
@@ -715,7 +684,8 @@ class TerrainModel(_Model):
     name: Text | None = None
     kind: KindText
     traits: list[TraitText] | None = None
-    polygon: list[Annotated[list[Number], AfterValidator(_point)]] | None = None
+    polygon: Annotated[list[Annotated[list[Number], AfterValidator(_point)]],
+                       Field(max_length=MAX_POLYGON_POINTS)] | None = None
     rect: RectModel | None = None
     height: Annotated[Number, _at_least(0)] | None = None
 
@@ -747,8 +717,9 @@ class ScenarioTopModel(_Model):
     rounds: Annotated[Int, _between(1, 99)] = 4
     seed: Int | None = None
     options: OptionsModel = OptionsModel()
-    terrain: list[Any] = []
-    armies: Annotated[list[Any], AfterValidator(lambda v: v if v else _raise("must list at least one army"))]
+    terrain: Annotated[list[Any], Field(max_length=MAX_TERRAIN_PIECES)] = []
+    armies: Annotated[list[Any], Field(max_length=MAX_ARMIES),
+                      AfterValidator(lambda v: v if v else _raise("must list at least one army"))]
     start: StartModel | None = None
 
 
@@ -813,6 +784,10 @@ def _message(err: Mapping[str, Any], model: type[BaseModel]) -> str:
         return f"must be a list, got {_show(value)}"
     if kind in ("bool_type", "bool_parsing"):
         return f"must be true or false, got {_show(value)}"
+    if kind == "too_long":
+        ctx = err.get("ctx", {})
+        return (f"{ctx.get('actual_length', 'too many')} items; at most {ctx.get('max_length')} "
+                "(docs/formats.md \"Limits\")")
     if kind == "finite_number":
         return f"must be a finite number, got {_show(value)}"
     if kind in ("string_type",):
@@ -954,15 +929,15 @@ class _Session:
                 heal=0 if sm.heal is None else sm.heal.wounds, rally=sm.rally, description=sm.description)
         return good
 
-    def army_file(self, path: Path) -> _LoadedArmyFile | None:
-        """Read an army file once (a second include of the same file reuses it)."""
+    def army_file(self, path: Path, read: YamlFile | None = None) -> _LoadedArmyFile | None:
+        """Read an army file once (a second include of the same file reuses it); ``read``: already read."""
         key = os.path.normcase(os.path.abspath(path))
         if key in self.army_files:
             return self.army_files[key]
         result: _LoadedArmyFile | None = None
-        read = _read_yaml(path, self.problems)
-        if read is not None:
-            doc, data = read
+        loaded = _read_yaml(path, self.problems, read)
+        if loaded is not None:
+            doc, data = loaded
             if not isinstance(data, dict):
                 self.add(doc.problem((), "an army file must be a mapping of keys (format, name, profiles)"))
             else:
@@ -1357,18 +1332,19 @@ def _finish(state: _Session, main_file: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, read: YamlFile | None = None) -> Scenario:
     """Read and validate a scenario file (spec "Scenario file"; docs/formats.md).
 
-    ``include:`` paths are relative to the scenario file. Raises ``ScenarioError`` listing every problem found,
-    each ``FILE:LINE: PATH: message``; problems in an included army file name that file and its lines.
+    ``include:`` paths are relative to the scenario file. ``read``: the file already read with
+    ``game.reader.read_yaml``. Raises ``ScenarioError`` listing every problem found, each
+    ``FILE:LINE: PATH: message``; problems in an included army file name that file and its lines.
     """
     path = Path(path)
     state = _Session()
-    read = _read_yaml(path, state.problems)
+    loaded = _read_yaml(path, state.problems, read)
     scenario = None
-    if read is not None:
-        doc, data = read
+    if loaded is not None:
+        doc, data = loaded
         scenario = _load(data, doc, path, state)
     if state.problems or scenario is None:
         raise ScenarioError(_finish(state, _display(path)))
@@ -1391,42 +1367,41 @@ def load_scenario_mapping(data: Any, path: str | Path, node: yaml.Node | None = 
     return scenario
 
 
-def load_army(path: str | Path) -> ArmyFile:
+def load_army(path: str | Path, read: YamlFile | None = None) -> ArmyFile:
     """Read and validate an army file (``format: regiments-army/1``; docs/formats.md "Army file").
 
-    Raises ``ScenarioError`` listing every problem, each ``FILE:LINE: PATH: message``.
+    ``read``: the file already read with ``game.reader.read_yaml``. Raises ``ScenarioError`` listing every
+    problem, each ``FILE:LINE: PATH: message``.
     """
     path = Path(path)
     state = _Session()
-    loaded = state.army_file(path)
+    loaded = state.army_file(path, read)
     if state.problems or loaded is None:
         raise ScenarioError(_finish(state, _display(path)))
     return ArmyFile(loaded.name or path.stem, loaded.profiles, path, loaded.description,
                     dict(loaded.upgrade_costs), dict(loaded.spells))
 
 
-def check_scenario_file(path: str | Path) -> list[str]:
+def check_scenario_file(path: str | Path, read: YamlFile | None = None) -> list[str]:
     """Problems of a scenario file, or of an army file if its ``format`` is ``regiments-army/1``; [] if valid.
 
-    Each problem is ``FILE:LINE: PATH: message``. Never raises for a bad file (the ``check`` command uses it).
+    Each problem is ``FILE:LINE: PATH: message``. ``read``: the file already read. Never raises for a bad file
+    (the ``check`` command uses it).
     """
     path = Path(path)
+    if read is None:
+        try:
+            read = read_yaml(path)
+        except FileRefused as e:
+            return list(e.problems)
     try:
-        if _peek_format(path) == ARMY_FORMAT:
-            load_army(path)
+        if isinstance(read.data, dict) and read.data.get("format") == ARMY_FORMAT:
+            load_army(path, read)
         else:
-            load_scenario(path)
+            load_scenario(path, read)
     except ScenarioError as e:
         return list(e.problems)
     return []
-
-
-def _peek_format(path: Path) -> Any:
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
-        return None
-    return data.get("format") if isinstance(data, dict) else None
 
 
 def new_game_state(scenario: Scenario) -> GameState:

@@ -58,7 +58,9 @@ def test_run_stops_at_an_illegal_action_naming_it(tmp_path, capsys):
     state_out = tmp_path / "s.json"
     assert main.main(["run", str(record), "--state-out", str(state_out)]) == main.EXIT_ILLEGAL
     out = capsys.readouterr().out
-    assert "action 1 (shoot) is illegal: Turn Sequence" in out
+    # issue 16: FILE:LINE: actions[N]: rule: message, with the line of that action in the record
+    assert out.startswith(f"{record}:4: actions[1]: Turn Sequence: ")
+    assert "(action 1, shoot, is illegal)" in out
     assert json.loads(state_out.read_text())["phase"] == "movement"
 
 

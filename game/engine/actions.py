@@ -7,11 +7,25 @@ An action never carries an outcome. ``to_dict`` / ``action_from_dict`` give the 
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from geometry.pose import Pose
+
+MAX_PATH_POSES = 256
+"""Poses in the path of one move action (the window sends one to three; docs/formats.md "Limits")."""
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = 60, 60, 6, 6, 3
+
+
+def show_value(value: Any) -> str:
+    """A short rendering of a value read from a file, for messages: at most about 60 characters a string and
+    6 items a list, however large the value (a hostile file's aliases can make it huge)."""
+    return _SHORT.repr(value)
 
 
 class ActionFormatError(ValueError):
@@ -339,7 +353,7 @@ def pose_from_dict(data: Any, where: str) -> Pose:
 def _count(value: Any, path: str) -> int:
     """A whole number of tokens, 0 or more."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ActionFormatError(f"{path}: must be a whole number of tokens (0 or more), got {value!r}")
+        raise ActionFormatError(f"{path}: must be a whole number of tokens (0 or more), got {show_value(value)}")
     return value
 
 
@@ -353,12 +367,12 @@ def _token_list(value: Any, path: str, splits: bool) -> tuple[Any, ...]:
         where = f"{path}[{i}]"
         if not isinstance(item, Mapping):
             raise ActionFormatError(f"{where}: must be a mapping ({', '.join(sorted(keys))})")
-        extra = sorted(set(item) - keys)
+        extra = sorted(set(item) - keys, key=str)
         if extra:
             raise ActionFormatError(f"{where}.{extra[0]}: not a key here (keys: {', '.join(sorted(keys))})")
         unit = item.get("unit")
         if (unit is not None or splits) and not isinstance(unit, str):
-            raise ActionFormatError(f"{where}.unit: must be a unit id, got {unit!r}")
+            raise ActionFormatError(f"{where}.unit: must be a unit id, got {show_value(unit)}")
         if isinstance(unit, str) and splits:
             out.append(TokenSplit(unit, _count(item.get("spell", 0), f"{where}.spell"),
                                   _count(item.get("dispel", 0), f"{where}.dispel")))
@@ -376,9 +390,10 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise ActionFormatError(f"{where}.type: unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+        raise ActionFormatError(f"{where}.type: unknown action type {show_value(kind)}; "
+                                f"known: {', '.join(sorted(ACTION_TYPES))}")
     known = {f.name for f in fields(cls)}
-    extra = sorted(set(data) - known - {"type", "digest"})
+    extra = sorted(set(data) - known - {"type", "digest"}, key=str)
     if extra:
         raise ActionFormatError(f"{where}.{extra[0]}: not a field of {kind}")
     kwargs: dict[str, Any] = {}
@@ -389,12 +404,15 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
         path = f"{where}.{f.name}"
         if f.name == "player":
             if value not in (1, 2) or isinstance(value, bool):
-                raise ActionFormatError(f"{path}: must be 1 or 2, got {value!r}")
+                raise ActionFormatError(f"{path}: must be 1 or 2, got {show_value(value)}")
         elif f.name == "pose":
             value = pose_from_dict(value, path)
         elif f.name == "path":
             if not isinstance(value, list):
                 raise ActionFormatError(f"{path}: must be a list of poses")
+            if len(value) > MAX_PATH_POSES:
+                raise ActionFormatError(f"{path}: {len(value)} poses; a move path has at most {MAX_PATH_POSES} "
+                                        "(docs/formats.md \"Limits\")")
             value = tuple(pose_from_dict(p, f"{path}[{i}]") for i, p in enumerate(value))
         elif f.name == "weapons":
             if value is not None:
@@ -418,11 +436,11 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
                 value = _count(value, path)
         elif f.name == "first":
             if value not in (1, 2) or isinstance(value, bool):
-                raise ActionFormatError(f"{path}: must be 1 or 2, got {value!r}")
+                raise ActionFormatError(f"{path}: must be 1 or 2, got {show_value(value)}")
         elif f.name in ("edge", "rule", "model") and value is None:
             pass
         elif not isinstance(value, str):
-            raise ActionFormatError(f"{path}: must be text, got {value!r}")
+            raise ActionFormatError(f"{path}: must be text, got {show_value(value)}")
         kwargs[f.name] = value
     missing = [f.name for f in fields(cls) if f.name not in kwargs and f.default is MISSING]
     if missing:

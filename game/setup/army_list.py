@@ -46,6 +46,8 @@ import yaml
 
 from game.engine.profiles import UPGRADES, Profile
 from game.files import FileProblems, atomic_write_text
+from game.limits import MAX_UNITS_PER_ARMY
+from game.reader import FileRefused, read_yaml
 from game.scenario import (
     MAX_COMBINED_MODELS,
     MAX_COPIES,
@@ -490,20 +492,11 @@ def load_list(path: str | Path) -> ArmyList:
     file and lines). The composition is not checked here: call ``validate``.
     """
     path = Path(path)
-    name = os.path.normpath(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ArmyListError([f"{name}:1: (file): no such file"]) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ArmyListError([f"{name}:1: (file): cannot read: {e}"]) from None
-    try:
-        root = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise ArmyListError([f"{name}:{line}: (yaml): not valid YAML: {getattr(e, 'problem', e)}"]) from None
+        read = read_yaml(path)
+    except FileRefused as e:
+        raise ArmyListError(e.problems) from None
+    name, root, data = read.name, read.root, read.data
     if not isinstance(data, dict) or root is None:
         raise ArmyListError([f"{name}:1: (root): an army list must be a mapping of keys ({', '.join(_TOP_KEYS)})"])
     problems: list[str] = []
@@ -549,6 +542,10 @@ def load_list(path: str | Path) -> ArmyList:
     if not isinstance(raw_units, list):
         problem(top.get("units"), "units", "must be a list")
         raw_units = []
+    elif len(raw_units) > MAX_UNITS_PER_ARMY:
+        problem(top.get("units"), "units", f"{len(raw_units)} units; a list holds at most {MAX_UNITS_PER_ARMY} "
+                                           "(docs/formats.md \"Limits\")")
+        raw_units = []
     for i, raw in enumerate(raw_units):
         node = unit_nodes[i] if i < len(unit_nodes) else None
         where = f"units[{i}]"
@@ -591,19 +588,6 @@ def load_list(path: str | Path) -> ArmyList:
     if problems or army is None:
         raise ArmyListError(problems or [f"{name}:1: army: the army file could not be read"])
     return ArmyList(army, points, entries, None if general is None else str(general), list_name)
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader where only true/false are booleans (``no`` stays text) and dates stay text."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
 
 
 def _nodes(node: yaml.Node | None) -> dict[str, yaml.Node]:

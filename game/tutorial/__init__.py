@@ -10,8 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from game.reader import peek_mapping
 from game.tutorial.lesson import LESSON_FORMAT, LESSONS_DIR, Lesson, LessonError, load_lesson
 from game.tutorial.progress import Progress
 from game.tutorial.runner import LessonRun, Outcome, Verdict
@@ -49,11 +48,8 @@ def list_lessons(directory: str | Path | None = None, progress: Progress | None 
     out = []
     for path in lesson_files(directory):
         title, summary = path.stem, None
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            data = None
-        if isinstance(data, dict) and data.get("format") == LESSON_FORMAT:
+        data = peek_mapping(path)
+        if data.get("format") == LESSON_FORMAT:
             title = str(data.get("title") or title)
             summary = str(data["summary"]) if data.get("summary") else None
         out.append(LessonInfo(path.stem, title, progress.is_done(path.stem), path, summary))

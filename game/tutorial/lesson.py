@@ -21,11 +21,13 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 from game.engine.actions import ACTION_TYPES, Action, ActionFormatError, action_from_dict
 from game.engine.state import Pending
 from game.files import FileProblems
+from game.limits import MAX_LESSON_STEPS
+from game.reader import YamlFile
 from game.scenario import (
     Int,
     Number,
@@ -418,8 +420,8 @@ class LessonModel(_Model):
     opponent: OpponentModel | None = None
     intro: Text | None = None
     outro: Text | None = None
-    opening: list[Any] = []
-    steps: list[Any]
+    opening: Annotated[list[Any], Field(max_length=MAX_LESSON_STEPS)] = []
+    steps: Annotated[list[Any], Field(max_length=MAX_LESSON_STEPS)]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -660,15 +662,16 @@ def _with_player(action: Action, expect: Expect) -> Action:
     return dataclasses.replace(action, player=expect.player) if action.player != expect.player else action
 
 
-def load_lesson(path: str | Path) -> Lesson:
-    """Read and validate a lesson file. Raises ``LessonError`` listing every problem (``FILE:LINE: PATH: msg``),
-    the problems of its scenario file included (with that file's own name and lines)."""
+def load_lesson(path: str | Path, read: YamlFile | None = None) -> Lesson:
+    """Read and validate a lesson file (``read``: already read with ``game.reader.read_yaml``). Raises
+    ``LessonError`` listing every problem (``FILE:LINE: PATH: msg``), the problems of its scenario file included
+    (with that file's own name and lines)."""
     path = Path(path)
     out: list[_Problem] = []
-    read = _read_yaml(path, out)
-    if read is None:
+    loaded = _read_yaml(path, out, read)
+    if loaded is None:
         raise LessonError([str(p) for p in out])
-    doc, data = read
+    doc, data = loaded
     c = _Checker(doc)
     c.problems = out
     if not isinstance(data, Mapping):
@@ -694,9 +697,9 @@ def load_lesson(path: str | Path) -> Lesson:
     if scenario is not None:
         c.unit_ids = {u.id for _, u in scenario.units()}
     raw_steps = data.get("steps")
-    raw_steps = raw_steps if isinstance(raw_steps, list) else []
+    raw_steps = raw_steps[:MAX_LESSON_STEPS] if isinstance(raw_steps, list) else []
     raw_opening = data.get("opening")
-    opening = _actions(raw_opening if isinstance(raw_opening, list) else [], ("opening",), c)
+    opening = _actions(raw_opening[:MAX_LESSON_STEPS] if isinstance(raw_opening, list) else [], ("opening",), c)
     steps = []
     for i, raw in enumerate(raw_steps):
         sm = _step_model(raw, i, c)
@@ -731,10 +734,10 @@ def _sorted(problems: list[_Problem]) -> list[str]:
     return [str(p) for p in sorted(unique, key=lambda p: p.line)]
 
 
-def check_lesson_file(path: str | Path) -> list[str]:
-    """Problems of a lesson file ([] if it is valid); never raises for a bad file."""
+def check_lesson_file(path: str | Path, read: YamlFile | None = None) -> list[str]:
+    """Problems of a lesson file ([] if it is valid; ``read``: already read); never raises for a bad file."""
     try:
-        load_lesson(path)
+        load_lesson(path, read)
     except LessonError as e:
         return list(e.problems)
     return []

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from game.files import atomic_write_text, user_data_dir
+from game.reader import peek_mapping
 
 PROGRESS_FORMAT = "regiments-lessons/1"
 """The ``format`` value of the progress file."""
@@ -44,11 +45,8 @@ class Progress:
         """Read the progress file (``progress_path()`` by default); missing or unreadable: nothing done."""
         where = Path(path) if path is not None else progress_path()
         done: set[str] = set()
-        try:
-            data = yaml.safe_load(where.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            data = None
-        if isinstance(data, dict) and data.get("format") == PROGRESS_FORMAT and isinstance(data.get("done"), list):
+        data = peek_mapping(where)
+        if data.get("format") == PROGRESS_FORMAT and isinstance(data.get("done"), list):
             done = {str(x) for x in data["done"] if isinstance(x, (str, int))}
         return cls(done, Path(path) if path is not None else None)
 

@@ -67,6 +67,9 @@ class App:
         """The last failure to write a record, for the window to show."""
         self.frames = 0
         self.scene: Scene | None = None
+        from game.files import remove_stale_temp_files
+
+        remove_stale_temp_files()   # left by saves a crash interrupted (the saved files themselves are whole)
         if start_scenario is not None:
             self.start_battle(str(start_scenario))
         else:
@@ -149,14 +152,17 @@ class App:
         A file that cannot be resumed (damaged, another format version, a replay that breaks off) is refused:
         back to the menu with the reason, and the file is left as it is. True if the battle started.
         """
-        from game.record import RecordError
+        from game.files import FileProblems
         from game.saves import open_saved_game, refusal
         from game.ui.scenes.battle import BattleScene
 
         try:
             opened = open_saved_game(Path(path))
-        except RecordError as e:
+        except FileProblems as e:
             self.show_menu(refusal(Path(path), e.problems, "resume"))
+            return False
+        except Exception as e:  # noqa: BLE001 - whatever the file holds, the window stays open and says why
+            self.show_menu(refusal(Path(path), [f"{type(e).__name__}: {e}"], "resume"))
             return False
         game = opened.game
         self.record_paths[game] = Path(path)
@@ -171,16 +177,19 @@ class App:
     def watch_replay(self, path: str | os.PathLike[str]) -> bool:
         """Open the replay viewer on a record file; refused with the reason (back to the menu) if it cannot be
         read. A record whose replay breaks off can be watched up to there. True if the viewer opened."""
-        from game.record import RecordError, load_record
+        from game.files import FileProblems
+        from game.record import load_record
         from game.replay import ReplayCursor
         from game.saves import refusal
-        from game.scenario import ScenarioError
         from game.ui.scenes.replay import ReplayScene
 
         try:
             cursor = ReplayCursor(load_record(Path(path)))
-        except (RecordError, ScenarioError) as e:
+        except FileProblems as e:
             self.show_menu(refusal(Path(path), e.problems, "replay"))
+            return False
+        except Exception as e:  # noqa: BLE001 - whatever the file holds, the window stays open and says why
+            self.show_menu(refusal(Path(path), [f"{type(e).__name__}: {e}"], "replay"))
             return False
         self.switch(ReplayScene(self, cursor, Path(path)))
         return True

@@ -140,13 +140,16 @@ def test_after_a_roll_undo_is_refused_and_says_why(driver_factory) -> None:  # t
     assert button.tool_tip is not None
 
 
-@pytest.mark.parametrize("damage", ["truncated", "other-format"])
+@pytest.mark.parametrize("damage", ["truncated", "other-format", "not-utf8"])
 def test_a_damaged_saved_game_is_refused_in_the_window_and_left_alone(driver_factory, damage) -> None:  # type: ignore[no-untyped-def]
     path, _ = _record_ending_with_dice()
     text = path.read_text()
     bad = records_dir() / "bad.yaml"
-    bad.write_text(text[: len(text) * 2 // 3] if damage == "truncated"
-                   else text.replace("regiments-record/1", "regiments-record/9"))
+    if damage == "not-utf8":   # issue 16: a corrupt save raised UnicodeDecodeError through resume and watch
+        bad.write_bytes(text.encode()[:200] + b"\xff\xfe\x00 garbage\n" + text.encode()[200:])
+    else:
+        bad.write_text(text[: len(text) * 2 // 3] if damage == "truncated"
+                       else text.replace("regiments-record/1", "regiments-record/9"))
     before = _snapshot()
     d = driver_factory()
     menu = d.scene

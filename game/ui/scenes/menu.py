@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
-import yaml
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UITextBox
 
+from game.reader import peek_mapping
 from game.ui import palette
 from game.ui.scenes.base import Scene
 from game.ui.scenes.saves import SavedGamesPanel
@@ -41,13 +41,8 @@ CONTROLS_HTML = (
 
 def scenario_title(path: Path) -> str:
     """The ``name:`` of a scenario file (read without validating it), else its file name."""
-    try:
-        with path.open(encoding="utf-8") as f:
-            data = yaml.safe_load(f)
-        name = data.get("name") if isinstance(data, dict) else None
-        return str(name) if name else path.stem
-    except (OSError, yaml.YAMLError):
-        return path.stem
+    name = peek_mapping(path).get("name")
+    return str(name) if name else path.stem
 
 
 class MenuScene(Scene):

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
-import yaml
 from pygame_gui.elements import (
     UIButton,
     UICheckBox,
@@ -34,6 +33,7 @@ from pygame_gui.elements import (
 
 from game.engine.profiles import Profile, parse_rule
 from game.engine.special_rules import RULES, UPGRADES_INFO
+from game.reader import peek_mapping
 from game.setup.army_list import UPGRADE_ORDER, ArmyList, ArmyListError, ListEntry, allowed_copies
 from game.ui.palette import PLAYER_HTML
 from game.ui.scenes.setup_base import LIST_ID, SetupScene
@@ -114,11 +114,8 @@ def rule_html(text: str) -> str:
 
 def saved_list_title(path: Path) -> str:
     """How a saved list is shown in "My lists": its name, army and points (read without validating)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        return path.stem
-    if not isinstance(data, dict):
+    data = peek_mapping(path)
+    if not data:
         return path.stem
     name = data.get("name") or path.stem
     army = Path(str(data.get("army", ""))).stem.replace("_", " ")
