@@ -81,8 +81,10 @@ class YamlFile:
 
 
 def display_name(path: str | Path) -> str:
-    """How a file is named in problems: as given, normalised; a NUL character shown as ``\\0``."""
-    return os.path.normpath(str(path)).replace("\x00", "\\0")
+    """How a file is named in problems: as given, normalised; a NUL character shown as ``\\0`` and other
+    characters that cannot be printed (a line break in a name) escaped, so that a problem stays on one line."""
+    name = os.path.normpath(str(path)).replace("\x00", "\\0")
+    return name if name.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 def _refuse(name: str, line: int, where: str, message: str) -> FileRefused:

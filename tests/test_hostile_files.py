@@ -186,7 +186,8 @@ def test_aliases_are_kept_but_their_expansion_is_bounded() -> None:
 def test_a_record_actions_problem_and_an_illegal_action_name_the_actions_own_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "r.yaml"
-    path.write_text(_record_text(SMALL.resolve(), "actions:\n  - {type: done, player: 1}\n\n  - {type: done, player: 3}\n"))
+    path.write_text(_record_text(SMALL.resolve(), "actions:\n  - {type: done, player: 1}\n\n"
+                                                  "  - {type: done, player: 3}\n"))
     assert main.main(["check", str(path)]) == main.EXIT_PROBLEMS
     assert capsys.readouterr().out.startswith(f"{path}:7: actions[1].player: must be 1 or 2, got 3")
     path.write_text(_record_text(SMALL.resolve(), "actions:\n  - {type: done, player: 1}\n\n"
@@ -276,7 +277,7 @@ def test_the_valid_files_of_the_property_tests_load(tmp_path: Path) -> None:
         READERS[kind](path)
 
 
-_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+_SETTINGS = settings(max_examples=int(os.environ.get("BR_HYPOTHESIS_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                             HealthCheck.too_slow])
 
 

@@ -22,6 +22,14 @@ _SHORT = reprlib.Repr()
 _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = 60, 60, 6, 6, 3
 
 
+def field_path(where: str, key: object) -> str:
+    """``where.key`` for a key read from a file, written so that any key stays on one line: ``where['a b']``
+    for a key that is not a plain name."""
+    if isinstance(key, str) and key.isidentifier():
+        return f"{where}.{key}"
+    return f"{where}[{show_value(key)}]"
+
+
 def show_value(value: Any) -> str:
     """A short rendering of a value read from a file, for messages: at most about 60 characters a string and
     6 items a list, however large the value (a hostile file's aliases can make it huge)."""
@@ -243,6 +251,29 @@ class ChooseFirstTurn(Action):
     """The player who takes the first turn of each round, 1 or 2."""
 
 
+# --- objective markers (AoF:R 2.16 "Mission Objectives", "Placing Objectives"; game.engine.objectives) --------
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseObjectiveOrder(Action):
+    """"The players roll-off, and the winner picks who places the first objective marker"."""
+
+    type: ClassVar[str] = "choose_objective_order"
+    first: int
+    """The player who places the first marker, 1 or 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceObjective(Action):
+    """One objective marker placed on the table (players alternate), a point in inches."""
+
+    type: ClassVar[str] = "place_objective"
+    x: float
+    """Inches from the left table edge."""
+    y: float
+    """Inches from player 1's table edge."""
+
+
 # --- magic (rulebook "Caster(X)", "Spell and Dispel Tokens", "Pooled Tokens"; game.engine.magic) ---------------
 
 
@@ -319,7 +350,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
-                Dispel, AllocateTokens, Embark, Disembark)
+                Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective)
 }
 """Every action type by its record name."""
 
@@ -369,7 +400,7 @@ def _token_list(value: Any, path: str, splits: bool) -> tuple[Any, ...]:
             raise ActionFormatError(f"{where}: must be a mapping ({', '.join(sorted(keys))})")
         extra = sorted(set(item) - keys, key=str)
         if extra:
-            raise ActionFormatError(f"{where}.{extra[0]}: not a key here (keys: {', '.join(sorted(keys))})")
+            raise ActionFormatError(f"{field_path(where, extra[0])}: not a key here (keys: {', '.join(sorted(keys))})")
         unit = item.get("unit")
         if (unit is not None or splits) and not isinstance(unit, str):
             raise ActionFormatError(f"{where}.unit: must be a unit id, got {show_value(unit)}")
@@ -395,7 +426,7 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
     known = {f.name for f in fields(cls)}
     extra = sorted(set(data) - known - {"type", "digest"}, key=str)
     if extra:
-        raise ActionFormatError(f"{where}.{extra[0]}: not a field of {kind}")
+        raise ActionFormatError(f"{field_path(where, extra[0])}: not a field of {kind}")
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
@@ -425,6 +456,10 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
         elif f.name == "facing":
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ActionFormatError(f"{path}: must be a number of degrees")
+            value = float(value)
+        elif f.name in ("x", "y"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ActionFormatError(f"{path}: must be a number of inches, got {show_value(value)}")
             value = float(value)
         elif f.name == "target" and value is None and cls in (Redirect, CastSpell, Pursue, FollowUp,
                                                               PivotToFace):

@@ -108,5 +108,9 @@ class Dice:
             return cls(seed=data["seed"])
         seq = data.get("sequence")
         if isinstance(seq, list) and "seed" not in data:
-            return cls(sequence=[int(x) for x in seq])
+            bad = next((i for i, x in enumerate(seq) if isinstance(x, bool) or not isinstance(x, int)
+                        or not 1 <= x <= 6), None)
+            if bad is not None:
+                raise ValueError(f"sequence[{bad}]: every result must be a whole number from 1 to 6")
+            return cls(sequence=list(seq))
         raise ValueError("dice must be {seed: N} or {sequence: [d6, ...]}")

@@ -44,6 +44,7 @@ from typing import Any
 
 import yaml
 
+from game.engine.actions import field_path, show_value
 from game.engine.profiles import UPGRADES, Profile
 from game.files import FileProblems, atomic_write_text
 from game.limits import MAX_UNITS_PER_ARMY
@@ -508,16 +509,16 @@ def load_list(path: str | Path) -> ArmyList:
     top = _nodes(root)
     for key in data:
         if key not in _TOP_KEYS:
-            problem(top.get(str(key)), str(key), f"unknown key (keys: {', '.join(_TOP_KEYS)})")
+            problem(top.get(str(key)), field_path("", key).lstrip("."), f"unknown key (keys: {', '.join(_TOP_KEYS)})")
     if data.get("format") != LIST_FORMAT:
-        problem(top.get("format"), "format", f"must be {LIST_FORMAT}, got {data.get('format')!r}")
+        problem(top.get("format"), "format", f"must be {LIST_FORMAT}, got {show_value(data.get('format'))}")
     list_name = data.get("name")
     if list_name is not None and not isinstance(list_name, str):
         problem(top.get("name"), "name", "must be text")
         list_name = None
     points = data.get("points")
     if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-        problem(top.get("points"), "points", f"must be a positive whole number, got {points!r}")
+        problem(top.get("points"), "points", f"must be a positive whole number, got {show_value(points)}")
         points = 0
     general = data.get("general")
     if general is not None and not isinstance(general, (str, int)):
@@ -556,7 +557,7 @@ def load_list(path: str | Path) -> ArmyList:
         bad = False
         for key in raw:
             if key not in _UNIT_KEYS:
-                problem(fields_.get(str(key)), f"{where}.{key}", f"unknown key (keys: {', '.join(_UNIT_KEYS)})")
+                problem(fields_.get(str(key)), field_path(where, key), f"unknown key (keys: {', '.join(_UNIT_KEYS)})")
                 bad = True
         texts: dict[str, str | None] = {}
         for key in ("id", "profile", "hero", "hero_id"):
@@ -573,7 +574,7 @@ def load_list(path: str | Path) -> ArmyList:
                 bad = True
         copies = raw.get("copies", 1)
         if isinstance(copies, bool) or not isinstance(copies, int):
-            problem(fields_.get("copies"), f"{where}.copies", f"must be a whole number, got {copies!r}")
+            problem(fields_.get("copies"), f"{where}.copies", f"must be a whole number, got {show_value(copies)}")
             bad = True
         upgrades = raw.get("upgrades", [])
         if not isinstance(upgrades, list) or not all(isinstance(u, str) for u in upgrades):

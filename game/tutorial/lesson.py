@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from game.engine.actions import ACTION_TYPES, Action, ActionFormatError, action_from_dict
+from game.engine.actions import ACTION_TYPES, Action, ActionFormatError, action_from_dict, show_value
 from game.engine.state import Pending
 from game.files import FileProblems
 from game.limits import MAX_LESSON_STEPS
@@ -323,13 +323,13 @@ def _learner(v: int) -> int:
 
 def _policy(v: str) -> str:
     if v not in OPPONENT_POLICIES:
-        raise ValueError(f"must be one of {', '.join(OPPONENT_POLICIES)}; got {v!r}")
+        raise ValueError(f"must be one of {', '.join(OPPONENT_POLICIES)}; got {show_value(v)}")
     return v
 
 
 def _format(v: str) -> str:
     if v != LESSON_FORMAT:
-        raise ValueError(f"must be {LESSON_FORMAT}, got {v!r}")
+        raise ValueError(f"must be {LESSON_FORMAT}, got {show_value(v)}")
     return v
 
 
@@ -475,11 +475,11 @@ class _Checker:
         for name in ("unit", "target"):
             value = getattr(action, name, None)
             if isinstance(value, str) and value not in self.unit_ids:
-                self.add(loc + (name,), f"no unit {value!r} in the lesson's scenario")
+                self.add(loc + (name,), f"no unit {show_value(value)} in the lesson's scenario")
 
     def unit(self, value: Any, loc: Loc) -> None:
         if self.unit_ids is not None and isinstance(value, str) and value not in self.unit_ids:
-            self.add(loc, f"no unit {value!r} in the lesson's scenario")
+            self.add(loc, f"no unit {show_value(value)} in the lesson's scenario")
 
 
 def _path_text(loc: Loc) -> str:
@@ -500,12 +500,12 @@ def _expect(raw: Mapping[str, Any], loc: Loc, c: _Checker) -> Expect | None:
             c.add(loc + (k,), "unknown key (keys of an any step: type, until)", key=True)
         until = raw.get("until")
         if until not in UNTIL:
-            c.add(loc + ("until",), f"must be one of {', '.join(UNTIL)}; got {until!r}")
+            c.add(loc + ("until",), f"must be one of {', '.join(UNTIL)}; got {show_value(until)}")
             return None
         return None if extra else Expect("any", until=until)
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        c.add(loc + ("type",), f"unknown action type {kind!r}; known: any, {', '.join(sorted(ACTION_TYPES))}")
+        c.add(loc + ("type",), f"unknown action type {show_value(kind)}; known: any, {', '.join(sorted(ACTION_TYPES))}")
         return None
     names = {f.name for f in fields(cls)} - {"player"}
     ok = True
@@ -518,7 +518,7 @@ def _expect(raw: Mapping[str, Any], loc: Loc, c: _Checker) -> Expect | None:
             continue
         if key == "player":
             if value not in (1, 2) or isinstance(value, bool):
-                c.add(kloc, f"must be 1 or 2, got {value!r}")
+                c.add(kloc, f"must be 1 or 2, got {show_value(value)}")
                 ok = False
             player = value
         elif key == "near":
@@ -577,7 +577,8 @@ def _highlight(m: HighlightModel, loc: Loc, c: _Checker) -> Highlight:
         c.unit(u, loc + ("units", i))
     for i, b in enumerate(m.buttons):
         if b not in KNOWN_BUTTONS and not b.startswith(BUTTON_PREFIXES):
-            c.add(loc + ("buttons", i), f"unknown button {b!r} (buttons: {', '.join(sorted(KNOWN_BUTTONS))}, or "
+            c.add(loc + ("buttons", i), f"unknown button {show_value(b)} "
+                                        f"(buttons: {', '.join(sorted(KNOWN_BUTTONS))}, or "
                                         f"react:REACTION, weapon:NAME, spell:NAME)")
     areas: list[Area] = []
     for i, a in enumerate(m.areas):
