@@ -19,6 +19,7 @@ from game.engine.actions import (
     ChargeReaction,
     ChooseDeployment,
     ChooseFirstTurn,
+    ChooseObjectiveOrder,
     Consolidate,
     DeclareCharge,
     Deploy,
@@ -27,6 +28,7 @@ from game.engine.actions import (
     FollowUp,
     Move,
     PivotToFace,
+    PlaceObjective,
     Pursue,
     RallyPivot,
     Redirect,
@@ -155,6 +157,10 @@ class RandomPlayer:
             return Done(player)
         if p.decision == "choose_first_turn":
             return ChooseFirstTurn(player, self.rng.choice([1, 2]))
+        if p.decision == "choose_objective_order":
+            return ChooseObjectiveOrder(player, self.rng.choice([1, 2]))
+        if p.decision == "place_objective":
+            return self._sample_objective(game, player)
         return Done(player)
 
     def _magic(self, game: Game, player: int, decision: str, unit: str | None) -> Action | None:
@@ -231,6 +237,16 @@ class RandomPlayer:
                 return move
         return None
 
+    def _sample_objective(self, game: Game, player: int) -> Action:
+        """A random legal point for an objective marker (outside the deployment zones, over 9" from the others)."""
+        t = game.state.table
+        for _ in range(500):
+            action = PlaceObjective(player, round(self.rng.uniform(0, t.width), 1),
+                                    round(self.rng.uniform(12.1, t.depth - 12.1), 1))
+            if _legal(game, action):
+                return action
+        raise RuntimeError("no room for an objective marker")
+
     def _sample_deploy(self, game: Game, player: int, options: list[str]) -> Action:
         s = game.state
         uid = options[0]
@@ -283,7 +299,7 @@ def _legal(game: Game, action: Action) -> bool:
     """Whether ``action`` is legal now, asked of the engine's validators (nothing changes)."""
     if isinstance(action, Move):
         return game.check_move(action) is None
-    if isinstance(action, (Deploy, ScoutMove)):
+    if isinstance(action, (Deploy, ScoutMove, PlaceObjective)):
         return game.check_deploy(action) is None
     if isinstance(action, RallyPivot):
         return game.check_rally_pivot(action) is None

@@ -39,8 +39,10 @@ from shapely.validation import explain_validity
 
 from game.engine.actions import show_value
 from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, SpellModifier, new_magic_state
+from game.engine.objectives import ALL_MISSIONS, MAX_OBJECTIVES, MISSIONS
+from game.engine.objectives import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
-from game.engine.state import GameState, JoinedHero, Phase, Step, Table, make_unit
+from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, Table, make_unit
 from game.engine.transport import model_spaces
 from game.files import FileProblems
 from game.limits import (
@@ -225,6 +227,11 @@ class Scenario:
     """The file it was read from."""
     description: str | None = None
     """Optional briefing text."""
+    mission: str | None = None
+    """The mission played (``standard``; game.engine.objectives), or None: no objective markers."""
+    objectives: tuple[tuple[float, float], ...] = ()
+    """Objective markers the scenario places, (x, y) in inches; empty: placed in the game when a mission is
+    played."""
 
     def army(self, player: int) -> ArmySpec | None:
         """The army of ``player`` or None."""
@@ -698,6 +705,13 @@ class OptionsModel(_Model):
     spell_tokens: Annotated[Text, _one_of(*SPELL_TOKEN_MODES)] = "basic"
 
 
+class ObjectiveModel(_Model):
+    """``{x, y}``: an objective marker, inches."""
+
+    x: Number
+    y: Number
+
+
 class StartModel(_Model):
     """``{round, player, phase}``."""
 
@@ -717,6 +731,8 @@ class ScenarioTopModel(_Model):
     rounds: Annotated[Int, _between(1, 99)] = 4
     seed: Int | None = None
     options: OptionsModel = OptionsModel()
+    mission: Annotated[Text, _one_of(*ALL_MISSIONS, "none")] | None = None
+    objectives: Annotated[list[ObjectiveModel], Field(max_length=MAX_OBJECTIVES)] | None = None
     terrain: Annotated[list[Any], Field(max_length=MAX_TERRAIN_PIECES)] = []
     armies: Annotated[list[Any], Field(max_length=MAX_ARMIES),
                       AfterValidator(lambda v: v if v else _raise("must list at least one army"))]
@@ -1115,6 +1131,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     if table is not None:
         _check_poses(doc, entries, table, terrain, out)
     start = _check_start(doc, start_m, rounds, entries, out)
+    mission, markers = _check_mission(doc, data, table, terrain, out)
 
     if out:
         return None
@@ -1122,7 +1139,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     options = dict(OPTION_DEFAULTS)
     options.update(_field(ScenarioTopModel, data, "options", OptionsModel()).model_dump())
     by_player = {army.player: army for _, army in armies}
-    return Scenario(
+    scenario = Scenario(
         name=_field(ScenarioTopModel, data, "name", ""),
         ruleset=_field(ScenarioTopModel, data, "ruleset", ""),
         table=table,
@@ -1135,7 +1152,50 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
         start=start,
         source=source,
         description=_field(ScenarioTopModel, data, "description", None),
+        mission=mission,
+        objectives=markers,
     )
+    starts_deploying = scenario.start.phase is Phase.DEPLOYMENT if scenario.start is not None \
+        else scenario.needs_deployment()
+    if mission is not None and not markers and not starts_deploying:
+        out.append(doc.problem(("mission",), "the players place the objective markers before deployment, but this "
+                                             "scenario starts with every unit placed: give the markers with "
+                                             "objectives: [{x, y}, ...]"))
+        return None
+    return scenario
+
+
+def _check_mission(doc: _Doc, data: Mapping[str, Any], table: Table | None, terrain: list[TerrainShape],
+                   out: list[_Problem]) -> tuple[str | None, tuple[tuple[float, float], ...]]:
+    """The mission and the markers the file places (AoF:R 2.16 "Extra Missions", "Mission Objectives"): a mission
+    this program cannot play yet is refused by name; markers must be on the table and not in impassable terrain;
+    markers placed in the game need room outside the deployment zones."""
+    mission = _field(ScenarioTopModel, data, "mission", None)
+    given: list[ObjectiveModel] | None = _field(ScenarioTopModel, data, "objectives", None)
+    if mission is not None and mission not in MISSIONS and mission != "none":
+        out.append(doc.problem(("mission",), f"the {mission} mission (AoF:R 2.16 \"Extra Missions\") cannot be "
+                                             f"played yet; play {', '.join(MISSIONS)}, or none"))
+        return None, ()
+    if mission == "none":
+        if given:
+            out.append(doc.problem(("objectives",), "objective markers are only used when a mission is played "
+                                                    "(mission: none)"))
+        return None, ()
+    if given is not None and mission is None:
+        mission = "standard"    # markers in the file: the standard mission's seizing and scoring
+    markers = tuple((float(o.x), float(o.y)) for o in given or ())
+    if table is not None:
+        impassable = [t for t in terrain if IMPASSABLE in t.traits]
+        for i, (x, y) in enumerate(markers):
+            if not (0 <= x <= table.width and 0 <= y <= table.depth):
+                out.append(doc.problem(("objectives", i), f"({x:g}, {y:g}) is off the table ({table.width:g} x "
+                                                          f"{table.depth:g})"))
+            elif any(Polygon(t.polygon).covers(shapely.Point(x, y)) for t in impassable):
+                out.append(doc.problem(("objectives", i), "a marker may not stand in impassable terrain"))
+        if mission is not None and not markers and table.depth <= 2 * OBJECTIVE_ZONE_DEPTH:
+            out.append(doc.problem(("mission",), f"markers are placed outside the deployment zones, which cover this "
+                                                 f"{table.depth:g}\" deep table: give them with objectives:"))
+    return mission, markers
 
 
 def _check_models(doc: _Doc, uloc: Loc, um: UnitModel, profile: Profile, out: list[_Problem]) -> None:
@@ -1454,6 +1514,8 @@ def new_game_state(scenario: Scenario) -> GameState:
         phase=phase,
         step=step,
         options=dict(scenario.options),
+        mission=scenario.mission,
+        objectives=[Objective(x, y) for x, y in scenario.objectives],
         magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
                               {p: dict(a.spells) for p, a in scenario.armies.items()}),
     )

@@ -34,6 +34,9 @@ def state_to_dict(game: Game) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if mode == "pooled":
         extra["magic_pool"] = {str(p): magic.tokens_of(s, p) for p in (1, 2)}
+    if s.mission is not None:   # spec "State file": present when the scenario plays a mission
+        extra["mission"] = s.mission
+        extra["objectives"] = [{"x": o.x, "y": o.y, "controller": o.controller} for o in s.objectives]
     return {
         "format": STATE_FORMAT,
         "round": s.round,

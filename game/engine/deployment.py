@@ -3,6 +3,10 @@ Game", special rules "Scout" and "Ambush").
 
 The sequence, each decision a ``Pending`` answered by an action (``game.engine.actions``):
 
+0. **Objective markers**, when a mission is played and the scenario placed none (``game.engine.objectives``; AoF:R
+   2.16 "Placing Objectives"): the engine rolls D3+2 markers and a roll-off; the winner picks who places the first
+   (``choose_objective_order {player, first}``, decision ``choose_objective_order``); then the players alternate
+   ``place_objective {player, x, y}`` (decision ``place_objective``) until all are placed.
 1. **Deployment roll-off** (done by the engine when the game starts): each player rolls a D6, ties are re-rolled.
 2. ``choose_deployment {player, edge?, first}`` by the roll-off winner (decision ``choose_deployment``, options the
    edges it may pick): the long table edge the winner deploys on and who places the first unit. Edges are named on
@@ -43,11 +47,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from game.engine.actions import Action, ChooseDeployment, ChooseFirstTurn, Deploy, Done, ScoutMove, SetAside
+from game.engine import objectives
+from game.engine.actions import (
+    Action,
+    ChooseDeployment,
+    ChooseFirstTurn,
+    ChooseObjectiveOrder,
+    Deploy,
+    Done,
+    PlaceObjective,
+    ScoutMove,
+    SetAside,
+)
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
-from game.engine.state import GameState, Pending, Phase, Step, Unit
+from game.engine.state import GameState, Objective, Pending, Phase, Step, Unit
 from geometry.pose import Pose
 from geometry.scene import Scene
 from geometry.shapes import footprint_polygon
@@ -74,7 +89,12 @@ class DeploymentState:
     """Progress through deployment (``GameState.deployment``); kept after deployment for Ambush reserves."""
 
     stage: str = "choose"
-    """``choose``, ``set_aside``, ``place``, ``scout``, ``scout_move``, ``first_turn`` or ``done``."""
+    """``objective_order``, ``objectives``, ``choose``, ``set_aside``, ``place``, ``scout``, ``scout_move``,
+    ``first_turn`` or ``done``."""
+    objectives_to_place: int = 0
+    """How many objective markers the players place before deployment (D3+2), 0 when none."""
+    objective_winner: int | None = None
+    """Winner of the objective roll-off, who picks who places the first marker."""
     roll_off_winner: int | None = None
     """Winner of the deployment roll-off, who chooses the edge and who deploys first."""
     first_deployer: int | None = None
@@ -107,6 +127,8 @@ class DeploymentState:
     """(round, player) whose Ambush step has already been offered."""
     resume: tuple[Step, Pending | None] | None = None
     """The strategy step and decision to return to after the Ambush step."""
+    ambush_round: dict[str, int] = field(default_factory=dict)
+    """Units that arrived from Ambush: unit id -> the round (they neither seize nor contest objectives then)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -176,6 +198,35 @@ def begin(state: GameState, dice: Dice) -> list[Event]:
     s.round = 1
     events = [Event("phase", "Deployment", {"phase": Phase.DEPLOYMENT.value})]
     d.edges_fixed = any(u.pose is not None for u in s.units.values())
+    if objectives.needs_placement(s):
+        return events + _objective_roll_off(s, d, dice)
+    return events + _deployment_roll_off(s, d, dice)
+
+
+def _objective_roll_off(s: GameState, d: DeploymentState, dice: Dice) -> list[Event]:
+    """AoF:R 2.16 "Placing Objectives": D3+2 markers, then a roll-off whose winner picks who places first."""
+    die = dice.one("Objective markers: D3+2")
+    d3 = (die + 1) // 2     # a D3 is a D6 halved, rounding up (spec "Game record")
+    d.objectives_to_place = d3 + 2
+    events = [roll_event("Objective markers: D3+2", [die], total=d.objectives_to_place,
+                         details=[f"D3 = {d3} (the D6 halved, rounding up), +2"]),
+              Event("objective", f"The mission has {d.objectives_to_place} objective markers, placed before "
+                    "deployment", {"objective_count": d.objectives_to_place})]
+    winner, roll_events = _roll_off(dice, "Objective roll-off", {1: 0, 2: 0})
+    d.objective_winner = winner
+    events += roll_events
+    events.append(Event("objective", f"Player {winner} wins the objective roll-off and picks who places the first "
+                        "marker", {"roll_off": "objectives", "winner": winner}))
+    d.stage = "objective_order"
+    s.step = Step.OBJECTIVE_ORDER
+    s.pending = Pending(winner, "choose_objective_order", None, ("1", "2"))
+    return events
+
+
+def _deployment_roll_off(s: GameState, d: DeploymentState, dice: Dice) -> list[Event]:
+    """The deployment roll-off; the winner chooses the table edge (unless fixed) and who deploys first. With no
+    unit to deploy the first-turn roll-off follows at once."""
+    events: list[Event] = []
     if not any(u.pose is None and u.removed is None for u in s.units.values()):
         d.edges_fixed = True
         return events + _first_turn_roll_off(s, dice)
@@ -218,6 +269,13 @@ def check(state: GameState, action: Action) -> Unit | None:
     if isinstance(action, ChooseFirstTurn):
         if action.first not in (1, 2):
             raise IllegalAction("Playing the Game", f"first must be player 1 or 2, got {action.first}")
+        return None
+    if isinstance(action, ChooseObjectiveOrder):
+        if action.first not in (1, 2):
+            raise IllegalAction("Placing Objectives", f"first must be player 1 or 2, got {action.first}")
+        return None
+    if isinstance(action, PlaceObjective):
+        objectives.check_place(s, action.x, action.y)
         return None
     if isinstance(action, Done):
         return None
@@ -267,6 +325,8 @@ def apply(state: GameState, dice: Dice, action: Action) -> list[Event]:
     assert d is not None
     if isinstance(action, ChooseDeployment):
         return _choose_deployment(s, d, action, dice)
+    if isinstance(action, (ChooseObjectiveOrder, PlaceObjective)):
+        return _objectives(s, d, action, dice)
     if isinstance(action, SetAside):
         assert unit is not None
         rule = action.rule or next(r for r in SET_ASIDE_RULES if unit.has(r))
@@ -301,6 +361,7 @@ def apply(state: GameState, dice: Dice, action: Action) -> list[Event]:
     s.place(unit, action.pose)
     if s.step is Step.AMBUSH:
         del d.reserves[unit.id]
+        d.ambush_round[unit.id] = s.round
         events = [Event("deploy", f"{unit.name} arrives from Ambush", {"unit": unit.id, "ambush": True,
                                                                          "to": _pose(action.pose)})]
         waiting = reserves_of(s, action.player, "Ambush")
@@ -360,6 +421,10 @@ def _step_allows(s: GameState, action: Action) -> bool:
         return step is Step.SCOUT_MOVE
     if isinstance(action, ChooseFirstTurn):
         return step is Step.FIRST_TURN
+    if isinstance(action, ChooseObjectiveOrder):
+        return step is Step.OBJECTIVE_ORDER
+    if isinstance(action, PlaceObjective):
+        return step is Step.PLACE_OBJECTIVES
     if isinstance(action, Deploy):
         return step in (Step.DEPLOY, Step.AMBUSH)
     if isinstance(action, Done):
@@ -471,8 +536,31 @@ def _choose_deployment(s: GameState, d: DeploymentState, action: ChooseDeploymen
     return events + _next(s, dice)
 
 
+def _objectives(s: GameState, d: DeploymentState, action: ChooseObjectiveOrder | PlaceObjective,
+                dice: Dice) -> list[Event]:
+    """The order of placement is chosen, or one marker is placed (players alternate); after the last one, the
+    deployment roll-off."""
+    if isinstance(action, ChooseObjectiveOrder):
+        d.stage = "objectives"
+        s.step = Step.PLACE_OBJECTIVES
+        s.pending = Pending(action.first, "place_objective")
+        return [Event("objective", f"Player {action.player} chooses: player {action.first} places the first "
+                      "objective marker", {"first": action.first})]
+    s.objectives.append(Objective(action.x, action.y, None, action.player))
+    n = len(s.objectives)
+    events = [Event("objective", f"Player {action.player} places objective marker {n} of {d.objectives_to_place} "
+                    f"at ({action.x:.1f}, {action.y:.1f})", {"objective": n - 1, "x": action.x, "y": action.y})]
+    if n < d.objectives_to_place:
+        s.pending = Pending(3 - action.player, "place_objective")
+        return events
+    d.stage = "choose"
+    return events + _deployment_roll_off(s, d, dice)
+
+
 def _rotate_table(s: GameState) -> None:
-    """Turn every terrain piece 180 degrees about the table centre and rebuild the geometry cache."""
+    """Turn every terrain piece (and objective marker) 180 degrees about the table centre and rebuild the geometry
+    cache."""
+    objectives.rotate(s)
     w, dep = s.table.width, s.table.depth
     s.terrain = [TerrainShape(t.index, t.name, tuple((w - x, dep - y) for x, y in t.polygon), t.traits, t.height)
                  for t in s.terrain]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game.engine import charge as charging
-from game.engine import close_combat, deployment, magic, shooting, transport
+from game.engine import close_combat, deployment, magic, objectives, shooting, transport
 from game.engine.actions import (
     Action,
     AllocateTokens,
@@ -22,6 +22,7 @@ from game.engine.actions import (
     ChargeReaction,
     ChooseDeployment,
     ChooseFirstTurn,
+    ChooseObjectiveOrder,
     Consolidate,
     DeclareCharge,
     Deploy,
@@ -32,6 +33,7 @@ from game.engine.actions import (
     FollowUp,
     Move,
     PivotToFace,
+    PlaceObjective,
     Pursue,
     RallyPivot,
     Redirect,
@@ -231,6 +233,8 @@ class Game:
             SetAside: self._deploy,
             ScoutMove: self._deploy,
             ChooseFirstTurn: self._deploy,
+            ChooseObjectiveOrder: self._deploy,
+            PlaceObjective: self._deploy,
             CastSpell: self._magic,
             Dispel: self._magic,
             AllocateTokens: self._magic,
@@ -276,7 +280,8 @@ class Game:
         """Why a proposed deployment action is illegal, or None (nothing changes).
 
         Any action of ``game.engine.deployment`` may be asked: ``deploy`` (deployment, Scouts, Ambush in step 1.1),
-        ``scout_move``, ``set_aside``, ``choose_deployment``, ``choose_first_turn``.
+        ``scout_move``, ``set_aside``, ``choose_deployment``, ``choose_first_turn``, ``choose_objective_order``,
+        ``place_objective``.
         """
         try:
             self._check_turn(action)
@@ -382,14 +387,16 @@ class Game:
         s = self.state
         s.rallied = []
         second = 3 - s.first_player
+        events: list[Event] = []
         if s.active_player == second:
+            events = objectives.seize(s)   # "Seizing Objectives": at the end of each round
             if s.round >= s.rounds:
-                return self._end_game()
+                return events + self._end_game()
             s.round += 1
             s.active_player = s.first_player
         else:
             s.active_player = second
-        return self._start_turn()
+        return events + self._start_turn()
 
     def _end_game(self) -> list[Event]:
         s = self.state

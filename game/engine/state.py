@@ -44,6 +44,10 @@ class Step(str, Enum):
     """Deployment: the Scout unit just placed may be placed again within 12"."""
     FIRST_TURN = "first_turn"
     """Deployment: the first-turn roll-off winner decides who takes the first turn."""
+    OBJECTIVE_ORDER = "objective_order"
+    """Before deployment: the roll-off winner picks who places the first objective marker (game.engine.objectives)."""
+    PLACE_OBJECTIVES = "place_objectives"
+    """Before deployment: the players alternate placing objective markers."""
     AMBUSH = "ambush"
     """1.1 Deploy Ambusher units (round 2 on)."""
     STRATEGY = "strategy"
@@ -66,6 +70,20 @@ class Step(str, Enum):
     """0.1 Allocate spell tokens: each player splits spell and dispel tokens (optional rules; game.engine.magic)."""
     DISPEL = "dispel"
     """1.3/3.2 The opponent may spend tokens against the spell being cast (game.engine.magic)."""
+
+
+@dataclass
+class Objective:
+    """An objective marker (AoF:R 2.16 "Mission Objectives"): a point on the table and who controls it."""
+
+    x: float
+    """Inches from the left table edge."""
+    y: float
+    """Inches from player 1's table edge."""
+    controller: int | None = None
+    """The player who seized it last (1 or 2), or None while neutral."""
+    placed_by: int | None = None
+    """The player who placed it during the game, None for a marker the scenario placed."""
 
 
 class MoveAction(str, Enum):
@@ -374,6 +392,10 @@ class GameState:
     game did not start with deployment."""
     magic: object | None = None
     """Spells, token pools and casts in progress (game.engine.magic.MagicState); None until first used."""
+    mission: str | None = None
+    """The mission played (``standard``; game.engine.objectives), or None for none: no objective markers."""
+    objectives: list[Objective] = field(default_factory=list)
+    """The objective markers on the table, in the order they were placed."""
     scene: Scene = field(init=False, repr=False)
     """Geometry cache of terrain and unit footprints; derived from ``units``."""
 

@@ -8,7 +8,9 @@ Each player scores for the enemy units:
   its own points cost, rounded down;
 * a joined hero killed while its unit is still in the game: 100% of the hero's cost;
 * the enemy General killed, routed or fled: +100, only for a player who has a General of their own; the General
-  may be a hero joined to a unit.
+  may be a hero joined to a unit;
+* when a mission is played, each objective marker the player controls: 100 ("Multiply Victory Points from
+  objectives/missions by 100"; game.engine.objectives).
 
 The scores can be worked out at any time; the game is won at the end by the higher score.
 """
@@ -16,6 +18,7 @@ The scores can be worked out at any time; the game is won at the end by the high
 from __future__ import annotations
 
 from game.engine.casualties import at_half_strength
+from game.engine.objectives import objective_lines
 from game.engine.state import GameState, Removal, Unit
 
 BANNER = "banner"
@@ -93,6 +96,8 @@ def victory_breakdown(state: GameState) -> dict[int, list[tuple[str, int]]]:
         gone = general_removed(state, enemy_general)
         if gone is not None:
             out[player].append((f"enemy General {gone[0]} {gone[1]}", GENERAL_BONUS))
+    for player, lines in objective_lines(state).items():
+        out[player] += lines
     return out
 
 

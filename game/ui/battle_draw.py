@@ -19,6 +19,7 @@ from game.engine.movement import move_allowance
 from game.engine.state import MoveAction
 from game.ui import decisions, palette
 from game.ui.assets import text_cache
+from game.ui.draw_objectives import draw_marker_ghost, draw_objectives
 from game.ui.draw_terrain import TRAIT_WORDS
 from game.ui.insight import (
     ChargePreview,
@@ -223,6 +224,13 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
     _draw_target_tapes(scene, screen, a)
     _draw_tapes(scene, screen, a)
     noted = False
+    if pending is not None and pending.decision == "place_objective" and view.rect.collidepoint(scene.mouse):
+        point = view.to_table(scene.mouse)
+        problem = draw_marker_ghost(screen, view, s, point, pending.player)
+        note = ([(f"✗ {problem.rule}", palette.ILLEGAL), (problem.message, (230, 230, 230))] if problem else
+                [(f"Objective marker {len(s.objectives) + 1}: click to place it here", palette.LEGAL)])
+        draw_note(screen, scene.mouse, note, view.rect, 13)
+        noted = True
     if t is not None:
         noted = _draw_ghost_note(scene, screen, t)
     if not noted and not scene.panning:
@@ -255,6 +263,10 @@ def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[st
     surf.set_clip(view.rect)
     if pending is not None and pending.decision == "deploy":
         draw_zone(surf, view, *scene.deploy_zone(pending.player), palette.PLAYER[pending.player])
+    if pending is not None and pending.decision == "place_objective":   # no marker goes in either zone
+        for player in (1, 2):
+            draw_zone(surf, view, *scene.deploy_zone(player), palette.PLAYER[player])
+    draw_objectives(surf, view, s)
     if scene.show_arcs and a.subject is not None:
         _draw_arcs(scene, surf, a.subject)
     if a.charge is not None and a.charge.reach:

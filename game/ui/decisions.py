@@ -14,6 +14,7 @@ from game.engine.actions import (
     ChargeReaction,
     ChooseDeployment,
     ChooseFirstTurn,
+    ChooseObjectiveOrder,
     Dispel,
     Done,
     FollowUp,
@@ -220,6 +221,10 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
         s = scene.game.state
         for uid in pending.options:
             specs.append(ButtonSpec(f"set_aside:{uid}", f"Set aside {describe.unit_name(s, uid)}"))
+    elif d == "choose_objective_order":
+        for first in (p, 3 - p):
+            specs.append(ButtonSpec(f"objective_first:{first}", f"Player {first} places the first marker", None,
+                                    "#primary_button"))
     elif d == "choose_first_turn":
         for first in (p, 3 - p):
             specs.append(ButtonSpec(f"first:{first}", f"Player {first} takes the first turn", None,
@@ -313,6 +318,8 @@ def run(scene: BattleScene, key: str) -> None:
         scene.act(SetAside(player=p, unit=key.split(":", 1)[1]))
     elif key.startswith("first:"):
         scene.act(ChooseFirstTurn(player=p, first=int(key.split(":", 1)[1])))
+    elif key.startswith("objective_first:"):
+        scene.act(ChooseObjectiveOrder(player=p, first=int(key.split(":", 1)[1])))
     elif key.startswith("deployment:"):
         _, edge, first = key.split(":")
         scene.act(ChooseDeployment(player=p, first=int(first), edge=edge or None))

@@ -96,6 +96,12 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return "0.1 Split your casters' tokens into spell and dispel tokens: Space takes the default split."
     if d == "choose_deployment":
         return "You won the deployment roll-off: choose the table edge and who places the first unit."
+    if d == "choose_objective_order":
+        return "You won the objective roll-off: choose who places the first objective marker."
+    if d == "place_objective":
+        return ("Click the table to place an objective marker: outside both deployment zones, over 9\" from the "
+                "other markers. At the end of each round a side alone within 3\" of a marker seizes it "
+                "(100 VP each at the end).")
     if d == "choose_first_turn":
         return "You won the roll-off for the first turn: choose who takes the first turn of each round."
     if d == "set_aside":

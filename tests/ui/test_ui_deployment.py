@@ -67,3 +67,45 @@ def test_deploy_every_unit_with_clicks_and_buttons(driver_factory) -> None:  # t
     assert "deploy" in decisions_seen
     assert all(u.pose is not None for u in game.state.units.values())
     assert scene.last_exception is None
+
+
+def test_objective_markers_are_placed_by_clicking_the_table(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """The standard mission (game.engine.objectives): the roll-off winner picks who places first with a button,
+    then each click on the table places a marker; a click in a deployment zone is refused naming the rule."""
+    from game.engine.actions import ChooseObjectiveOrder, PlaceObjective
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.scenario import load_scenario, new_game_state
+    from game.ui.scenes.battle import BattleScene
+    from game.ui.scenes.handover import HandoverScene
+
+    scenario = load_scenario(ROOT / "scenarios" / "tests" / "objectives_open_field.yaml")
+    game = Game.start(new_game_state(scenario), Dice(seed=4))
+    d = driver_factory()
+    scene = BattleScene(d.app, game, None, list(scenario.terrain_kinds))
+    d.app.switch(scene)
+    points = iter([(36.0, 5.0), (10.0, 24.0), (30.0, 20.0), (50.0, 28.0), (64.0, 18.0), (20.0, 32.0), (44.0, 33.0)])
+    for _ in range(40):
+        if isinstance(d.scene, HandoverScene):
+            d.pass_handover()
+            continue
+        pending = game.pending
+        if pending.decision == "choose_objective_order":
+            d.click_button(scene.actions.buttons[f"objective_first:{pending.player}"])
+            assert isinstance(game.history[-1], ChooseObjectiveOrder)
+        elif pending.decision == "place_objective":
+            before = len(game.state.objectives)
+            point = next(points)
+            d.click(d.table_px(point))
+            if point == (36.0, 5.0):             # player 1's deployment zone
+                assert len(game.state.objectives) == before
+                assert scene.error is not None and scene.error.rule == "Placing Objectives"
+            else:
+                assert isinstance(game.history[-1], PlaceObjective)
+                placed = game.state.objectives[-1]
+                assert abs(placed.x - point[0]) < 0.2 and abs(placed.y - point[1]) < 0.2
+        else:
+            break
+    assert game.pending.decision == "choose_deployment"
+    assert 3 <= len(game.state.objectives) <= 5
+    assert scene.last_exception is None

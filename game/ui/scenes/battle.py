@@ -17,6 +17,7 @@ import pygame
 from game.engine.actions import (
     Action,
     DeclareCharge,
+    PlaceObjective,
     Redirect,
     Shoot,
 )
@@ -587,6 +588,9 @@ class BattleScene(Scene):
         if d == "scout_move":
             if t is not None:
                 t.begin_drag(point)
+            return
+        if d == "place_objective":     # the engine says whether it may go there (game.engine.objectives)
+            self.act(PlaceObjective(player=pending.player, x=round(point[0], 2), y=round(point[1], 2)))
             return
         if d == "strategy":
             if uid is not None and self.spell is not None and self.selected \

@@ -1,0 +1,215 @@
+"""Objective markers and the standard mission (AoF:R 2.16 "Placing Objectives", "Mission Objectives", applied to
+AoWFBR 1.4 by its "Victory Points": "Multiply Victory Points from objectives/missions by 100";
+game/engine/objectives.py), with fixed dice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import main
+from game.autoplay import play_out
+from game.engine import objectives
+from game.engine.actions import ChooseDeployment, ChooseObjectiveOrder, PlaceObjective
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.game import Game
+from game.engine.state import Objective, Step
+from game.engine.victory import victory_breakdown, victory_points
+from game.scenario import ScenarioError, load_scenario, new_game_state
+from tests.rules.builders import FRONT_Y, face_off, forest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "scenarios" / "tests" / "objectives_open_field.yaml"
+DEFAULT = ROOT / "scenarios" / "default.yaml"
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    return load_scenario(SCENARIO)
+
+
+def start(scenario, dice: list[int]) -> Game:
+    return Game.start(new_game_state(scenario), Dice(sequence=dice))
+
+
+# --- placing ------------------------------------------------------------------------------------------------
+
+
+def test_d3_plus_2_markers_then_a_roll_off_whose_winner_picks_who_places_first(scenario) -> None:
+    """"Set up D3+2 objective markers ... The players roll-off and the winner picks who places the first"."""
+    game = start(scenario, [5, 2, 4])        # D3 = 3 (a 5 halved, rounding up): 5 markers; roll-off 2 v 4
+    assert game.pending.decision == "choose_objective_order" and game.pending.player == 2
+    assert game.state.step is Step.OBJECTIVE_ORDER
+    assert game.state.deployment.objectives_to_place == 5
+    game.apply(ChooseObjectiveOrder(2, 1))
+    assert game.pending.decision == "place_objective" and game.pending.player == 1
+
+
+def test_players_alternate_then_the_deployment_roll_off_follows(scenario) -> None:
+    game = start(scenario, [1, 6, 3, 4, 2])  # D3 = 1: 3 markers; player 1 wins 6-3; deployment roll-off 4-2
+    game.apply(ChooseObjectiveOrder(1, 2))
+    placed = [(2, 10.0, 24.0), (1, 30.0, 24.0), (2, 50.0, 30.0)]
+    for player, x, y in placed:
+        assert game.pending.player == player
+        game.apply(PlaceObjective(player, x, y))
+    assert [(o.x, o.y, o.placed_by) for o in game.state.objectives] == [(x, y, p) for p, x, y in placed]
+    assert game.pending.decision == "choose_deployment" and game.pending.player == 1
+
+
+@pytest.mark.parametrize("x, y, words", [
+    (36.0, 12.0, "outside the deployment zones"),    # 12" from player 1's edge is still its zone
+    (36.0, 37.5, "outside the deployment zones"),
+    (-1.0, 24.0, "off the table"),
+])
+def test_a_marker_is_placed_outside_the_deployment_zones_on_the_table(scenario, x, y, words) -> None:
+    game = start(scenario, [1, 6, 3])
+    game.apply(ChooseObjectiveOrder(1, 1))
+    action = PlaceObjective(1, x, y)
+    problem = game.check_deploy(action)
+    assert problem is not None and problem.rule == "Placing Objectives" and words in problem.message
+    with pytest.raises(IllegalAction):
+        game.apply(action)
+    assert game.state.objectives == []
+
+
+def test_markers_are_placed_over_9_inches_apart(scenario) -> None:
+    game = start(scenario, [1, 6, 3])
+    game.apply(ChooseObjectiveOrder(1, 1))
+    game.apply(PlaceObjective(1, 30.0, 24.0))
+    problem = game.check_deploy(PlaceObjective(2, 39.0, 24.0))      # exactly 9": not over 9"
+    assert problem is not None and "over 9\"" in problem.message
+    assert game.check_deploy(PlaceObjective(2, 39.1, 24.0)) is None
+
+
+def test_a_marker_may_not_stand_in_impassable_terrain() -> None:
+    state = face_off(20.0, terrain=[forest(36.0, 24.0, 4.0, 4.0, traits=("impassable",))])
+    with pytest.raises(IllegalAction, match="impassable"):
+        objectives.check_place(state, 36.0, 24.0)
+    objectives.check_place(state, 46.0, 24.0)
+
+
+def test_markers_turn_with_the_table_when_the_winner_takes_the_other_edge(scenario) -> None:
+    game = start(scenario, [1, 6, 3, 4, 2])
+    game.apply(ChooseObjectiveOrder(1, 1))
+    for player, x, y in [(1, 10.0, 20.0), (2, 30.0, 24.0), (1, 50.0, 30.0)]:
+        game.apply(PlaceObjective(player, x, y))
+    game.apply(ChooseDeployment(1, 1, "north"))      # player 1 takes the edge laid out at y = 48
+    assert game.state.deployment.rotated
+    assert [(o.x, o.y) for o in game.state.objectives] == [(62.0, 28.0), (42.0, 24.0), (22.0, 18.0)]
+
+
+# --- seizing ------------------------------------------------------------------------------------------------
+
+
+def test_a_unit_within_3_inches_with_no_enemy_seizes_and_the_marker_stays_seized() -> None:
+    state = face_off(20.0)                 # archers-1 front edge at y = 10, orcs-1 at y = 30
+    state.objectives = [Objective(36.0, FRONT_Y + 3.0), Objective(36.0, FRONT_Y + 10.0)]
+    events = objectives.seize(state)
+    assert [o.controller for o in state.objectives] == [1, None]
+    assert "Player 1 seizes objective marker 1" in events[0].text
+    state.units["archers-1"].shaken = True      # moving away or being Shaken later does not lose it
+    objectives.seize(state)
+    assert state.objectives[0].controller == 1
+
+
+def test_units_of_both_sides_make_a_seized_marker_neutral() -> None:
+    """"If units from both sides contest a marker at the end of a round, then it becomes neutral"."""
+    state = face_off(4.0)                  # fronts at y = 10 and 14
+    state.objectives = [Objective(36.0, 12.0, controller=2)]
+    events = objectives.seize(state)
+    assert state.objectives[0].controller is None and "becomes neutral" in events[0].text
+
+
+@pytest.mark.parametrize("why", ["shaken", "fleeing", "ambush"])
+def test_shaken_fleeing_and_just_arrived_ambushers_neither_seize_nor_contest(why: str) -> None:
+    state = face_off(4.0)
+    state.objectives = [Objective(36.0, 12.0)]
+    orcs = state.units["orcs-1"]
+    if why == "ambush":                    # AoWFBR "Ambush": not on the round they deploy
+        from game.engine.deployment import DeploymentState
+        state.deployment = DeploymentState(ambush_round={"orcs-1": state.round})
+    else:
+        setattr(orcs, why, True)           # AoWFBR "Shaken"; fleeing: docs/rulings.md "Objective markers"
+    objectives.seize(state)
+    assert state.objectives[0].controller == 1
+
+
+def test_each_marker_held_is_worth_100_victory_points() -> None:
+    state = face_off(20.0)
+    state.objectives = [Objective(10.0, 24.0, 1), Objective(36.0, 24.0, 2), Objective(60.0, 24.0, 2),
+                        Objective(50.0, 30.0)]
+    assert victory_points(state) == {1: 100, 2: 200}
+    assert ("objective marker 2 held", 100) in victory_breakdown(state)[2]
+
+
+def test_markers_are_seized_at_the_end_of_each_round_in_a_whole_game(scenario) -> None:
+    game = Game.start(new_game_state(scenario), Dice(seed=4))
+    play_out(game, 4)
+    assert game.state.game_over and len(game.state.objectives) in (3, 4, 5)
+    ends = [e for e in game.log if e.kind == "objective" and "controller" in e.data]
+    assert ends, "no marker was ever seized or contested"
+    held = {1: 0, 2: 0}
+    for o in game.state.objectives:
+        if o.controller:
+            held[o.controller] += 1
+    lines = victory_breakdown(game.state)
+    assert all(sum(1 for text, _ in lines[p] if text.startswith("objective marker")) == held[p] for p in (1, 2))
+
+
+def test_the_state_file_lists_the_markers_with_their_controller(tmp_path: Path, capsys) -> None:
+    record = tmp_path / "game.yaml"
+    assert main.main(["autoplay", str(SCENARIO), "--seed", "2", "--record", str(record)]) == 0
+    state_out = tmp_path / "state.json"
+    assert main.main(["run", str(record), "--state-out", str(state_out)]) == 0
+    data = json.loads(state_out.read_text())
+    assert data["mission"] == "standard" and 3 <= len(data["objectives"]) <= 5
+    assert all(set(o) == {"x", "y", "controller"} and o["controller"] in (1, 2, None) for o in data["objectives"])
+
+
+# --- the scenario file --------------------------------------------------------------------------------------
+
+
+def _scenario_with(tmp_path: Path, source: Path, extra: str) -> Path:
+    text = source.read_text(encoding="utf-8")
+    folder = source.parent
+    text = text.replace("include: ../armies/", f"include: {folder.parent / 'armies'}/")
+    text = text.replace("include: armies/", f"include: {folder / 'armies'}/")
+    text = text.replace("ruleset: aowfbr-1.4\n", "ruleset: aowfbr-1.4\n" + extra, 1)
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_markers_given_in_the_file_play_the_standard_mission(tmp_path: Path) -> None:
+    path = _scenario_with(tmp_path, DEFAULT, "objectives: [{x: 36, y: 24}, {x: 12, y: 30}]\n")
+    s = load_scenario(path)
+    assert s.mission == "standard" and s.objectives == ((36.0, 24.0), (12.0, 30.0))
+    game = Game.start(new_game_state(s), Dice(seed=1))
+    assert [(o.x, o.y, o.controller) for o in game.state.objectives] == [(36.0, 24.0, None), (12.0, 30.0, None)]
+
+
+@pytest.mark.parametrize("extra, line_words", [
+    ("mission: seize_ground\n", "the seize_ground mission"),
+    ("mission: random\n", "cannot be played yet"),
+    ("mission: hold_the_bridge\n", "mission"),
+    ("mission: none\nobjectives: [{x: 36, y: 24}]\n", "only used when a mission is played"),
+    ("objectives: [{x: 80, y: 24}]\n", "off the table"),
+    ("mission: standard\n", "starts with every unit placed"),
+])
+def test_missions_that_cannot_be_played_and_bad_markers_are_refused_with_their_line(tmp_path: Path, extra: str,
+                                                                                   line_words: str) -> None:
+    path = _scenario_with(tmp_path, DEFAULT, extra)
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(path)
+    text = "\n".join(e.value.problems)
+    assert line_words in text
+    assert any(p.startswith(f"{path}:") and (": mission: " in p or ": objectives" in p) for p in e.value.problems)
+
+
+def test_a_game_without_a_mission_has_no_markers_and_no_seizing() -> None:
+    game = Game.start(new_game_state(load_scenario(DEFAULT)), Dice(seed=3))
+    play_out(game, 3)
+    assert game.state.objectives == [] and not any(e.kind == "objective" for e in game.log)
