@@ -42,6 +42,7 @@ from game.engine.actions import (
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
+from game.engine.objectives import placement_point
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
@@ -238,11 +239,12 @@ class RandomPlayer:
         return None
 
     def _sample_objective(self, game: Game, player: int) -> Action:
-        """A random legal point for an objective marker (outside the deployment zones, over 9" from the others)."""
-        t = game.state.table
+        """A random legal point for an objective marker (the mission's placing rules, asked of the engine)."""
+        s = game.state
         for _ in range(500):
-            action = PlaceObjective(player, round(self.rng.uniform(0, t.width), 1),
-                                    round(self.rng.uniform(12.1, t.depth - 12.1), 1))
+            x, y = placement_point(s, player, round(self.rng.uniform(0, s.table.width), 1),
+                                   round(self.rng.uniform(12.1, s.table.depth - 12.1), 1))
+            action = PlaceObjective(player, x, y)
             if _legal(game, action):
                 return action
         raise RuntimeError("no room for an objective marker")

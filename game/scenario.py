@@ -39,7 +39,7 @@ from shapely.validation import explain_validity
 
 from game.engine.actions import show_value
 from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, SpellModifier, new_magic_state
-from game.engine.objectives import ALL_MISSIONS, MAX_OBJECTIVES, MISSIONS
+from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
 from game.engine.objectives import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
 from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, Table, make_unit
@@ -1157,12 +1157,16 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     )
     starts_deploying = scenario.start.phase is Phase.DEPLOYMENT if scenario.start is not None \
         else scenario.needs_deployment()
-    if mission is not None and not markers and not starts_deploying:
+    if mission is not None and not markers and mission not in FIXED_MISSIONS and not starts_deploying:
         out.append(doc.problem(("mission",), "the players place the objective markers before deployment, but this "
                                              "scenario starts with every unit placed: give the markers with "
                                              "objectives: [{x, y}, ...]"))
         return None
     return scenario
+
+
+FIXED_MISSIONS = ("seize_ground", "breakthrough")
+"""Missions whose markers their own rule places (game.engine.objectives.fixed_markers)."""
 
 
 def _check_mission(doc: _Doc, data: Mapping[str, Any], table: Table | None, terrain: list[TerrainShape],
@@ -1172,9 +1176,9 @@ def _check_mission(doc: _Doc, data: Mapping[str, Any], table: Table | None, terr
     markers placed in the game need room outside the deployment zones."""
     mission = _field(ScenarioTopModel, data, "mission", None)
     given: list[ObjectiveModel] | None = _field(ScenarioTopModel, data, "objectives", None)
-    if mission is not None and mission not in MISSIONS and mission != "none":
-        out.append(doc.problem(("mission",), f"the {mission} mission (AoF:R 2.16 \"Extra Missions\") cannot be "
-                                             f"played yet; play {', '.join(MISSIONS)}, or none"))
+    if given and mission not in (None, "standard", "none"):
+        out.append(doc.problem(("objectives",), f"the {mission} mission places its markers by its own rule; "
+                                                "objectives can only be given for the standard mission"))
         return None, ()
     if mission == "none":
         if given:
@@ -1192,9 +1196,10 @@ def _check_mission(doc: _Doc, data: Mapping[str, Any], table: Table | None, terr
                                                           f"{table.depth:g})"))
             elif any(Polygon(t.polygon).covers(shapely.Point(x, y)) for t in impassable):
                 out.append(doc.problem(("objectives", i), "a marker may not stand in impassable terrain"))
-        if mission is not None and not markers and table.depth <= 2 * OBJECTIVE_ZONE_DEPTH:
-            out.append(doc.problem(("mission",), f"markers are placed outside the deployment zones, which cover this "
-                                                 f"{table.depth:g}\" deep table: give them with objectives:"))
+        room = 2 * OBJECTIVE_ZONE_DEPTH + (2 * MARKER_SPACING if mission == "king_of_the_hill" else 0)
+        if mission not in (None, "sabotage", *FIXED_MISSIONS) and not markers and table.depth <= room:
+            out.append(doc.problem(("mission",), f"markers are placed outside the deployment zones, which leave no "
+                                                 f"room on this {table.depth:g}\" deep table"))
     return mission, markers
 
 
@@ -1515,7 +1520,8 @@ def new_game_state(scenario: Scenario) -> GameState:
         step=step,
         options=dict(scenario.options),
         mission=scenario.mission,
-        objectives=[Objective(x, y) for x, y in scenario.objectives],
+        objectives=[Objective(x, y) for x, y in scenario.objectives] if scenario.objectives else
+        fixed_markers(scenario.mission or "", scenario.table),
         magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
                               {p: dict(a.spells) for p, a in scenario.armies.items()}),
     )

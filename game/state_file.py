@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.engine import magic
+from game.engine import magic, objectives
 from game.engine.game import Game
-from game.engine.state import Unit
+from game.engine.state import GameState, Objective, Unit
 
 STATE_FORMAT = "regiments-state/1"
 
@@ -36,7 +36,7 @@ def state_to_dict(game: Game) -> dict[str, Any]:
         extra["magic_pool"] = {str(p): magic.tokens_of(s, p) for p in (1, 2)}
     if s.mission is not None:   # spec "State file": present when the scenario plays a mission
         extra["mission"] = s.mission
-        extra["objectives"] = [{"x": o.x, "y": o.y, "controller": o.controller} for o in s.objectives]
+        extra["objectives"] = [_objective_dict(s, o) for o in s.objectives]
     return {
         "format": STATE_FORMAT,
         "round": s.round,
@@ -49,6 +49,20 @@ def state_to_dict(game: Game) -> dict[str, Any]:
         "units": units,
         **extra,
     }
+
+
+def _objective_dict(s: GameState, o: Objective) -> dict[str, Any]:
+    """A marker as the spec writes it, ``{x, y, controller}`` (where it is now: a carried one at its carrier), plus
+    ``owner`` and ``destroyed`` (Sabotage) and ``carried_by`` (Relic Hunt) when they say something."""
+    x, y = objectives.position(s, o)
+    out: dict[str, Any] = {"x": round(x, 6), "y": round(y, 6), "controller": o.controller}
+    if o.owner is not None:
+        out["owner"] = o.owner
+    if o.destroyed:
+        out["destroyed"] = True
+    if o.carried_by is not None:
+        out["carried_by"] = o.carried_by
+    return out
 
 
 def _rules_dict(u: Unit) -> dict[str, Any]:

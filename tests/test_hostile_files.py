@@ -277,8 +277,9 @@ def test_the_valid_files_of_the_property_tests_load(tmp_path: Path) -> None:
         READERS[kind](path)
 
 
-_SETTINGS = settings(max_examples=int(os.environ.get("BR_HYPOTHESIS_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                            HealthCheck.too_slow])
+_EXAMPLES = int(os.environ.get("BR_HYPOTHESIS_EXAMPLES", "40"))   # more for a longer local run
+_SETTINGS = settings(max_examples=_EXAMPLES, deadline=None,
+                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
 @_SETTINGS

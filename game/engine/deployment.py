@@ -3,10 +3,11 @@ Game", special rules "Scout" and "Ambush").
 
 The sequence, each decision a ``Pending`` answered by an action (``game.engine.actions``):
 
-0. **Objective markers**, when a mission is played and the scenario placed none (``game.engine.objectives``; AoF:R
-   2.16 "Placing Objectives"): the engine rolls D3+2 markers and a roll-off; the winner picks who places the first
-   (``choose_objective_order {player, first}``, decision ``choose_objective_order``); then the players alternate
-   ``place_objective {player, x, y}`` (decision ``place_objective``) until all are placed.
+0. **The mission** (``game.engine.objectives``; AoF:R 2.16 "Extra Missions", "Placing Objectives"): ``random``
+   rolls one die for the mission. When the players place markers (the scenario placed none, and the mission's rule
+   does not place them), the engine rolls D3+2 for the standard mission, then a roll-off; the winner picks who places
+   the first (``choose_objective_order {player, first}``, decision ``choose_objective_order``); then the players
+   alternate ``place_objective {player, x, y}`` (decision ``place_objective``) until all are placed.
 1. **Deployment roll-off** (done by the engine when the game starts): each player rolls a D6, ties are re-rolled.
 2. ``choose_deployment {player, edge?, first}`` by the roll-off winner (decision ``choose_deployment``, options the
    edges it may pick): the long table edge the winner deploys on and who places the first unit. Edges are named on
@@ -62,7 +63,7 @@ from game.engine.actions import (
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
-from game.engine.state import GameState, Objective, Pending, Phase, Step, Unit
+from game.engine.state import GameState, Pending, Phase, Step, Unit
 from geometry.pose import Pose
 from geometry.scene import Scene
 from geometry.shapes import footprint_polygon
@@ -198,20 +199,37 @@ def begin(state: GameState, dice: Dice) -> list[Event]:
     s.round = 1
     events = [Event("phase", "Deployment", {"phase": Phase.DEPLOYMENT.value})]
     d.edges_fixed = any(u.pose is not None for u in s.units.values())
-    if objectives.needs_placement(s):
-        return events + _objective_roll_off(s, d, dice)
+    if s.mission == "random":
+        events += _random_mission(s, dice)
+    count = objectives.markers_to_place(s)
+    if count != 0:
+        return events + _objective_roll_off(s, d, dice, count)
     return events + _deployment_roll_off(s, d, dice)
 
 
-def _objective_roll_off(s: GameState, d: DeploymentState, dice: Dice) -> list[Event]:
-    """AoF:R 2.16 "Placing Objectives": D3+2 markers, then a roll-off whose winner picks who places first."""
-    die = dice.one("Objective markers: D3+2")
-    d3 = (die + 1) // 2     # a D3 is a D6 halved, rounding up (spec "Game record")
-    d.objectives_to_place = d3 + 2
-    events = [roll_event("Objective markers: D3+2", [die], total=d.objectives_to_place,
-                         details=[f"D3 = {d3} (the D6 halved, rounding up), +2"]),
-              Event("objective", f"The mission has {d.objectives_to_place} objective markers, placed before "
-                    "deployment", {"objective_count": d.objectives_to_place})]
+def _random_mission(s: GameState, dice: Dice) -> list[Event]:
+    """AoF:R 2.16 "Random Mission Selection": one die, 1 Duel (the standard mission) ... 6 King of the Hill."""
+    die = dice.one("Random mission")
+    s.mission = objectives.RANDOM_MISSIONS[die - 1]
+    mission = objectives.MISSIONS[s.mission]
+    s.objectives += objectives.fixed_markers(s.mission, s.table)
+    return [roll_event("Random mission", [die], total=die, details=[f"{die}: {mission.name}"]),
+            Event("objective", f"The mission is {mission.name}: {mission.summary}", {"mission": s.mission})]
+
+
+def _objective_roll_off(s: GameState, d: DeploymentState, dice: Dice, count: int | None) -> list[Event]:
+    """AoF:R 2.16 "Placing Objectives": the markers (D3+2 when ``count`` is None), then a roll-off whose winner
+    picks who places first."""
+    events: list[Event] = []
+    if count is None:
+        die = dice.one("Objective markers: D3+2")
+        d3 = (die + 1) // 2     # a D3 is a D6 halved, rounding up (spec "Game record")
+        count = d3 + 2
+        events.append(roll_event("Objective markers: D3+2", [die], total=count,
+                                 details=[f"D3 = {d3} (the D6 halved, rounding up), +2"]))
+    d.objectives_to_place = count
+    events.append(Event("objective", f"{count} objective marker{'s' if count != 1 else ''} will be placed before "
+                        "deployment", {"objective_count": count}))
     winner, roll_events = _roll_off(dice, "Objective roll-off", {1: 0, 2: 0})
     d.objective_winner = winner
     events += roll_events
@@ -275,7 +293,7 @@ def check(state: GameState, action: Action) -> Unit | None:
             raise IllegalAction("Placing Objectives", f"first must be player 1 or 2, got {action.first}")
         return None
     if isinstance(action, PlaceObjective):
-        objectives.check_place(s, action.x, action.y)
+        objectives.check_place(s, action.player, action.x, action.y)
         return None
     if isinstance(action, Done):
         return None
@@ -546,7 +564,7 @@ def _objectives(s: GameState, d: DeploymentState, action: ChooseObjectiveOrder |
         s.pending = Pending(action.first, "place_objective")
         return [Event("objective", f"Player {action.player} chooses: player {action.first} places the first "
                       "objective marker", {"first": action.first})]
-    s.objectives.append(Objective(action.x, action.y, None, action.player))
+    objectives.placed(s, action.player, action.x, action.y)
     n = len(s.objectives)
     events = [Event("objective", f"Player {action.player} places objective marker {n} of {d.objectives_to_place} "
                     f"at ({action.x:.1f}, {action.y:.1f})", {"objective": n - 1, "x": action.x, "y": action.y})]

@@ -1,78 +1,183 @@
-"""Objective markers: placing them and seizing them (the standard mission).
+"""Objective markers and the missions that use them: placing, seizing, scoring.
 
 AoWFBR 1.4 "Victory Points" lets the players "combine this rule with objectives/extra mission/side-missions ... as
 in normal games (Multiply Victory Points from objectives/missions by 100)"; the normal games are OPR's Age of
-Fantasy: Regiments, whose v2.16 rulebook gives the rules applied here:
+Fantasy: Regiments, whose v2.16 rulebook gives the rules applied here ("Mission Objectives", "Extra Missions"):
 
-* **Placing Objectives** (core rules "Placing Objectives", "Mission Objectives"): D3+2 markers; "the players
-  roll-off, and the winner picks who places the first objective marker. Then the players alternate in placing one
-  marker each outside of the deployment zones, and over 9" away from other objective markers." Here this happens
-  before the deployment roll-off, as in that book ("Once the mission has been set up, the players roll-off ..."),
-  sequenced by ``game.engine.deployment``. A scenario may place the markers itself (``objectives:``).
-* **Seizing Objectives**: "At the end of each round, if a unit is within 3" of a marker whilst no enemies are,
-  then it counts as being seized. Markers remain seized even if the unit moves away ... If units from both sides
-  contest a marker at the end of a round, then it becomes neutral." In AoWFBR, "Shaken units ... can't contest or
-  seize objectives" (rulebook "Shaken"), nor can units that arrived by Ambush this round (rule "Ambush").
-* **Victory Points**: each marker a player controls at the end is worth ``OBJECTIVE_VP`` (1 VP x 100) in the
-  AoWFBR total.
+* **Placing Objectives**: "The players roll-off, and the winner picks who places the first objective marker. Then
+  the players alternate in placing one marker each outside of the deployment zones, and over 9" away from other
+  objective markers." Duel (the standard mission of the core rules) has D3+2 markers, Relic Hunt 3, King of the
+  Hill 1 ("over 9" away from the deployment zones and the table edges"), Sabotage 1 each ("12" away from their
+  table edge", belonging to its player); Seize Ground (the centres of the four quarters of the non-deployment area)
+  and Breakthrough (the centre of each deployment zone, 12" from the edge) place theirs by the rule
+  (``fixed_markers``). Markers are placed before the deployment roll-off, sequenced by ``game.engine.deployment``;
+  a scenario may place the standard mission's markers itself (``objectives:``). ``random`` rolls one die for the
+  mission first.
+* **Seizing Objectives**: "At the end of each round, if a unit is within 3" of a marker whilst no enemies are, then
+  it counts as being seized. Markers remain seized even if the unit moves away ... If units from both sides contest
+  a marker at the end of a round, then it becomes neutral." In AoWFBR "Shaken units ... can't contest or seize
+  objectives", nor can units the round they arrive by Ambush. Relic Hunt: the seizing unit carries the marker, and
+  drops it where it is destroyed (``GameState.remove``). Sabotage: seizing the enemy's marker destroys it.
+* **Victory Points** (the VP of "Side-Missions", times 100): 1 per marker controlled (Duel, Seize Ground, Relic
+  Hunt, Breakthrough), 2 for King of the Hill's marker, and in Sabotage 1 for destroying the enemy marker and 1
+  for keeping one's own.
 
-Interpretations (fleeing units, embarked units, markers in impassable terrain) are in docs/rulings.md,
-"Objective markers".
+Interpretations are in docs/rulings.md, "Objective markers".
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
 
 from shapely import Point
 
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.state import GameState, Objective, Unit
+from game.engine.state import GameState, Objective, Table, Unit
 from geometry.terrain import IMPASSABLE
 
-MISSIONS: tuple[str, ...] = ("standard",)
-"""Missions this program plays (AoF:R 2.16 "Extra Missions" 1: the standard mission of the core rules)."""
-ALL_MISSIONS: tuple[str, ...] = ("standard", "seize_ground", "relic_hunt", "sabotage", "breakthrough",
-                                 "king_of_the_hill", "random")
-"""Every mission name a scenario may give (AoF:R 2.16 "Extra Missions"); those not in ``MISSIONS`` are refused."""
+
+@dataclass(frozen=True)
+class Mission:
+    """One mission of AoF:R 2.16 "Extra Missions"."""
+
+    name: str
+    """Its name in the rulebook."""
+    markers: int | None
+    """Markers the players place (None: D3+2); 0 when the rule places them (``fixed_markers``)."""
+    vp: int
+    """Victory points for each marker held at the end (the mission's VP x 100)."""
+    summary: str
+    """One line for the players."""
+
+
+MISSIONS: dict[str, Mission] = {
+    "standard": Mission("Duel", None, 100, "D3+2 markers placed by the players; 100 VP for each held at the end"),
+    "seize_ground": Mission("Seize Ground", 0, 100, "4 markers at the centres of the quarters of no man's land; "
+                                                    "100 VP for each held"),
+    "relic_hunt": Mission("Relic Hunt", 3, 100, "3 markers; a unit that seizes one carries it and drops it where it "
+                                               "dies; 100 VP for each held or carried"),
+    "sabotage": Mission("Sabotage", 2, 100, "each player places a marker 12\" from their own edge; seizing the "
+                                           "enemy's destroys it; 100 VP for destroying it, 100 for keeping yours"),
+    "breakthrough": Mission("Breakthrough", 0, 100, "a marker at the centre of each deployment zone's front; "
+                                                    "100 VP for each held"),
+    "king_of_the_hill": Mission("King of the Hill", 1, 200, "one marker, over 9\" from the deployment zones and the "
+                                                            "table edges; 200 VP for holding it"),
+}
+"""Every mission played, by its scenario name (``mission:``)."""
+RANDOM_MISSIONS: tuple[str, ...] = ("standard", "seize_ground", "relic_hunt", "sabotage", "breakthrough",
+                                    "king_of_the_hill")
+"""``mission: random``: one die picks the mission, in the rulebook's order (1 Duel ... 6 King of the Hill)."""
+ALL_MISSIONS: tuple[str, ...] = (*MISSIONS, "random")
+"""Every mission name a scenario may give."""
 SEIZE_DISTANCE = 3.0
 """Inches: a unit within this distance of a marker seizes or contests it."""
 MARKER_SPACING = 9.0
-"""Inches: a marker is placed over this distance from every other marker."""
+"""Inches: a marker is placed over this distance from every other marker (and King of the Hill's from the
+deployment zones and the table edges)."""
 DEPLOYMENT_DEPTH = 12.0
-"""Inches: markers are placed outside the deployment zones, which reach this far from the long table edges."""
-OBJECTIVE_VP = 100
-"""AoWFBR victory points for each marker controlled at the end (1 VP of the mission, multiplied by 100)."""
+"""Inches: the deployment zones reach this far from the long table edges; Sabotage markers stand on that line."""
 MAX_OBJECTIVES = 10
 """Markers a scenario may place (the standard mission has 3 to 5)."""
 
 _EPS = 1e-6
+_LINE = 0.01   # inches: a Sabotage marker must be this close to its 12" line
 
 
-def needs_placement(state: GameState) -> bool:
-    """Whether the players place the markers before deployment: a mission is played and the scenario placed
-    none (``state.objectives`` empty)."""
-    return state.mission is not None and not state.objectives
+def mission_of(state: GameState) -> Mission | None:
+    """The mission being played, or None (none, or ``random`` not rolled yet)."""
+    return MISSIONS.get(state.mission or "")
 
 
-def check_place(state: GameState, x: float, y: float) -> None:
-    """Raise ``IllegalAction`` ("Placing Objectives") unless a marker may be placed at (x, y) inches now: on the
-    table, outside both deployment zones (over 12" from the long edges), not in impassable terrain, and over 9"
-    from every other marker."""
+def fixed_markers(mission: str, table: Table) -> list[Objective]:
+    """The markers a mission places by its rule: Seize Ground, the centres of the four quarters of the area
+    between the deployment zones (2 x 2); Breakthrough, the centre of each deployment zone's front line (12" from
+    each long edge). Other missions: none."""
+    w, d = table.width, table.depth
+    if mission == "seize_ground":
+        low, high = DEPLOYMENT_DEPTH, d - DEPLOYMENT_DEPTH
+        ys = (low + (high - low) / 4, low + 3 * (high - low) / 4)
+        return [Objective(x, y) for y in ys for x in (w / 4, 3 * w / 4)]
+    if mission == "breakthrough":
+        return [Objective(w / 2, DEPLOYMENT_DEPTH), Objective(w / 2, d - DEPLOYMENT_DEPTH)]
+    return []
+
+
+def markers_to_place(state: GameState) -> int | None:
+    """How many markers the players place before deployment (None: D3+2), or 0 when none: no mission, markers
+    already there (from the scenario), or placed by the rule."""
+    mission = mission_of(state)
+    if mission is None or state.objectives or mission.markers == 0:
+        return 0
+    return mission.markers
+
+
+def sabotage_line(state: GameState, player: int) -> float:
+    """Sabotage: the y (inches) of the line 12" from ``player``'s table edge where their marker stands."""
+    return DEPLOYMENT_DEPTH if player == 1 else state.table.depth - DEPLOYMENT_DEPTH
+
+
+def placement_point(state: GameState, player: int, x: float, y: float) -> tuple[float, float]:
+    """Where a marker asked for at (x, y) goes: on ``player``'s 12" line in Sabotage (only x is chosen), else
+    (x, y). For the window, which places markers where the player clicks."""
+    if state.mission == "sabotage":
+        return (x, sabotage_line(state, player))
+    return (x, y)
+
+
+def check_place(state: GameState, player: int, x: float, y: float) -> None:
+    """Raise ``IllegalAction`` ("Placing Objectives") unless ``player`` may place a marker at (x, y) inches now:
+    on the table, not in impassable terrain, and for the mission played: outside both deployment zones (over 12"
+    from the long edges) and over 9" from every other marker; King of the Hill, over 9" from the deployment zones
+    and the table edges; Sabotage, on the line 12" from the player's own edge."""
     rule = "Placing Objectives"
     t = state.table
     if not (0 <= x <= t.width and 0 <= y <= t.depth):
         raise IllegalAction(rule, f"({x:.1f}, {y:.1f}) is off the table", (x, y))
-    if y <= DEPLOYMENT_DEPTH + _EPS or y >= t.depth - DEPLOYMENT_DEPTH - _EPS:
+    if state.mission == "sabotage":
+        line = sabotage_line(state, player)
+        if abs(y - line) > _LINE:
+            raise IllegalAction("Sabotage", f"your marker stands 12\" from your table edge: on the line y = {line:g}",
+                                (x, y))
+    elif state.mission == "king_of_the_hill":
+        margin = DEPLOYMENT_DEPTH + MARKER_SPACING
+        if not (MARKER_SPACING + _EPS < x < t.width - MARKER_SPACING - _EPS and margin + _EPS < y < t.depth - margin
+                - _EPS):
+            raise IllegalAction("King of the Hill", f"the marker is placed over {MARKER_SPACING:g}\" from the "
+                                f"deployment zones and the table edges (x {MARKER_SPACING:g} to "
+                                f"{t.width - MARKER_SPACING:g}, y {margin:g} to {t.depth - margin:g})", (x, y))
+    elif y <= DEPLOYMENT_DEPTH + _EPS or y >= t.depth - DEPLOYMENT_DEPTH - _EPS:
         raise IllegalAction(rule, f"markers are placed outside the deployment zones: over {DEPLOYMENT_DEPTH:g}\" "
                             f"from the long table edges (y between {DEPLOYMENT_DEPTH:g} and "
                             f"{t.depth - DEPLOYMENT_DEPTH:g})", (x, y))
     if IMPASSABLE in state.scene.traits_at(Point(x, y)):
         raise IllegalAction(rule, "a marker may not be placed in impassable terrain (no unit could reach it)", (x, y))
+    if state.mission == "sabotage":
+        return       # one marker each on lines 24" apart or more: the spacing rule never bites
     for i, o in enumerate(state.objectives):
-        gap = ((o.x - x) ** 2 + (o.y - y) ** 2) ** 0.5
+        gap = math.hypot(o.x - x, o.y - y)
         if gap <= MARKER_SPACING + _EPS:
             raise IllegalAction(rule, f"markers are placed over {MARKER_SPACING:g}\" from each other; marker "
                                 f"{i + 1} is {gap:.1f}\" away", (x, y))
+
+
+def placed(state: GameState, player: int, x: float, y: float) -> Objective:
+    """Add the marker ``player`` placed at (x, y) (checked with ``check_place``); Sabotage markers belong to their
+    player, who controls them while they stand."""
+    owner = player if state.mission == "sabotage" else None
+    marker = Objective(x, y, owner, player, owner)
+    state.objectives.append(marker)
+    return marker
+
+
+def position(state: GameState, objective: Objective) -> tuple[float, float]:
+    """Where a marker is now (inches): a carried Relic Hunt marker is at its carrier's centre."""
+    if objective.carried_by is not None:
+        carrier = state.units.get(objective.carried_by)
+        if carrier is not None and carrier.pose is not None:
+            return carrier.pose.xy
+    return (objective.x, objective.y)
 
 
 def may_seize(state: GameState, unit: Unit) -> bool:
@@ -85,51 +190,91 @@ def may_seize(state: GameState, unit: Unit) -> bool:
 
 
 def contesting(state: GameState, objective: Objective) -> dict[int, list[str]]:
-    """The units of each player within 3" of the marker that may seize it, ``{1: [ids], 2: [ids]}``."""
+    """The units of each player within 3" of the marker that may seize it, ``{1: [ids], 2: [ids]}``, nearest
+    first."""
     point = Point(objective.x, objective.y)
-    out: dict[int, list[str]] = {1: [], 2: []}
+    near: dict[int, list[tuple[float, str]]] = {1: [], 2: []}
     for u in state.units.values():
-        if may_seize(state, u) and state.scene.distance_to_point(u.id, point) <= SEIZE_DISTANCE + _EPS:
-            out[u.player].append(u.id)
-    return out
+        if may_seize(state, u):
+            gap = state.scene.distance_to_point(u.id, point)
+            if gap <= SEIZE_DISTANCE + _EPS:
+                near[u.player].append((gap, u.id))
+    return {p: [uid for _, uid in sorted(units)] for p, units in near.items()}
 
 
 def seize(state: GameState) -> list[Event]:
-    """"Seizing Objectives" at the end of a round: a marker with units of one side only within 3" is seized by
-    that side; with units of both sides it becomes neutral; with none it stays as it was."""
+    """"Seizing Objectives" at the end of a round, for every marker on the table (carried and destroyed ones
+    aside): a side alone within 3" seizes it (Relic Hunt: its nearest unit picks it up; Sabotage: the enemy's
+    marker is destroyed, one's own just stays); both sides within 3" make it neutral; none leaves it as it was."""
     events: list[Event] = []
     for i, o in enumerate(state.objectives):
+        if o.carried_by is not None or o.destroyed:
+            continue
         near = contesting(state, o)
         before = o.controller
+        n = i + 1
+        if state.mission == "sabotage":
+            enemy = 3 - (o.owner or 0)
+            if near[enemy] and not near[3 - enemy]:
+                o.destroyed, o.controller = True, None
+                events.append(_event(state, i, f"Player {enemy} seizes and destroys player {o.owner}'s objective "
+                                                f"marker ({_names(state, near[enemy])})", near))
+            continue
         if near[1] and near[2]:
             o.controller = None
-            text = f"Objective marker {i + 1} is contested by both sides" + (" and becomes neutral" if before else "")
+            text = f"Objective marker {n} is contested by both sides" + (" and becomes neutral" if before else "")
         elif near[1] or near[2]:
             player = 1 if near[1] else 2
             o.controller = player
-            names = ", ".join(state.units[uid].name for uid in near[player])
-            verb = "holds" if before == player else "seizes"
-            text = f"Player {player} {verb} objective marker {i + 1} ({names})"
+            if state.mission == "relic_hunt":
+                o.carried_by = near[player][0]
+                text = f"{_names(state, near[player][:1])} picks up objective marker {n} and carries it"
+            else:
+                verb = "holds" if before == player else "seizes"
+                text = f"Player {player} {verb} objective marker {n} ({_names(state, near[player])})"
         else:
             if before is None:
                 continue
-            text = f"Objective marker {i + 1} stays with player {before}"
-        events.append(Event("objective", text, {"objective": i, "controller": o.controller,
-                                                "near": {str(p): ids for p, ids in near.items()}}))
+            text = f"Objective marker {n} stays with player {before}"
+        events.append(_event(state, i, text, near))
     return events
 
 
+def _names(state: GameState, ids: list[str]) -> str:
+    return ", ".join(state.units[uid].name for uid in ids)
+
+
+def _event(state: GameState, index: int, text: str, near: dict[int, list[str]]) -> Event:
+    o = state.objectives[index]
+    return Event("objective", text, {"objective": index, "controller": o.controller, "carried_by": o.carried_by,
+                                     "destroyed": o.destroyed, "near": {str(p): ids for p, ids in near.items()}})
+
+
 def objective_lines(state: GameState) -> dict[int, list[tuple[str, int]]]:
-    """Each player's victory points from markers, line by line: ``("objective marker 2 held", 100)``."""
+    """Each player's victory points from the mission, line by line, e.g. ``("objective marker 2 held", 100)``."""
     out: dict[int, list[tuple[str, int]]] = {1: [], 2: []}
+    mission = mission_of(state)
+    if mission is None:
+        return out
     for i, o in enumerate(state.objectives):
-        if o.controller in (1, 2):
-            out[o.controller].append((f"objective marker {i + 1} held", OBJECTIVE_VP))
+        if state.mission == "sabotage":
+            if o.owner not in (1, 2):
+                continue
+            if o.destroyed:
+                out[3 - o.owner].append((f"player {o.owner}'s objective marker destroyed", mission.vp))
+            else:
+                out[o.owner].append(("own objective marker kept", mission.vp))
+        elif o.controller in (1, 2):
+            how = "carried" if o.carried_by is not None else "held"
+            out[o.controller].append((f"objective marker {i + 1} {how}", mission.vp))
     return out
 
 
 def rotate(state: GameState) -> None:
-    """Turn the markers 180 degrees about the table centre with the terrain (deployment "the table is turned")."""
+    """Turn the markers 180 degrees about the table centre with the terrain (the deployment roll-off winner took
+    the other edge). Sabotage markers stay: each stands 12" from its owner's edge, and player 1's edge stays
+    y = 0."""
     w, dep = state.table.width, state.table.depth
     for o in state.objectives:
-        o.x, o.y = w - o.x, dep - o.y
+        if o.owner is None:
+            o.x, o.y = w - o.x, dep - o.y

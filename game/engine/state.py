@@ -81,9 +81,15 @@ class Objective:
     y: float
     """Inches from player 1's table edge."""
     controller: int | None = None
-    """The player who seized it last (1 or 2), or None while neutral."""
+    """The player who seized it last (1 or 2), or None while neutral; a Sabotage marker's owner while it stands."""
     placed_by: int | None = None
-    """The player who placed it during the game, None for a marker the scenario placed."""
+    """The player who placed it during the game, None for a marker the scenario or the mission placed."""
+    owner: int | None = None
+    """Sabotage: the player the marker belongs to (it stays 12" from their table edge); None otherwise."""
+    carried_by: str | None = None
+    """Relic Hunt: the unit carrying it (then ``x``, ``y`` are where it was picked up); None on the table."""
+    destroyed: bool = False
+    """Sabotage: seized by the enemy and removed from play."""
 
 
 class MoveAction(str, Enum):
@@ -481,9 +487,15 @@ class GameState:
         return [u for u in self.units.values() if u.embarked_in == transport_id and u.removed is None]
 
     def remove(self, unit: Unit, how: Removal) -> None:
-        """Take ``unit`` out of the game (destroyed, routed or fled) and out of every melee."""
+        """Take ``unit`` out of the game (destroyed, routed or fled) and out of every melee. A Relic Hunt marker it
+        carried is "dropped on the spot": at its centre, kept on the table, neutral (AoF:R 2.16 "Relic Hunt")."""
         unit.removed = how
         unit.fleeing = False
+        for o in self.objectives:
+            if o.carried_by == unit.id:
+                x, y = unit.pose.xy if unit.pose is not None else (o.x, o.y)
+                o.x, o.y = min(max(x, 0.0), self.table.width), min(max(y, 0.0), self.table.depth)
+                o.carried_by, o.controller = None, None
         for other_id in sorted(unit.engaged_with):
             other = self.units[other_id]
             other.engaged_with.discard(unit.id)

@@ -274,6 +274,7 @@ def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[st
     if zoned and scene.tool is not None:
         _draw_zones(scene, surf, scene.tool)
     scene.painter.draw_units(surf, view, s, dimmed=dimmed, poses=poses)
+    draw_objectives(surf, view, s, carried=True)      # a carried relic rides on its unit
     scene.painter.draw_labels(surf, view, s, scene.selected)
     surf.set_clip(clip)
 

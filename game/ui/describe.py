@@ -99,9 +99,13 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
     if d == "choose_objective_order":
         return "You won the objective roll-off: choose who places the first objective marker."
     if d == "place_objective":
-        return ("Click the table to place an objective marker: outside both deployment zones, over 9\" from the "
-                "other markers. At the end of each round a side alone within 3\" of a marker seizes it "
-                "(100 VP each at the end).")
+        from game.engine.objectives import MISSIONS
+        mission = MISSIONS.get(state.mission or "")
+        where = {"sabotage": "anywhere along your 12\" line", "king_of_the_hill": "over 9\" from the deployment "
+                 "zones and the table edges"}.get(state.mission or "", "outside both deployment zones, over 9\" "
+                                                                       "from the other markers")
+        told = f" {mission.name}: {mission.summary}." if mission is not None else ""
+        return f"Click the table to place an objective marker, {where}.{told}"
     if d == "choose_first_turn":
         return "You won the roll-off for the first turn: choose who takes the first turn of each round."
     if d == "set_aside":

@@ -34,24 +34,35 @@ def _ring(screen: pygame.Surface, centre: tuple[float, float], radius: float, co
     pygame.draw.circle(screen, colour, centre, r, width)
 
 
-def draw_objectives(screen: pygame.Surface, view: TableView, state: GameState) -> None:
-    """Every marker of ``state.objectives``: the 3" seizing ring, the disc in its controller's colour (sand when
-    neutral) and its number."""
+def draw_objectives(screen: pygame.Surface, view: TableView, state: GameState, carried: bool = False) -> None:
+    """The markers of ``state.objectives`` on the table (``carried``: those a unit carries, drawn over the units):
+    the 3" seizing ring, the disc in its controller's colour (sand when neutral) and its number; a carried Relic
+    Hunt marker rides on its carrier without a ring; a destroyed Sabotage marker is a dark disc with a cross."""
     for i, o in enumerate(state.objectives):
-        centre = view.to_screen((o.x, o.y))
+        if (o.carried_by is not None) != carried:
+            continue
+        centre = view.to_screen(objectives.position(state, o))
         colour = _colour(o.controller)
-        _ring(screen, centre, view.length(objectives.SEIZE_DISTANCE), colour, 28)
         r = max(7.0, view.length(MARKER_RADIUS))
+        if o.destroyed:
+            pygame.draw.circle(screen, (60, 60, 60), centre, r)
+            pygame.draw.line(screen, palette.ILLEGAL, (centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r), 3)
+            pygame.draw.line(screen, palette.ILLEGAL, (centre[0] - r, centre[1] + r), (centre[0] + r, centre[1] - r), 3)
+            continue
+        if o.carried_by is None:
+            _ring(screen, centre, view.length(objectives.SEIZE_DISTANCE), colour, 28)
         pygame.draw.circle(screen, (20, 20, 20), centre, r + 2)
         pygame.draw.circle(screen, colour, centre, r)
+        if o.owner in (1, 2):      # Sabotage: the owner's colour round it
+            pygame.draw.circle(screen, palette.PLAYER[o.owner], centre, r + 2, 3)
         label = text_cache.get(str(i + 1), max(11, min(18, round(r * 1.3))), (20, 20, 20), True)
         screen.blit(label, label.get_rect(center=(round(centre[0]), round(centre[1]))))
 
 
-def placement_problem(state: GameState, point: tuple[float, float]) -> IllegalAction | None:
-    """Why a marker may not be placed at ``point`` (inches), or None (the engine's own check)."""
+def placement_problem(state: GameState, player: int, point: tuple[float, float]) -> IllegalAction | None:
+    """Why ``player`` may not place a marker at ``point`` (inches), or None (the engine's own check)."""
     try:
-        objectives.check_place(state, point[0], point[1])
+        objectives.check_place(state, player, point[0], point[1])
     except IllegalAction as e:
         return e
     return None
@@ -60,8 +71,10 @@ def placement_problem(state: GameState, point: tuple[float, float]) -> IllegalAc
 def draw_marker_ghost(screen: pygame.Surface, view: TableView, state: GameState, point: tuple[float, float],
                       player: int) -> IllegalAction | None:
     """The marker ``player`` would place at ``point`` (inches): green-edged with its 9" spacing ring when it may go
-    there, red otherwise; the other markers' spacing rings too. Returns why it may not, or None."""
-    problem = placement_problem(state, point)
+    there, red otherwise; the other markers' spacing rings too. In Sabotage the marker slides along the player's
+    12" line. Returns why it may not, or None."""
+    point = objectives.placement_point(state, player, point[0], point[1])
+    problem = placement_problem(state, player, point)
     for o in state.objectives:
         _ring(screen, view.to_screen((o.x, o.y)), view.length(objectives.MARKER_SPACING), (160, 150, 110), 0)
     colour = palette.PLAYER_LIGHT[player] if problem is None else palette.ILLEGAL

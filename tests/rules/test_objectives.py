@@ -87,8 +87,8 @@ def test_markers_are_placed_over_9_inches_apart(scenario) -> None:
 def test_a_marker_may_not_stand_in_impassable_terrain() -> None:
     state = face_off(20.0, terrain=[forest(36.0, 24.0, 4.0, 4.0, traits=("impassable",))])
     with pytest.raises(IllegalAction, match="impassable"):
-        objectives.check_place(state, 36.0, 24.0)
-    objectives.check_place(state, 46.0, 24.0)
+        objectives.check_place(state, 1, 36.0, 24.0)
+    objectives.check_place(state, 1, 46.0, 24.0)
 
 
 def test_markers_turn_with_the_table_when_the_winner_takes_the_other_edge(scenario) -> None:
@@ -106,6 +106,7 @@ def test_markers_turn_with_the_table_when_the_winner_takes_the_other_edge(scenar
 
 def test_a_unit_within_3_inches_with_no_enemy_seizes_and_the_marker_stays_seized() -> None:
     state = face_off(20.0)                 # archers-1 front edge at y = 10, orcs-1 at y = 30
+    state.mission = "standard"
     state.objectives = [Objective(36.0, FRONT_Y + 3.0), Objective(36.0, FRONT_Y + 10.0)]
     events = objectives.seize(state)
     assert [o.controller for o in state.objectives] == [1, None]
@@ -118,6 +119,7 @@ def test_a_unit_within_3_inches_with_no_enemy_seizes_and_the_marker_stays_seized
 def test_units_of_both_sides_make_a_seized_marker_neutral() -> None:
     """"If units from both sides contest a marker at the end of a round, then it becomes neutral"."""
     state = face_off(4.0)                  # fronts at y = 10 and 14
+    state.mission = "standard"
     state.objectives = [Objective(36.0, 12.0, controller=2)]
     events = objectives.seize(state)
     assert state.objectives[0].controller is None and "becomes neutral" in events[0].text
@@ -126,6 +128,7 @@ def test_units_of_both_sides_make_a_seized_marker_neutral() -> None:
 @pytest.mark.parametrize("why", ["shaken", "fleeing", "ambush"])
 def test_shaken_fleeing_and_just_arrived_ambushers_neither_seize_nor_contest(why: str) -> None:
     state = face_off(4.0)
+    state.mission = "standard"
     state.objectives = [Objective(36.0, 12.0)]
     orcs = state.units["orcs-1"]
     if why == "ambush":                    # AoWFBR "Ambush": not on the round they deploy
@@ -139,6 +142,7 @@ def test_shaken_fleeing_and_just_arrived_ambushers_neither_seize_nor_contest(why
 
 def test_each_marker_held_is_worth_100_victory_points() -> None:
     state = face_off(20.0)
+    state.mission = "standard"
     state.objectives = [Objective(10.0, 24.0, 1), Objective(36.0, 24.0, 2), Objective(60.0, 24.0, 2),
                         Objective(50.0, 30.0)]
     assert victory_points(state) == {1: 100, 2: 200}
@@ -192,8 +196,8 @@ def test_markers_given_in_the_file_play_the_standard_mission(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("extra, line_words", [
-    ("mission: seize_ground\n", "the seize_ground mission"),
-    ("mission: random\n", "cannot be played yet"),
+    ("mission: relic_hunt\nobjectives: [{x: 36, y: 24}]\n", "places its markers by its own rule"),
+    ("mission: random\n", "starts with every unit placed"),
     ("mission: hold_the_bridge\n", "mission"),
     ("mission: none\nobjectives: [{x: 36, y: 24}]\n", "only used when a mission is played"),
     ("objectives: [{x: 80, y: 24}]\n", "off the table"),
@@ -213,3 +217,110 @@ def test_a_game_without_a_mission_has_no_markers_and_no_seizing() -> None:
     game = Game.start(new_game_state(load_scenario(DEFAULT)), Dice(seed=3))
     play_out(game, 3)
     assert game.state.objectives == [] and not any(e.kind == "objective" for e in game.log)
+
+
+# --- the extra missions (AoF:R 2.16 "Extra Missions") -------------------------------------------------------
+
+
+def _mission(tmp_path: Path, name: str) -> Path:
+    text = SCENARIO.read_text(encoding="utf-8").replace("mission: standard", f"mission: {name}")
+    text = text.replace("include: ../armies/", f"include: {ROOT / 'scenarios' / 'armies'}/")
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_seize_ground_places_a_marker_at_the_centre_of_each_quarter_of_no_mans_land(tmp_path: Path) -> None:
+    """"Divide the non-deployment zone area of the table into 4 equal quarters, and place one marker at the
+    center of each": the strip y 12-36 of a 72 x 48 table, in 2 x 2."""
+    game = Game.start(new_game_state(load_scenario(_mission(tmp_path, "seize_ground"))), Dice(sequence=[4, 2]))
+    assert [(o.x, o.y) for o in game.state.objectives] == [(18.0, 18.0), (54.0, 18.0), (18.0, 30.0), (54.0, 30.0)]
+    assert game.pending.decision == "choose_deployment"       # no placing: straight to the deployment roll-off
+
+
+def test_breakthrough_places_a_marker_at_the_centre_of_each_deployment_zone_12_inches_from_the_edge(
+        tmp_path: Path) -> None:
+    game = Game.start(new_game_state(load_scenario(_mission(tmp_path, "breakthrough"))), Dice(sequence=[4, 2]))
+    assert [(o.x, o.y) for o in game.state.objectives] == [(36.0, 12.0), (36.0, 36.0)]
+
+
+def test_king_of_the_hill_one_marker_over_9_inches_from_zones_and_edges_worth_200(tmp_path: Path) -> None:
+    game = Game.start(new_game_state(load_scenario(_mission(tmp_path, "king_of_the_hill"))),
+                      Dice(sequence=[6, 3, 4, 2]))   # objective roll-off 6-3, deployment roll-off 4-2
+    assert game.state.deployment.objectives_to_place == 1
+    game.apply(ChooseObjectiveOrder(1, 2))
+    problem = game.check_deploy(PlaceObjective(2, 36.0, 16.0))   # outside the zone but within 9" of it
+    assert problem is not None and problem.rule == "King of the Hill"
+    assert game.check_deploy(PlaceObjective(2, 5.0, 24.0)) is not None      # within 9" of the table edge
+    game.apply(PlaceObjective(2, 36.0, 24.0))
+    assert game.pending.decision == "choose_deployment"
+    game.state.objectives[0].controller = 2
+    assert victory_points(game.state) == {1: 0, 2: 200}
+
+
+def test_relic_hunt_the_seizing_unit_carries_the_marker_and_drops_it_where_it_dies() -> None:
+    """"If a unit seizes a marker, remove it from the table, and it counts as being carried by the unit. If the
+    unit is destroyed at any point, the marker is dropped on the spot"."""
+    from game.engine.state import Removal
+    state = face_off(20.0)
+    state.mission = "relic_hunt"
+    state.objectives = [Objective(36.0, FRONT_Y + 2.0)]
+    events = objectives.seize(state)
+    marker = state.objectives[0]
+    assert marker.carried_by == "archers-1" and marker.controller == 1 and "carries" in events[0].text
+    archers = state.units["archers-1"]
+    assert objectives.position(state, marker) == archers.pose.xy
+    assert victory_breakdown(state)[1] == [("objective marker 1 carried", 100)]
+    state.units["orcs-1"].pose = archers.pose.moved(0.0, 3.0)   # the enemy at hand changes nothing while carried
+    objectives.seize(state)
+    assert marker.carried_by == "archers-1"
+    state.remove(archers, Removal.DESTROYED)
+    assert marker.carried_by is None and marker.controller is None
+    assert (marker.x, marker.y) == archers.pose.xy
+
+
+def test_sabotage_each_player_places_on_their_12_inch_line_and_seizing_the_enemys_destroys_it(
+        tmp_path: Path) -> None:
+    game = Game.start(new_game_state(load_scenario(_mission(tmp_path, "sabotage"))), Dice(sequence=[2, 5, 4, 2]))
+    assert game.pending.player == 2 and game.state.deployment.objectives_to_place == 2
+    game.apply(ChooseObjectiveOrder(2, 2))
+    problem = game.check_deploy(PlaceObjective(2, 30.0, 24.0))
+    assert problem is not None and problem.rule == "Sabotage" and "y = 36" in problem.message
+    game.apply(PlaceObjective(2, 30.0, 36.0))
+    game.apply(PlaceObjective(1, 50.0, 12.0))
+    assert [(o.owner, o.controller) for o in game.state.objectives] == [(2, 2), (1, 1)]
+    game.apply(ChooseDeployment(1, 1, "north"))   # the table turns; each marker stays 12" from its owner's edge
+    assert [(o.x, o.y) for o in game.state.objectives] == [(30.0, 36.0), (50.0, 12.0)]
+    assert victory_points(game.state) == {1: 100, 2: 100}   # both kept so far
+
+
+def test_sabotage_a_marker_seized_by_the_enemy_is_destroyed_and_scores_for_them() -> None:
+    state = face_off(4.0)                        # archers front at y = 10, orcs front at y = 14
+    state.mission = "sabotage"
+    state.objectives = [Objective(36.0, 15.0, 1, 1, 1), Objective(10.0, 36.0, 2, 2, 2)]
+    state.units["archers-1"].shaken = True        # player 1 cannot contest its own marker
+    objectives.seize(state)
+    mine, theirs = state.objectives
+    assert mine.destroyed and mine.controller is None and not theirs.destroyed
+    assert victory_breakdown(state)[2] == [("player 1's objective marker destroyed", 100), ("own objective marker "
+                                                                                           "kept", 100)]
+    assert victory_points(state) == {1: 0, 2: 200}
+
+
+@pytest.mark.parametrize("die, mission", [(1, "standard"), (2, "seize_ground"), (3, "relic_hunt"), (4, "sabotage"),
+                                          (5, "breakthrough"), (6, "king_of_the_hill")])
+def test_a_random_mission_is_rolled_on_one_die_before_anything_else(tmp_path: Path, die: int, mission: str) -> None:
+    game = Game.start(new_game_state(load_scenario(_mission(tmp_path, "random"))), Dice(sequence=[die, 5, 6, 3]))
+    assert game.state.mission == mission
+    rolled = [e for e in game.log if e.kind == "roll"]
+    assert rolled[0].data["purpose"] == "Random mission" and rolled[0].data["dice"] == [die]
+
+
+@pytest.mark.parametrize("mission", list(objectives.ALL_MISSIONS))
+def test_every_mission_plays_whole_games(tmp_path: Path, mission: str) -> None:
+    scenario = load_scenario(_mission(tmp_path, mission))
+    for seed in (1, 2, 3):
+        game = Game.start(new_game_state(scenario), Dice(seed=seed))
+        play_out(game, seed)
+        assert game.state.game_over and game.state.mission in objectives.MISSIONS
+        assert game.state.objectives

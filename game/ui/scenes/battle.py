@@ -24,6 +24,7 @@ from game.engine.actions import (
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import can_move
+from game.engine.objectives import placement_point
 from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
 from game.ui import battle_draw, decisions, describe, palette
 from game.ui.action_bar import ActionBar, ButtonSpec
@@ -590,7 +591,8 @@ class BattleScene(Scene):
                 t.begin_drag(point)
             return
         if d == "place_objective":     # the engine says whether it may go there (game.engine.objectives)
-            self.act(PlaceObjective(player=pending.player, x=round(point[0], 2), y=round(point[1], 2)))
+            x, y = placement_point(s, pending.player, round(point[0], 2), round(point[1], 2))
+            self.act(PlaceObjective(player=pending.player, x=x, y=y))
             return
         if d == "strategy":
             if uid is not None and self.spell is not None and self.selected \
