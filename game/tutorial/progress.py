@@ -31,6 +31,10 @@ def progress_path() -> Path:
     return user_data_dir() / PROGRESS_FILE
 
 
+RENAMED: dict[str, str] = {"09_free_play": "10_free_play"}
+"""Lesson ids that changed (a lesson was inserted before free play): progress saved under the old id still counts."""
+
+
 @dataclass
 class Progress:
     """The lessons done; ``mark_done`` saves at once."""
@@ -47,7 +51,7 @@ class Progress:
         done: set[str] = set()
         data = peek_mapping(where)
         if data.get("format") == PROGRESS_FORMAT and isinstance(data.get("done"), list):
-            done = {str(x) for x in data["done"] if isinstance(x, (str, int))}
+            done = {RENAMED.get(str(x), str(x)) for x in data["done"] if isinstance(x, (str, int))}
         return cls(done, Path(path) if path is not None else None)
 
     def is_done(self, lesson_id: str) -> bool:

@@ -65,3 +65,11 @@ def test_explicit_path(tmp_path):
     p = Progress(path=where)
     p.mark_done("03_charging")
     assert Progress.load(where).done == {"03_charging"}
+
+
+def test_progress_saved_under_a_renamed_lesson_id_still_counts(tmp_path):
+    from game.tutorial.progress import Progress
+    path = tmp_path / "progress.yaml"
+    path.write_text("format: regiments-lessons/1\ndone: [01_moving, 09_free_play]\n")
+    progress = Progress.load(path)
+    assert progress.is_done("10_free_play") and progress.is_done("01_moving")
