@@ -11,14 +11,16 @@ never the engine's ``Dice``; the same seed and arguments always give the same ta
 Styles (``STYLES``):
 
 ``guidelines`` (AoWFBR 1.4 "Terrain Setup Guidelines", "Terrain Overview", "Terrain Placement"), the default:
-    12 to 15 pieces on a 6'x4' table (at least 10; scaled with the table's area), chosen so that at least half block
-    line of sight (buildings, mountains, forests), at least a third give cover and at least a third are difficult,
-    plus exactly two dangerous pieces (lava), one in each player's half ("each player should pick 1 piece to be
-    dangerous"). Scatter terrain (barricades, rubble) is 1"-3" across, large terrain 4"-8" (mountains and hills up
-    to 10", within the 12" allowed). Pieces are placed one at a time, each at least 6" from every other piece (so
-    large units fit through) and at most 12" from one already placed, so that no gap between pieces is over 12"
-    (measured as the longest link of the minimum spanning tree of the gaps between pieces). All pieces lie fully
-    on the table.
+    12 to 15 pieces on a 6'x4' table (at least 10; scaled with the table's area), and up to ``MAX_EXTRA`` more when
+    they do not yet "fully cover at least 25% of the table" (``COVERAGE``), chosen so that at least half block line
+    of sight (buildings, mountains, forests), at least a third give cover and at least a third are difficult, plus
+    exactly two dangerous pieces (lava), one in each player's half ("each player should pick 1 piece to be
+    dangerous"). Scatter terrain (barricades, rubble) is 1"-3" across, large terrain 4"-12". The table is cut into
+    columns of random widths and each column into cells of random heights, one piece per cell, each piece at least
+    3" inside the borders its cell shares with others: every two pieces are at least 6" apart (so large units fit
+    through), and no gap between pieces is over 12" (the longest link of the minimum spanning tree of the gaps
+    between pieces; a table that breaks it is drawn again). All pieces lie fully on the table. With ``pieces``
+    given, that many pieces are placed and the 25% is not required.
 
 AoF:R 2.16 advanced rules, "Terrain Placement Styles" (terrain chosen by the book's "Terrain Selection" method
 unless ``pieces`` is given: 2 impassable, 2 forests or fields, 2 hills or fields, then 2D3 more rolled on 2D6;
@@ -108,6 +110,10 @@ SCATTER_SIZE = (1.0, 3.0)
 """Inches: AoWFBR "Terrain Overview": small scatter terrain between 1"x1" and 3"x3"."""
 LARGE_SIZE = (4.0, 12.0)
 """Inches: AoWFBR "Terrain Overview": large features 4"x4" to 8"x8", up to 12"x12"."""
+COVERAGE = 0.25
+"""AoWFBR "Terrain Placement": "enough terrain ... to fully cover at least 25% of the table" (guidelines style)."""
+MAX_EXTRA = 5
+"""Pieces the guidelines style may add to its 12-15 to reach ``COVERAGE``."""
 SCATTER_KINDS: frozenset[str] = frozenset({"barricade", "rubble"})
 """Kinds generated as scatter terrain in the ``guidelines`` style."""
 
@@ -288,6 +294,37 @@ def max_gap(pieces: Sequence[TerrainPieceSpec]) -> float:
             if not done[k] and g[i][k] < best[k]:
                 best[k] = g[i][k]
     return longest
+
+
+def _cuts(rng: random.Random, length: float, parts: int, spread: float) -> list[float]:
+    """``parts + 1`` increasing positions from 0 to ``length``: parts of random sizes, each within ``spread`` of
+    the even share (so the grid of the guidelines style does not look like a grid)."""
+    weights = [rng.uniform(1 - spread, 1 + spread) for _ in range(parts)]
+    total = sum(weights)
+    out = [0.0]
+    for w in weights:
+        out.append(out[-1] + length * w / total)
+    out[-1] = length
+    return out
+
+
+def _outline(shape: str, a: float, b: float, angle: float, jitter: Sequence[float], phase: float,
+             squareness: float = 2.0) -> list[Point]:
+    """The outline of a piece centred on (0, 0), ``a`` x ``b`` inches turned by ``angle`` degrees: a rectangle
+    (``rect``, ``wall``), or a jittered superellipse of exponent ``squareness`` (``blob``: 2 is an ellipse, more is
+    squarer; star-shaped about the centre, so always a simple polygon)."""
+    if shape in ("rect", "wall"):
+        return list(rect_to_polygon(0.0, 0.0, a, b, angle))
+    rad = math.radians(angle)
+    pts = []
+    e = 2.0 / squareness
+    for i, j in enumerate(jitter):
+        t = phase + 2 * math.pi * i / len(jitter)
+        c, s = math.cos(t), math.sin(t)
+        u = a / 2 * j * math.copysign(abs(c) ** e, c)
+        v = b / 2 * j * math.copysign(abs(s) ** e, s)
+        pts.append((u * math.cos(rad) - v * math.sin(rad), u * math.sin(rad) + v * math.cos(rad)))
+    return pts
 
 
 def coverage(pieces: Sequence[TerrainPieceSpec], width: float = 72, depth: float = 48) -> float:
@@ -517,68 +554,129 @@ class _Generator:
         return ["forest"] * (n - 2) + ["lava", "lava"]  # pragma: no cover - forests meet every count
 
     def guidelines(self, pieces: int | None, notes: list[str]) -> TerrainLayout:
+        """The AoWFBR guidelines table: ``pieces`` pieces, or 12-15 (scaled with the table's area) and as many more
+        as it takes to cover ``COVERAGE`` of the table ("take as many pieces of terrain as you need to fully cover at
+        least 25% of the table")."""
         area = self.width * self.depth / (72.0 * 48.0)
-        n = pieces if pieces is not None else max(10, round(self.rng.randint(12, 15) * area))
-        kinds = self.guideline_kinds(n)
-        self.rng.shuffle(kinds)
-        # Large pieces first (they are the hardest to fit); the dangerous ones in their player's half.
-        order = sorted(range(n), key=lambda i: (kinds[i] in SCATTER_KINDS, self.rng.random()))
-        scale = 1.1  # large pieces a little over their base sizes, toward the book's 25% of the table
-        for attempt in range(80):
-            if attempt and attempt % 4 == 0:
-                scale = max(0.5, scale - 0.05)
-            self.name_use = {}
-            out = self._guidelines_once(kinds, order, scale)
-            if out is not None:
-                notes.append(f"{n} pieces ({', '.join(sorted(set(kinds)))}), covering "
-                             f"{coverage(out, self.width, self.depth):.0%} of the table")
-                return TerrainLayout("guidelines", out, notes)
-        raise ValueError(f"could not fit {n} pieces of terrain on a {self.width:g}\" x {self.depth:g}\" table "
-                         f"6\" apart")
+        first = pieces if pieces is not None else max(10, round(self.rng.randint(12, 15) * area))
+        counts = [first] if pieces is not None else list(range(first, first + MAX_EXTRA + 1))
+        for n in counts:
+            kinds = self.guideline_kinds(n)
+            self.rng.shuffle(kinds)
+            for _ in range(60):
+                self.name_use = {}
+                out = self._guidelines_grid(kinds)
+                if out is None or max_gap(out) > MAX_GAP:
+                    continue
+                covered = coverage(out, self.width, self.depth)
+                if covered >= COVERAGE or pieces is not None:
+                    notes.append(f"{n} pieces ({', '.join(sorted(set(kinds)))}), covering {covered:.0%} of the table")
+                    return TerrainLayout("guidelines", out, notes)
+        raise ValueError(f"could not fit {first} pieces of terrain on a {self.width:g}\" x {self.depth:g}\" table "
+                         f"6\" apart" + ("" if pieces is not None else f" covering {COVERAGE:.0%} of it"))
 
-    def _guidelines_once(self, kinds: list[str], order: list[int], scale: float) -> list[TerrainPieceSpec] | None:
-        placed: list[Polygon] = []
-        out: list[TerrainPieceSpec] = []
-        lava = 0
+    def grid(self, n: int) -> tuple[int, int]:
+        """(columns, rows) of the cells the guidelines style spreads ``n`` pieces over: cells as square as the table
+        allows; some columns may hold one cell less (``n`` need not be columns x rows)."""
+        best: tuple[float, int, int] | None = None
+        for cols in range(1, n + 1):
+            rows = math.ceil(n / cols)
+            score = abs(math.log((self.width / cols) / (self.depth / rows))) + (0.3 if cols * rows > n else 0.0)
+            if best is None or score < best[0]:
+                best = (score, cols, rows)
+        assert best is not None
+        return best[1], best[2]
+
+    def _guidelines_grid(self, kinds: list[str]) -> list[TerrainPieceSpec] | None:
+        """One try at the guidelines table: the table cut into columns of random widths, each column into cells of
+        random heights (staggered), one piece in each cell (a few cells may stay empty), every piece inside its cell
+        at least 3" from the borders it shares with other cells, so that neighbours are at least 6" apart ("gaps of
+        at least 6" between terrain"); large pieces fill most of their cell, toward "at least 25% of the table"; the
+        two lava pieces in cells of opposite halves. None when it does not fit."""
+        n = len(kinds)
+        cols, rows = self.grid(n)
+        xs = _cuts(self.rng, self.width, cols, 0.3)
+        taller = set(self.rng.sample(range(cols), n % cols))   # columns with one cell more: no cell stays empty
+        boxes = []        # each column cut into rows of its own (staggered), every cell (x0, y0, x1, y1)
+        for c in range(cols):
+            count = n // cols + (1 if c in taller else 0)
+            ys = _cuts(self.rng, self.depth, count, 0.35)
+            boxes += [(xs[c], ys[r], xs[c + 1], ys[r + 1]) for r in range(count)]
         half = self.depth / 2
-        for i in order:
-            kind = kinds[i]
-            size_scale = scale if kind not in SCATTER_KINDS else 1.0
-            make = self.outline_maker(kind, _SIZES, size_scale,
-                                      SCATTER_SIZE if kind in SCATTER_KINDS else LARGE_SIZE)
-            region = None
-            if kind == "lava":
-                region = (0.0, 0.0, self.width, half) if lava == 0 else (0.0, half, self.width, self.depth)
-                lava += 1
-            lo_y, hi_y = (region[1], region[3]) if region else (0.0, self.depth)
-
-            def legal(poly: Polygon, lo_y: float = lo_y, hi_y: float = hi_y) -> bool:
-                if not self.on_table(poly):
-                    return False
-                _, miny, _, maxy = poly.bounds
-                if miny < lo_y - _EPS or maxy > hi_y + _EPS:
-                    return False
-                d = self.nearest(poly, placed)
-                return d >= MIN_GAP and (not placed or d <= MAX_GAP - 0.05)
-
-            def near_placed(region: tuple[float, float, float, float] | None = region) -> Point:
-                # Half the spots next to a piece already placed (6"-12" gaps are likely there), half anywhere.
-                if placed and self.rng.random() < 0.7:
-                    other = placed[self.rng.randrange(len(placed))]
-                    c = other.centroid
-                    reach = math.sqrt(other.area) / 2 + self.rng.uniform(6.0, 14.0)
-                    a = self.rng.uniform(0, 2 * math.pi)
-                    return (c.x + reach * math.cos(a), c.y + reach * math.sin(a))
-                x0, y0, x1, y1 = region or (0.0, 0.0, self.width, self.depth)
-                return (self.rng.uniform(x0, x1), self.rng.uniform(y0, y1))
-
-            spec = self.place_best(make, placed, legal, region, candidates=6, attempts=300, cap=20.0,
-                                   target=self.rng.uniform(6.5, 10.0), sampler=near_placed)
+        low = [b for b in boxes if b[3] <= half + _EPS]
+        high = [b for b in boxes if b[1] >= half - _EPS]
+        lava_idx = [i for i, k in enumerate(kinds) if k == "lava"]
+        if len(lava_idx) > 2 or (lava_idx and (not low or not high)):
+            return None
+        chosen: dict[int, tuple[float, float, float, float]] = {}
+        for i, pool in zip(lava_idx, (low, high), strict=False):
+            chosen[i] = self.rng.choice(pool)
+        free = [b for b in boxes if b not in chosen.values()]
+        self.rng.shuffle(free)
+        for i in range(n):
+            if i not in chosen:
+                chosen[i] = free.pop()
+        half_gap = MIN_GAP / 2
+        out: list[TerrainPieceSpec] = []
+        for i, kind in enumerate(kinds):
+            bx0, by0, bx1, by1 = chosen[i]     # 3" in from every border shared with another cell
+            x0 = bx0 + (half_gap if bx0 > _EPS else 0.0)
+            x1 = bx1 - (half_gap if bx1 < self.width - _EPS else 0.0)
+            y0 = by0 + (half_gap if by0 > _EPS else 0.0)
+            y1 = by1 - (half_gap if by1 < self.depth - _EPS else 0.0)
+            spec = self._piece_in_box(kind, (x0, y0, x1, y1))
             if spec is None:
                 return None
-            placed.append(spec.shape())
             out.append(spec)
         return out
+
+    def _piece_in_box(self, kind: str, box: tuple[float, float, float, float]) -> TerrainPieceSpec | None:
+        """A piece of ``kind`` inside ``box`` (x0, y0, x1, y1): scatter terrain 1"-3" at a random spot, large terrain
+        filling 80-100% of the box's shorter side (at most 12", at least 4"), turned a little and shrunk until it
+        fits."""
+        x0, y0, x1, y1 = box
+        bw, bh = x1 - x0, y1 - y0
+        lo, hi = SCATTER_SIZE if kind in SCATTER_KINDS else LARGE_SIZE
+        if min(bw, bh) < lo:
+            return None
+        shape, _, _ = _SIZES[kind]
+        if kind in SCATTER_KINDS:
+            a = self.rng.uniform(2.0, 3.0)
+            b = 1.0 if shape == "wall" else self.rng.uniform(2.0, a)
+        else:
+            a = min(hi, max(bw, bh)) * self.rng.uniform(0.8, 1.0)
+            b = min(hi, min(bw, bh)) * self.rng.uniform(0.8, 1.0)
+        angle = (0.0 if bw >= bh else 90.0) + self.rng.uniform(-20.0, 20.0)
+        name, traits = self.name(kind), KIND_TRAITS[kind]
+        jitter = [self.rng.uniform(0.93, 1.0) for _ in range(self.rng.randint(12, 16))]
+        phase = self.rng.uniform(0, 2 * math.pi / len(jitter))
+        squareness = self.rng.uniform(2.5, 3.5)
+        for _ in range(40):
+            outline = _outline(shape, a, b, angle, jitter, phase, squareness)
+            xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+            w, h = max(xs) - min(xs), max(ys) - min(ys)
+            if w <= bw - 0.05 and h <= bh - 0.05:
+                break
+            a, b = max(lo, a * 0.95), max(min(lo, b), b * 0.95)
+        else:
+            return None
+        cx = self.rng.uniform(x0 - min(xs) + 0.02, x1 - max(xs) - 0.02)   # 0.02": room for rounding
+        cy = self.rng.uniform(y0 - min(ys) + 0.02, y1 - max(ys) - 0.02)
+        if shape in ("rect", "wall"):
+            rect = RectSpec(round(cx, _ROUND), round(cy, _ROUND), round(a, _ROUND), round(b, _ROUND),
+                            round(angle % 360, 1))
+            spec = TerrainPieceSpec(name, kind, traits, rect=rect)
+        else:
+            spec = TerrainPieceSpec(name, kind, traits, polygon=tuple((round(cx + x, _ROUND), round(cy + y, _ROUND))
+                                                                      for x, y in outline))
+        poly = spec.shape()
+        bx0, by0, bx1, by1 = (float(v) for v in poly.bounds)
+        if bx0 < x0 - _EPS or by0 < y0 - _EPS or bx1 > x1 + _EPS or by1 > y1 + _EPS:
+            return None   # rounding pushed it out: try again
+        short, long = piece_size(spec)
+        if short < lo - 0.05 or long > hi + 0.05:
+            return None
+        return spec
 
     # --- AoF:R terrain selection ------------------------------------------------------------------------------
     def impassable_kind(self) -> str:

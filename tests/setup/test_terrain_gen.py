@@ -18,6 +18,7 @@ from game.setup.terrain_gen import (
     SCATTER_SIZE,
     STYLES,
     TerrainPieceSpec,
+    coverage,
     generate_layout,
     generate_table,
     max_gap,
@@ -69,10 +70,12 @@ def independent_max_gap(pieces: list[TerrainPieceSpec]) -> float:
 def test_guidelines_tables(seed):
     """AoWFBR "Terrain Placement": at least 10 pieces; at least 50% block line of sight, 33% give cover, 33% are
     difficult; one dangerous piece per player; no gaps bigger than 12"; gaps of at least 6"; "Terrain Overview"
-    sizes; every piece on the table, none overlapping."""
+    sizes; every piece on the table, none overlapping; "as many pieces of terrain as you need to fully cover at
+    least 25% of the table"."""
     pieces = generate_table(seed)
     n = len(pieces)
-    assert 10 <= n <= 15
+    assert 10 <= n <= 20
+    assert coverage(pieces) >= 0.25
     counts = trait_counts(pieces)
     assert counts["blocking"] * 2 >= n
     assert counts["cover"] * 3 >= n
