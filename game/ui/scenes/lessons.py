@@ -25,7 +25,7 @@ def lesson_label(info: LessonInfo, number: int) -> str:
 
 
 def done_count(infos: list[LessonInfo]) -> str:
-    """"3 of 10 lessons done"."""
+    """"3 of 11 lessons done"."""
     return f"{sum(1 for i in infos if i.done)} of {len(infos)} lessons done"
 
 
