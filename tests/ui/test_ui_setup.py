@@ -283,3 +283,23 @@ def test_start_refused_while_a_list_has_problems(setup) -> None:  # type: ignore
     from game.ui.scenes.setup_battle import StartScene
     assert isinstance(d.scene, StartScene)
     assert d.scene.message_bad and "not ready" in d.scene.message
+
+
+def test_a_mission_chosen_in_the_set_up_is_played(driver_factory, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The Mission drop-down (AoF:R 2.16 "Extra Missions"): Seize Ground places its four markers by its rule, and
+    the battle written by Start battle plays it."""
+    from game.scenario import load_scenario
+    from game.ui.scenes.handover import HandoverScene
+    from game.ui.scenes.setup_base import open_setup
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    d = driver_factory()
+    st = _ready_state()
+    open_setup(d.app, st, 4)
+    d.frames(2)
+    _pick(d, d.scene.mission_menu, "Seize Ground")
+    assert st.mission == "seize_ground"
+    d.click_button(d.scene.start_button)
+    assert isinstance(d.scene, HandoverScene)
+    battle = d.scene.back
+    assert battle.game.state.mission == "seize_ground" and len(battle.game.state.objectives) == 4
+    assert load_scenario(d.scene.back.scenario_path).mission == "seize_ground"

@@ -25,6 +25,7 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
+from game.engine.objectives import MISSIONS
 from game.scenario import ScenarioError
 from game.ui.draw_terrain import StaticLayer
 from game.ui.palette import PLAYER_HTML
@@ -35,16 +36,26 @@ from game.ui.table_view import TableView
 if TYPE_CHECKING:
     from game.ui.app import App
 
-OPTIONAL_RULES: dict[str, tuple[str, str]] = {
-    "random_charge_distance": ("Random charge distances",
-                               "Rulebook \"Optional Rules\": charge distances are rolled instead of fixed."),
-    "artillery_scatter": ("Random scatter for artillery",
-                          "Rulebook \"Optional Rules\": artillery shots may scatter."),
+OPTIONAL_RULES: dict[str, tuple[str, str]] = {}
+"""Optional rules offered as check boxes (scenario ``options``). Random Charge Distances and Random Scatter for
+Artillery (rulebook "Optional Rules") are not offered: the engine cannot play them yet, and a box that changes
+nothing would make the players believe a rule is applied (docs/rulings.md)."""
+
+MISSION_CHOICES: dict[str, tuple[str, str]] = {
+    "none": ("No mission", "Victory points from the enemy units destroyed and damaged only (AoWFBR \"Victory "
+                           "Points\")."),
+    **{key: (m.name, f"{m.name}: {m.summary}. Markers are seized at the end of each round by a side alone within "
+                     "3\" (AoF:R 2.16 \"Extra Missions\"; victory points x 100 as AoWFBR allows).")
+       for key, m in MISSIONS.items()},
+    "random": ("Random mission", "One die picks the mission when the battle starts (AoF:R 2.16 \"Random Mission "
+                                 "Selection\")."),
 }
-"""Optional rules offered as check boxes (scenario ``options``)."""
+"""The missions offered (scenario ``mission``): label and what it means."""
 
 NEXT_HTML = (
     "<b>When you press Start battle</b><br>"
+    "0. With a <b>mission</b>, the objective markers come first: a roll-off, then the players place them in turn "
+    "by clicking the table (some missions place them by their own rule).<br>"
     "1. <b>Deployment roll-off.</b> Each player rolls a die. The winner picks the long table edge they deploy on "
     "and who places the first unit.<br>"
     "2. <b>Scout and Ambush</b> units may be set aside first (the window asks when you have some).<br>"
@@ -100,6 +111,7 @@ class StartScene(SetupScene):
         state.ensure_table()
         self.name_entry: UITextEntryLine | None = None
         self.rounds_menu: UIDropDownMenu | None = None
+        self.mission_menu: UIDropDownMenu | None = None
         self.option_boxes: dict[UICheckBox, str] = {}
         self.start_button: UIButton | None = None
         self.save_button: UIButton | None = None
@@ -134,6 +146,13 @@ class StartScene(SetupScene):
                              initial_state=bool(self.state.options.get(key, False)), tool_tip_text=tip)
             self.option_boxes[box] = key
             x += max(260, w // 2)
+        labels = [label for label, _ in MISSION_CHOICES.values()]
+        chosen = MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[0]
+        mission_x = x if OPTIONAL_RULES else 0       # after the optional rules' boxes, if any
+        UILabel(pygame.Rect(mission_x + 10, 74, 70, 30), "Mission", m, container=left)
+        self.mission_menu = UIDropDownMenu(labels, chosen, pygame.Rect(mission_x + 80, 74, 250, 30), m,
+                                           container=left)
+        self.mission_menu.set_tooltip(MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[1])
         UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, 112, w, 74), m, container=left)
         UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, 192, w, 74), m, container=left)
         UITextBox(table_summary_html(self.state), pygame.Rect(10, 272, w, 50), m, container=left)
@@ -185,6 +204,10 @@ class StartScene(SetupScene):
                 self.save()
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.rounds_menu:
             self.state.rounds = int(event.text)
+        elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.mission_menu:
+            key = next((k for k, (label, _) in MISSION_CHOICES.items() if label == event.text), "none")
+            self.state.mission = key
+            self.mission_menu.set_tooltip(MISSION_CHOICES[key][1])
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED) \
                 and event.ui_element in self.option_boxes:
             key = self.option_boxes[event.ui_element]

@@ -384,6 +384,8 @@ class SetupState:
     """Rounds in the game."""
     options: dict[str, object] = field(default_factory=dict)
     """Optional rules (keys of ``game.scenario.OPTION_DEFAULTS``)."""
+    mission: str = "none"
+    """The mission played (``game.engine.objectives.ALL_MISSIONS``), or ``none``."""
 
     # --- armies ---------------------------------------------------------------------------------------------
     def army_list(self, player: int) -> ArmyList:
@@ -473,7 +475,7 @@ class SetupState:
         desc = (f"{self.points} points a side, set up in the window"
                 + (" with Force Organisation" if self.force_org else "") + ".")
         return write_scenario(path, self.battle_name(), TABLE_SIZE, self.terrain, lists, rounds=self.rounds,
-                              options=self.options or None, description=desc)
+                              options=self.options or None, description=desc, mission=self.mission)
 
     def battle_path(self) -> Path:
         """A fresh file for a battle started now: ``scenarios/<name>-<date-time>.yaml`` in the user data folder."""
