@@ -32,6 +32,7 @@ from game.engine.actions import (
     Pursue,
     RallyPivot,
     Redirect,
+    RollCharge,
     ScoutMove,
     SetAside,
     Shoot,
@@ -158,6 +159,8 @@ class RandomPlayer:
             return Done(player)
         if p.decision == "choose_first_turn":
             return ChooseFirstTurn(player, self.rng.choice([1, 2]))
+        if p.decision == "roll_charge":
+            return RollCharge(player, self.rng.choice(list(p.options)))
         if p.decision == "choose_objective_order":
             return ChooseObjectiveOrder(player, self.rng.choice([1, 2]))
         if p.decision == "place_objective":

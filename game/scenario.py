@@ -523,6 +523,17 @@ def _one_of(*choices: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _not_playable_yet(rule: str) -> AfterValidator:
+    """Refuse ``true`` for an optional rule the engine cannot play: a switch that changes nothing would make the
+    players believe the rule is applied."""
+    def check(v: bool) -> bool:
+        if v:
+            raise ValueError(f"{rule} cannot be played yet; remove the key or set it to false")
+        return v
+
+    return AfterValidator(check)
+
+
 def _base(v: list[float]) -> list[float]:
     if len(v) != 2:
         raise ValueError(f"must be [width, depth] in millimetres, got {len(v)} numbers")
@@ -701,7 +712,8 @@ class OptionsModel(_Model):
     """Optional rules (rulebook "Optional Rules")."""
 
     random_charge_distance: bool = False
-    artillery_scatter: bool = False
+    artillery_scatter: Annotated[bool, _not_playable_yet("Random Scatter for Artillery (rulebook \"Optional "
+                                                         "Rules\")")] = False
     spell_tokens: Annotated[Text, _one_of(*SPELL_TOKEN_MODES)] = "basic"
 
 

@@ -251,6 +251,15 @@ class ChooseFirstTurn(Action):
     """The player who takes the first turn of each round, 1 or 2."""
 
 
+@dataclass(frozen=True, slots=True)
+class RollCharge(Action):
+    """Random Charge Distances (rulebook "Optional Rules", step 5): "Pick one declared charge and roll 2D6"."""
+
+    type: ClassVar[str] = "roll_charge"
+    unit: str
+    """The charging unit whose charge is rolled next."""
+
+
 # --- objective markers (AoF:R 2.16 "Mission Objectives", "Placing Objectives"; game.engine.objectives) --------
 
 
@@ -350,7 +359,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
-                Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective)
+                Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge)
 }
 """Every action type by its record name."""
 

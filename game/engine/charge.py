@@ -9,6 +9,7 @@ Interpretations are in docs/rulings.md ("Charge distance", "Charge path", "Conta
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from shapely.geometry import LineString
@@ -17,6 +18,7 @@ from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import DIFFICULT_CAP, dangerous_terrain_tests, ignores_difficult, move_allowance
+from game.engine.random_charge import charge_allowance, measured_distance, roll_charge_distance
 from game.engine.special_rules import flying, immobile
 from game.engine.state import GameState, MoveAction, Removal, Unit
 from geometry.arcs import Arc, arc_of_point, majority_arc, side_segment
@@ -124,7 +126,7 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     seg = side_segment(target.pose, tf.width, tf.depth, side)
     scene = state.scene
     distance = scene.footprint(unit.id).distance(LineString(seg))
-    allowance = move_allowance(unit, MoveAction.CHARGE)
+    allowance = charge_allowance(state, unit)
     if distance > allowance + 1e-6:
         raise IllegalAction("Charging", f"{target.name}'s {side.value} is {distance:.1f}\" away; "
                             f"{unit.name} charges at most {allowance:g}\"", target.pose.xy)
@@ -170,7 +172,7 @@ def charge_targets(state: GameState, unit: Unit) -> list[str]:
     """Ids of the enemy units ``unit`` may declare a charge against now, in unit order."""
     if can_charge(unit):
         return []
-    allowance = move_allowance(unit, MoveAction.CHARGE)
+    allowance = charge_allowance(state, unit)
     out = []
     near = state.scene.units_within(unit.id, allowance, players=[3 - unit.player])
     if near:
@@ -310,15 +312,17 @@ def run_down(state: GameState, dice: Dice, unit: Unit, fled: Unit) -> list[Event
     return events
 
 
-def failed_charge(state: GameState, unit: Unit, target: Unit, reason: str) -> list[Event]:
-    """The charger moves its full charge distance straight toward ``target``, stopping 1" short of anything.
+def failed_charge(state: GameState, unit: Unit, target: Unit, reason: str, distance: float | None = None
+                  ) -> list[Event]:
+    """The charger moves its full charge distance (or ``distance`` inches: the highest die of a failed Random
+    Charge Distance) straight toward ``target``, stopping 1" short of anything.
 
     It first pivots to face the target if that is within 90 degrees and the pivoted footprint overlaps nothing
     and keeps 1" from other units (``scene.check_path``); otherwise it keeps its facing."""
     assert unit.pose is not None and target.pose is not None
     start = unit.pose
     bearing = bearing_to(start.xy, target.pose.xy)
-    allowance = move_allowance(unit, MoveAction.CHARGE)
+    allowance = move_allowance(unit, MoveAction.CHARGE) if distance is None else distance
     facing = start.facing
     turn = bearing_difference(facing, bearing)
     if abs(turn) <= 90.0:
@@ -331,6 +335,37 @@ def failed_charge(state: GameState, unit: Unit, target: Unit, reason: str) -> li
                   f"{result.travelled:.1f}\" toward it",
                   {"unit": unit.id, "target": target.id, "failed": True, "from": _pose(start),
                    "to": _pose(result.pose)})]
+
+
+def random_charge_move(state: GameState, dice: Dice, unit: Unit, target: Unit, running_down: bool = False
+                       ) -> list[Event]:
+    """Random Charge Distances, steps 5-6 (``game.engine.random_charge``): measure the charge of ``unit`` at
+    ``target`` again, roll 2D6 (highest + Advance); if it reaches the distance measured, the ordinary charge move
+    (``make_charge_move``, or ``run_down`` when ``running_down`` a unit that fled from it); otherwise the unit moves
+    the highest die toward its target, stopping 1" short of other units (``failed_charge``). A target out of reach
+    (no path within the charge range, or gone from the table) is still rolled for, and the charge fails. A fleeing
+    unit caught at the end of its flight is run down without a roll."""
+    if running_down and not target.on_table and target.removed is Removal.ROUTED:
+        return run_down(state, dice, unit, target)
+    if not target.on_table:
+        roll, events = roll_charge_distance(dice, unit, math.inf)
+        if target.pose is None or not unit.on_table:
+            return events + [Event("charge", f"{unit.name}'s target left the table; the charge ends",
+                                   {"unit": unit.id})]
+        return events + failed_charge(state, unit, target, "it fled the battlefield", roll.highest)
+    try:
+        plan = plan_charge_for_move(state, unit, target)
+    except IllegalAction as why:
+        roll, events = roll_charge_distance(dice, unit, math.inf)
+        return events + failed_charge(state, unit, target, f"out of charge range: {why.message}", roll.highest)
+    needed = measured_distance(plan.distance, plan.travel)
+    roll, events = roll_charge_distance(dice, unit, needed)
+    if roll.total + 1e-6 >= needed:
+        return events + (run_down(state, dice, unit, target) if running_down
+                         else make_charge_move(state, dice, unit, target))
+    unit.move_action = MoveAction.CHARGE
+    return events + failed_charge(state, unit, target, f"rolled {roll.total:g}\" of the {needed:.1f}\" needed",
+                                  roll.highest)
 
 
 def _pose(p: Pose) -> dict[str, float]:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game.engine import charge as charging
-from game.engine import close_combat, deployment, magic, objectives, shooting, transport
+from game.engine import close_combat, deployment, magic, objectives, random_charge, shooting, transport
 from game.engine.actions import (
     Action,
     AllocateTokens,
@@ -37,6 +37,7 @@ from game.engine.actions import (
     Pursue,
     RallyPivot,
     Redirect,
+    RollCharge,
     ScoutMove,
     SetAside,
     Shoot,
@@ -234,6 +235,7 @@ class Game:
             ScoutMove: self._deploy,
             ChooseFirstTurn: self._deploy,
             ChooseObjectiveOrder: self._deploy,
+            RollCharge: self._roll_charge,
             PlaceObjective: self._deploy,
             CastSpell: self._magic,
             Dispel: self._magic,
@@ -345,6 +347,7 @@ class Game:
         elif phase is Phase.MOVEMENT:
             s.step = Step.DECLARE_CHARGES
             s.charges = []
+            s.charges_closed = False
             s.pending = Pending(p, "declare_charge")
         elif phase is Phase.SHOOTING:
             s.step = Step.RANGED_ATTACKS
@@ -367,6 +370,7 @@ class Game:
         if step is Step.STRATEGY:
             return self._enter(Phase.MOVEMENT if s.phase is Phase.STRATEGY_1 else Phase.SHOOTING)
         if step is Step.DECLARE_CHARGES:
+            s.charges_closed = True     # Random Charge Distances: now the charges are rolled
             s.step = Step.CHARGE_REACTIONS
             return self._next_reaction()
         if step is Step.REMAINING_MOVES:
@@ -418,11 +422,19 @@ class Game:
         target = s.units.get(action.target)
         if target is None:
             raise IllegalAction("Picking Targets", f"there is no unit {action.target!r}")
-        charging.plan_charge(s, unit, target)
+        plan = charging.plan_charge(s, unit, target)
         s.charges.append(DeclaredCharge(unit.id, target.id))
         unit.move_action = MoveAction.CHARGE
-        return [Event("charge", f"{unit.name} declares a charge against {target.name}",
-                      {"unit": unit.id, "target": target.id, "declared": True})]
+        data: dict[str, Any] = {"unit": unit.id, "target": target.id, "declared": True}
+        text = f"{unit.name} declares a charge against {target.name}"
+        if random_charge.active(s):
+            data["measured"] = round(random_charge.measured_distance(plan.distance, plan.travel), 3)
+            text += f" ({data['measured']:.1f}\" away)"
+        events = [Event("charge", text, data)]
+        if random_charge.active(s):   # step 3: the reaction is declared and carried out at once
+            s.step = Step.CHARGE_REACTIONS
+            events += self._next_reaction()
+        return events
 
     def _reaction_options(self, charge: DeclaredCharge) -> tuple[str, ...]:
         s = self.state
@@ -500,6 +512,8 @@ class Game:
                 target = s.units[charge.target]
                 if target.on_table and not target.fleeing and not target.engaged:
                     events += self._flee_from_chargers(target)
+        if random_charge.active(s):
+            return events + self._random_charges()
         for charge in s.charges:
             if charge.resolved:
                 continue
@@ -524,6 +538,63 @@ class Game:
         s.step = Step.REMAINING_MOVES
         s.pending = Pending(s.active_player, "move")
         return events
+
+    def _random_charges(self) -> list[Event]:
+        """Random Charge Distances (rulebook "Optional Rules"; ``game.engine.random_charge``), once the reactions
+        so far are carried out: back to declaring (step 4) until ``done``; then each declared charge in the order
+        the charging player picks (``roll_charge``), a fled target's charger first choosing to run down or redirect
+        (a redirect's new target reacting first), rolled and moved (steps 5-7)."""
+        s = self.state
+        if not s.charges_closed:
+            s.step = Step.DECLARE_CHARGES
+            s.pending = Pending(s.active_player, "declare_charge")
+            return []
+        events: list[Event] = []
+        while True:
+            for c in s.charges:
+                if not c.resolved and not s.units[c.unit].on_table:
+                    c.resolved = True
+            waiting = [c for c in s.charges if not c.resolved]
+            if not waiting:
+                break
+            charge = next((c for c in waiting if c.picked), None)
+            if charge is None:
+                if len(waiting) > 1:
+                    s.step = Step.ROLL_CHARGES
+                    s.pending = Pending(s.active_player, "roll_charge", None, tuple(c.unit for c in waiting))
+                    return events
+                charge = waiting[0]
+                charge.picked = True
+            if charge.reaction is None:      # a redirected charge: its new target reacts first (steps 1-3)
+                s.step = Step.CHARGE_REACTIONS
+                return events + self._next_reaction()
+            unit, target = s.units[charge.unit], s.units[charge.target]
+            if charge.reaction == "flee" and not charge.flee_answered:
+                s.step = Step.REDIRECT
+                options = ("run_down",) + (("redirect",) if not charge.redirected else ())
+                s.pending = Pending(unit.player, "redirect", unit.id, options)
+                return events
+            run = charging.random_charge_move(s, self.dice, unit, target, running_down=charge.reaction == "flee")
+            events += run
+            charge.resolved = True
+            if unit.on_table and not unit.engaged and any(e.data.get("ran_down") for e in run):
+                s.step = Step.REDIRECT       # "the charging unit may either pivot by up to 180° or move by up to 3""
+                s.pending = Pending(unit.player, "consolidate", unit.id)
+                return events
+        s.step = Step.REMAINING_MOVES
+        s.pending = Pending(s.active_player, "move")
+        return events
+
+    def _roll_charge(self, action: RollCharge) -> list[Event]:
+        """Random Charge Distances, step 5: the charging player picks the declared charge rolled next."""
+        self._expect(action, Step.ROLL_CHARGES)
+        s = self.state
+        charge = next((c for c in s.charges if c.unit == action.unit and not c.resolved), None)
+        if charge is None:
+            raise IllegalAction("Random Charge Distances", f"{action.unit} has no declared charge left to roll for; "
+                                f"pick one of {', '.join(s.pending.options) if s.pending else 'none'}")
+        charge.picked = True
+        return self._random_charges()
 
     def _flee_from_chargers(self, target: Unit) -> list[Event]:
         """Rulebook "Flee": ``target`` becomes Shaken and makes a flight move away from the units charging it
@@ -553,7 +624,8 @@ class Game:
         s = self.state
         if s.step is not Step.REDIRECT or s.pending is None or s.pending.decision != "redirect":
             return None
-        return next((c for c in s.charges if not c.resolved and c.reaction == "flee"), None)
+        fled = [c for c in s.charges if not c.resolved and c.reaction == "flee"]
+        return next((c for c in fled if c.picked), fled[0] if fled else None)   # picked: Random Charge Distances
 
     def _charge_targets_ignoring_declaration(self, unit: Unit) -> list[str]:
         saved = unit.move_action
@@ -574,6 +646,8 @@ class Game:
             raise IllegalAction("Charge Reactions", f"{charge.unit} must decide whether to run down or redirect")
         unit = s.units[charge.unit]
         events: list[Event] = []
+        if random_charge.active(s):
+            return self._random_redirect(action, charge, unit)
         if action.target is not None:
             if charge.redirected:
                 raise IllegalAction("Flee", "a charge may be redirected only once; it must run down")
@@ -605,6 +679,28 @@ class Game:
             s.pending = Pending(unit.player, "consolidate", unit.id)
             return events
         return events + self._resolve_charges()
+
+    def _random_redirect(self, action: Redirect, charge: DeclaredCharge, unit: Unit) -> list[Event]:
+        """Random Charge Distances, step 5 for a charge whose target fled: "measure again ... You may now try to
+        redirect the charge (repeat steps 1 to 3 for the redirected charge)", then roll (``_random_charges``)."""
+        s = self.state
+        events: list[Event] = []
+        charge.flee_answered = True
+        if action.target is not None:
+            if charge.redirected:
+                raise IllegalAction("Flee", "a charge may be redirected only once; it must run down")
+            if action.target not in self.redirect_targets(unit.id):
+                raise IllegalAction("Flee", f"{action.target} is not a valid target for a redirected charge")
+            test = morale_test(self.dice, unit, [], "to redirect its charge")
+            events += test.events
+            if test.passed:
+                charge.target = action.target
+                charge.reaction = None
+                charge.redirected = True
+                charge.flee_answered = False
+                events.append(Event("charge", f"{unit.name} redirects its charge to {s.units[action.target].name}",
+                                    {"unit": unit.id, "target": action.target, "redirect": True}))
+        return events + self._random_charges()
 
     def _run_down(self, unit: Unit, fled: Unit) -> list[Event]:
         """Rulebook "Flee": the charger charges the fleeing unit with its normal charge distance."""

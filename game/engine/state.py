@@ -58,6 +58,8 @@ class Step(str, Enum):
     """2.2 Declare charge reactions (the opponent decides)."""
     REDIRECT = "redirect"
     """2.3 A charger whose target fled chooses to run down or redirect."""
+    ROLL_CHARGES = "roll_charges"
+    """2.3 Random Charge Distances: the charging player picks the declared charge to roll for next."""
     REMAINING_MOVES = "remaining_moves"
     """2.4 Remaining moves."""
     RANGED_ATTACKS = "ranged_attacks"
@@ -353,6 +355,10 @@ class DeclaredCharge:
     """The charge was already redirected once (no second redirect)."""
     resolved: bool = False
     """The charge move has been made."""
+    picked: bool = False
+    """Random Charge Distances: the charging player picked this charge to roll for next (step 5)."""
+    flee_answered: bool = False
+    """Random Charge Distances: the charger whose target fled has chosen to run down or redirect."""
 
 
 @dataclass
@@ -389,6 +395,8 @@ class GameState:
     """Scenario options (optional rules)."""
     charges: list[DeclaredCharge] = field(default_factory=list)
     """Charges declared this movement phase."""
+    charges_closed: bool = False
+    """Random Charge Distances: every charge of this movement phase is declared; they are rolled (step 5)."""
     rallied: list[str] = field(default_factory=list)
     """Units that rallied in this rally phase (each may pivot once by up to 180 degrees)."""
     combat: object | None = None

@@ -62,7 +62,7 @@ KNOWN_BUTTONS = frozenset({
 })
 """Button names a step may highlight; names with a prefix (``react:hold``, ``weapon:Longbow``, ``spell:NAME``) name
 a button of one choice."""
-BUTTON_PREFIXES = ("react:", "weapon:", "spell:", "dispel:")
+BUTTON_PREFIXES = ("react:", "weapon:", "spell:", "dispel:", "roll_charge:")
 
 OPPONENT_POLICIES = ("simple",)
 """Scripted opponent policies (``game.tutorial.opponent``)."""

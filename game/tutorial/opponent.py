@@ -24,6 +24,7 @@ from game.engine.actions import (
     Move,
     Pursue,
     Redirect,
+    RollCharge,
     Shoot,
     rounded_pose,
 )
@@ -69,6 +70,8 @@ class SimplePlayer:
         if d == "redirect":
             assert p.unit is not None
             return Redirect(player, p.unit, None)
+        if d == "roll_charge":      # Random Charge Distances: the charges in the order they were declared
+            return RollCharge(player, p.options[0])
         if d == "move":
             for uid in game.units_to_move(player):
                 return self._move(game, s.units[uid])

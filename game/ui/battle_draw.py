@@ -9,7 +9,7 @@ interaction state; what is expensive is cached per game position and view (``Alp
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -41,6 +41,7 @@ from game.ui.overlays import (
     draw_zone,
     faded,
     label_at,
+    label_box,
     note_size,
     place_note,
     pulse,
@@ -98,6 +99,8 @@ class Aids:
     """Enemies the subject sees (V)."""
     measurement: Measurement | None = None
     """The tape (M)."""
+    labels: list[pygame.Rect] = field(default_factory=list)
+    """Screen boxes of the aids' labels drawn this frame (reach, charge sides): the hover note keeps clear of them."""
 
 
 def aids(scene: BattleScene) -> Aids:
@@ -207,7 +210,10 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
     if a.shot is not None and a.shot.models:
         _draw_firing_models(scene, screen, a.shot)
     if a.charge is not None:
-        _draw_charge_plans(scene, screen, a.charge)
+        if a.charge.reach:     # drawn in the cached layer below: only its box is needed here
+            text, at = _reach_label(scene, a.charge)
+            a.labels.append(label_box(text, at, REACH, 12))
+        a.labels += _draw_charge_plans(scene, screen, a.charge)
     if a.sight is not None:
         _draw_sight(scene, screen, a.sight)
     _draw_declared_charges(scene, screen)
@@ -340,8 +346,17 @@ def _draw_arcs(scene: BattleScene, screen: pygame.Surface, uid: str) -> None:
         label_at(screen, ARC_NAMES[arc], view.to_screen(at), ARC_COLOURS[arc], 11)
 
 
-def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> None:
-    """The footprint grown by the charge distance: enemies touching it may be in reach."""
+def _reach_label(scene: BattleScene, preview: ChargePreview) -> tuple[str, tuple[float, float]]:
+    """The reach outline's label and where it goes on screen: just above the outline's top."""
+    top = min(preview.reach[0], key=lambda p: scene.view.to_screen(p)[1])
+    x, y = scene.view.to_screen(top)
+    text = (f"charge range {preview.allowance:g}\" (Advance {preview.advance:g}\" + 6\")" if preview.random
+            else f"charge reach {preview.allowance:g}\"")
+    return text, (x, y - 10)
+
+
+def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> pygame.Rect:
+    """The footprint grown by the charge distance: enemies touching it may be in reach; returns its label's box."""
     view = scene.view
     ring = preview.reach[0]
 
@@ -350,9 +365,7 @@ def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePrevi
         return [(pts, REACH + (20,), 0), (pts, REACH + (190,), 2)]
 
     layers(scene).reach.blit(screen, (preview.unit, scene.insight.stamp, view.key), polys)
-    top = min(ring, key=lambda p: view.to_screen(p)[1])
-    x, y = view.to_screen(top)
-    label_at(screen, f"charge reach {preview.allowance:g}\"", (x, y - 10), REACH, 12)
+    return label_at(screen, *_reach_label(scene, preview), REACH, 12)
 
 
 def _zone_reach(t: MoveTool) -> float:
@@ -448,8 +461,10 @@ def _ghost_sprite(scene: BattleScene, uid: str, pose: Any) -> tuple[pygame.Surfa
     return surf, (round(cx - surf.get_width() / 2), round(cy - surf.get_height() / 2))
 
 
-def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> None:
-    """For each valid target: the side the charge would contact, the path and the charger's final pose."""
+def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> list[pygame.Rect]:
+    """For each valid target: the side the charge would contact, the path and the charger's final pose; returns the
+    boxes of the labels."""
+    boxes: list[pygame.Rect] = []
     s = scene.game.state
     view = scene.view
     unit = s.units[preview.unit]
@@ -477,7 +492,11 @@ def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: Char
         dx, dy = rear[0] - centre[0], rear[1] - centre[1]
         norm = max(1.0, (dx * dx + dy * dy) ** 0.5)
         out = (rear[0] + dx / norm * 12, rear[1] + dy / norm * 12)
-        label_at(screen, f"{side} {plan.distance:.1f}\"", out, palette.TARGET, 12)
+        odds = preview.chance(tid)
+        text = f"{side} {plan.distance:.1f}\"" if odds is None else \
+            f"{side} {preview.measured[tid]:.1f}\" · {odds:.0%}"
+        boxes.append(label_at(screen, text, out, palette.TARGET, 12))
+    return boxes
 
 
 def _draw_sight(scene: BattleScene, screen: pygame.Surface, sight: SightPreview) -> None:
@@ -523,7 +542,8 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
         return
     view = scene.view
     s = scene.game.state
-    labels: list[tuple[str, tuple[float, float], tuple[int, int, int]]] = []
+    Pt = tuple[float, float]
+    labels: list[tuple[str, tuple[Pt, Pt], tuple[int, int, int]]] = []   # text, (arrow start, end), colour
     for item, alpha in shown:
         if alpha <= 0.02:
             continue
@@ -536,7 +556,7 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
             a, b = view.to_screen(item.start.xy), view.to_screen(item.end.xy)
             draw_arrow(screen, a, b, colour, 3)
             if alpha > 0.35:
-                labels.append((item.label, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), colour))
+                labels.append((item.label, (a, b), colour))
         elif isinstance(item, Fate):
             unit = s.units.get(item.unit)
             if unit is None or item.pose is None:
@@ -547,17 +567,20 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
             pygame.draw.line(screen, colour, pts[0], pts[2], 2)
             pygame.draw.line(screen, colour, pts[1], pts[3], 2)
             if alpha > 0.35:
-                labels.insert(0, (f"☠ {unit.profile.name}: {item.label}", view.to_screen(item.pose.xy), colour))
+                centre = view.to_screen(item.pose.xy)
+                labels.insert(0, (f"☠ {unit.profile.name}: {item.label}", (centre, centre), colour))
     placed: list[pygame.Rect] = []
-    for text, at, colour in labels:
+    units = _unit_boxes(scene, None)
+    for text, (p, q), colour in labels:
         surf = text_cache.get(text, 12, colour, True, (12, 14, 16, 215), 3)
         h = surf.get_height() + 2
-        rect = surf.get_rect(center=(round(at[0]), round(at[1])))
-        for k in (0, 1, -1, 2, -2, 3, -3):
-            trial = rect.move(0, k * h)
-            if trial.collidelist(placed) < 0:
-                rect = trial
-                break
+        # along the arrow first (its middle, then toward either end), then stacked: clear of the other labels,
+        # and of the units and their names where there is room
+        spots = [(p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f) for f in (0.5, 0.35, 0.65, 0.2, 0.8)]
+        rects = [surf.get_rect(center=(round(x), round(y))) for x, y in spots]
+        rects += [rects[0].move(0, k * h) for k in (1, -1, 2, -2, 3, -3)]
+        free = [r for r in rects if r.collidelist(placed) < 0]
+        rect = next((r for r in free if r.collidelist(units) < 0), free[0] if free else rects[0])
         placed.append(rect)
         screen.blit(surf, rect)
 
@@ -597,8 +620,9 @@ def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
     if sel is None:
         return
     hover = scene.hover
+    declared = any(c.unit == sel.id and c.target == hover and not c.resolved for c in s.charges)
     if hover and hover != sel.id and hover in s.units and s.units[hover].on_table \
-            and hover not in target_ids(scene):
+            and hover not in target_ids(scene) and not declared:     # a declared charge has its own tape
         pa, pb = closest_points_between(sel, s.units[hover])
         draw_tape(screen, view, pa, pb, f'{s.scene.distance(sel.id, hover):.1f}"')
 
@@ -615,8 +639,16 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> boo
         plan = a.charge.plans.get(hover)
         if plan is not None:
             side = plan.side.value + (" flank" if plan.side.is_flank else "")
-            lines.append((f"✔ Charge {name}: its {side}, {plan.distance:.1f}\" of {plan.allowance:g}\"",
-                          palette.LEGAL))
+            odds = a.charge.chance(hover)
+            if odds is None:
+                lines.append((f"✔ Charge {name}: its {side}, {plan.distance:.1f}\" of {plan.allowance:g}\"",
+                              palette.LEGAL))
+            else:   # Random Charge Distances: the roll decides (game.engine.random_charge)
+                need = a.charge.measured[hover]
+                lines.append((f"✔ Charge {name}: its {side}, {need:.1f}\" within the {plan.allowance:g}\" charge "
+                              "range", palette.LEGAL))
+                lines.append((f"Random charge: highest of 2D6 + {a.charge.advance:g}\" must reach {need:.1f}\": "
+                              f"{odds:.0%} chance", palette.SHAKEN if odds < 1 else palette.LEGAL))
             if "difficult" in plan.traits_crossed:
                 lines.append(("Crosses difficult terrain: at most 6\"", palette.SHAKEN))
             if plan.also_contacts:
@@ -708,7 +740,8 @@ def _note_beside(scene: BattleScene, screen: pygame.Surface, lines: list[tuple[s
             avoid.append(_screen_box(scene, corners(charger, plan.end)).inflate(10, 40))
     lines = wrap_lines(lines, min(460, scene.view.rect.w // 2), 13)
     size = note_size(lines, 13)
-    at = place_note(size, around, scene.view.rect, avoid * 3 + _unit_boxes(scene, None))
+    at = place_note(size, around, scene.view.rect, avoid * 3 + [r.inflate(6, 6) for r in a.labels] * 3
+                    + _unit_boxes(scene, None))
     draw_note(screen, scene.mouse, lines, scene.view.rect, 13, at=at)
 
 

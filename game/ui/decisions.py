@@ -21,6 +21,7 @@ from game.engine.actions import (
     PivotToFace,
     Pursue,
     Redirect,
+    RollCharge,
     SetAside,
     TokenSpend,
 )
@@ -167,8 +168,9 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     if d == "move":
         for a in ("hold", "advance", "rush"):
             on = t is not None and t.forced == a
-            specs.append(ButtonSpec(a, a.capitalize(), f"Make this move a {a.capitalize()} (click again for "
-                                    "automatic)", "#toggle_on" if on else None, enabled=t is not None))
+            article = "an" if a == "advance" else "a"
+            specs.append(ButtonSpec(a, a.capitalize(), f"Make this move {article} {a.capitalize()} (click again "
+                                    "for automatic)", "#toggle_on" if on else None, enabled=t is not None))
         specs.append(ButtonSpec("confirm", "Confirm move (Enter)", "Enter", "#primary_button",
                                 enabled=t is not None, short="Confirm"))
         specs.append(ButtonSpec("cancel", "Cancel (Esc)", "Esc", enabled=t is not None, short="Cancel"))
@@ -184,6 +186,11 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     elif d == "redirect":
         specs.append(ButtonSpec("run_down", "Run down", "Charge the fleeing unit with the normal charge distance",
                                 "#primary_button"))
+    elif d == "roll_charge":     # Random Charge Distances, step 5: the charging player picks the next roll
+        s = scene.game.state
+        for uid in pending.options:
+            specs.append(ButtonSpec(f"roll_charge:{uid}", f"Roll for {_choice_name(s, uid, pending.options)}",
+                                    describe.charge_roll_hint(s, uid), "#primary_button"))
     elif d == "pursue":
         specs.append(ButtonSpec("pursue", "Pursue", None, "#primary_button"))
         specs.append(ButtonSpec("no_pursue", "Do not pursue", "The unit then takes a morale test"))
@@ -316,6 +323,8 @@ def run(scene: BattleScene, key: str) -> None:
         scene.act(Dispel(player=p, tokens=(TokenSpend(tokens=int(n), unit=source or None),)))
     elif key.startswith("set_aside:"):
         scene.act(SetAside(player=p, unit=key.split(":", 1)[1]))
+    elif key.startswith("roll_charge:"):
+        scene.act(RollCharge(player=p, unit=key.split(":", 1)[1]))
     elif key.startswith("first:"):
         scene.act(ChooseFirstTurn(player=p, first=int(key.split(":", 1)[1])))
     elif key.startswith("objective_first:"):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from game.engine.state import GameState, Pending, Phase, Step
+from game.engine.movement import move_allowance
+from game.engine.state import GameState, MoveAction, Pending, Phase, Step
 
 PHASE_NAMES = {
     Phase.DEPLOYMENT: "Deployment",
@@ -27,6 +28,7 @@ STEP_NAMES = {
     Step.DECLARE_CHARGES: "2.1 Declare charges",
     Step.CHARGE_REACTIONS: "2.2 Declare charge reactions",
     Step.REDIRECT: "2.3 Charge moves: run down or redirect",
+    Step.ROLL_CHARGES: "2.3 Charge moves: roll the charge distances",
     Step.REMAINING_MOVES: "2.4 Remaining moves",
     Step.RANGED_ATTACKS: "4.2 Ranged attacks",
     Step.MELEE: "5.4-5.5 Flight, pursuit and consolidation",
@@ -66,6 +68,28 @@ def position(state: GameState) -> str:
     decision = state.pending.decision if state.pending else None
     return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
             f" — {step_name(state.phase, state.step, decision)}")
+
+
+def charge_roll_hint(state: GameState, unit_id: str) -> str:
+    """Random Charge Distances (AoWFBR 1.4 "Optional Rules", step 5): what ``unit_id``'s roll must reach and the
+    chance, e.g. "Rolls 2D6: highest + Advance 6\" must reach 9.7\" (75%)"; its target when it cannot be measured."""
+    from game.engine import charge as charging
+    from game.engine.errors import IllegalAction
+    from game.engine.random_charge import chance, measured_distance
+
+    charge = next((c for c in state.charges if c.unit == unit_id and not c.resolved), None)
+    unit = state.units.get(unit_id)
+    if charge is None or unit is None:
+        return ""
+    target = state.units[charge.target]
+    advance = move_allowance(unit, MoveAction.ADVANCE)
+    try:
+        plan = charging.plan_charge_for_move(state, unit, target)
+    except IllegalAction:
+        return f"Rolls 2D6 at {target.profile.name}: out of charge range now, so the charge fails"
+    need = measured_distance(plan.distance, plan.travel)
+    return (f"Rolls 2D6 at {target.profile.name}: highest + Advance {advance:g}\" must reach {need:.1f}\" "
+            f"({chance(advance, need):.0%})")
 
 
 def chargers_of(state: GameState, target: str | None) -> list[str]:
@@ -126,6 +150,9 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return f"{unit} is charged by {who}: choose a charge reaction ({choice})."
     if d == "redirect":
         return f"The target of {unit} fled: Run down, or click a highlighted enemy to redirect the charge."
+    if d == "roll_charge":
+        return ("Random charge distances: pick the next charge to roll for (a button, or click the charging unit); "
+                "2D6, the highest + its Advance must reach the distance measured.")
     if d == "move":
         if moving:
             return ("Drag to move; Q/E or wheel pivots 5° (Shift 15°); Enter confirms; Backspace undoes a leg; "

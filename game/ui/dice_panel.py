@@ -73,6 +73,8 @@ def roll_result(data: dict[str, Any]) -> str:
         w = data.get("wounds", succ)
         return f"→ {w} wound{'' if w == 1 else 's'}"
     if succ is None:
+        if isinstance(data.get("total"), (int, float)) and "made" in data:   # a random charge distance
+            return f"= {data['total']:g}\" {'made' if data['made'] else 'failed'}"
         if isinstance(data.get("range"), (int, float)):
             return f"= {data['range']:g}\""
         if isinstance(data.get("distance"), (int, float)):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import charge as charging
-from game.engine import shooting
+from game.engine import random_charge, shooting
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance
 from game.engine.special_rules import attack_quality, indirect
@@ -63,6 +63,19 @@ class ChargePreview:
     """Each valid target's plan: side contacted, final pose, path."""
     cannot: str | None = None
     """Why the unit may not charge at all, or None."""
+    random: bool = False
+    """Random Charge Distances is played: ``allowance`` is the charge range (Advance + 6") and each target has a
+    measured distance and a chance (``game.engine.random_charge``)."""
+    advance: float = 0.0
+    """The unit's Advance distance, inches (what a charge roll adds to its highest die)."""
+    measured: dict[str, float] = field(default_factory=dict)
+    """Random Charge Distances: each valid target's measured distance, inches (what the roll must reach)."""
+
+    def chance(self, target: str) -> float | None:
+        """Random Charge Distances: the probability, 0 to 1, that the charge at ``target`` is made; else None."""
+        if not self.random or target not in self.measured:
+            return None
+        return random_charge.chance(self.advance, self.measured[target])
 
 
 @dataclass
@@ -246,7 +259,7 @@ class Insight:
     def _charge(self, unit: Unit) -> ChargePreview:
         game = self.game
         s = self.state
-        allowance = move_allowance(unit, MoveAction.CHARGE)
+        allowance = random_charge.charge_allowance(s, unit)
         pending = game.pending
         redirect = pending is not None and pending.decision == "redirect" and pending.unit == unit.id
         cannot = None if redirect else charging.can_charge(unit)
@@ -254,7 +267,8 @@ class Insight:
         if cannot is None:
             grown = s.scene.footprint(unit.id).buffer(allowance, quad_segs=12)
             reach = [[(float(x), float(y)) for x, y in grown.exterior.coords]]
-        preview = ChargePreview(unit.id, allowance, reach, cannot=cannot)
+        preview = ChargePreview(unit.id, allowance, reach, cannot=cannot, random=random_charge.active(s),
+                                advance=move_allowance(unit, MoveAction.ADVANCE))
         targets = game.redirect_targets(unit.id) if redirect else game.charge_targets(unit.id)
         for tid in targets:
             try:
@@ -265,6 +279,7 @@ class Insight:
             except IllegalAction:
                 continue
             preview.plans[tid] = plan
+            preview.measured[tid] = random_charge.measured_distance(plan.distance, plan.travel)
         return preview
 
     def charge_problem(self, uid: str, target: str) -> IllegalAction | None:

@@ -175,10 +175,15 @@ def draw_arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, f
 def label_at(screen: pygame.Surface, text: str, at: tuple[float, float], colour: Colour,
              size: int = 12, bold: bool = True) -> pygame.Rect:
     """A small dark label centred on screen point ``at``; returns its rectangle."""
-    surf = text_cache.get(text, size, colour, bold, (12, 14, 16, 215), 3)
-    rect = surf.get_rect(center=(round(at[0]), round(at[1])))
-    screen.blit(surf, rect)
+    rect = label_box(text, at, colour, size, bold)
+    screen.blit(text_cache.get(text, size, colour, bold, (12, 14, 16, 215), 3), rect)
     return rect
+
+
+def label_box(text: str, at: tuple[float, float], colour: Colour, size: int = 12, bold: bool = True) -> pygame.Rect:
+    """The rectangle ``label_at`` would cover, without drawing (to keep notes clear of a label drawn elsewhere)."""
+    surf = text_cache.get(text, size, colour, bold, (12, 14, 16, 215), 3)
+    return surf.get_rect(center=(round(at[0]), round(at[1])))
 
 
 class AlphaLayer:

@@ -303,3 +303,24 @@ def test_a_mission_chosen_in_the_set_up_is_played(driver_factory, tmp_path: Path
     battle = d.scene.back
     assert battle.game.state.mission == "seize_ground" and len(battle.game.state.objectives) == 4
     assert load_scenario(d.scene.back.scenario_path).mission == "seize_ground"
+
+
+def test_random_charge_distances_box_is_played(driver_factory, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The Random charge distances box (AoWFBR "Optional Rules") writes the option, and the battle plays it: the
+    charge range is Advance + 6"."""
+    from game.engine.random_charge import active
+    from game.scenario import load_scenario
+    from game.ui.scenes.handover import HandoverScene
+    from game.ui.scenes.setup_base import open_setup
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    d = driver_factory()
+    st = _ready_state()
+    open_setup(d.app, st, 4)
+    d.frames(2)
+    box = next(b for b, key in d.scene.option_boxes.items() if key == "random_charge_distance")
+    d.click(box.rect.center, frames=4)
+    assert st.options.get("random_charge_distance") is True
+    d.click_button(d.scene.start_button)
+    assert isinstance(d.scene, HandoverScene)
+    assert active(d.scene.back.game.state)
+    assert load_scenario(d.scene.back.scenario_path).options["random_charge_distance"] is True

@@ -19,6 +19,7 @@ from game.engine.actions import (
     DeclareCharge,
     PlaceObjective,
     Redirect,
+    RollCharge,
     Shoot,
 )
 from game.engine.errors import IllegalAction
@@ -632,6 +633,12 @@ class BattleScene(Scene):
             if uid is not None and s.units[uid].player == pending.player and not self.targets_of(uid):
                 what = "no enemy within charge reach" if d == "declare_charge" else "no valid target"
                 self.show_banner(f"{s.units[uid].profile.name}: {what}.", palette.SHAKEN)
+            return
+        if d == "roll_charge":       # Random Charge Distances: clicking a charger rolls its charge next
+            if uid is not None and uid in pending.options:
+                self.act(RollCharge(player=pending.player, unit=uid))
+            else:
+                self._select(uid)
             return
         if d == "redirect":
             if uid is not None and s.units[uid].player != pending.player:

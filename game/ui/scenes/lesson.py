@@ -126,6 +126,8 @@ class LessonScene(BattleScene):
         parts = [f"<b>{html.escape(run.text)}</b>"]
         colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc"}
         for kind, text in self.notes[-4:]:
+            if text == run.text:        # the outro is already the heading once the lesson is done
+                continue
             parts.append(f"<font color='{colours.get(kind, '#ffffff')}'>{html.escape(text)}</font>")
         if run.hint is not None:
             parts.append(f"<font color='#ffe082'><i>Hint: {html.escape(run.hint)}</i></font>")

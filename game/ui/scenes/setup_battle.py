@@ -36,10 +36,13 @@ from game.ui.table_view import TableView
 if TYPE_CHECKING:
     from game.ui.app import App
 
-OPTIONAL_RULES: dict[str, tuple[str, str]] = {}
-"""Optional rules offered as check boxes (scenario ``options``). Random Charge Distances and Random Scatter for
-Artillery (rulebook "Optional Rules") are not offered: the engine cannot play them yet, and a box that changes
-nothing would make the players believe a rule is applied (docs/rulings.md)."""
+OPTIONAL_RULES: dict[str, tuple[str, str]] = {
+    "random_charge_distance": ("Random charge distances", "AoWFBR \"Optional Rules\": charge range is Advance + 6\"; "
+                               "each declared charge rolls 2D6, highest + Advance, and fails if short"),
+}
+"""Optional rules offered as check boxes (scenario ``options``). Random Scatter for Artillery (rulebook "Optional
+Rules") is not offered: the engine cannot play it yet, and a box that changes nothing would make the players
+believe a rule is applied (docs/rulings.md)."""
 
 MISSION_CHOICES: dict[str, tuple[str, str]] = {
     "none": ("No mission", "Victory points from the enemy units destroyed and damaged only (AoWFBR \"Victory "
