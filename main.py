@@ -38,6 +38,10 @@ def _parser() -> argparse.ArgumentParser:
     auto.add_argument("--seed", type=int, default=1)
     auto.add_argument("--games", type=int, default=1)
     auto.add_argument("--record", help="write the game record here (with several games, -SEED is added)")
+    auto.add_argument("--players", default="random",
+                      help="the computer players of seats 1 and 2, e.g. random,simple (random, simple)")
+    auto.add_argument("--check", action="store_true",
+                      help="check the invariants after every action; exit 1 at the first one broken")
     run = sub.add_parser("run", help="apply a record headless and write the resulting state")
     run.add_argument("record")
     run.add_argument("--state-out", required=True)
@@ -88,29 +92,59 @@ def cmd_check(files: list[str]) -> int:
     return EXIT_PROBLEMS if problems else 0
 
 
-def cmd_autoplay(scenario_path: str, seed: int, games: int, record_out: str | None) -> int:
-    """Play ``games`` seeded games between random players; one line per game."""
-    from game.autoplay import play_out
+def cmd_autoplay(scenario_path: str, seed: int, games: int, record_out: str | None, players: str = "random",
+                 check: bool = False) -> int:
+    """Play ``games`` seeded games between computer players (``players``: "P1,P2", see ``game.players``); one line
+    per game, then the tally. ``check``: the invariants after every action (``game.autoplay.state_is_consistent``);
+    exit 1 naming the game, the action and the invariant at the first one broken."""
+    from game.autoplay import play_out as play
+    from game.autoplay import state_is_consistent
+    from game.engine.actions import Action
     from game.engine.dice import Dice
     from game.engine.game import Game
+    from game.players import UnknownPlayer, make_player, parse_players
     from game.saves import save_game
     from game.scenario import ScenarioError, load_scenario, new_game_state
 
+    try:
+        names = parse_players(players)
+    except UnknownPlayer as e:
+        print(f"autoplay: --players: {e}")
+        return EXIT_PROBLEMS
     try:
         scenario = load_scenario(scenario_path)
     except ScenarioError as e:
         print("\n".join(e.problems))
         return EXIT_PROBLEMS
     total = 0.0
+    tally = {1: 0, 2: 0, None: 0}
+
+    class Broken(Exception):
+        pass
+
     for i in range(games):
         game_seed = seed + i
         t0 = time.perf_counter()
         game = Game.start(new_game_state(scenario), Dice(seed=game_seed))
-        actions = play_out(game, game_seed)
+        seats = {1: make_player(names[0], game_seed), 2: make_player(names[1], game_seed + 1_000_003)}
+
+        def invariants(g: Game, action: Action, game_seed: int = game_seed) -> None:
+            problems = state_is_consistent(g.state)
+            if problems:
+                raise Broken(f"seed {game_seed}: after action {len(g.history) - 1} ({action.to_dict()}): "
+                             f"{'; '.join(problems)}")
+
+        try:
+            actions = play(game, game_seed, invariants if check else None, players=seats)
+        except Broken as e:
+            print(f"invariant broken: {e}")
+            return 1
         dt = time.perf_counter() - t0
         total += dt
         vp = game.victory_points()
-        winner = "draw" if vp[1] == vp[2] else f"player {1 if vp[1] > vp[2] else 2}"
+        won = None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
+        tally[won] += 1
+        winner = "draw" if won is None else f"player {won}"
         print(f"seed {game_seed}: rounds {game.state.round}, victory points {vp[1]}-{vp[2]}, winner {winner} "
               f"({len(actions)} actions, {dt * 1000:.0f} ms)")
         if record_out:
@@ -118,8 +152,9 @@ def cmd_autoplay(scenario_path: str, seed: int, games: int, record_out: str | No
             if games > 1:
                 out = out.with_name(f"{out.stem}-{game_seed}{out.suffix or '.yaml'}")
             save_game(game, scenario_path, out)
-    if games > 1:
-        print(f"{games} games, {total / games * 1000:.0f} ms per game")
+    print(f"P1 ({names[0]}) won {tally[1]}, P2 ({names[1]}) won {tally[2]}, drawn {tally[None]}"
+          + (f"; {total / games * 1000:.0f} ms per game" if games else "")
+          + ("; invariants held after every action" if check else ""))
     return 0
 
 
@@ -158,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         return cmd_check(args.files)
     if args.command == "autoplay":
-        return cmd_autoplay(args.scenario, args.seed, args.games, args.record)
+        return cmd_autoplay(args.scenario, args.seed, args.games, args.record, args.players, args.check)
     if args.command == "run":
         return cmd_run(args.record, args.state_out)
     from game.ui import app

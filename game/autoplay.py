@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from game.engine import magic
 from game.engine.actions import (
@@ -329,23 +330,33 @@ class GameSummary:
         return None if a == b else (1 if a > b else 2)
 
 
+class Player(Protocol):
+    """A computer player: answers whatever decision ``game.pending`` asks of its seat."""
+
+    def choose(self, game: Game) -> Action:
+        """A legal action for ``game.pending``."""
+        ...
+
+
 def play_out(game: Game, seed: int, after_action: Callable[[Game, Action], None] | None = None,
-             max_actions: int = 20000) -> list[Action]:
-    """Let two random players finish ``game``; ``after_action`` is called after every action (invariants).
+             max_actions: int = 20000, players: Mapping[int, Player] | None = None) -> list[Action]:
+    """Let two computer players finish ``game`` (``players`` by seat; two random players seeded with ``seed`` by
+    default); ``after_action`` is called after every action (invariants).
 
     Raises ``RuntimeError`` if a player proposes an illegal action (a bug) or the game does not end.
     """
-    player = RandomPlayer(random.Random(seed))
+    random_player = RandomPlayer(random.Random(seed))
+    seats: Mapping[int, Player] = players or {1: random_player, 2: random_player}
     actions: list[Action] = []
     while game.pending is not None:
         if len(actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")
-        action = player.choose(game)
+        action = seats[game.pending.player].choose(game)
         try:
             game.apply(action)
         except IllegalAction as e:
             if not isinstance(action, Consolidate):
-                raise RuntimeError(f"random player chose an illegal action {action.to_dict()}: {e}") from e
+                raise RuntimeError(f"player {action.player} chose an illegal action {action.to_dict()}: {e}") from e
             action = Done(action.player)
             game.apply(action)
         actions.append(action)

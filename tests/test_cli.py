@@ -105,3 +105,33 @@ def test_run_reports_fixed_dice_running_out(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == main.EXIT_ILLEGAL
     assert "Dice: fixed dice ran out:" in out and "needed" in out
+
+
+def test_autoplay_seats_the_named_players_checks_invariants_and_tallies(capsys):
+    """Spec "Command line": ``--players P1,P2``, ``--check``, one line per game, then the tally."""
+    small = ROOT / "scenarios" / "tests" / "small_skirmish.yaml"
+    assert main.main(["autoplay", str(small), "--games", "2", "--players", "simple,random", "--check"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3 and lines[0].startswith("seed 1:") and lines[1].startswith("seed 2:")
+    assert lines[2].startswith("P1 (simple) won ") and ", P2 (random) won " in lines[2] and "drawn" in lines[2]
+    assert "invariants held" in lines[2]
+
+
+def test_autoplay_refuses_a_player_it_cannot_seat(capsys):
+    """A computer opponent not built yet is refused, never replaced by another player."""
+    assert main.main(["autoplay", str(DEFAULT), "--players", "ai,random"]) == main.EXIT_PROBLEMS
+    assert "'ai' is not available yet" in capsys.readouterr().out
+    assert main.main(["autoplay", str(DEFAULT), "--players", "random,random,random"]) == main.EXIT_PROBLEMS
+    assert main.main(["autoplay", str(DEFAULT), "--players", "wizard"]) == main.EXIT_PROBLEMS
+    assert "unknown player 'wizard'" in capsys.readouterr().out
+
+
+def test_autoplay_check_names_the_game_action_and_invariant(monkeypatch, capsys):
+    """``--check`` exits 1 at the first broken invariant, naming the seed, the action and the invariant."""
+    import game.autoplay
+
+    monkeypatch.setattr(game.autoplay, "state_is_consistent", lambda state: ["u-1 overlaps u-2"])
+    small = ROOT / "scenarios" / "tests" / "small_skirmish.yaml"
+    assert main.main(["autoplay", str(small), "--seed", "4", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "seed 4: after action 0 ({'type':" in out and "u-1 overlaps u-2" in out
