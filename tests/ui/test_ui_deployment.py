@@ -36,11 +36,16 @@ def test_deploy_every_unit_with_clicks_and_buttons(driver_factory) -> None:  # t
     scene = BattleScene(d.app, game, None, kinds)
     d.app.switch(scene)
     decisions_seen = []
+    handed_over_for = []
+    deployers = set()
     x = {1: 8.0, 2: 8.0}
     for _ in range(60):
         if isinstance(d.scene, HandoverScene):
+            handed_over_for.append(game.pending.decision)
             d.pass_handover()
             continue
+        if game.pending is not None and game.pending.decision == "deploy":
+            deployers.add(game.pending.player)
         pending = game.pending
         if pending is None or pending.decision == "strategy":
             break
@@ -66,6 +71,8 @@ def test_deploy_every_unit_with_clicks_and_buttons(driver_factory) -> None:  # t
         raise AssertionError(f"deployment did not finish: {decisions_seen}")
     assert "deploy" in decisions_seen
     assert all(u.pose is not None for u in game.state.units.values())
+    # placing units is open information: the seat changes with a banner, not a hand-over screen per unit
+    assert deployers == {1, 2} and handed_over_for.count("deploy") <= 1, handed_over_for
     assert scene.last_exception is None
 
 
@@ -109,3 +116,31 @@ def test_objective_markers_are_placed_by_clicking_the_table(driver_factory) -> N
     assert game.pending.decision == "choose_deployment"
     assert 3 <= len(game.state.objectives) <= 5
     assert scene.last_exception is None
+
+
+def test_a_held_key_does_not_skip_the_hand_over(driver_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The Space that ended the last action, still held (key repeat), does not dismiss the hand-over; a fresh
+    press after releasing it does."""
+    from game.ui.scenes.battle import BattleScene
+    from game.ui.scenes.handover import KEY_DELAY, HandoverScene
+
+    class Held(dict):   # pygame.key.get_pressed() with Space down
+        def __getitem__(self, key):  # type: ignore[no-untyped-def]
+            return key == pygame.K_SPACE
+
+    d = driver_factory()
+    game, kinds = _deployment_game()
+    monkeypatch.setattr(pygame.key, "get_pressed", lambda: Held())
+    scene = BattleScene(d.app, game, None, kinds)
+    d.app.switch(scene)
+    d.frames(2)
+    assert isinstance(d.scene, HandoverScene)
+    monkeypatch.undo()
+    d.frames(int(KEY_DELAY * 60) + 2)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
+    d.frames(2)                                     # a repeat of the held key: still here
+    assert isinstance(d.scene, HandoverScene)
+    d.key(pygame.K_SPACE)                           # released (KEYUP), pressed again: gone
+    assert isinstance(d.scene, HandoverScene)       # the KEYUP came after the KEYDOWN of the same press
+    d.key(pygame.K_SPACE)
+    assert d.scene is scene

@@ -56,6 +56,9 @@ PIVOT_STEP_SHIFT = 15.0
 """Degrees per press with Shift held."""
 DEPLOYMENT_DEPTH = 12.0
 """Deployment zone depth shown while deploying (rulebook "Deploying Armies")."""
+OPEN_DECISIONS = frozenset({"deploy", "scout_move", "set_aside", "place_objective"})
+"""Decisions of the deployment that hide nothing from the other player: the seat changes without a hand-over
+screen (a banner says whose placement it is)."""
 
 
 
@@ -259,12 +262,26 @@ class BattleScene(Scene):
             self.tool = MoveTool(self.game, s.units[pending.unit], pending.player, "scout")
         self._refresh_widgets()
         if pending.player != self._seat:
-            self._hand_over(pending.player)
+            if d in OPEN_DECISIONS and self._seat is not None:
+                self._change_seat(pending.player)
+            else:
+                self._hand_over(pending.player)
+
+    def _change_seat(self, player: int) -> None:
+        """Placing units and markers is open information (rulebook "Deploying Armies"): the keys change hands
+        with a banner in the player's colour, not a hand-over screen per unit."""
+        self._seat = player
+        if self.turn_with_seat:
+            self.view.set_flipped(player == 2)
+        self.show_banner(f"Player {player}: {describe.instruction(self.game.state, self.game.pending)}",
+                         palette.PLAYER[player], 3.0)
 
     def _hand_over(self, player: int) -> None:
         from game.ui.scenes.handover import HandoverScene
         s = self.game.state
-        recent = [event_html(e) for e in self.game.log[self._handover_from:] if e.kind != "roll"][-14:]
+        # what happened since, with the roll-offs' dice (the other rolls are in the log and the dice panel)
+        recent = [event_html(e) for e in self.game.log[self._handover_from:]
+                  if e.kind != "roll" or "roll-off" in str(e.data.get("purpose", "")).lower()][-14:]
         self._seat = player
         self._handover_from = len(self.game.log)
         if self.turn_with_seat:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 KEY_DELAY = 0.4
 """Seconds before Enter or Space on the hand-over screen count."""
+GO_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+"""Keys that leave the hand-over screen."""
 
 
 class HandoverScene(Scene):
@@ -38,6 +40,10 @@ class HandoverScene(Scene):
         self.age = 0.0
         """Seconds since the screen appeared: keys are ignored for ``KEY_DELAY`` so that a double press of
         Space in the battle cannot skip the hand-over."""
+        pressed = pygame.key.get_pressed()
+        self.held = {k for k in GO_KEYS if pressed[k]}
+        """Keys already down when the screen appeared (the Space that ended the last action): they count only
+        after being released, so that holding them (key repeat) cannot skip the hand-over."""
 
     def build_ui(self) -> None:
         """A centred panel."""
@@ -95,8 +101,10 @@ class HandoverScene(Scene):
             self._take_back()
         elif event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.go:
             self.app.switch(self.back)
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            if self.age >= KEY_DELAY:
+        elif event.type == pygame.KEYUP:
+            self.held.discard(event.key)
+        elif event.type == pygame.KEYDOWN and event.key in GO_KEYS:
+            if self.age >= KEY_DELAY and event.key not in self.held:
                 self.app.switch(self.back)
 
     def update(self, dt: float) -> None:
