@@ -119,6 +119,14 @@ def leg_is_forward(leg: tuple[Pose, Pose]) -> bool:
     return abs(bearing_difference(a.facing, bearing_to(a.xy, b.xy))) <= 45.0 + EPS
 
 
+def pivot_text(turn: float) -> str:
+    """A pivot in words, as the log and the window both say it: ``-45`` -> "45° left", ``30`` -> "30° right"
+    (degrees, positive clockwise seen from above)."""
+    if abs(turn) < 0.5:
+        return "0°"
+    return f"{abs(turn):.0f}° {'right' if turn > 0 else 'left'}"
+
+
 def check_pivots(action: MoveAction, pivots: tuple[float, ...]) -> None:
     """Pivot limits: Hold up to 180 degrees; Advance and Rush one pivot up to 90 or two up to 45.
 
@@ -266,7 +274,7 @@ def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, pat
     if shape.distance > EPS:
         text += f" {shape.distance:.1f}\""
     if shape.pivots:
-        text += " and pivots " + ", ".join(f"{abs(p):.0f}°" for p in shape.pivots)
+        text += " and pivots " + ", ".join(pivot_text(p) for p in shape.pivots)
     if check.terrain_crossed:
         text += f" (through {', '.join(check.terrain_crossed)})"
     events = [Event("move", text, {"unit": unit.id, "action": action.value, "from": _pose_data(start),

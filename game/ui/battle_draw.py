@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.engine.errors import IllegalAction
-from game.engine.movement import move_allowance
-from game.engine.state import MoveAction
+from game.engine.movement import move_allowance, pivot_text
+from game.engine.state import MoveAction, Phase
 from game.ui import decisions, palette
 from game.ui.assets import text_cache
 from game.ui.draw_objectives import draw_marker_ghost, draw_objectives
@@ -634,7 +634,11 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> boo
     view = scene.view
     hover = scene.hover
     lines: list[tuple[str, tuple[int, int, int]]] = []
-    if a.charge is not None and hover is not None and hover in s.units:
+    can_act = (a.charge is not None and hover in a.charge.plans) or (a.shot is not None and a.shot.reason is None)
+    done = [] if can_act else _done_to(scene, a.subject, hover)
+    if done:      # after the action, the target shows what happened, not why it cannot happen again
+        lines = done
+    elif a.charge is not None and hover is not None and hover in s.units:
         name = s.units[hover].profile.name
         plan = a.charge.plans.get(hover)
         if plan is not None:
@@ -690,6 +694,27 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> boo
         return False
     _note_beside(scene, screen, lines, hover, a)
     return True
+
+
+def _done_to(scene: BattleScene, subject: str | None, hover: str | None) -> list[tuple[str, tuple[int, int, int]]]:
+    """What the subject already did to the enemy under the mouse this phase (a declared charge, a shot), in words;
+    empty when it did nothing to it."""
+    s = scene.game.state
+    if subject is None or hover is None or subject not in s.units or hover not in s.units:
+        return []
+    name = s.units[hover].profile.name
+    charge = next((c for c in s.charges if c.unit == subject and c.target == hover), None)
+    if charge is not None and s.phase is Phase.MOVEMENT:
+        if charge.resolved:
+            state = "charged it" if hover in s.units[subject].engaged_with else "its charge is made"
+        else:
+            state = {"flee": "it fled", "stand_and_shoot": "it stood and shot", "hold": "it holds"}.get(
+                charge.reaction or "", "waiting for its reaction" if charge.reaction is None else "declared")
+        return [(f"✔ Charge declared against {name}", palette.LEGAL), (state.capitalize(), (230, 230, 230))]
+    if hover in s.units[subject].shot_targets and s.phase is Phase.SHOOTING:
+        return [(f"✔ Shot at {name} this phase", palette.LEGAL),
+                ("The rolls are in the dice panel and the log", GREY)]
+    return []
 
 
 def wrap_lines(lines: list[tuple[str, tuple[int, int, int]]], width: int, size: int = 13
@@ -775,7 +800,7 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) ->
     colour = palette.LEGAL if ev.legal else palette.ILLEGAL
     lines.append(((("✔ " if ev.legal else "✘ ") + head), colour))
     if ev.pivots and t.kind != "consolidate":
-        lines.append(("Pivots " + ", ".join(f"{p:+.0f}°" for p in ev.pivots), (230, 230, 230)))
+        lines.append(("Pivots " + ", ".join(pivot_text(p) for p in ev.pivots), (230, 230, 230)))
     if ev.terrain:
         traits = f": {', '.join(TRAIT_WORDS.get(x, x) for x in ev.traits)}" if ev.traits else ""
         lines.append((f"Through {', '.join(ev.terrain)}{traits}", CROSSED))

@@ -304,3 +304,22 @@ def test_sight_lines_go_to_exactly_the_enemies_the_geometry_sees(driver_factory)
     d.key(pygame.K_v)
     assert battle_draw.aids(scene).sight is None
     assert scene.last_exception is None
+
+
+def test_after_declaring_the_target_shows_the_charge_not_a_refusal(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Right after a charge is declared, hovering its target says what was done (green), not why a second charge
+    is impossible (red)."""
+    d, scene, game = _battle(driver_factory)
+    d.key(pygame.K_SPACE)
+    uid = "riders-1"
+    target = game.charge_targets(uid)[0]
+    d.click(_centre(d, game, uid))
+    d.click(_centre(d, game, target))
+    assert isinstance(game.history[-1], DeclareCharge)
+    d.click(_centre(d, game, uid))
+    d.move(_centre(d, game, target))
+    assert scene.selected == uid
+    assert battle_draw.aids(scene).charge_problem is not None          # the engine would refuse a second one
+    lines = battle_draw._done_to(scene, uid, target)
+    assert lines and lines[0][0].startswith("✔ Charge declared against")
+    assert scene.last_exception is None

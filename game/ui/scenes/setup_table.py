@@ -2,8 +2,9 @@
 
 Generate a whole table (a style from ``game.setup.terrain_gen.STYLES`` and a seed: the same seed and style give the
 same table), or place pieces one by one: pick a kind in the palette, click the table. Click a piece to select it,
-drag it to move it, Q/E or the mouse wheel turn it (15°, 5° with Shift), Delete removes it. The panel shows live how
-the table measures against the guidelines (pieces, blocking, cover, difficult, dangerous, gaps).
+drag it to move it, Q/E or the mouse wheel turn it (5°, 15° with Shift, as units pivot in the battle), Delete
+removes it. The panel shows live how the table measures against the guidelines (pieces, blocking, cover, difficult,
+dangerous, gaps).
 """
 
 from __future__ import annotations
@@ -41,13 +42,13 @@ if TYPE_CHECKING:
 
 SIDE = 390
 """Width of the panel right of the table."""
-TURN_STEP = 15.0
-"""Degrees per Q/E press or wheel notch."""
-TURN_STEP_FINE = 5.0
-"""Degrees per press with Shift held."""
+TURN_STEP = 5.0
+"""Degrees per Q/E press or wheel notch (as units pivot in the battle)."""
+TURN_STEP_COARSE = 15.0
+"""Degrees per press with Shift held (coarser, as in the battle)."""
 DEPLOY_DEPTH = 12.0
 """Deployment zones drawn along the long edges (rulebook "Deploying Armies")."""
-HINT = ("Click a piece to select it · drag to move · Q/E or wheel: turn (Shift: 5°) · Delete: remove · "
+HINT = ("Click a piece to select it · drag to move · Q/E or wheel: turn 5° (Shift: 15°) · Delete: remove · "
         "dashed lines: the 12\" deployment zones")
 """The controls, drawn under the table."""
 
@@ -308,8 +309,8 @@ class TableScene(SetupScene):
         elif t == pygame.MOUSEWHEEL and not consumed and self.view.rect.collidepoint(self.mouse):
             target = self.hover if self.hover is not None else self.selected
             if target is not None and event.y:
-                fine = pygame.key.get_mods() & pygame.KMOD_SHIFT
-                step = TURN_STEP_FINE if fine else TURN_STEP
+                coarse = pygame.key.get_mods() & pygame.KMOD_SHIFT
+                step = TURN_STEP_COARSE if coarse else TURN_STEP
                 self.selected = target
                 self.turn(target, step if event.y < 0 else -step)
         elif t == pygame.KEYDOWN and not consumed:
@@ -340,8 +341,8 @@ class TableScene(SetupScene):
         self.hover = piece_at(self.state.terrain, point) if self.view.rect.collidepoint(pos) else None
 
     def _key(self, event: pygame.event.Event) -> None:
-        fine = event.mod & pygame.KMOD_SHIFT
-        step = TURN_STEP_FINE if fine else TURN_STEP
+        coarse = event.mod & pygame.KMOD_SHIFT
+        step = TURN_STEP_COARSE if coarse else TURN_STEP
         if event.key == pygame.K_q and self.selected is not None:
             self.turn(self.selected, -step)
         elif event.key == pygame.K_e and self.selected is not None:
