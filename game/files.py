@@ -8,6 +8,7 @@ fsynced: a crash or a full disk never destroys the previous version.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -38,6 +39,12 @@ class FileProblems(ValueError):
     def __init__(self, problems: list[str]) -> None:
         super().__init__("\n".join(problems))
         self.problems = problems
+
+
+def slug(text: str, default: str = "battle") -> str:
+    """``text`` as a file name: lower case letters, digits and dashes (``Border Battle!`` -> ``border-battle``)."""
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s[:60] or default
 
 
 def fresh_path(folder: Path, stem: str, stamp: str, suffix: str = ".yaml") -> Path:

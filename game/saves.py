@@ -9,13 +9,14 @@ from another format version, or whose replay breaks off is refused with the reas
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from game.engine.game import Game
-from game.files import FileProblems, fresh_path, records_dir
+from game.files import FileProblems, fresh_path, records_dir, slug
 from game.limits import MAX_RECORD_BYTES
 from game.reader import FileRefused, display_name, parse_yaml, peek_mapping, read_text
 from game.record import RECORD_FORMAT, Record, RecordError, load_record, new_game, save_record, scenario_of
@@ -26,10 +27,17 @@ PROGRAM_VERSION = "0.1.0"
 """Written into every record as ``program``."""
 
 
-def new_record_path(scenario_path: str | Path, when: datetime | None = None) -> Path:
-    """A fresh file name in the records folder: ``<scenario>-<UTC date and time>.yaml`` (never an existing file)."""
-    when = when or datetime.now(UTC)
-    return fresh_path(records_dir(), Path(scenario_path).stem, when.strftime("%Y%m%d-%H%M%S"))
+STAMP = re.compile(r"-\d{8}-\d{6}(-\d+)?$")
+"""The date and time the set-up adds to a scenario file's name (``border-battle-20261125-140233``)."""
+
+
+def new_record_path(scenario_path: str | Path, when: datetime | None = None, title: str | None = None) -> Path:
+    """A fresh file name in the records folder, after the battle and the date once:
+    ``<battle>-<YYYY-MM-DD-HHMM>.yaml`` (local time; never an existing file). ``title`` (the battle's name) is
+    used when given, else the scenario file's name without the date the set-up put in it."""
+    when = when or datetime.now(UTC).astimezone()
+    name = slug(title) if title else slug(STAMP.sub("", Path(scenario_path).stem), "game")
+    return fresh_path(records_dir(), name, when.strftime("%Y-%m-%d-%H%M"))
 
 
 def record_of(game: Game, scenario_path: str | Path | dict[str, Any], record_path: str | Path) -> Record:

@@ -251,3 +251,17 @@ def test_a_failed_save_leaves_the_previous_file_as_it_was(small, monkeypatch):
     with pytest.raises(OSError):
         save_game(game, SMALL, path)
     assert _snapshot(records_dir()) == before     # no temporary file left behind either
+
+
+def test_record_names_carry_the_battle_and_the_date_once(tmp_path, monkeypatch):
+    """A saved game is named after the battle and the date, once (not the set-up's file stamp and another)."""
+    from datetime import datetime
+
+    from game.saves import new_record_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    when = datetime(2026, 11, 25, 14, 2, 33)
+    by_title = new_record_path("scenarios/default.yaml", when, title="Battle of the Ashen Ford!")
+    assert by_title.name == "battle-of-the-ashen-ford-2026-11-25-1402.yaml"
+    by_file = new_record_path("/x/border-battle-20261125-140001.yaml", when)
+    assert by_file.name == "border-battle-2026-11-25-1402.yaml"

@@ -125,7 +125,7 @@ class App:
         path = self.record_paths.get(game)
         if path is None:
             stem = scenario if isinstance(scenario, str) else str(scenario.get("name") or "game").replace(" ", "_")
-            path = self.record_paths[game] = new_record_path(stem)
+            path = self.record_paths[game] = new_record_path(stem, title=game.state.name or None)
         try:
             save_game(game, scenario, path)
             self.record_error = None

@@ -82,10 +82,7 @@ def test_jump_to_a_round_a_turn_and_a_phase(viewer) -> None:  # type: ignore[no-
 def test_play_pause_and_speed(viewer) -> None:  # type: ignore[no-untyped-def]
     scene = viewer.scene
     viewer.key(pygame.K_PLUS)
-    viewer.key(pygame.K_PLUS)
-    viewer.key(pygame.K_PLUS)                 # 4 actions per second (the fastest)
-    viewer.key(pygame.K_PLUS)
-    assert scene.buttons["faster"].is_enabled is False
+    viewer.key(pygame.K_PLUS)                 # 4 actions per second
     viewer.key(pygame.K_SPACE)
     assert scene.playing
     viewer.frames(60)                          # one second
@@ -97,6 +94,12 @@ def test_play_pause_and_speed(viewer) -> None:  # type: ignore[no-untyped-def]
     assert scene.index == stopped
     viewer.key(pygame.K_MINUS)
     assert "2 actions/s" in scene.speed_label.text
+    for _ in range(6):                         # fast-forward: 32 actions per second (the fastest)
+        viewer.key(pygame.K_PLUS)
+    assert scene.buttons["faster"].is_enabled is False and "32 actions/s" in scene.speed_label.text
+    viewer.key(pygame.K_SPACE)
+    viewer.frames(30)                          # half a second
+    assert scene.index >= min(stopped + 12, scene.cursor.length)
 
 
 def test_timeline_marker_click_and_log_and_dice_in_sync(viewer) -> None:  # type: ignore[no-untyped-def]

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from game.engine.actions import Action
     from game.ui.app import App
 
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """Playing speeds, actions per second."""
 TIMELINE_H = 50
 """Height of the timeline strip, pixels."""
@@ -691,9 +691,11 @@ class ReplayScene(BattleScene):
         self.time += dt
         if self.playing:
             self._clock += dt
-            if self._clock >= 1.0 / SPEEDS[self.speed]:
-                self._clock = 0.0
-                self.step(1)
+            due = int(self._clock * SPEEDS[self.speed])     # fast-forward: several actions in one frame
+            if due >= 1:
+                self._clock -= due / SPEEDS[self.speed]
+                for _ in range(min(due, 8)):
+                    self.step(1)
                 if self.index >= self.cursor.length:
                     self.playing = False
         if self._log_stale is not None and (self.time - self._log_stale >= LOG_DELAY

@@ -18,13 +18,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import re
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from game.files import fresh_path, user_data_dir
+from game.files import fresh_path, slug, user_data_dir
 from game.scenario import ArmyFile, Scenario, ScenarioError, load_army
 from game.setup.army_list import (
     STANDARD_POINTS,
@@ -147,12 +146,6 @@ def saved_lists() -> list[Path]:
     """The saved army list files in "My lists", newest first."""
     files = [p for p in lists_dir().glob("*.yaml") if p.is_file()]
     return sorted(files, key=lambda p: (-p.stat().st_mtime, p.name))
-
-
-def slug(text: str, default: str = "battle") -> str:
-    """``text`` as a file name: lower case letters, digits and dashes (``Border Battle!`` -> ``border-battle``)."""
-    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return s[:60] or default
 
 
 # ---------------------------------------------------------------------------------------------------------------
