@@ -10,12 +10,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.reader import peek_mapping
+from game.limits import MAX_FILE_BYTES
+from game.reader import FileRefused, peek_mapping, read_text
 from game.tutorial.lesson import LESSON_FORMAT, LESSONS_DIR, Lesson, LessonError, load_lesson
 from game.tutorial.progress import Progress
 from game.tutorial.runner import LessonRun, Outcome, Verdict
 
 _LESSON_NAME = re.compile(r"^\d\d_[A-Za-z0-9_-]+\.yaml$")
+_STEP_LINE = re.compile(r"^  - id:", re.MULTILINE)
+"""The first line of each step in a lesson file, as the shipped lessons write them."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,10 @@ class LessonInfo:
     """The lesson file."""
     summary: str | None = None
     """One line: what it teaches."""
+    steps: int | None = None
+    """How many steps it has (None when the file cannot be read)."""
+    free_play: bool = False
+    """A free game against the computer (seeded dice, any legal action) rather than scripted steps."""
 
 
 def lesson_files(directory: str | Path | None = None) -> list[Path]:
@@ -49,10 +56,16 @@ def list_lessons(directory: str | Path | None = None, progress: Progress | None 
     for path in lesson_files(directory):
         title, summary = path.stem, None
         data = peek_mapping(path)
+        steps, free = None, False
         if data.get("format") == LESSON_FORMAT:
             title = str(data.get("title") or title)
             summary = str(data["summary"]) if data.get("summary") else None
-        out.append(LessonInfo(path.stem, title, progress.is_done(path.stem), path, summary))
+            free = "opponent" in data
+            try:      # counted, not parsed: the list must come up at once (a lesson is checked when opened)
+                steps = len(_STEP_LINE.findall(read_text(path, MAX_FILE_BYTES))) or None
+            except FileRefused:
+                steps = None
+        out.append(LessonInfo(path.stem, title, progress.is_done(path.stem), path, summary, steps, free))
     return out
 
 

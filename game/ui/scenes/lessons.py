@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
 import pygame
@@ -24,6 +25,39 @@ def lesson_label(info: LessonInfo, number: int) -> str:
     return f"{DONE_MARK if info.done else '  '}  {number}. {info.title}"
 
 
+def lesson_length(info: LessonInfo) -> str:
+    """How long a lesson is, in words: "7 steps, about 5 minutes" (a free game: its rounds)."""
+    if info.free_play:
+        return "a short game against the computer, about 20 minutes"
+    if not info.steps:
+        return ""
+    minutes = max(2, round(info.steps * 0.75))
+    return f"{info.steps} steps, about {minutes} minutes"
+
+
+def lesson_html(info: LessonInfo, number: int, infos: list[LessonInfo]) -> str:
+    """The detail panel of a lesson: title, what it teaches, its length, whether it is done, what comes next."""
+    parts = [f"<b>Lesson {number}: {html.escape(info.title)}</b>"]
+    if info.summary:
+        parts.append(html.escape(info.summary))
+    length = lesson_length(info)
+    if length:
+        parts.append(f"<font color='#9aa4ac'>{html.escape(length)}</font>")
+    parts.append("<font color='#8fe0a0'>✓ Done — play it again any time.</font>" if info.done else
+                 "<font color='#ffe082'>Not done yet.</font>")
+    waiting = next((i for i in infos if not i.done), None)
+    if waiting is not None and waiting is not info:
+        parts.append(f"<font color='#9aa4ac'>Next to do: {infos.index(waiting) + 1}. "
+                     f"{html.escape(waiting.title)}</font>")
+    return "<br><br>".join(parts)
+
+
+INTRO_HTML = ("<b>Learn the game step by step.</b><br><br>Each lesson is a small battle with fixed dice: the panel "
+              "says what to do and why, a wrong move is taken back with the rule it breaks, Hint shows where, and "
+              "Skip plays a step for you. The lessons follow the turn sequence; the last one is a real game against "
+              "the computer.<br><br>Choose a lesson on the left.")
+
+
 def done_count(infos: list[LessonInfo]) -> str:
     """"3 of 11 lessons done"."""
     return f"{sum(1 for i in infos if i.done)} of {len(infos)} lessons done"
@@ -43,25 +77,26 @@ class LessonsScene(Scene):
         self.widgets: list[pygame_gui.core.UIElement] = []
 
     def build_ui(self) -> None:
-        """Title, the list, the summary box and the buttons, centred."""
+        """Title; the list on the left, the chosen lesson's goal, length and progress on the right; the buttons
+        under them; centred."""
         m = self.app.manager
         w, h = self.app.size
-        pw = min(860, w - 40)
+        pw = min(1100, w - 40)
         x = (w - pw) // 2
+        lw = min(440, pw // 2 - 10)
         self.infos = list_lessons()
         self.by_label = {lesson_label(info, n): info for n, info in enumerate(self.infos, 1)}
-        title = UILabel(pygame.Rect(x, 24, pw, 40), f"Lessons — {done_count(self.infos)}", m,
-                        object_id="#section_title")
-        list_h = min(22 * max(len(self.infos), 1) + 12, h - 330)
-        self.list = UISelectionList(pygame.Rect(x, 72, pw, list_h), list(self.by_label), m)
-        self.summary = UITextBox("Choose a lesson to see what it teaches. Each one is a small battle with fixed "
-                                 "dice; the panel says what to do, and a wrong move is taken back with a hint.",
-                                 pygame.Rect(x, 82 + list_h, pw, 120), m)
-        self.start = UIButton(pygame.Rect(x, 212 + list_h, pw // 2 - 6, 44), "Start lesson", m,
+        body_h = min(max(20 * max(len(self.infos), 1) + 14, 240), h - 180)
+        top = max(20, (h - body_h - 130) // 3)       # the block a little above the middle of the window
+        title = UILabel(pygame.Rect(x, top, pw, 40), f"Lessons — {done_count(self.infos)}", m,
+                        object_id="#big_title")
+        self.list = UISelectionList(pygame.Rect(x, top + 56, lw, body_h), list(self.by_label), m)
+        self.summary = UITextBox(INTRO_HTML, pygame.Rect(x + lw + 12, top + 56, pw - lw - 12, body_h), m)
+        y = top + 68 + body_h
+        self.start = UIButton(pygame.Rect(x, y, pw // 2 - 6, 44), "Start lesson (Enter)", m,
                               object_id="#primary_button")
         self.start.disable()
-        self.back = UIButton(pygame.Rect(x + pw // 2 + 6, 212 + list_h, pw // 2 - 6, 44), "Back to the menu (Esc)",
-                             m)
+        self.back = UIButton(pygame.Rect(x + pw // 2 + 6, y, pw // 2 - 6, 44), "Back to the menu (Esc)", m)
         self.widgets = [title, self.list, self.summary, self.start, self.back]
 
     def kill_ui(self) -> None:
@@ -88,8 +123,7 @@ class LessonsScene(Scene):
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
             info = self._chosen()
             if info is not None and self.summary is not None and self.start is not None:
-                done = " <b>(done)</b>" if info.done else ""
-                self.summary.set_text(f"<b>{info.title}</b>{done}<br>{info.summary or ''}")
+                self.summary.set_text(lesson_html(info, self.infos.index(info) + 1, self.infos))
                 self.start.enable()
         elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION:
             info = self.by_label.get(event.text)
@@ -104,6 +138,10 @@ class LessonsScene(Scene):
                 self.app.show_menu()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and not consumed:
             self.app.show_menu()
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and not consumed:
+            info = self._chosen()
+            if info is not None:
+                self.open(info)
 
     def draw(self, screen: pygame.Surface) -> None:
         """Plain background."""
