@@ -25,6 +25,13 @@ def user_data_dir() -> Path:
     return path
 
 
+def scenarios_dir() -> Path:
+    """Where the set-up writes the battles it builds (``user_data_dir()/scenarios``, created if missing)."""
+    path = user_data_dir() / "scenarios"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def records_dir() -> Path:
     """The folder where every game played in the window is recorded (created if missing)."""
     path = user_data_dir() / "records"

@@ -324,3 +324,29 @@ def test_random_charge_distances_box_is_played(driver_factory, tmp_path: Path, m
     assert isinstance(d.scene, HandoverScene)
     assert active(d.scene.back.game.state)
     assert load_scenario(d.scene.back.scenario_path).options["random_charge_distance"] is True
+
+
+def test_a_battle_saved_in_the_set_up_is_listed_in_the_menu(driver_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A scenario the set-up wrote to the user's folder is in the menu's list (starred, newest first) and plays."""
+    import os
+
+    from game.files import scenarios_dir
+    from game.ui.scenes.handover import HandoverScene
+    from game.ui.scenes.menu import MenuScene
+
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "scenarios" / "tests" / "small_skirmish.yaml").read_text()
+    armies = (root / "scenarios" / "armies").as_posix()
+    saved = scenarios_dir() / "border-battle-20261125-140001.yaml"
+    saved.write_text(text.replace("../armies", armies))
+    assert os.environ["XDG_DATA_HOME"] in str(saved)
+    d = driver_factory()
+    d.frames(2)
+    menu = d.scene
+    assert isinstance(menu, MenuScene)
+    label = next(k for k in menu.by_label if k.startswith("★"))
+    assert menu.by_label[label] == saved and "saved in the set-up" in label
+    first = menu.list.item_list_container.elements[0]
+    d.click(first.rect.center, frames=4)
+    d.click_button(menu.play_selected)
+    assert isinstance(d.scene, HandoverScene)

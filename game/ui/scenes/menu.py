@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,6 +11,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UITextBox
 
+from game.files import user_data_dir
 from game.reader import peek_mapping
 from game.ui import palette
 from game.ui.scenes.base import Scene
@@ -39,6 +41,22 @@ CONTROLS_HTML = (
 """The controls, shown on the menu."""
 
 
+def _age(path: Path) -> float:
+    """Sort key: newest file first (a file gone meanwhile last)."""
+    try:
+        return -path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _date(path: Path) -> str:
+    """When a file was last written, short: "25 Nov 2026"."""
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %Y")
+    except OSError:
+        return "date unknown"
+
+
 def scenario_title(path: Path) -> str:
     """The ``name:`` of a scenario file (read without validating it), else its file name."""
     name = peek_mapping(path).get("name")
@@ -55,6 +73,8 @@ class MenuScene(Scene):
         from game.ui.app import DEFAULT_SCENARIO
         self.default = DEFAULT_SCENARIO
         self.files = scenario_files(DEFAULT_SCENARIO.parent)
+        self.own_files = sorted(scenario_files(user_data_dir() / "scenarios"), key=_age)
+        """Battles built and saved in the set-up, newest first."""
         self.play_default: UIButton | None = None
         self.play_selected: UIButton | None = None
         self.quit_button: UIButton | None = None
@@ -107,8 +127,10 @@ class MenuScene(Scene):
                                        f"Lessons ({done_count(list_lessons())})", m, container=panel,
                                        tool_tip_text="Guided lessons that teach the whole game")
         self.setup_button.set_dimensions((cw // 2 - 6, 34))
-        UILabel(pygame.Rect(30, 236, cw, 24), "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
-        self.by_label = {f"{scenario_title(p)}   ({p.name})": p for p in self.files}
+        UILabel(pygame.Rect(30, 236, cw, 24), "YOUR BATTLES AND OTHER SCENARIOS" if self.own_files else
+                "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
+        self.by_label = {f"★ {scenario_title(p)}   (saved in the set-up, {_date(p)})": p for p in self.own_files}
+        self.by_label.update({f"{scenario_title(p)}   ({p.name})": p for p in self.files})
         names: list[str | tuple[str, str]] = list(self.by_label)
         list_h = 150
         self.list = UISelectionList(pygame.Rect(30, 262, cw, list_h), names, m, container=panel)

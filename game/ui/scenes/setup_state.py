@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from game.files import fresh_path, slug, user_data_dir
+from game.files import fresh_path, scenarios_dir, slug, user_data_dir
 from game.scenario import ArmyFile, Scenario, ScenarioError, load_army
 from game.setup.army_list import (
     STANDARD_POINTS,
@@ -131,13 +131,6 @@ def army_name(path: Path) -> str:
 def lists_dir() -> Path:
     """"My lists": where army lists are saved (``user_data_dir()/lists``, created if missing)."""
     path = user_data_dir() / "lists"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def scenarios_dir() -> Path:
-    """Where the set-up writes scenarios (``user_data_dir()/scenarios``, created if missing)."""
-    path = user_data_dir() / "scenarios"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
