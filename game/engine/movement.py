@@ -250,8 +250,12 @@ def dangerous_terrain_test(state: GameState, dice: Dice, unit: Unit, models: Seq
     purpose = f"Dangerous terrain test of {unit.name}"
     results = dice.d6(count, purpose)
     wounds = sum(1 for d in results if d == 1)
-    events = [roll_event(purpose, results, None, 0, wounds, [f"{len(models)} model(s) {reason}",
-                                                             "each 1 is a wound"], unit=unit.id)]
+    n = len(models)
+    who = f"{n} model{'s' if n != 1 else ''} {reason}"
+    if count != n:      # Tough models roll as many dice as their Tough value: say so, or 9 dice for 3 models puzzle
+        tough = sorted({unit.hero.tough if (m == hero and unit.hero is not None) else unit.tough for m in models})
+        who += f" × Tough({'/'.join(str(t) for t in tough)}) = {count} dice"
+    events = [roll_event(purpose, results, None, 0, wounds, [who, "each 1 is a wound"], unit=unit.id)]
     events += apply_wounds(state, unit, wounds, "dangerous terrain", dice)
     return events
 

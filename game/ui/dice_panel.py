@@ -90,11 +90,11 @@ def short_purpose(purpose: str) -> str:
     return _ID_RE.sub("", purpose)
 
 
-def render_rolls(rolls: Sequence[dict[str, Any]], size: tuple[int, int], die: int = 20) -> pygame.Surface:
+def render_rolls(rolls: Sequence[dict[str, Any]], size: tuple[int, int], die: int = 24) -> pygame.Surface:
     """Draw ``rolls`` (roll event data, newest first) into a surface of ``size``.
 
-    Each roll: its purpose on one line, then the dice with the score needed and the result at the right, then
-    the modifiers that applied (the roll's ``details``) in small print.
+    Each roll: its purpose (wrapped, up to two lines), then the dice with the score needed and the result at the
+    right, then the modifiers that applied (the roll's ``details``, up to two lines) in small print.
     """
     w, h = size
     surf = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -117,17 +117,20 @@ def render_rolls(rolls: Sequence[dict[str, Any]], size: tuple[int, int], die: in
         tag = text_cache.get("  ".join(tags), 13, (255, 230, 140), True) if tags else None
         tag_w = tag.get_width() + 10 if tag else 0
         per_row = max(1, (w - 12 - tag_w) // (die + gap))
-        line = text_cache.get(_fit(short_purpose(str(data.get("purpose", "roll"))), w - 12, 12), 12,
-                              (225, 230, 235))
+        titles = [text_cache.get(t, 12, (225, 230, 235))
+                  for t in _wrap(short_purpose(str(data.get("purpose", "roll"))), w - 12, 12, 2)]
+        title_h = sum(t.get_height() for t in titles)
         shown = dice[: per_row * 3]
         rows = max(1, (len(shown) + per_row - 1) // per_row)
         why = details_line(data)
-        note = text_cache.get(_fit(why, w - 12, 11), 11, (150, 190, 220)) if why else None
-        extra = note.get_height() + 1 if note is not None else 0
-        if y + line.get_height() + 2 + rows * (die + gap) + extra > h:
+        notes = [text_cache.get(t, 11, (150, 190, 220)) for t in _wrap(why, w - 12, 11, 2)] if why else []
+        extra = sum(n.get_height() + 1 for n in notes)
+        if y + title_h + 2 + rows * (die + gap) + extra > h:
             break
-        surf.blit(line, (6, y))
-        y += line.get_height() + 2
+        for t in titles:
+            surf.blit(t, (6, y))
+            y += t.get_height()
+        y += 2
         for i, value in enumerate(shown):
             ok = die_succeeds(value, need, mod)
             colour = PLAIN if ok is None else HIT if ok else MISS
@@ -139,9 +142,9 @@ def render_rolls(rolls: Sequence[dict[str, Any]], size: tuple[int, int], die: in
             more = text_cache.get(f"+{len(dice) - len(shown)} more", 11, (180, 186, 190))
             surf.blit(more, (w - more.get_width() - 6, y + rows * (die + gap) - more.get_height()))
         y += rows * (die + gap)
-        if note is not None:
-            surf.blit(note, (8, y - 1))
-            y += extra
+        for n in notes:
+            surf.blit(n, (8, y - 1))
+            y += n.get_height() + 1
         y += 5
     return surf
 
@@ -150,6 +153,23 @@ def details_line(data: dict[str, Any]) -> str:
     """The modifiers of a roll on one line ("Quality 4+ · -1 Stealth at 12.0\" · +1 Sergeant"), or ""."""
     details = [str(d) for d in data.get("details") or []]
     return " · ".join(details)
+
+
+def _wrap(text: str, width: int, size: int, max_lines: int) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` pixels; at most ``max_lines``, the last shortened
+    with an ellipsis if the text goes on."""
+    from game.ui.assets import font
+    f = font(size)
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while words and f.size(line + " " + words[0])[0] <= width:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines[-1] = _fit(lines[-1] + " " + " ".join(words), width, size)
+    return [_fit(line, width, size) for line in lines]
 
 
 def _fit(text: str, width: int, size: int) -> str:
