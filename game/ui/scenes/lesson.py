@@ -29,7 +29,7 @@ from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
 from game.tutorial.runner import Outcome
 from game.ui import palette
 from game.ui.action_bar import pressed_key
-from game.ui.overlays import dashed_polyline, pulse
+from game.ui.overlays import dashed_polyline, label_at, pulse
 from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
 
@@ -276,7 +276,8 @@ class LessonScene(BattleScene):
         """Outline the step's units, mark its points and areas, pulse its buttons (only reads)."""
         h = self.run.highlights
         glow = pulse(self.time)
-        colour = tuple(int(c * (0.6 + 0.4 * glow)) for c in HIGHLIGHT)
+        k = 0.6 + 0.4 * glow
+        colour = (int(HIGHLIGHT[0] * k), int(HIGHLIGHT[1] * k), int(HIGHLIGHT[2] * k))
         view = self.view
         clip = screen.get_clip()
         screen.set_clip(view.rect)
@@ -288,15 +289,26 @@ class LessonScene(BattleScene):
             pts = [view.to_screen(p) for p in footprint_corners(unit.pose, unit.formation)]
             pygame.draw.polygon(screen, colour, pts, 3)
         for area in h.areas:
-            c = GOAL if area.goal else colour
+            c: tuple[int, int, int] = GOAL if area.goal else colour
             if area.shape == "circle":
                 centre = view.to_screen(area.points[0])
-                r = max(3, int(view.length(area.radius)))
+                r = max(12, int(view.length(area.radius)))     # a goal is an area to aim at, never a dot
+                fill = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+                pygame.draw.circle(fill, c + (60,), (r + 1, r + 1), r)
+                screen.blit(fill, (centre[0] - r - 1, centre[1] - r - 1))
                 pygame.draw.circle(screen, c, centre, r, 2)
                 if area.goal:
                     pygame.draw.circle(screen, c, centre, 3)
+                    label_at(screen, area.label or "move the unit's centre here", (centre[0], centre[1] - r - 10),
+                             c, 12)
+                elif area.label:
+                    label_at(screen, area.label, (centre[0], centre[1] - r - 10), c, 12)
             else:
-                pygame.draw.polygon(screen, c, [view.to_screen(p) for p in area.points], 2)
+                pts = [view.to_screen(p) for p in area.points]
+                pygame.draw.polygon(screen, c, pts, 2)
+                if area.label:
+                    top = min(pts, key=lambda q: q[1])
+                    label_at(screen, area.label, (top[0], top[1] - 10), c, 12)
         goal = self.run.goal
         if goal is not None and goal[0] in s.units and s.units[goal[0]].on_table:
             unit = s.units[goal[0]]
@@ -304,7 +316,10 @@ class LessonScene(BattleScene):
             dashed_polyline(screen, GOAL, pts + pts[:1], 2)
         for point in h.points:
             at = view.to_screen((point.x, point.y))
-            pygame.draw.circle(screen, colour, at, 6, 2)
+            pygame.draw.circle(screen, colour, at, 10, 2)
+            pygame.draw.circle(screen, colour, at, 3)
+            if point.label:
+                label_at(screen, point.label, (at[0], at[1] - 20), colour, 12)
         screen.set_clip(clip)
 
 
