@@ -91,15 +91,32 @@ def draw_note(screen: pygame.Surface, anchor: tuple[float, float], lines: list[t
 
 def draw_banner(screen: pygame.Surface, rect: pygame.Rect, text: str, colour: tuple[int, int, int],
                 alpha: float = 1.0) -> None:
-    """A one-line message centred near the bottom of ``rect`` (notes and rule breaks that fade out)."""
-    label = text_cache.get(text, 15, (255, 255, 255), True)
-    w, h = min(label.get_width() + 24, rect.w - 20), label.get_height() + 12
+    """A message centred near the bottom of ``rect`` (notes and rule breaks that fade out), wrapped at spaces to
+    the width of ``rect`` (up to four lines) rather than cut."""
+    from game.ui.assets import font
+    f = font(15, True)
+    room = rect.w - 44
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < 4:
+        line = words.pop(0)
+        while words and f.size(line + " " + words[0])[0] <= room:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines[-1] += " …"
+    labels = [text_cache.get(line, 15, (255, 255, 255), True) for line in lines]
+    w = min(max(lb.get_width() for lb in labels) + 24, rect.w - 20)
+    h = sum(lb.get_height() for lb in labels) + 12
     box = pygame.Surface((w, h), pygame.SRCALPHA)
     box.fill((14, 16, 18, int(230 * alpha)))
     pygame.draw.rect(box, colour + (int(255 * alpha),), (0, 0, w, h), 2)
-    label = label.copy()
-    label.set_alpha(int(255 * alpha))
-    box.blit(label, (12, 6), area=pygame.Rect(0, 0, w - 24, h))
+    y = 6
+    for lb in labels:
+        lb = lb.copy()
+        lb.set_alpha(int(255 * alpha))
+        box.blit(lb, ((w - lb.get_width()) // 2, y), area=pygame.Rect(0, 0, w - 24, lb.get_height()))
+        y += lb.get_height()
     screen.blit(box, (rect.centerx - w // 2, rect.bottom - h - 14))
 
 

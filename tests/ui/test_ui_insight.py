@@ -323,3 +323,21 @@ def test_after_declaring_the_target_shows_the_charge_not_a_refusal(driver_factor
     lines = battle_draw._done_to(scene, uid, target)
     assert lines and lines[0][0].startswith("✔ Charge declared against")
     assert scene.last_exception is None
+
+
+def test_a_unit_without_targets_says_why_for_each_nearby_enemy(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Selecting an own unit with no valid target names, for the nearest enemies, the reason each is not one."""
+    d, scene, game = _battle(driver_factory)
+    for _ in range(4):                                  # strategy, no charges, no moves, second strategy
+        d.key(pygame.K_SPACE)
+        if isinstance(d.scene, HandoverScene):
+            d.pass_handover()
+    assert game.pending.decision == "shoot"
+    uid = next(u.id for u in game.state.units_of(1) if u.on_table and not game.shooting_targets(u.id))
+    d.click(_centre(d, game, uid))
+    text = scene.banner[0]
+    assert text.startswith(f"{game.state.units[uid].profile.name}: no valid target — ")
+    nearest = min((e for e in game.state.enemies_of(1) if e.on_table),
+                  key=lambda e: game.state.scene.distance(uid, e.id))
+    from game.ui.dice_panel import short_purpose
+    assert short_purpose(scene.insight.shot(uid, nearest.id).reason) in text

@@ -30,7 +30,7 @@ from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusa
 from game.ui import battle_draw, decisions, describe, palette
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
-from game.ui.dice_panel import DicePanel
+from game.ui.dice_panel import DicePanel, short_purpose
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
 from game.ui.hud import Hud
@@ -648,8 +648,7 @@ class BattleScene(Scene):
                 return
             self._select(uid)
             if uid is not None and s.units[uid].player == pending.player and not self.targets_of(uid):
-                what = "no enemy within charge reach" if d == "declare_charge" else "no valid target"
-                self.show_banner(f"{s.units[uid].profile.name}: {what}.", palette.SHAKEN)
+                self.show_banner(self._no_target_text(uid, d), palette.SHAKEN, 6.0)
             return
         if d == "roll_charge":       # Random Charge Distances: clicking a charger rolls its charge next
             if uid is not None and uid in pending.options:
@@ -670,6 +669,26 @@ class BattleScene(Scene):
             self._select(uid)
             return
         self._select(uid)
+
+    def _no_target_text(self, uid: str, decision: str | None) -> str:
+        """Why ``uid`` has no target: for each of the nearest enemies the one reason the engine gives (out of
+        range, out of arc, no line of sight, engaged...)."""
+        s = self.game.state
+        name = s.units[uid].profile.name
+        enemies = sorted((e for e in s.enemies_of(s.units[uid].player) if e.on_table),
+                         key=lambda e: s.scene.distance(uid, e.id))[:3]
+        reasons = []
+        for e in enemies:
+            if decision == "declare_charge":
+                problem = self.insight.charge_problem(uid, e.id)
+                why = problem.message if problem is not None else None
+            else:
+                shot = self.insight.shot(uid, e.id)
+                why = shot.reason if shot is not None else None
+            if why:       # the engine's words name the enemy already; without the ids, for a banner
+                reasons.append(short_purpose(why))
+        what = "no enemy within charge reach" if decision == "declare_charge" else "no valid target"
+        return f"{name}: {what}" + (" — " + "; ".join(reasons) if reasons else "") + "."
 
     def _select(self, uid: str | None) -> None:
         pending = self.pending
