@@ -649,18 +649,8 @@ class Game:
         if random_charge.active(s):
             return self._random_redirect(action, charge, unit)
         if action.target is not None:
-            if charge.redirected:
-                raise IllegalAction("Flee", "a charge may be redirected only once; it must run down")
-            if action.target not in self.redirect_targets(unit.id):
-                raise IllegalAction("Flee", f"{action.target} is not a valid target for a redirected charge")
-            test = morale_test(self.dice, unit, [], "to redirect its charge")
-            events += test.events
-            if test.passed:
-                charge.target = action.target
-                charge.reaction = None
-                charge.redirected = True
-                events.append(Event("charge", f"{unit.name} redirects its charge to {s.units[action.target].name}",
-                                    {"unit": unit.id, "target": action.target, "redirect": True}))
+            redirected, events = self._try_redirect(charge, unit, action.target)
+            if redirected:
                 s.step = Step.CHARGE_REACTIONS
                 return events + self._next_reaction()
         fled = s.units[charge.target]
@@ -683,24 +673,32 @@ class Game:
     def _random_redirect(self, action: Redirect, charge: DeclaredCharge, unit: Unit) -> list[Event]:
         """Random Charge Distances, step 5 for a charge whose target fled: "measure again ... You may now try to
         redirect the charge (repeat steps 1 to 3 for the redirected charge)", then roll (``_random_charges``)."""
-        s = self.state
         events: list[Event] = []
-        charge.flee_answered = True
+        redirected = False
         if action.target is not None:
-            if charge.redirected:
-                raise IllegalAction("Flee", "a charge may be redirected only once; it must run down")
-            if action.target not in self.redirect_targets(unit.id):
-                raise IllegalAction("Flee", f"{action.target} is not a valid target for a redirected charge")
-            test = morale_test(self.dice, unit, [], "to redirect its charge")
-            events += test.events
-            if test.passed:
-                charge.target = action.target
-                charge.reaction = None
-                charge.redirected = True
-                charge.flee_answered = False
-                events.append(Event("charge", f"{unit.name} redirects its charge to {s.units[action.target].name}",
-                                    {"unit": unit.id, "target": action.target, "redirect": True}))
+            redirected, events = self._try_redirect(charge, unit, action.target)
+        charge.flee_answered = not redirected       # a redirected charge's new target reacts first
         return events + self._random_charges()
+
+    def _try_redirect(self, charge: DeclaredCharge, unit: Unit, target: str) -> tuple[bool, list[Event]]:
+        """Rulebook "Flee": redirect ``charge`` to ``target`` if it may be redirected and ``unit`` passes its morale
+        test; returns whether it was redirected, and the events. Raises ``IllegalAction`` (nothing changed) when
+        the charge was redirected already or ``target`` is not a valid target."""
+        s = self.state
+        if charge.redirected:
+            raise IllegalAction("Flee", "a charge may be redirected only once; it must run down")
+        if target not in self.redirect_targets(unit.id):
+            raise IllegalAction("Flee", f"{target} is not a valid target for a redirected charge")
+        test = morale_test(self.dice, unit, [], "to redirect its charge")
+        events = list(test.events)
+        if not test.passed:
+            return False, events
+        charge.target = target
+        charge.reaction = None
+        charge.redirected = True
+        events.append(Event("charge", f"{unit.name} redirects its charge to {s.units[target].name}",
+                            {"unit": unit.id, "target": target, "redirect": True}))
+        return True, events
 
     def _run_down(self, unit: Unit, fled: Unit) -> list[Event]:
         """Rulebook "Flee": the charger charges the fleeing unit with its normal charge distance."""

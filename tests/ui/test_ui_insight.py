@@ -35,7 +35,7 @@ FACE_OFF = {"pikemen-1": (30, 17, 0), "swordsmen-1": (40, 16, 0), "riders-1": (5
 """The default armies face to face across the ford, within charge and shooting range."""
 
 
-def _face_off(seed: int = 3):  # type: ignore[no-untyped-def]
+def _face_off(seed: int = 3, options: dict | None = None):  # type: ignore[no-untyped-def]
     from game.engine.dice import Dice
     from game.engine.game import Game
     from game.scenario import load_scenario_mapping, new_game_state
@@ -43,6 +43,7 @@ def _face_off(seed: int = 3):  # type: ignore[no-untyped-def]
     path = ROOT / "scenarios" / "default.yaml"
     data = yaml.safe_load(path.read_text())
     data.pop("start", None)
+    data["options"].update(options or {})
     for army in data["armies"]:
         for u in army["units"]:
             if u["id"] in FACE_OFF:

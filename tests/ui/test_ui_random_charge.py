@@ -4,44 +4,21 @@ and the roll in the dice panel. Driven by posted events as a player would."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
-import yaml
 
 from game.engine.actions import ChargeReaction, DeclareCharge, RollCharge
 from game.engine.random_charge import chance, charge_range
 from game.ui import battle_draw
 from game.ui.scenes.battle import BattleScene
 from game.ui.scenes.handover import HandoverScene
-
-ROOT = Path(__file__).resolve().parents[2]
-
-FACE_OFF = {"pikemen-1": (30, 17, 0), "swordsmen-1": (40, 16, 0), "riders-1": (55, 17, 0),
-            "archers-1": (14, 18, 0), "crossbows-1": (47, 19, 10),
-            "spearmen-1": (31, 29, 180), "brutes-1": (39, 28.5, 200), "soot-archers-1": (47, 31, 180),
-            "dread-riders-1": (61, 29, 200)}
-"""The default armies face to face across the ford."""
+from tests.ui.test_ui_insight import _face_off
 
 
 def _battle(driver_factory, seed: int = 3):  # type: ignore[no-untyped-def]
-    from game.engine.dice import Dice
-    from game.engine.game import Game
-    from game.scenario import load_scenario_mapping, new_game_state
-
-    path = ROOT / "scenarios" / "default.yaml"
-    data = yaml.safe_load(path.read_text())
-    data.pop("start", None)
-    data["options"]["random_charge_distance"] = True
-    for army in data["armies"]:
-        for u in army["units"]:
-            if u["id"] in FACE_OFF:
-                x, y, f = FACE_OFF[u["id"]]
-                u["pose"] = {"x": x, "y": y, "facing": f}
-    scenario = load_scenario_mapping(data, path)
-    game = Game.start(new_game_state(scenario), Dice(seed=seed))
+    """The default armies face to face across the ford (``test_ui_insight``), Random Charge Distances on."""
+    game, kinds = _face_off(seed, {"random_charge_distance": True})
     d = driver_factory()
-    scene = BattleScene(d.app, game, None, list(scenario.terrain_kinds))
+    scene = BattleScene(d.app, game, None, kinds)
     d.app.switch(scene)
     d.pass_handover()
     assert d.scene is scene
