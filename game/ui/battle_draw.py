@@ -799,6 +799,8 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) ->
         head = f"Deploy at ({t.ghost.x:.1f}, {t.ghost.y:.1f}) facing {t.ghost.facing:.0f}°"
     colour = palette.LEGAL if ev.legal else palette.ILLEGAL
     lines.append(((("✔ " if ev.legal else "✘ ") + head), colour))
+    if t.pulled is not None and ev.legal:      # dropped just past the legal: say where it went and why
+        lines.append((f"↩ Pulled back {t.pulled[0]:.1f}\" to the nearest legal spot ({t.pulled[1]})", palette.SHAKEN))
     if ev.pivots and t.kind != "consolidate":
         lines.append(("Pivots " + ", ".join(pivot_text(p) for p in ev.pivots), (230, 230, 230)))
     if ev.terrain:

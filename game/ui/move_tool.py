@@ -28,6 +28,10 @@ ScoutMove. Deploy and scout tools place the unit anew: their ghost is ``start`` 
 
 PLACING = ("deploy", "scout")
 """Kinds that place the unit anew rather than move it along a path."""
+MAX_PULL = 1.5
+"""Inches: a dropped move at most this far past the legal (and a quarter of its leg) is pulled back."""
+PULL_STEPS = 8
+"""Halvings when pulling a move back: to within MAX_PULL / 256 inches of the farthest legal end."""
 SCOUT_RANGE = 12.0
 """Rulebook "Scout": placed anywhere within 12" of its position."""
 
@@ -77,6 +81,8 @@ class MoveTool:
         self.dragging = False
         self._grab: Point = (0.0, 0.0)
         self._eval: Evaluation | None = None
+        self.pulled: tuple[float, str] | None = None
+        """The last drop was pulled back: (inches, the rule that the dropped pose broke); None otherwise."""
 
     # --- the ghost ----------------------------------------------------------------------------------------
     @property
@@ -101,6 +107,7 @@ class MoveTool:
 
     def begin_drag(self, point: Point) -> None:
         """Start dragging: ``point`` is the table point grabbed."""
+        self.pulled = None
         g = self.ghost
         self._grab = (g.x - point[0], g.y - point[1])
         self.dragging = True
@@ -112,8 +119,45 @@ class MoveTool:
         self.translate_to((point[0] + self._grab[0], point[1] + self._grab[1]))
 
     def end_drag(self) -> None:
-        """The mouse button was released."""
+        """The mouse button was released: a move that ends just past what the rules allow is pulled back along
+        the drag to the farthest legal pose (``pull_back``)."""
         self.dragging = False
+        if self.kind in ("move", "consolidate"):
+            self.pull_back()
+
+    def pull_back(self) -> bool:
+        """Shorten the last straight leg to the farthest legal end within ``MAX_PULL`` inches (and a quarter of
+        the leg) of where it was dropped, when the dropped pose is illegal; ``pulled`` then says by how much and
+        which rule moved it. The engine decides legality. True if the ghost was pulled back."""
+        self.pulled = None
+        ev = self.evaluate()
+        if ev.legal or ev.error is None or not self.legs or self._pivoted[-1]:
+            return False
+        origin = self.legs[-2] if len(self.legs) >= 2 else self.start
+        end = self.legs[-1]
+        leg = math.hypot(end.x - origin.x, end.y - origin.y)
+        if leg < EPS:
+            return False
+        rule = ev.error.rule
+
+        def place(f: float) -> bool:
+            self.legs[-1] = Pose(origin.x + (end.x - origin.x) * f, origin.y + (end.y - origin.y) * f, end.facing)
+            self._touch()
+            return self.evaluate().legal
+
+        lo, hi = 1.0 - min(MAX_PULL, leg / 4) / leg, 1.0
+        if not place(lo):           # not "just past": leave the red ghost and its reason
+            place(1.0)
+            return False
+        for _ in range(PULL_STEPS):
+            mid = (lo + hi) / 2
+            if place(mid):
+                lo = mid
+            else:
+                hi = mid
+        place(lo)
+        self.pulled = ((1.0 - lo) * leg, rule)
+        return True
 
     def translate_to(self, xy: Point) -> None:
         """Move the ghost's centre to ``xy`` (same facing) by changing the last straight leg or adding one."""
@@ -172,6 +216,7 @@ class MoveTool:
 
     def pivot(self, degrees: float) -> None:
         """Pivot the ghost about its centre by ``degrees`` (clockwise positive)."""
+        self.pulled = None
         if self.kind in PLACING:
             self.start = self.start.turned(degrees)
             self._touch()
@@ -188,6 +233,7 @@ class MoveTool:
 
     def undo(self) -> None:
         """Take back the last leg (or pivot)."""
+        self.pulled = None
         if self.legs:
             self.legs.pop()
             self._pivoted.pop()
@@ -195,6 +241,7 @@ class MoveTool:
 
     def reset(self) -> None:
         """Put the ghost back where the unit stands."""
+        self.pulled = None
         self.legs.clear()
         self._pivoted.clear()
         self._touch()

@@ -210,3 +210,27 @@ def test_every_action_in_the_window_is_recorded_in_the_user_data_folder(battle) 
     assert [a.to_dict() for a in record.actions] == [a.to_dict() for a in scene.game.history]
     result = replay(record)
     assert result.ok and result.game.digests == scene.game.digests
+
+
+def test_a_drop_just_past_the_rush_is_pulled_back_to_it(battle) -> None:  # type: ignore[no-untyped-def]
+    """A drag that ends a little past what the rules allow is pulled back along the drag to the farthest legal
+    pose, and the note says so; a drag far past stays red with its reason."""
+    from game.engine.movement import move_allowance
+    from game.engine.state import MoveAction
+
+    scene = _to_movement(battle)
+    game = scene.game
+    uid = next(u for u in game.units_to_move(1)
+               if game.check_move(Move(1, u, "rush", (game.state.units[u].pose.advanced(
+                   move_allowance(game.state.units[u], MoveAction.RUSH) - 0.05),))) is None)
+    unit = game.state.units[uid]
+    rush = move_allowance(unit, MoveAction.RUSH)
+    start = battle.table_px(unit.pose.xy)
+    battle.drag(start, battle.table_px(unit.pose.advanced(rush + 1.0).xy))
+    tool = scene.tool
+    ev = tool.evaluate()
+    assert ev.legal and ev.action == "rush", ev.error
+    assert tool.pulled is not None and 0.8 < tool.pulled[0] < 1.3
+    assert rush - 0.1 < ev.distance <= rush + 1e-6
+    battle.key(pygame.K_RETURN)
+    assert isinstance(game.history[-1], Move) and game.history[-1].unit == uid
