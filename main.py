@@ -199,12 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     from game.ui import app
 
     if args.command == "play":
-        return app.run(args.scenario) or 0
-    if args.command == "replay":
+        app.run(args.scenario)
+    elif args.command == "replay":
         return app.run_replay(args.record) or 0
-    if args.command == "tutorial":
+    elif args.command == "tutorial":
         return app.run_tutorial(args.lesson) or 0
-    return app.run(None) or 0
+    else:
+        app.run(None)
+    return 0
 
 
 if __name__ == "__main__":

@@ -136,9 +136,9 @@ class RandomPlayer:
                 unit = s.units[uid]
                 if unit.pose is not None and self.rng.random() < 0.5:
                     turn = round(self.rng.uniform(-180, 180), 1)
-                    action = RallyPivot(player, uid, rounded_pose(unit.pose.turned(turn)).facing)
-                    if _legal(game, action):
-                        return action
+                    pivot = RallyPivot(player, uid, rounded_pose(unit.pose.turned(turn)).facing)
+                    if _legal(game, pivot):
+                        return pivot
             return Done(player)
         if p.decision == "deploy":
             return self._sample_deploy(game, player, list(p.options))

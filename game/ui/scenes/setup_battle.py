@@ -149,7 +149,7 @@ class StartScene(SetupScene):
                              initial_state=bool(self.state.options.get(key, False)), tool_tip_text=tip)
             self.option_boxes[box] = key
             x += max(260, w // 2)
-        labels = [label for label, _ in MISSION_CHOICES.values()]
+        labels: list[str | tuple[str, str]] = [label for label, _ in MISSION_CHOICES.values()]
         chosen = MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[0]
         mission_x = x if OPTIONAL_RULES else 0       # after the optional rules' boxes, if any
         UILabel(pygame.Rect(mission_x + 10, 74, 70, 30), "Mission", m, container=left)
