@@ -106,6 +106,15 @@ class Redirect(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class RollCharge(Action):
+    """Random Charge Distances (rulebook "Optional Rules", step 5): "Pick one declared charge and roll 2D6"."""
+
+    type: ClassVar[str] = "roll_charge"
+    unit: str
+    """The charging unit whose charge is rolled next."""
+
+
+@dataclass(frozen=True, slots=True)
 class Move(Action):
     """Step 2.4: Hold, Advance or Rush along ``path`` (straight to each pose's x, y, then pivot to its facing)."""
 
@@ -249,15 +258,6 @@ class ChooseFirstTurn(Action):
     type: ClassVar[str] = "choose_first_turn"
     first: int
     """The player who takes the first turn of each round, 1 or 2."""
-
-
-@dataclass(frozen=True, slots=True)
-class RollCharge(Action):
-    """Random Charge Distances (rulebook "Optional Rules", step 5): "Pick one declared charge and roll 2D6"."""
-
-    type: ClassVar[str] = "roll_charge"
-    unit: str
-    """The charging unit whose charge is rolled next."""
 
 
 # --- objective markers (AoF:R 2.16 "Mission Objectives", "Placing Objectives"; game.engine.objectives) --------

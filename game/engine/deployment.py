@@ -63,14 +63,12 @@ from game.engine.actions import (
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
-from game.engine.state import GameState, Pending, Phase, Step, Unit
+from game.engine.state import DEPLOYMENT_DEPTH, GameState, Pending, Phase, Step, Unit
 from geometry.pose import Pose
 from geometry.scene import Scene
 from geometry.shapes import footprint_polygon
 from geometry.terrain import TerrainShape
 
-DEPLOYMENT_DEPTH = 12.0
-"""Inches: units deploy fully within this distance of their table edge (rulebook "Deploying Armies")."""
 SCOUT_DISTANCE = 12.0
 """Inches: a Scout unit may be placed anywhere within this distance of its position (rulebook "Scout")."""
 AMBUSH_DEPTH = 6.0

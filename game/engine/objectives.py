@@ -34,7 +34,7 @@ from shapely import Point
 
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.state import GameState, Objective, Table, Unit
+from game.engine.state import DEPLOYMENT_DEPTH, GameState, Objective, Table, Unit
 from geometry.terrain import IMPASSABLE
 
 
@@ -76,8 +76,6 @@ SEIZE_DISTANCE = 3.0
 MARKER_SPACING = 9.0
 """Inches: a marker is placed over this distance from every other marker (and King of the Hill's from the
 deployment zones and the table edges)."""
-DEPLOYMENT_DEPTH = 12.0
-"""Inches: the deployment zones reach this far from the long table edges; Sabotage markers stand on that line."""
 MAX_OBJECTIVES = 10
 """Markers a scenario may place (the standard mission has 3 to 5)."""
 

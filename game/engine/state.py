@@ -111,6 +111,11 @@ class Removal(str, Enum):
     FLED = "fled"
 
 
+DEPLOYMENT_DEPTH = 12.0
+"""Inches: the deployment zones reach this far from the long table edges (rulebook "Deploying Armies"); objective
+markers go outside them (AoF:R 2.16 "Placing Objectives") and Sabotage markers stand on their line."""
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """The table, inches: x in [0, width], y in [0, depth]; player 1's edge is y = 0."""
