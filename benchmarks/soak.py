@@ -1,0 +1,134 @@
+"""Soak: autoplay every shipped and test scenario under every optional rule and mission, checking the invariants
+after every action (run on demand: ``python benchmarks/soak.py [--games N] [--seed S] [--only TEXT]``).
+
+Variants of each scenario are built from its own file, with ``options`` and ``mission`` keys changed, and validated
+by the scenario loader like any file (a combination the loader refuses is skipped and counted, never played). Each
+variant plays ``--games`` games with ``random`` against ``simple`` seats, alternating. Prints one line per variant
+(games, actions, seconds) and a total; exit 1 at the first invariant broken or exception, naming the variant, seed
+and action, so that it can be reproduced with ``main.py autoplay``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from game.autoplay import play_out, state_is_consistent  # noqa: E402
+from game.engine.actions import Action  # noqa: E402
+from game.engine.dice import Dice  # noqa: E402
+from game.engine.game import Game  # noqa: E402
+from game.engine.objectives import MISSIONS  # noqa: E402
+from game.players import make_player  # noqa: E402
+from game.reader import read_yaml  # noqa: E402
+from game.runtime import tune_allocator  # noqa: E402
+from game.scenario import (  # noqa: E402
+    OPTION_DEFAULTS,
+    SPELL_TOKEN_MODES,
+    ScenarioError,
+    load_scenario_mapping,
+    new_game_state,  # noqa: E402
+)
+
+OPTION_VALUES: dict[str, tuple[object, ...]] = {"spell_tokens": SPELL_TOKEN_MODES}
+"""Values to try for the options that are not on/off; every boolean option is tried switched on."""
+
+
+def variants(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(label, mapping) for the scenario as written, each option changed alone, and each mission (and random),
+    deployed in the game."""
+    yield "as written", data
+    for key, default in OPTION_DEFAULTS.items():
+        values = OPTION_VALUES.get(key, (True,) if isinstance(default, bool) else ())
+        for value in values:
+            if value == (data.get("options") or {}).get(key, default):
+                continue
+            changed = copy.deepcopy(data)
+            changed.setdefault("options", {})[key] = value
+            yield f"{key}={value}", changed
+    for mission in (*MISSIONS, "random"):
+        if data.get("mission") == mission:
+            continue
+        changed = copy.deepcopy(data)
+        changed["mission"] = mission
+        # the players place the markers before deployment: the armies deploy in the game
+        changed.pop("objectives", None)
+        changed.pop("start", None)
+        for army in changed.get("armies") or []:
+            for unit in army.get("units") or []:
+                unit.pop("pose", None)
+        yield f"mission={mission}", changed
+
+
+class Broken(Exception):
+    """An invariant broken or an exception in a soaked game."""
+
+
+def soak(path: Path, games: int, seed: int, only: str | None) -> tuple[int, int, int]:
+    """Play every variant of the scenario at ``path``; returns (variants played, refused, games)."""
+    read = read_yaml(path)
+    played = refused = total = 0
+    for label, data in variants(read.data):
+        if only and only not in f"{path.name} {label}":
+            continue
+        try:
+            scenario = load_scenario_mapping(data, path)
+        except ScenarioError:
+            refused += 1
+            continue
+        t0 = time.perf_counter()
+        actions = 0
+        for i in range(games):
+            game_seed = seed + i
+            names = ("random", "simple") if i % 2 == 0 else ("simple", "random")
+            seats = {1: make_player(names[0], game_seed), 2: make_player(names[1], game_seed + 1_000_003)}
+            game = Game.start(new_game_state(scenario), Dice(seed=game_seed))
+
+            def check(g: Game, action: Action) -> None:
+                problems = state_is_consistent(g.state)
+                if problems:
+                    raise Broken(f"after action {len(g.history) - 1} ({action.to_dict()}): {'; '.join(problems)}")
+
+            try:
+                actions += len(play_out(game, game_seed, check, players=seats))
+            except Exception as e:  # noqa: BLE001 - any failure of a soaked game is reported with its seed
+                raise Broken(f"{path} [{label}] seed {game_seed} players {','.join(names)}: "
+                             f"{type(e).__name__}: {e}") from e
+        total += games
+        played += 1
+        print(f"{path.relative_to(ROOT)} [{label}]: {games} games, {actions} actions, "
+              f"{time.perf_counter() - t0:.1f} s", flush=True)
+    return played, refused, total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2, help="games per variant (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    parser.add_argument("--only", help="only variants whose 'FILE LABEL' contains this text")
+    args = parser.parse_args()
+    tune_allocator()
+    paths = sorted((ROOT / "scenarios").glob("*.yaml")) + sorted((ROOT / "scenarios" / "tests").glob("*.yaml"))
+    t0 = time.perf_counter()
+    played = refused = games = 0
+    try:
+        for path in paths:
+            p, r, g = soak(path, args.games, args.seed, args.only)
+            played, refused, games = played + p, refused + r, games + g
+    except Broken as e:
+        print(f"BROKEN: {e}")
+        return 1
+    print(f"{played} variants, {games} games, all invariants held; {refused} variants refused by the loader; "
+          f"{time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
