@@ -1,6 +1,11 @@
 """Engine timings, printed (run on demand: ``python benchmarks/engine_bench.py``).
 
-- a whole 4-round autoplayed game of the default scenario (random players, legality checks included);
+The targets a searching computer opponent needs (issue "A computer opponent worth playing") are printed beside
+the figures:
+
+- a move check (``Game.check_move``) in the positions of real games: median under 0.25 ms;
+- ``Game.clone`` + ``apply`` of a typical action: median under 0.5 ms;
+- a whole 4-round autoplayed game of the default scenario (random players, legality checks included): under 40 ms;
 - replaying a whole record from scratch;
 - jumping a replay cursor to random positions (snapshots plus replay).
 """
@@ -17,11 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from game.autoplay import play_out  # noqa: E402
+from game.engine.actions import Move  # noqa: E402
 from game.engine.dice import Dice  # noqa: E402
+from game.engine.errors import IllegalAction  # noqa: E402
 from game.engine.game import Game  # noqa: E402
 from game.record import Record, replay  # noqa: E402
 from game.replay import ReplayCursor  # noqa: E402
-from game.scenario import load_scenario, new_game_state  # noqa: E402
+from game.scenario import Scenario, load_scenario, new_game_state  # noqa: E402
 
 
 def main() -> None:
@@ -35,7 +42,9 @@ def main() -> None:
         times.append(time.perf_counter() - t0)
         records.append(Record(str(scenario_path), {"seed": seed}, actions, None, {}, list(game.digests)))
     print(f"autoplay, whole game: median {statistics.median(times) * 1000:.0f} ms, "
-          f"min {min(times) * 1000:.0f} ms ({len(times)} games)")
+          f"min {min(times) * 1000:.0f} ms ({len(times)} games; target < 40 ms)")
+    move_checks(scenario)
+    clone_apply(records)
     t = []
     for rec in records[:10]:
         t0 = time.perf_counter()
@@ -52,6 +61,47 @@ def main() -> None:
         t.append(time.perf_counter() - t0)
     print(f"replay cursor, jump to any position: median {statistics.median(t) * 1000:.1f} ms, "
           f"max {max(t) * 1000:.1f} ms ({cursor.length} actions)")
+
+
+def move_checks(scenario: Scenario) -> None:
+    """Time every move check the random players ask for in 10 games (legal and illegal proposals alike)."""
+    times: list[float] = []
+    original = Game.check_move
+
+    def timed(self: Game, action: Move) -> IllegalAction | None:
+        t0 = time.perf_counter()
+        result = original(self, action)
+        times.append(time.perf_counter() - t0)
+        return result
+
+    Game.check_move = timed  # type: ignore[method-assign]
+    try:
+        for seed in range(101, 111):
+            play_out(Game.start(new_game_state(scenario), Dice(seed=seed)), seed)
+    finally:
+        Game.check_move = original  # type: ignore[method-assign]
+    times.sort()
+    print(f"move check in game positions: median {statistics.median(times) * 1000:.3f} ms, "
+          f"95th percentile {times[int(len(times) * 0.95)] * 1000:.3f} ms ({len(times)} checks; target < 0.25 ms)")
+
+
+def clone_apply(records: list[Record]) -> None:
+    """Time ``clone`` + ``apply`` of each action of 5 recorded games, at the position it was played in."""
+    clones: list[float] = []
+    both: list[float] = []
+    for rec in records[:5]:
+        game = Game.start(new_game_state(load_scenario(rec.scenario)), Dice(**rec.dice))
+        for action in rec.actions:
+            t0 = time.perf_counter()
+            twin = game.clone()
+            t1 = time.perf_counter()
+            twin.apply(action)
+            t2 = time.perf_counter()
+            clones.append(t1 - t0)
+            both.append(t2 - t0)
+            game.apply(action)
+    print(f"clone + apply of an action: median {statistics.median(both) * 1000:.3f} ms (clone alone "
+          f"{statistics.median(clones) * 1000:.3f} ms; {len(both)} actions; target < 0.5 ms)")
 
 
 if __name__ == "__main__":

@@ -91,6 +91,12 @@ class _UnitArrays:
     index: dict[str, int] = field(default_factory=dict)
     stale: set[int] = field(default_factory=set)
 
+    def copy(self) -> _UnitArrays:
+        """A copy whose arrays may be updated in place without touching these."""
+        return _UnitArrays(list(self.ids), self.players.copy(), self.footprints.copy(), self.core_polys.copy(),
+                           self.corners.copy(), self.cores.copy(), self.cores_next.copy(), self.bboxes.copy(),
+                           dict(self.index), set(self.stale))
+
 
 class Scene:
     """The table (``width`` x ``depth`` inches, origin at player 1's left corner), its terrain and the units.
@@ -231,6 +237,25 @@ class Scene:
         self.version += 1
         if self._shape_index is not None:
             self._shape_index.remove_unit(unit_id)
+
+    def copy(self) -> Scene:
+        """An independent scene with the same table, terrain and units, for a game cloned to look ahead.
+
+        Everything built from the terrain is shared (it never changes), and so is each unit's entry, which a move
+        replaces rather than changes; the structures a move updates in place (the stacked unit arrays, the pymunk
+        unit index) are copied, and cached answers are kept (they hold until a unit moves, in either scene).
+        """
+        twin = object.__new__(Scene)
+        twin.__dict__.update(self.__dict__)
+        twin._units = dict(self._units)
+        twin._cache = dict(self._cache)
+        twin._arrays = self._arrays.copy() if self._arrays is not None else None
+        twin._shape_index = None
+        if self._shape_index is not None:
+            twin._shape_index = self._shape_index.copy({uid: u.core for uid, u in self._units.items()})
+        # derived structures check the arrays they were built from by identity, so the copy rebuilds its own
+        twin.persistent = dict(self.persistent)
+        return twin
 
     def shape_index(self) -> ShapeIndex:
         """The pymunk index of unit and terrain cores (``geometry.spatial``), built on first use and then kept up

@@ -53,25 +53,56 @@ def _convex_pieces(core: BaseGeometry) -> list[list[tuple[float, float]]]:
 
 class ShapeIndex:
     """Static pymunk shapes of unit cores (key = unit id) and terrain cores (key = position in the scene's
-    terrain tuple) for overlap queries."""
+    terrain tuple) for overlap queries.
+
+    Terrain and units live in two pymunk spaces: the terrain space never changes and is shared by every copy
+    (``copy``), so that a copied scene (a game cloned for looking ahead) builds only its few unit boxes, and only
+    when it first asks about units.
+    """
 
     def __init__(self, terrain_cores: Sequence[BaseGeometry], impassable: Iterable[int]) -> None:
-        self.space = pymunk.Space()
-        self._body = self.space.static_body
-        self._units: dict[str, pymunk.Poly] = {}
-        self._groups: dict[str, int] = {}
-        self._filters: dict[tuple[int, int], pymunk.ShapeFilter] = {}
+        self.terrain_space = pymunk.Space()
+        """The terrain pieces' cores (never changes; shared by copies)."""
+        body = self.terrain_space.static_body
         blocked = set(impassable)
         for pos, core in enumerate(terrain_cores):
             cats = TERRAIN | (IMPASSABLE if pos in blocked else 0)
             for verts in _convex_pieces(core):
-                shape = pymunk.Poly(self._body, verts)
+                shape = pymunk.Poly(body, verts)
                 shape.filter = pymunk.ShapeFilter(categories=cats)
                 shape.key = ("terrain", pos)
-                self.space.add(shape)
+                self.terrain_space.add(shape)
+        self.space = pymunk.Space()
+        """The units' cores."""
+        self._body = self.space.static_body
+        self._units: dict[str, pymunk.Poly] = {}
+        self._groups: dict[str, int] = {}
+        self._filters: dict[tuple[int, int], pymunk.ShapeFilter] = {}
+        self._unbuilt: dict[str, np.ndarray] | None = None
+        """Unit cores not yet in ``space`` (a copy builds them on its first query about units), or None."""
+
+    def copy(self, unit_cores: dict[str, np.ndarray]) -> ShapeIndex:
+        """An index with the same terrain (shared) and the units ``unit_cores`` (unit id -> corners (4, 2))."""
+        twin = object.__new__(ShapeIndex)
+        twin.terrain_space = self.terrain_space
+        twin.space = pymunk.Space()
+        twin._body = twin.space.static_body
+        twin._units = {}
+        twin._groups = dict(self._groups)
+        twin._filters = self._filters  # ShapeFilter values are immutable
+        twin._unbuilt = dict(unit_cores)
+        return twin
+
+    def _build_units(self) -> None:
+        unbuilt, self._unbuilt = self._unbuilt, None
+        for unit_id, core in (unbuilt or {}).items():
+            self.set_unit(unit_id, core)
 
     def set_unit(self, unit_id: str, core: np.ndarray) -> None:
         """Add or move a unit's core (corners (4, 2))."""
+        if self._unbuilt is not None:
+            self._unbuilt[unit_id] = core
+            return
         self.remove_unit(unit_id)
         shape = pymunk.Poly(self._body, [(float(x), float(y)) for x, y in core])
         group = self._groups.setdefault(unit_id, len(self._groups) + 1)  # a query can leave its own unit out
@@ -82,6 +113,9 @@ class ShapeIndex:
 
     def remove_unit(self, unit_id: str) -> None:
         """Forget a unit (nothing if absent)."""
+        if self._unbuilt is not None:
+            self._unbuilt.pop(unit_id, None)
+            return
         shape = self._units.pop(unit_id, None)
         if shape is not None:
             self.space.remove(shape)
@@ -100,7 +134,11 @@ class ShapeIndex:
         if filt is None:
             filt = self._filters[(mask, group)] = pymunk.ShapeFilter(group=group, mask=mask)
         probe.filter = filt
-        hits = self.space.shape_query(probe)
+        if mask & UNIT and self._unbuilt is not None:
+            self._build_units()
+        hits = self.space.shape_query(probe) if mask & UNIT else []
+        if mask & (TERRAIN | IMPASSABLE):
+            hits += self.terrain_space.shape_query(probe)
         if not hits:
             return []
         return sorted({h.shape.key for h in hits if h.shape is not None})

@@ -1,0 +1,78 @@
+"""``Game.clone`` gives an independent game (design.md: a computer player looks ahead on clones).
+
+The clone shares what never changes (profiles, terrain, each unit's shapes at a pose) and copies the rest; these
+tests play clones on with other dice and check that the original goes on exactly as a game never cloned.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from game.autoplay import RandomPlayer
+from game.engine.actions import Done
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.game import Game
+from game.scenario import load_scenario, new_game_state
+from game.state_file import state_to_dict
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def _step(game: Game, player: RandomPlayer) -> None:
+    action = player.choose(game)
+    try:
+        game.apply(action)
+    except IllegalAction:
+        game.apply(Done(action.player))
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("default.yaml", 1), ("default.yaml", 2),
+                                                ("undead_vs_humans_1500.yaml", 3)])
+def test_clones_played_on_leave_the_original_as_a_game_never_cloned(scenario, seed):
+    sc = load_scenario(SCENARIOS / scenario)
+    game = Game.start(new_game_state(sc), Dice(seed=seed))
+    never_cloned = Game.start(new_game_state(sc), Dice(seed=seed))
+    player = RandomPlayer(random.Random(seed))
+    played = clones = 0
+    while game.pending is not None:
+        if played % 6 == 0:
+            clone = game.clone()
+            other = RandomPlayer(random.Random(seed * 1000 + played))
+            for _ in range(25):                 # the clone moves, fights, rolls: none of it may reach the game
+                if clone.pending is None:
+                    break
+                _step(clone, other)
+            clones += 1
+        action = player.choose(game)
+        try:
+            game.apply(action)
+        except IllegalAction:
+            action = Done(action.player)
+            game.apply(action)
+        never_cloned.apply(action)
+        assert game.digests[-1] == never_cloned.digests[-1], f"action {played} {action.to_dict()}"
+        played += 1
+    assert clones > 10
+    assert state_to_dict(game) == state_to_dict(never_cloned)
+
+
+def test_a_clone_sees_the_table_as_the_original_did():
+    sc = load_scenario(SCENARIOS / "default.yaml")
+    game = Game.start(new_game_state(sc), Dice(seed=5))
+    player = RandomPlayer(random.Random(5))
+    for _ in range(60):
+        _step(game, player)
+    game.state.scene.shape_index()              # built in the original, copied lazily
+    clone = game.clone()
+    s, c = game.state.scene, clone.state.scene
+    assert c.unit_ids() == s.unit_ids()
+    for uid in s.unit_ids():
+        assert c.pose(uid) == s.pose(uid)
+        assert c.units_within(uid, 6.0) == s.units_within(uid, 6.0)
+    for uid in s.unit_ids():
+        box = s.corners(uid) + [0.5, 0.5]
+        assert c.shape_index().overlapping(box) == s.shape_index().overlapping(box)
