@@ -609,7 +609,7 @@ def _copied(value: object, memo: dict[int, object]) -> object:
         assert isinstance(value, tuple)
         out = tuple(_copied(v, memo) for v in value)
     elif hasattr(kind, "__dataclass_params__"):
-        if kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        if kind.__dataclass_params__.frozen:
             return value
         names = _FIELDS.get(kind)
         if names is None:
