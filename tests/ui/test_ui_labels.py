@@ -241,3 +241,33 @@ def test_the_layout_is_deterministic() -> None:
     assert first == build()
     rects = [pygame.Rect(r) for _, r in first]
     assert all(a.collidelist(rects[i + 1:]) < 0 for i, a in enumerate(rects))
+
+
+def test_labels_keep_clear_of_objective_markers(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A unit just beyond a marker would put its name on the marker's number: the name goes elsewhere."""
+    from game.ui.scenes.handover import HandoverScene
+
+    src = ROOT / "scenarios" / "lessons" / "scenarios" / "09_objectives.yaml"
+    data = yaml.safe_load(src.read_text())
+    for army in data["armies"]:
+        army["include"] = str((src.parent / army["include"]).resolve())
+        for u in army["units"]:
+            if u["id"] == "pikemen-1":
+                u["pose"] = {"x": 24, "y": 19.6, "facing": 0}
+    path = tmp_path / "markers.yaml"
+    path.write_text(yaml.safe_dump(data))
+    d = driver_factory(size=(1600, 1000), start_scenario=path, seed=2)
+    d.frames(2)
+    if isinstance(d.scene, HandoverScene):
+        d.pass_handover()
+    scene = d.scene
+    assert isinstance(scene, BattleScene) and scene.game.state.objectives
+    for zoom in (0, 3):
+        for _ in range(zoom):
+            d.wheel(1)
+        scene.view.centre_on((24, 18))
+        d.move(scene.view.rect.bottomleft, frames=3)
+        labels = _check_labels(scene)
+        assert len(labels.rects("marker")) == len(scene.game.state.objectives)
+        assert labels.rects("unit")
+    assert scene.last_exception is None
