@@ -392,8 +392,8 @@ def _ask(labels: LabelLayout, kind: str, priority: int, text: str, colour: tuple
 
 
 def _ask_reach_label(scene: BattleScene, labels: LabelLayout, preview: ChargePreview) -> None:
-    """The reach outline's label: just above the outline's top, else below its bottom, else beside its left or
-    right end, else a little along the outline from the top."""
+    """The reach outline's label: just above the outline's top (or a little to either side), else below its
+    bottom, else beside its left or right end, else just inside its top or bottom."""
     pts = [scene.view.to_screen(p) for p in preview.reach[0]]
     text = (f"charge range {preview.allowance:g}\" (Advance {preview.advance:g}\" + 6\")" if preview.random
             else f"charge reach {preview.allowance:g}\"")
@@ -403,9 +403,9 @@ def _ask_reach_label(scene: BattleScene, labels: LabelLayout, preview: ChargePre
     bottom = max(pts, key=lambda q: q[1])
     left = min(pts, key=lambda q: q[0])
     right = max(pts, key=lambda q: q[0])
-    centres = [(top[0], top[1] - h / 2 - 3), (bottom[0], bottom[1] + h / 2 + 3), (left[0] - w / 2 - 4, left[1]),
-               (right[0] + w / 2 + 4, right[1])]
-    centres += [(top[0] + dx, top[1] - h / 2 - 3) for dx in (-w, w)]
+    above = top[1] - h / 2 - 3
+    centres = [(top[0], above), (top[0] - w * 0.75, above), (top[0] + w * 0.75, above),
+               (bottom[0], bottom[1] + h / 2 + 3), (left[0] - w / 2 - 4, left[1]), (right[0] + w / 2 + 4, right[1])]
     # inside the outline: a view zoomed in may show none of its outside
     centres += [(top[0], top[1] + h / 2 + 3), (bottom[0], bottom[1] - h / 2 - 3)]
     labels.add("reach", prio.REACH, surf, [surf.get_rect(center=(round(x), round(y))) for x, y in centres])
