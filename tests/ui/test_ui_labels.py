@@ -14,42 +14,14 @@ from game.ui import battle_draw
 from game.ui import label_layout as ll
 from game.ui.label_layout import LabelLayout
 from game.ui.scenes.battle import BattleScene
+from tests.ui.test_ui_insight import _battle as face_off_battle
+from tests.ui.test_ui_insight import _centre
 
 ROOT = Path(__file__).resolve().parents[2]
 
-FACE_OFF = {"pikemen-1": (30, 17, 0), "swordsmen-1": (40, 16, 0), "riders-1": (55, 17, 0),
-            "archers-1": (14, 18, 0), "crossbows-1": (47, 19, 10),
-            "spearmen-1": (31, 29, 180), "brutes-1": (39, 28.5, 200), "soot-archers-1": (47, 31, 180),
-            "dread-riders-1": (61, 29, 200)}
-"""The default armies face to face across the ford, within charge range (as in test_ui_insight)."""
-
-
 def _battle(driver_factory, moves: dict[str, tuple[float, float, float]] | None = None):  # type: ignore[no-untyped-def]
-    from game.engine.dice import Dice
-    from game.engine.game import Game
-    from game.scenario import load_scenario_mapping, new_game_state
-
-    path = ROOT / "scenarios" / "default.yaml"
-    data = yaml.safe_load(path.read_text())
-    data.pop("start", None)
-    poses = dict(FACE_OFF, **(moves or {}))
-    for army in data["armies"]:
-        for u in army["units"]:
-            if u["id"] in poses:
-                x, y, f = poses[u["id"]]
-                u["pose"] = {"x": x, "y": y, "facing": f}
-    scenario = load_scenario_mapping(data, path)
-    game = Game.start(new_game_state(scenario), Dice(seed=3))
-    d = driver_factory(size=(1600, 1000))
-    scene = BattleScene(d.app, game, None, list(scenario.terrain_kinds))
-    d.app.switch(scene)
-    d.pass_handover()
-    assert d.scene is scene
-    return d, scene, game
-
-
-def _centre(d, game, uid: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]
-    return d.table_px(game.state.units[uid].pose.xy)
+    """The default armies face to face across the ford (``test_ui_insight``) in a 1600x1000 window."""
+    return face_off_battle(driver_factory, 3, moves, (1600, 1000))
 
 
 def _panels(scene: BattleScene) -> list[pygame.Rect]:
