@@ -19,6 +19,7 @@ from tests.ui.test_ui_insight import _centre
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
 def _battle(driver_factory, moves: dict[str, tuple[float, float, float]] | None = None):  # type: ignore[no-untyped-def]
     """The default armies face to face across the ford (``test_ui_insight``) in a 1600x1000 window."""
     return face_off_battle(driver_factory, 3, moves, (1600, 1000))
