@@ -9,7 +9,7 @@ interaction state; what is expensive is cached per game position and view (``Alp
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -18,8 +18,9 @@ from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
 from game.engine.state import MoveAction, Phase
 from game.ui import decisions, palette
+from game.ui import label_layout as prio
 from game.ui.assets import text_cache
-from game.ui.draw_objectives import draw_marker_ghost, draw_objectives
+from game.ui.draw_objectives import draw_marker_ghost, draw_objectives, marker_boxes
 from game.ui.draw_terrain import TRAIT_WORDS
 from game.ui.insight import (
     ChargePreview,
@@ -29,6 +30,7 @@ from game.ui.insight import (
     contact_side,
     corners,
 )
+from game.ui.label_layout import Label, LabelLayout
 from game.ui.move_tool import MoveTool
 from game.ui.overlays import (
     AlphaLayer,
@@ -41,7 +43,6 @@ from game.ui.overlays import (
     draw_zone,
     faded,
     label_at,
-    label_box,
     note_size,
     place_note,
     pulse,
@@ -99,8 +100,6 @@ class Aids:
     """Enemies the subject sees (V)."""
     measurement: Measurement | None = None
     """The tape (M)."""
-    labels: list[pygame.Rect] = field(default_factory=list)
-    """Screen boxes of the aids' labels drawn this frame (reach, charge sides): the hover note keeps clear of them."""
 
 
 def aids(scene: BattleScene) -> Aids:
@@ -146,6 +145,10 @@ class _Layers:
         """Times the base (table, units, labels) was redrawn into the cache (tests, benchmarks)."""
         self.last_view: object = None
         self.boxes: tuple[object, list[pygame.Rect]] = (None, [])
+        self.bodies: tuple[object, tuple[int, int], list[pygame.Rect]] = (None, (0, 0), [])
+        self.labels: LabelLayout | None = None
+        self.standing: tuple[object, tuple[int, int], list[Label]] = (None, (0, 0), [])
+        """The label layout of the last frame (tests check what it placed)."""
         self.arcs = AlphaLayer()
         self.reach = AlphaLayer()
         self.zones = AlphaLayer()
@@ -203,21 +206,24 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         screen.blit(lay.base, view.rect.topleft, view.rect)
     clip = screen.get_clip()
     screen.set_clip(view.rect)
+    labels = LabelLayout(view.rect, shy_of=_body_boxes(scene))
+    lay.labels = labels
     if zoned and t is not None:
         _draw_broken_zones(scene, screen, t)
         _draw_crossed(scene, screen, t)
     _draw_outlines(scene, screen, a)
     if a.shot is not None and a.shot.models:
         _draw_firing_models(scene, screen, a.shot)
+    if scene.show_arcs and a.subject is not None:
+        _ask_arc_labels(scene, labels, a.subject)
     if a.charge is not None:
-        if a.charge.reach:     # drawn in the cached layer below: only its box is needed here
-            text, at = _reach_label(scene, a.charge)
-            a.labels.append(label_box(text, at, REACH, 12))
-        a.labels += _draw_charge_plans(scene, screen, a.charge)
+        if a.charge.reach:     # the outline is in the cached layer below
+            _ask_reach_label(scene, labels, a.charge)
+        _draw_charge_plans(scene, screen, a.charge, labels)
     if a.sight is not None:
-        _draw_sight(scene, screen, a.sight)
-    _draw_declared_charges(scene, screen)
-    _draw_trails(scene, screen)
+        _draw_sight(scene, screen, a.sight, labels)
+    _draw_declared_charges(scene, screen, labels)
+    _draw_trails(scene, screen, labels)
     if t is not None and moving:
         ev = t.evaluate()
         if t.kind in ("move", "consolidate"):
@@ -227,26 +233,30 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         else:
             path = []
         scene.painter.draw_ghost(screen, view, t.unit, t.ghost, ev.legal, path)
-    _draw_target_tapes(scene, screen, a)
-    _draw_tapes(scene, screen, a)
+    _draw_target_tapes(scene, screen, a, labels)
+    _draw_tapes(scene, screen, a, labels)
     noted = False
     if pending is not None and pending.decision == "place_objective" and view.rect.collidepoint(scene.mouse):
         point = view.to_table(scene.mouse)
         problem = draw_marker_ghost(screen, view, s, point, pending.player)
         note = ([(f"✗ {problem.rule}", palette.ILLEGAL), (problem.message, (230, 230, 230))] if problem else
                 [(f"Objective marker {len(s.objectives) + 1}: click to place it here", palette.LEGAL)])
-        draw_note(screen, scene.mouse, note, view.rect, 13)
+        draw_note(screen, scene.mouse, note, view.rect, 13, layout=labels)
         noted = True
     if t is not None:
-        noted = _draw_ghost_note(scene, screen, t)
+        noted = _draw_ghost_note(scene, screen, t, labels)
     if not noted and not scene.panning:
-        noted = _draw_hover_note(scene, screen, a)
+        noted = _draw_hover_note(scene, screen, a, labels)
     if scene.error is not None and scene.error.where is not None:
         draw_cross(screen, view, scene.error.where, palette.ILLEGAL)
     if scene.hover_terrain is not None and not scene.panning and (t is None or not (t.dragging or t.changed)) \
             and not scene.measure and not noted:
         head, traits = scene.static.describe(scene.hover_terrain)
-        draw_note(screen, scene.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13)
+        draw_note(screen, scene.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13,
+                  layout=labels)
+    _standing_labels(scene, labels, poses)
+    labels.solve()
+    labels.draw(screen)
     screen.set_clip(clip)
     if scene.banner is not None:
         text, colour, until = scene.banner
@@ -255,6 +265,26 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
     if scene.last_exception is not None:
         draw_banner(screen, pygame.Rect(view.rect.x, view.rect.y, view.rect.w, 60),
                     f"Engine error (see the terminal): {scene.last_exception}", palette.ILLEGAL)
+
+
+def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> None:
+    """Ask ``labels`` for the labels that change only with the view and the game (objective markers, units,
+    terrain): asked of a layout of their own, cached while nothing moves and moved along while the view pans."""
+    lay = layers(scene)
+    view = scene.view
+    key = (round(view.scale, 4), view.flipped, view.rect.size, scene.insight.stamp, scene.selected,
+           id(scene.static))
+    origin = (round(view.ox), round(view.oy))
+    if poses or lay.standing[0] != key:
+        own = LabelLayout(view.rect)
+        s = scene.game.state
+        for box in marker_boxes(view, s):
+            own.reserve("marker", box)
+        scene.painter.ask_labels(own, view, s, scene.selected, poses)
+        scene.static.ask_labels(own, view)
+        lay.standing = (None if poses else key, origin, own.asked)
+    was = lay.standing[1]
+    labels.extend(lay.standing[2], (origin[0] - was[0], origin[1] - was[1]))
 
 
 def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[str], poses: Any,
@@ -281,7 +311,6 @@ def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[st
         _draw_zones(scene, surf, scene.tool)
     scene.painter.draw_units(surf, view, s, dimmed=dimmed, poses=poses)
     draw_objectives(surf, view, s, carried=True)      # a carried relic rides on its unit
-    scene.painter.draw_labels(surf, view, s, scene.selected)
     surf.set_clip(clip)
 
 
@@ -339,24 +368,51 @@ def _draw_arcs(scene: BattleScene, screen: pygame.Surface, uid: str) -> None:
         return out
 
     layers(scene).arcs.blit(screen, (uid, unit.pose, view.key), polys)
+
+
+def _ask_arc_labels(scene: BattleScene, labels: LabelLayout, uid: str) -> None:
+    """Each facing arc's name, a little way out along the middle of its wedge (nudged outward when crowded)."""
+    wedges = scene.insight.arcs(uid)
+    if wedges is None:
+        return
+    view = scene.view
     for arc, quad in wedges.items():
         mid_side = ((quad[0][0] + quad[1][0]) / 2, (quad[0][1] + quad[1][1]) / 2)
         mid_far = ((quad[2][0] + quad[3][0]) / 2, (quad[2][1] + quad[3][1]) / 2)
-        at = (mid_side[0] + (mid_far[0] - mid_side[0]) * 0.55, mid_side[1] + (mid_far[1] - mid_side[1]) * 0.55)
-        label_at(screen, ARC_NAMES[arc], view.to_screen(at), ARC_COLOURS[arc], 11)
+        spots = [view.to_screen((mid_side[0] + (mid_far[0] - mid_side[0]) * f,
+                                 mid_side[1] + (mid_far[1] - mid_side[1]) * f)) for f in (0.55, 0.4, 0.7, 0.85)]
+        _ask(labels, "arc", prio.ARC, ARC_NAMES[arc], ARC_COLOURS[arc], spots, 11)
 
 
-def _reach_label(scene: BattleScene, preview: ChargePreview) -> tuple[str, tuple[float, float]]:
-    """The reach outline's label and where it goes on screen: just above the outline's top."""
-    top = min(preview.reach[0], key=lambda p: scene.view.to_screen(p)[1])
-    x, y = scene.view.to_screen(top)
+def _ask(labels: LabelLayout, kind: str, priority: int, text: str, colour: tuple[int, int, int],
+         centres: list[tuple[float, float]], size: int = 12, bold: bool = True, shy: str = "prefer") -> None:
+    """Ask for a small dark label centred on the first free of the screen points ``centres``."""
+    surf = text_cache.get(text, size, colour, bold, (12, 14, 16, 215), 3)
+    labels.add(kind, priority, surf, [surf.get_rect(center=(round(x), round(y))) for x, y in centres], shy=shy)
+
+
+def _ask_reach_label(scene: BattleScene, labels: LabelLayout, preview: ChargePreview) -> None:
+    """The reach outline's label: just above the outline's top (or a little to either side), else below its
+    bottom, else beside its left or right end, else just inside its top or bottom."""
+    pts = [scene.view.to_screen(p) for p in preview.reach[0]]
     text = (f"charge range {preview.allowance:g}\" (Advance {preview.advance:g}\" + 6\")" if preview.random
             else f"charge reach {preview.allowance:g}\"")
-    return text, (x, y - 10)
+    surf = text_cache.get(text, 12, REACH, True, (12, 14, 16, 215), 3)
+    w, h = surf.get_size()
+    top = min(pts, key=lambda q: q[1])
+    bottom = max(pts, key=lambda q: q[1])
+    left = min(pts, key=lambda q: q[0])
+    right = max(pts, key=lambda q: q[0])
+    above = top[1] - h / 2 - 3
+    centres = [(top[0], above), (top[0] - w * 0.75, above), (top[0] + w * 0.75, above),
+               (bottom[0], bottom[1] + h / 2 + 3), (left[0] - w / 2 - 4, left[1]), (right[0] + w / 2 + 4, right[1])]
+    # inside the outline: a view zoomed in may show none of its outside
+    centres += [(top[0], top[1] + h / 2 + 3), (bottom[0], bottom[1] - h / 2 - 3)]
+    labels.add("reach", prio.REACH, surf, [surf.get_rect(center=(round(x), round(y))) for x, y in centres])
 
 
-def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> pygame.Rect:
-    """The footprint grown by the charge distance: enemies touching it may be in reach; returns its label's box."""
+def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> None:
+    """The footprint grown by the charge distance: enemies touching it may be in reach."""
     view = scene.view
     ring = preview.reach[0]
 
@@ -365,7 +421,6 @@ def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePrevi
         return [(pts, REACH + (20,), 0), (pts, REACH + (190,), 2)]
 
     layers(scene).reach.blit(screen, (preview.unit, scene.insight.stamp, view.key), polys)
-    return label_at(screen, *_reach_label(scene, preview), REACH, 12)
 
 
 def _zone_reach(t: MoveTool) -> float:
@@ -461,10 +516,10 @@ def _ghost_sprite(scene: BattleScene, uid: str, pose: Any) -> tuple[pygame.Surfa
     return surf, (round(cx - surf.get_width() / 2), round(cy - surf.get_height() / 2))
 
 
-def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> list[pygame.Rect]:
-    """For each valid target: the side the charge would contact, the path and the charger's final pose; returns the
-    boxes of the labels."""
-    boxes: list[pygame.Rect] = []
+def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview,
+                       labels: LabelLayout) -> None:
+    """For each valid target: the side the charge would contact, the path and the charger's final pose; the side's
+    label is asked of ``labels``."""
     s = scene.game.state
     view = scene.view
     unit = s.units[preview.unit]
@@ -495,11 +550,17 @@ def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: Char
         odds = preview.chance(tid)
         text = f"{side} {plan.distance:.1f}\"" if odds is None else \
             f"{side} {preview.measured[tid]:.1f}\" · {odds:.0%}"
-        boxes.append(label_at(screen, text, out, palette.TARGET, 12))
-    return boxes
+        # then further behind, then beside the ghost's left and right (its sides, seen on screen)
+        left = view.to_screen(plan.end.to_world((-unit.formation.width / 2, 0.0)))
+        right = view.to_screen(plan.end.to_world((unit.formation.width / 2, 0.0)))
+        far = (out[0] + dx / norm * 16, out[1] + dy / norm * 16)
+        sides = [(q[0] + (q[0] - centre[0]) / max(1.0, abs(q[0] - centre[0]) + abs(q[1] - centre[1])) * 40,
+                  q[1] + (q[1] - centre[1]) / max(1.0, abs(q[0] - centre[0]) + abs(q[1] - centre[1])) * 14)
+                 for q in (left, right)]
+        _ask(labels, "charge side", prio.CHARGE_SIDE, text, palette.TARGET, [out, far] + sides)
 
 
-def _draw_sight(scene: BattleScene, screen: pygame.Surface, sight: SightPreview) -> None:
+def _draw_sight(scene: BattleScene, screen: pygame.Surface, sight: SightPreview, labels: LabelLayout) -> None:
     """A clear sight line to each enemy the subject sees; the others are dimmed and marked."""
     s = scene.game.state
     view = scene.view
@@ -513,10 +574,11 @@ def _draw_sight(scene: BattleScene, screen: pygame.Surface, sight: SightPreview)
         if unit is None or unit.pose is None:
             continue
         dashed_polyline(screen, (150, 150, 150), [view.to_screen(c) for c in corners(unit)], 1, closed=True)
-        label_at(screen, "not in sight", view.to_screen(unit.pose.xy), (200, 200, 200), 11, False)
+        label_at(screen, "not in sight", view.to_screen(unit.pose.xy), (200, 200, 200), 11, False, labels,
+                 prio.AID, "not in sight")
 
 
-def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface) -> None:
+def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout) -> None:
     """Charges declared this movement phase and not yet moved: an amber tape from charger to target."""
     s = scene.game.state
     if s.phase.value != "movement":
@@ -529,10 +591,11 @@ def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface) -> None:
             continue
         pa, pb = closest_points_between(a, b)
         scene.painter.draw_outlines(screen, scene.view, s, {a.id: (palette.SHAKEN, 3)})
-        draw_tape(screen, scene.view, pa, pb, f"charge {s.scene.distance(a.id, b.id):.1f}\"", palette.SHAKEN, 3)
+        draw_tape(screen, scene.view, pa, pb, f"charge {s.scene.distance(a.id, b.id):.1f}\"", palette.SHAKEN, 3,
+                  labels, prio.DECLARED, "declared charge")
 
 
-def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
+def _draw_trails(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout) -> None:
     """Flight, pursuit, retreat, follow-up, charge and consolidation moves: an arrow from where the unit was to
     where it ended, with what happened; units caught or routed marked where they were last."""
     pending = scene.game.pending
@@ -543,7 +606,7 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
     view = scene.view
     s = scene.game.state
     Pt = tuple[float, float]
-    labels: list[tuple[str, tuple[Pt, Pt], tuple[int, int, int]]] = []   # text, (arrow start, end), colour
+    said: list[tuple[str, tuple[Pt, Pt], tuple[int, int, int]]] = []   # text, (arrow start, end), colour
     for item, alpha in shown:
         if alpha <= 0.02:
             continue
@@ -556,7 +619,7 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
             a, b = view.to_screen(item.start.xy), view.to_screen(item.end.xy)
             draw_arrow(screen, a, b, colour, 3)
             if alpha > 0.35:
-                labels.append((item.label, (a, b), colour))
+                said.append((item.label, (a, b), colour))
         elif isinstance(item, Fate):
             unit = s.units.get(item.unit)
             if unit is None or item.pose is None:
@@ -568,27 +631,22 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface) -> None:
             pygame.draw.line(screen, colour, pts[1], pts[3], 2)
             if alpha > 0.35:
                 centre = view.to_screen(item.pose.xy)
-                labels.insert(0, (f"☠ {unit.profile.name}: {item.label}", (centre, centre), colour))
-    placed: list[pygame.Rect] = []
-    units = _unit_boxes(scene, None)
-    for text, (p, q), colour in labels:
+                said.insert(0, (f"☠ {unit.profile.name}: {item.label}", (centre, centre), colour))
+    for text, (p, q), colour in said:
         surf = text_cache.get(text, 12, colour, True, (12, 14, 16, 215), 3)
         h = surf.get_height() + 2
-        # along the arrow first (its middle, then toward either end), then stacked: clear of the other labels,
-        # and of the units and their names where there is room
+        # along the arrow first (its middle, then toward either end), then stacked; clear of the units' bodies
+        # where there is room
         spots = [(p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f) for f in (0.5, 0.35, 0.65, 0.2, 0.8)]
         rects = [surf.get_rect(center=(round(x), round(y))) for x, y in spots]
         rects += [rects[0].move(0, k * h) for k in (1, -1, 2, -2, 3, -3)]
-        free = [r for r in rects if r.collidelist(placed) < 0]
-        rect = next((r for r in free if r.collidelist(units) < 0), free[0] if free else rects[0])
-        placed.append(rect)
-        screen.blit(surf, rect)
+        labels.add("trail", prio.TRAIL, surf, rects)
 
 
 # --- tapes and notes -----------------------------------------------------------------------------------------------
 
 
-def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
+def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> None:
     """Distances to the valid targets (shooting, redirect without a plan); charge plans carry their own."""
     s = scene.game.state
     sel = a.subject
@@ -599,10 +657,11 @@ def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> N
         if uid == sel or uid in planned or uid not in s.units or not s.units[uid].on_table:
             continue
         pa, pb = closest_points_between(s.units[sel], s.units[uid])
-        draw_tape(screen, scene.view, pa, pb, f'{s.scene.distance(sel, uid):.1f}"', palette.TARGET, 1)
+        draw_tape(screen, scene.view, pa, pb, f'{s.scene.distance(sel, uid):.1f}"', palette.TARGET, 1, labels,
+                  prio.TARGET_TAPE, "target tape")
 
 
-def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
+def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> None:
     s = scene.game.state
     view = scene.view
     if scene.measure:
@@ -611,10 +670,10 @@ def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
             text = f'{m.distance:.1f}"'
             if m.target is not None:
                 text += f" to {s.units[m.target].profile.name}"
-            draw_tape(screen, view, m.a, m.b, text)
+            draw_tape(screen, view, m.a, m.b, text, layout=labels, priority=prio.MEASURE, kind="measure")
         elif a.subject is None and view.rect.collidepoint(scene.mouse):
             draw_note(screen, scene.mouse, [("Measure: click a unit to measure from it", palette.MEASURE)],
-                      view.rect, 13)
+                      view.rect, 13, layout=labels)
         return
     sel = s.units.get(a.subject) if a.subject else None
     if sel is None:
@@ -624,10 +683,11 @@ def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
     if hover and hover != sel.id and hover in s.units and s.units[hover].on_table \
             and hover not in target_ids(scene) and not declared:     # a declared charge has its own tape
         pa, pb = closest_points_between(sel, s.units[hover])
-        draw_tape(screen, view, pa, pb, f'{s.scene.distance(sel.id, hover):.1f}"')
+        draw_tape(screen, view, pa, pb, f'{s.scene.distance(sel.id, hover):.1f}"', layout=labels,
+                  priority=prio.MEASURE, kind="measure")
 
 
-def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> bool:
+def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> bool:
     """Next to the mouse: why the enemy under it may not be charged or shot at (the engine's rule and words, with a
     cross where it breaks), or what a charge or a shot at it would be. True if a note was drawn."""
     s = scene.game.state
@@ -688,11 +748,12 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> boo
     elif a.charge is not None and a.charge.cannot and scene.selected == a.charge.unit:
         unit = s.units[a.charge.unit]
         if unit.pose is not None:
-            label_at(screen, f"Cannot charge: {a.charge.cannot}", view.to_screen(unit.pose.xy), palette.SHAKEN, 12)
+            label_at(screen, f"Cannot charge: {a.charge.cannot}", view.to_screen(unit.pose.xy), palette.SHAKEN, 12,
+                     layout=labels, priority=prio.AID, kind="cannot charge")
         return False
     if not lines:
         return False
-    _note_beside(scene, screen, lines, hover, a)
+    _note_beside(scene, screen, lines, hover, a, labels)
     return True
 
 
@@ -748,12 +809,13 @@ def _screen_box(scene: BattleScene, pts: list[Point]) -> pygame.Rect:
 
 
 def _note_beside(scene: BattleScene, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]],
-                 uid: str | None, a: Aids) -> None:
-    """A note next to unit ``uid`` (not under the mouse), clear of the subject, the charge ghosts and labels."""
+                 uid: str | None, a: Aids, labels: LabelLayout) -> None:
+    """A note next to unit ``uid`` (not under the mouse), clear of the subject and the charge ghosts (the other
+    labels make way for it)."""
     s = scene.game.state
     unit = s.units.get(uid) if uid else None
     if unit is None or unit.pose is None:
-        draw_note(screen, scene.mouse, lines, scene.view.rect, 13)
+        draw_note(screen, scene.mouse, lines, scene.view.rect, 13, layout=labels)
         return
     around = _screen_box(scene, corners(unit)).inflate(8, 30)
     avoid: list[pygame.Rect] = []
@@ -765,12 +827,11 @@ def _note_beside(scene: BattleScene, screen: pygame.Surface, lines: list[tuple[s
             avoid.append(_screen_box(scene, corners(charger, plan.end)).inflate(10, 40))
     lines = wrap_lines(lines, min(460, scene.view.rect.w // 2), 13)
     size = note_size(lines, 13)
-    at = place_note(size, around, scene.view.rect, avoid * 3 + [r.inflate(6, 6) for r in a.labels] * 3
-                    + _unit_boxes(scene, None))
-    draw_note(screen, scene.mouse, lines, scene.view.rect, 13, at=at)
+    at = place_note(size, around, scene.view.rect, avoid * 3 + _unit_boxes(scene, None))
+    draw_note(screen, scene.mouse, lines, scene.view.rect, 13, at=at, layout=labels)
 
 
-def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> bool:
+def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool, labels: LabelLayout) -> bool:
     if t.kind == "move" and not (t.changed or t.legs):
         return False
     ev = t.evaluate()
@@ -819,7 +880,7 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool) ->
         lines.append(("Enter confirms · Esc cancels", GREY))
     lines = wrap_lines(lines, min(520, scene.view.rect.w // 2), 14)
     at = place_note(note_size(lines), around, scene.view.rect, _unit_boxes(scene, t))
-    draw_note(screen, anchor, lines, scene.view.rect, at=at)
+    draw_note(screen, anchor, lines, scene.view.rect, at=at, layout=labels)
     return True
 
 
@@ -839,6 +900,29 @@ def _unit_boxes(scene: BattleScene, t: MoveTool | None) -> list[pygame.Rect]:
             avoid.append(pygame.Rect(min(px), min(py) - 16, max(px) - min(px) + 1, max(py) - min(py) + 32))
     lay.boxes = (key, avoid)
     return avoid
+
+
+def _body_boxes(scene: BattleScene) -> list[pygame.Rect]:
+    """Screen boxes of the units' bodies (labels keep off them where they can; terrain names always; cached, and
+    moved along while the view pans)."""
+    lay = layers(scene)
+    view = scene.view
+    key = (round(view.scale, 4), view.flipped, scene.insight.stamp)
+    origin = (round(view.ox), round(view.oy))
+    if lay.bodies[0] != key:
+        out = []
+        for u in scene.game.state.units.values():
+            if u.on_table and u.pose is not None:
+                pts = [view.to_screen(p) for p in footprint_corners(u.pose, u.formation)]
+                px, py = [p[0] for p in pts], [p[1] for p in pts]
+                out.append(pygame.Rect(round(min(px)), round(min(py)), round(max(px) - min(px)) + 1,
+                                       round(max(py) - min(py)) + 1))
+        lay.bodies = (key, origin, out)
+    was = lay.bodies[1]
+    if was == origin:
+        return lay.bodies[2]
+    dx, dy = origin[0] - was[0], origin[1] - was[1]
+    return [r.move(dx, dy) for r in lay.bodies[2]]
 
 
 def _corners(t: MoveTool) -> list[Point]:

@@ -59,6 +59,16 @@ def draw_objectives(screen: pygame.Surface, view: TableView, state: GameState, c
         screen.blit(label, label.get_rect(center=(round(centre[0]), round(centre[1]))))
 
 
+def marker_boxes(view: TableView, state: GameState) -> list[pygame.Rect]:
+    """Screen boxes of the markers' discs with their numbers (labels keep clear of them)."""
+    out = []
+    for o in state.objectives:
+        x, y = view.to_screen(objectives.position(state, o))
+        r = round(max(7.0, view.length(MARKER_RADIUS))) + 2
+        out.append(pygame.Rect(round(x) - r, round(y) - r, 2 * r + 1, 2 * r + 1))
+    return out
+
+
 def placement_problem(state: GameState, player: int, point: tuple[float, float]) -> IllegalAction | None:
     """Why ``player`` may not place a marker at ``point`` (inches), or None (the engine's own check)."""
     try:

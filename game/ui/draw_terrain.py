@@ -17,6 +17,7 @@ import pygame
 from game.terrain_kinds import KIND_TRAITS, KINDS
 from game.ui import palette
 from game.ui.assets import text_cache
+from game.ui.label_layout import TERRAIN, LabelLayout
 from game.ui.table_view import TableView
 from geometry.pose import Point
 from geometry.terrain import TerrainShape
@@ -111,7 +112,7 @@ class StaticLayer:
     """Renders and caches the table and terrain for the current zoom."""
 
     def __init__(self, width: float, depth: float, terrain: Sequence[TerrainShape],
-                 kinds: Sequence[str] | None = None) -> None:
+                 kinds: Sequence[str] | None = None, names: bool = True) -> None:
         self.width = width
         self.depth = depth
         self.terrain = list(terrain)
@@ -119,6 +120,11 @@ class StaticLayer:
         self.kinds = [given[i] if i < len(given) and given[i] in KIND_TRAITS else terrain_kind(t)
                       for i, t in enumerate(self.terrain)]
         """Kind of each piece: the scenario's ``terrain_kinds`` when given, else guessed (``terrain_kind``)."""
+        self.names = names
+        """Paint each piece's name and traits into the layer (False: the battle screen lays them out with its other
+        labels, ``ask_labels``)."""
+        self._centres = [_centroid(t.polygon) for t in self.terrain]
+        self._name_labels: dict[tuple[int, int], tuple[pygame.Surface, pygame.Surface]] = {}
         self._surface: pygame.Surface | None = None
         self._key: tuple[object, ...] | None = None
         self._exact: pygame.Surface | None = None
@@ -142,6 +148,44 @@ class StaticLayer:
         head = f"{piece.name} ({self.kinds[index]}"
         head += f", {piece.height:g}\" high)" if piece.height else ")"
         return [head, traits]
+
+    def ask_labels(self, layout: LabelLayout, view: TableView) -> None:
+        """Ask ``layout`` for each piece's label on screen: name over traits at its centre, nudged within the piece,
+        never over a unit's body; else the name alone; else none (the hover note still names it)."""
+        if view.scale < 6:
+            return
+        size = max(10, min(15, round(view.scale * 0.6)))
+        for i, piece in enumerate(self.terrain):
+            full, name = self._name_label(i, size)
+            cx, cy = view.to_screen(self._centres[i])
+            xs = [view.to_screen(p) for p in piece.polygon]
+            box = pygame.Rect(min(p[0] for p in xs), min(p[1] for p in xs), 1, 1)
+            box.width = max(1, round(max(p[0] for p in xs) - box.x))
+            box.height = max(1, round(max(p[1] for p in xs) - box.y))
+            forms = []
+            for surf in (full, name):
+                rect = surf.get_rect(center=(round(cx), round(cy)))
+                # nudges kept within the piece's screen box: a terrain name names what it lies on
+                steps = [(0, 0), (0, -rect.h), (0, rect.h), (-rect.w // 2, 0), (rect.w // 2, 0),
+                         (0, -2 * rect.h), (0, 2 * rect.h)]
+                spots = [rect.move(dx, dy) for dx, dy in steps]
+                forms.append((surf, [r for r in spots if box.collidepoint(r.center)] or spots[:1]))
+            layout.add("terrain", TERRAIN, forms[0][0], forms[0][1], short=forms[1:], shy="never")
+
+    def _name_label(self, index: int, size: int) -> tuple[pygame.Surface, pygame.Surface]:
+        """A piece's name over its traits, and its name alone (cached per size)."""
+        got = self._name_labels.get((index, size))
+        if got is None:
+            piece = self.terrain[index]
+            name = text_cache.get(piece.name, size, (255, 255, 255), True, (0, 0, 0, 120), 2)
+            traits = ", ".join(TRAIT_WORDS.get(t, t) for t in sorted(piece.traits)) or "open ground"
+            small = text_cache.get(traits, max(9, size - 3), (235, 235, 235), False, (0, 0, 0, 110), 2)
+            both = pygame.Surface((max(name.get_width(), small.get_width()), name.get_height() + small.get_height()),
+                                  pygame.SRCALPHA)
+            both.blit(name, ((both.get_width() - name.get_width()) // 2, 0))
+            both.blit(small, ((both.get_width() - small.get_width()) // 2, name.get_height()))
+            got = self._name_labels[(index, size)] = (both, name)
+        return got
 
     def draw(self, screen: pygame.Surface, view: TableView) -> None:
         """Blit the static layer for ``view`` onto ``screen`` (rendering it only when the zoom changed).
@@ -293,7 +337,7 @@ class StaticLayer:
         if "dangerous" in piece.traits or "dangerous_when_rushing" in piece.traits:
             pygame.draw.polygon(surf, (255, 220, 60), pts, 1)
         # name and traits
-        if scale >= 6:
+        if scale >= 6 and self.names:
             cx, cy = tf(_centroid(piece.polygon))
             size = max(10, min(15, round(scale * 0.6)))
             name = text_cache.get(piece.name, size, (255, 255, 255), True, (0, 0, 0, 120), 2)

@@ -15,6 +15,7 @@ import pygame
 from game.engine.state import GameState, Unit
 from game.ui import palette
 from game.ui.assets import text_cache
+from game.ui.label_layout import UNIT, LabelLayout
 from game.ui.table_view import TableView
 from geometry.formation import Formation, footprint_corners, model_offsets
 from geometry.pose import Pose, forward_vector
@@ -191,30 +192,49 @@ class UnitPainter:
         pygame.draw.circle(screen, colour, tip, 4)
         screen.set_clip(clip)
 
-    def draw_labels(self, screen: pygame.Surface, view: TableView, state: GameState,
-                    selected: str | None = None) -> None:
-        """Name and models left just behind each unit's rear edge, with Shaken / Fleeing / Engaged markers."""
-        clip = screen.get_clip()
-        screen.set_clip(view.rect)
+    def ask_labels(self, layout: LabelLayout, view: TableView, state: GameState, selected: str | None = None,
+                   poses: Mapping[str, Pose] | None = None) -> None:
+        """Ask ``layout`` for each unit's label (name, models left, Shaken / Fleeing / Engaged): just behind the
+        rear edge, else in front, else beside it; else the short name (``short_name``) there; else none."""
         size = max(10, min(14, round(view.scale * 0.55)))
+        poses = poses or {}
         for unit in state.units.values():
-            if not unit.on_table:
+            if not unit.on_table or unit.models <= 0:
                 continue
             assert unit.pose is not None
-            label = self.label(unit, size, unit.id == selected)
-            fwd = forward_vector(view.screen_facing(unit.pose.facing))
-            back = (-fwd[0], fwd[1])  # rearward on screen (screen y grows downward)
-            rear = view.to_screen(unit.pose.to_world((0.0, -unit.formation.depth / 2)))
-            lw, lh = label.get_size()
-            reach = abs(back[0]) * lw / 2 + abs(back[1]) * lh / 2 + 2
-            cx, cy = rear[0] + back[0] * reach, rear[1] + back[1] * reach
-            screen.blit(label, (round(cx - lw / 2), round(cy - lh / 2)))
-        screen.set_clip(clip)
+            pose = poses.get(unit.id, unit.pose)
+            bold = unit.id == selected
+            full = self.label(unit, size, bold)
+            short = self.label(unit, size, bold, short=True)
+            spots = self._spots(view, unit, pose, full.get_size())
+            forms = [(short, self._spots(view, unit, pose, short.get_size()))] if short is not full else []
+            layout.add("unit", UNIT, full, spots, short=forms, shy="ignore")
 
     @staticmethod
-    def label(unit: Unit, size: int, bold: bool) -> pygame.Surface:
-        """The label of a unit: name, models left (and of how many), wounds, status markers (cached text)."""
-        text = f"{unit.profile.name} {unit.models}"
+    def _spots(view: TableView, unit: Unit, pose: Pose, size: tuple[int, int]) -> list[pygame.Rect]:
+        """Where a label of ``size`` may go: beyond the middle of the rear edge, the front edge, the left and the
+        right side (each just clear of the footprint), then a step further behind."""
+        lw, lh = size
+        fwd = forward_vector(view.screen_facing(pose.facing))
+        f = (fwd[0], -fwd[1])                 # forward on screen (screen y grows downward)
+        r = (-f[1], f[0])                     # the unit's right on screen
+        half_w, half_d = unit.formation.width / 2, unit.formation.depth / 2
+        out = []
+        for (u, v), d in (((0.0, -half_d), (-f[0], -f[1])), ((0.0, half_d), f), ((-half_w, 0.0), (-r[0], -r[1])),
+                          ((half_w, 0.0), r)):
+            edge = view.to_screen(pose.to_world((u, v)))
+            reach = abs(d[0]) * lw / 2 + abs(d[1]) * lh / 2 + 2
+            cx, cy = edge[0] + d[0] * reach, edge[1] + d[1] * reach
+            out.append(pygame.Rect(round(cx - lw / 2), round(cy - lh / 2), lw, lh))
+        back = out[0]
+        out.append(back.move(round(-f[0] * (lh + 2)), round(-f[1] * (lh + 2))))
+        return out
+
+    @staticmethod
+    def label(unit: Unit, size: int, bold: bool, short: bool = False) -> pygame.Surface:
+        """The label of a unit: name (``short``: ``short_name``), models left (and of how many), wounds, status
+        markers (cached text)."""
+        text = f"{short_name(unit.profile.name) if short else unit.profile.name} {unit.models}"
         if unit.models != unit.starting_models:
             text += f"/{unit.starting_models}"
         if unit.wounds:
@@ -247,3 +267,10 @@ class UnitPainter:
 
 
 _LABELS: dict[tuple[object, ...], pygame.Surface] = {}
+
+
+def short_name(name: str) -> str:
+    """A unit's name abbreviated for a crowded table: its last word ("Canton Swordsmen" -> "Swordsmen"), or the
+    name when it is one word."""
+    words = name.split()
+    return words[-1] if len(words) > 1 else name

@@ -9,18 +9,24 @@ import pygame
 
 from game.ui import palette
 from game.ui.assets import text_cache
+from game.ui.label_layout import NOTE, LabelLayout, along
 from game.ui.table_view import TableView
 from geometry.pose import Point
 
 
 def draw_tape(screen: pygame.Surface, view: TableView, a: Point, b: Point, text: str,
-              colour: tuple[int, int, int] = palette.MEASURE, width: int = 2) -> None:
-    """A measuring tape from table point ``a`` to ``b`` with ``text`` at its middle."""
+              colour: tuple[int, int, int] = palette.MEASURE, width: int = 2, layout: LabelLayout | None = None,
+              priority: int = 0, kind: str = "tape") -> None:
+    """A measuring tape from table point ``a`` to ``b`` with ``text`` at its middle (with ``layout``: asked of
+    the layout, which may slide it along the tape, at ``priority``)."""
     pa, pb = view.to_screen(a), view.to_screen(b)
     pygame.draw.line(screen, colour, pa, pb, width)
     pygame.draw.circle(screen, colour, pa, 3)
     pygame.draw.circle(screen, colour, pb, 3)
     label = text_cache.get(text, 13, (0, 0, 0), True, colour + (235,), 3)
+    if layout is not None:
+        layout.add(kind, priority, label, along(pa, pb, label.get_size()), shy="prefer")
+        return
     mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
     screen.blit(label, (round(mx - label.get_width() / 2), round(my - label.get_height() - 4)))
 
@@ -67,18 +73,24 @@ def place_note(size: tuple[int, int], around: pygame.Rect, bounds: pygame.Rect,
 
 
 def draw_note(screen: pygame.Surface, anchor: tuple[float, float], lines: list[tuple[str, tuple[int, int, int]]],
-              bounds: pygame.Rect, size: int = 14, at: tuple[int, int] | None = None) -> None:
+              bounds: pygame.Rect, size: int = 14, at: tuple[int, int] | None = None,
+              layout: LabelLayout | None = None) -> None:
     """Lines of text in a dark box placed just below-right of ``anchor`` (or with its top-left ``at``), kept
-    inside ``bounds``."""
+    inside ``bounds`` (with ``layout``: given to the layout as a required note, drawn over the other labels and
+    kept clear of by them)."""
     if not lines:
         return
-    surfs = [text_cache.get(t, size, c, i == 0) for i, (t, c) in enumerate(lines)]
     w, h = note_size(lines, size)
     if at is not None:
         x, y = at
     else:
         x = round(min(max(bounds.left + 4, anchor[0] + 12), bounds.right - w - 4))
         y = round(min(max(bounds.top + 4, anchor[1] + 12), bounds.bottom - h - 4))
+    if layout is not None:
+        layout.add("note", NOTE, None, [pygame.Rect(x, y, w, h)], shy="ignore", required=True,
+                   draw=lambda surf, r: draw_note(surf, anchor, lines, bounds, size, r.topleft))
+        return
+    surfs = [text_cache.get(t, size, c, i == 0) for i, (t, c) in enumerate(lines)]
     box = pygame.Surface((w, h), pygame.SRCALPHA)
     box.fill((12, 14, 16, 225))
     screen.blit(box, (x, y))
@@ -190,10 +202,16 @@ def draw_arrow(screen: pygame.Surface, a: tuple[float, float], b: tuple[float, f
 
 
 def label_at(screen: pygame.Surface, text: str, at: tuple[float, float], colour: Colour,
-             size: int = 12, bold: bool = True) -> pygame.Rect:
-    """A small dark label centred on screen point ``at``; returns its rectangle."""
+             size: int = 12, bold: bool = True, layout: LabelLayout | None = None, priority: int = 0,
+             kind: str = "label") -> pygame.Rect:
+    """A small dark label centred on screen point ``at``; returns its rectangle (with ``layout``: asked of the
+    layout at ``priority``, which may nudge or drop it; returns the wanted rectangle)."""
     rect = label_box(text, at, colour, size, bold)
-    screen.blit(text_cache.get(text, size, colour, bold, (12, 14, 16, 215), 3), rect)
+    surf = text_cache.get(text, size, colour, bold, (12, 14, 16, 215), 3)
+    if layout is not None:
+        layout.add_at(kind, priority, surf, at)
+        return rect
+    screen.blit(surf, rect)
     return rect
 
 

@@ -14,6 +14,15 @@ from game.ui.assets import font
 
 HEIGHT = 28
 """Height of the strip, pixels."""
+BAND = HEIGHT + 12
+"""Height of the band above the table view that holds the strip (so that it never hides a unit)."""
+
+
+def view_below(table: pygame.Rect) -> pygame.Rect:
+    """The table view under the strip's band, in the area ``table`` given to the table and the strip: the strip
+    floats over nothing, so zoomed in a unit is never hidden under its buttons."""
+    return pygame.Rect(table.x, table.y + BAND, table.w, max(1, table.h - BAND))
+
 
 
 @dataclass(frozen=True)
@@ -42,7 +51,8 @@ TOOLS = (
 
 
 class ViewTools:
-    """The strip of buttons; ``sync(on)`` highlights the toggles that are on."""
+    """The strip of buttons, in the band at the top of the area ``table`` (see ``view_below``); ``sync(on)``
+    highlights the toggles that are on."""
 
     def __init__(self, manager: pygame_gui.UIManager, table: pygame.Rect) -> None:
         f = font(13)

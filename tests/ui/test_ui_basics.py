@@ -11,6 +11,7 @@ from game.ui.draw_terrain import StaticLayer, terrain_kind
 from game.ui.log_panel import MAX_LINES
 from game.ui.move_tool import MoveTool
 from game.ui.table_view import TableView
+from game.ui.view_tools import view_below
 from geometry.pose import Pose
 from geometry.terrain import TerrainShape
 
@@ -169,7 +170,10 @@ def test_resize_zoom_pan_and_measure(battle) -> None:  # type: ignore[no-untyped
     battle.frames(2)
     assert battle.app.size == (1100, 760)
     assert scene.layout.table.right <= 1100 - 300
-    assert scene.view.rect == scene.layout.table
+    # the table view is the table's area below the view tools' strip, which floats over no unit
+    assert scene.view.rect == view_below(scene.layout.table)
+    assert scene.layout.table.contains(scene.tools.rect)
+    assert not scene.view.rect.colliderect(scene.tools.rect)
     # wheel over the table zooms about the mouse
     centre = scene.view.rect.center
     battle.move(centre)

@@ -35,7 +35,8 @@ FACE_OFF = {"pikemen-1": (30, 17, 0), "swordsmen-1": (40, 16, 0), "riders-1": (5
 """The default armies face to face across the ford, within charge and shooting range."""
 
 
-def _face_off(seed: int = 3, options: dict | None = None):  # type: ignore[no-untyped-def]
+def _face_off(seed: int = 3, options: dict | None = None,  # type: ignore[no-untyped-def]
+              moves: dict[str, tuple[float, float, float]] | None = None):
     from game.engine.dice import Dice
     from game.engine.game import Game
     from game.scenario import load_scenario_mapping, new_game_state
@@ -44,18 +45,20 @@ def _face_off(seed: int = 3, options: dict | None = None):  # type: ignore[no-un
     data = yaml.safe_load(path.read_text())
     data.pop("start", None)
     data["options"].update(options or {})
+    poses = dict(FACE_OFF, **(moves or {}))     # ``moves``: other poses for some units
     for army in data["armies"]:
         for u in army["units"]:
-            if u["id"] in FACE_OFF:
-                x, y, f = FACE_OFF[u["id"]]
+            if u["id"] in poses:
+                x, y, f = poses[u["id"]]
                 u["pose"] = {"x": x, "y": y, "facing": f}
     scenario = load_scenario_mapping(data, path)
     return Game.start(new_game_state(scenario), Dice(seed=seed)), list(scenario.terrain_kinds)
 
 
-def _battle(driver_factory, seed: int = 3):  # type: ignore[no-untyped-def]
-    d = driver_factory()
-    game, kinds = _face_off(seed)
+def _battle(driver_factory, seed: int = 3, moves: dict[str, tuple[float, float, float]] | None = None,  # type: ignore[no-untyped-def]
+            size: tuple[int, int] = (1400, 900)):
+    d = driver_factory(size=size)
+    game, kinds = _face_off(seed, moves=moves)
     scene = BattleScene(d.app, game, None, kinds)
     d.app.switch(scene)
     d.pass_handover()

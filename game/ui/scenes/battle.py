@@ -43,7 +43,7 @@ from game.ui.scenes.base import Scene
 from game.ui.table_view import TableView
 from game.ui.trails import CombatTrails
 from game.ui.unit_card import UnitCard
-from game.ui.view_tools import ViewTools
+from game.ui.view_tools import ViewTools, view_below
 from geometry.pose import Point, Pose
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class BattleScene(Scene):
         self.scenario_path = scenario_path
         s = game.state
         self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
-        self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds)
+        self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds, names=False)
         self.painter = UnitPainter()
         self.anims = Animations()
         self.log_lines: deque[str | Event] = deque(game.log, maxlen=MAX_LINES)
@@ -134,7 +134,7 @@ class BattleScene(Scene):
         """Top bar, action bar, unit card, dice panel and log laid out for the window size."""
         m = self.app.manager
         self.layout = lay = BattleLayout.for_size(self.app.size)
-        self.view.set_rect(lay.table)
+        self.view.set_rect(view_below(lay.table))     # the view tools' band above it
         self.hud = Hud(m, lay.top)
         self.actions = ActionBar(m, lay.actions)
         self.card = UnitCard(m, lay.card)
@@ -227,7 +227,7 @@ class BattleScene(Scene):
             self.fire.clear()
         self.spell = None
         if list(s.terrain) != self.static.terrain:    # the deployment roll-off may turn the table
-            self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds)
+            self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds, names=False)
         if s.game_over or pending is None:
             from game.ui.scenes.results import ResultsScene
             self.app.record(self.game, self.scenario_path)

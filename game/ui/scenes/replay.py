@@ -38,7 +38,7 @@ from game.ui.scenes.battle import BattleScene
 from game.ui.scenes.saves import PHASE_WORDS
 from game.ui.trails import CombatTrails
 from game.ui.unit_card import UnitCard
-from game.ui.view_tools import ViewTools
+from game.ui.view_tools import ViewTools, view_below
 
 if TYPE_CHECKING:
     from game.engine.actions import Action
@@ -265,7 +265,7 @@ class ReplayScene(BattleScene):
         side_x = lay.card.x
         bottom = TIMELINE_H + 2 * ROW_H
         table = pygame.Rect(0, lay.top.bottom, side_x, h - lay.top.bottom - bottom)
-        self.view.set_rect(table)
+        self.view.set_rect(view_below(table))     # the view tools' band above it
         self.hud = Hud(m, lay.top)
         self.card = UnitCard(m, lay.card)
         self.dice = DicePanel(m, lay.dice)
@@ -573,7 +573,7 @@ class ReplayScene(BattleScene):
         self._sync_key = key
         s = self.game.state
         if list(s.terrain) != self.static.terrain:
-            self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds)
+            self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds, names=False)
         pending = self.game.pending
         self._targets.clear()
         self.actors = set()
