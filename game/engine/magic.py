@@ -47,6 +47,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import shapely
+import shapely.ops
+
 from game.engine import special_rules
 from game.engine.actions import Action, AllocateTokens, CastSpell, Dispel, Done, TablePoint, TokenSpend, TokenSplit
 from game.engine.attacks import Modifier, roll_to_block, succeeds, total
@@ -1077,19 +1080,23 @@ def cast_options(state: GameState, player: int) -> list[CastSpell]:
 
 
 def point_candidates(state: GameState, caster: Unit, spell: Spell) -> list[Point]:
-    """A few legal points for a ``point`` spell, for players and tests: the centre of each unit its area aims at
-    (enemies for ``enemy`` and ``all``, friends for ``friend``; rounded to 1/100 inch) that ``point_problem``
-    allows. Any other legal point may be cast at too."""
+    """A few legal points for a ``point`` spell, for players and tests: for each unit its area aims at (enemies
+    for ``enemy`` and ``all``, friends for ``friend``) its centre and the point of its footprint nearest to the
+    caster (rounded to 1/100 inch), those ``point_problem`` allows. Any other legal point may be cast at too."""
     if spell.area is None or not caster.on_table:
         return []
     aimed = caster.player if spell.area.affects == "friend" else 3 - caster.player
+    scene = state.scene
+    mine = scene.footprint(caster.id)
     out: list[Point] = []
     for u in state.units_of(aimed):
         if not u.on_table or u.pose is None:
             continue
-        p = (round(u.pose.x, 2), round(u.pose.y, 2))
-        if p not in out and point_problem(state, caster, spell, p) is None:
-            out.append(p)
+        near = shapely.ops.nearest_points(scene.footprint(u.id), mine)[0]
+        for x, y in ((u.pose.x, u.pose.y), (near.x, near.y)):
+            p = (round(x, 2), round(y, 2))
+            if p not in out and point_problem(state, caster, spell, p) is None:
+                out.append(p)
     return out
 
 
