@@ -914,8 +914,9 @@ def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: U
                          unit=caster.id, spell=spell.name)]
     if not ok:
         data: dict[str, object] = {"unit": caster.id, "spell": spell.name, "cast": False}
-        if point is not None:
+        if point is not None and spell.area is not None:
             data["point"] = [point[0], point[1]]
+            data["radius"] = spell.area.radius
         events.append(Event("spell", f"{spell.name} fails", data))
         return events
     if point is not None:
