@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pygame
+import shapely
 
 from game.engine import magic
 from game.engine.actions import CastSpell, TablePoint
 from game.ui import describe, palette
-from game.ui.overlays import AlphaLayer, dashed_polyline, draw_note, faded, label_at
+from game.ui.overlays import AlphaLayer, dashed_polyline, draw_note, faded, label_at, label_box, pulse
 from geometry.pose import Point
 
 if TYPE_CHECKING:
@@ -172,8 +173,11 @@ def _draw_reach(scene: BattleScene, screen: pygame.Surface, caster: str, spell: 
     st = _state(scene)
 
     def polys() -> list[Any]:
-        ring = s.scene.footprint(caster).buffer(spell.range or 0.0, quad_segs=16).exterior.coords
-        pts = [view.to_screen((x, y)) for x, y in ring]
+        reach = s.scene.footprint(caster).buffer(spell.range or 0.0, quad_segs=16)
+        reach = reach.intersection(shapely.box(0.0, 0.0, s.table.width, s.table.depth))   # only the table counts
+        if reach.is_empty or reach.geom_type != "Polygon":
+            return []
+        pts = [view.to_screen((x, y)) for x, y in reach.exterior.coords]
         return [(pts, RANGE + (14,), 0), (pts, RANGE + (150,), 2)]
 
     st.reach.blit(screen, (caster, spell.name, spell.range, scene.insight.stamp, view.key), polys)
@@ -183,6 +187,7 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> bool:
     """Draw the aim of a picked point spell (reach, area at the mouse, affected units, note) and the results of
     recent point casts. True if a note was drawn next to the mouse (the scene then draws no other note)."""
     _draw_results(scene, screen)
+    _draw_pending_cast(scene, screen)
     spell = aimed_spell(scene)
     if spell is None or spell.area is None or scene.selected is None:
         return False
@@ -217,6 +222,28 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> bool:
     return True
 
 
+def _draw_pending_cast(scene: BattleScene, screen: pygame.Surface) -> None:
+    """While the opponent decides whether to spend tokens against a point spell (decision ``dispel``): where it is
+    aimed and the units it would affect, dashed."""
+    pending = scene.game.pending
+    s = scene.game.state
+    cast = getattr(s.magic, "cast", None) if pending is not None and pending.decision == "dispel" else None
+    if cast is None or cast.point is None:
+        return
+    spell = magic.spells_of(s, cast.player).get(cast.spell)
+    caster = s.units.get(cast.caster)
+    if spell is None or spell.area is None or caster is None:
+        return
+    ring = _circle(scene, cast.point, spell.area.radius)
+    colour = AREA if pulse(scene.time) > 0.5 else faded(AREA, 0.7)
+    dashed_polyline(screen, colour, ring, 2, closed=True)
+    affected = [u.id for u in magic.units_in_area(s, caster, spell, cast.point)]
+    scene.painter.draw_outlines(screen, scene.view, s, {u: (AREA, 2) for u in affected})
+    pygame.draw.circle(screen, AREA, scene.view.to_screen(cast.point), 3)
+    text = f"{spell.name} aimed here"
+    label_at(screen, text, _label_spot(scene, text, ring), AREA, 12)
+
+
 def _collect(scene: BattleScene) -> list[_Shown]:
     """The point casts among the game's new events since the last frame (all forgotten when the game object is
     replaced, by undo or a jump)."""
@@ -233,8 +260,8 @@ def _collect(scene: BattleScene) -> list[_Shown]:
         radius = float(e.data.get("radius", 0.0))
         affected = tuple(e.data.get("affected", ()))
         ok = bool(e.data.get("cast"))
-        text = f"{spell}: " + (f"{len(affected)} unit{'s' if len(affected) != 1 else ''} hit" if ok and affected
-                               else "nobody in the area" if ok else "fails")
+        text = f"{spell}: " + (f"cast on {len(affected)} unit{'s' if len(affected) != 1 else ''}" if ok and affected
+                               else "cast, nobody in the area" if ok else "fails")
         st.shown.append(_Shown((float(point[0]), float(point[1])), radius, text, ok, affected))
     st.seen = len(log)
     return st.shown
@@ -266,9 +293,29 @@ def _draw_results(scene: BattleScene, screen: pygame.Surface) -> None:
             s = scene.game.state
             scene.painter.draw_outlines(screen, scene.view, s,
                                         {u: (colour, 2) for u in r.affected if u in s.units and s.units[u].on_table})
-        top = min(p[1] for p in ring)
-        label_at(screen, r.text, (centre[0], top - 10), colour, 12)
+        label_at(screen, r.text, _label_spot(scene, r.text, ring), colour, 12)
     _state(scene).shown = keep
+
+
+def _label_spot(scene: BattleScene, text: str, ring: list[tuple[float, float]]) -> tuple[float, float]:
+    """Where a circle's label goes: above it, else below, else on its left or right, the first that covers no
+    unit on the table (above when all do)."""
+    s = scene.game.state
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    size = label_box(text, (0, 0), AREA, 12).size
+    spots = [(cx, min(ys) - 10), (cx, max(ys) + 10), (min(xs) - size[0] / 2 - 6, cy), (max(xs) + size[0] / 2 + 6, cy)]
+    boxes = []
+    for u in s.units.values():
+        if u.on_table:
+            pts = [scene.view.to_screen(c) for c in s.scene.footprint(u.id).exterior.coords]
+            px, py = [p[0] for p in pts], [p[1] for p in pts]
+            boxes.append(pygame.Rect(min(px), min(py), max(px) - min(px), max(py) - min(py)))
+    for spot in spots:
+        box = label_box(text, spot, AREA, 12)
+        if box.collidelist(boxes) < 0 and scene.view.rect.contains(box):
+            return spot
+    return spots[0]
 
 
 __all__ = ["AimPreview", "aimed_spell", "click", "draw", "point_casters", "point_spells_of", "preview", "snap"]

@@ -719,7 +719,8 @@ class BattleScene(Scene):
         if self.hud is not None:
             player = pending.player if pending else s.active_player
             focus = self.tool.unit.id if self.tool is not None else None
-            hint = describe.instruction(s, pending, self.tool is not None, focus, bool(self.casts))
+            hint = describe.instruction(s, pending, self.tool is not None, focus,
+                                        bool(self.casts) or bool(spell_aim.point_casters(self)))
             self.hud.show(describe.position(s), hint, player)
         if self.card is not None:
             self.card.show(s, self.selected or self.hover, self.hover if self.selected else None,
