@@ -25,7 +25,17 @@ import shapely
 from game.engine import magic
 from game.engine.actions import CastSpell, TablePoint
 from game.ui import describe, palette
-from game.ui.overlays import AlphaLayer, dashed_polyline, draw_note, faded, label_at, label_box, pulse
+from game.ui.overlays import (
+    AlphaLayer,
+    dashed_polyline,
+    draw_note,
+    faded,
+    label_at,
+    label_box,
+    note_size,
+    place_note,
+    pulse,
+)
 from geometry.pose import Point
 
 if TYPE_CHECKING:
@@ -218,7 +228,10 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> bool:
     else:
         lines = [(f"Click to cast {spell.name} here", palette.LEGAL), (head, (220, 220, 220)),
                  (f"No unit it affects within {aim.radius:g}\" of this point", palette.SHAKEN)]
-    draw_note(screen, scene.mouse, lines, view.rect, 13)
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    around = pygame.Rect(round(min(xs)), round(min(ys)), round(max(xs) - min(xs)), round(max(ys) - min(ys)))
+    at = place_note(note_size(lines, 13), around, view.rect, _unit_boxes(scene))   # beside the area, not on it
+    draw_note(screen, scene.mouse, lines, view.rect, 13, at=at)
     return True
 
 
@@ -293,24 +306,38 @@ def _draw_results(scene: BattleScene, screen: pygame.Surface) -> None:
             s = scene.game.state
             scene.painter.draw_outlines(screen, scene.view, s,
                                         {u: (colour, 2) for u in r.affected if u in s.units and s.units[u].on_table})
-        label_at(screen, r.text, _label_spot(scene, r.text, ring), colour, 12)
+        label_at(screen, r.text, _label_spot(scene, r.text, ring, r.affected), colour, 12)
     _state(scene).shown = keep
 
 
-def _label_spot(scene: BattleScene, text: str, ring: list[tuple[float, float]]) -> tuple[float, float]:
-    """Where a circle's label goes: above it, else below, else on its left or right, the first that covers no
-    unit on the table (above when all do)."""
+def _unit_boxes(scene: BattleScene) -> list[pygame.Rect]:
+    """Screen boxes of the units on the table (labels and notes keep clear of them)."""
     s = scene.game.state
-    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
-    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-    size = label_box(text, (0, 0), AREA, 12).size
-    spots = [(cx, min(ys) - 10), (cx, max(ys) + 10), (min(xs) - size[0] / 2 - 6, cy), (max(xs) + size[0] / 2 + 6, cy)]
     boxes = []
     for u in s.units.values():
         if u.on_table:
             pts = [scene.view.to_screen(c) for c in s.scene.footprint(u.id).exterior.coords]
             px, py = [p[0] for p in pts], [p[1] for p in pts]
             boxes.append(pygame.Rect(min(px), min(py), max(px) - min(px), max(py) - min(py)))
+    return boxes
+
+
+def _label_spot(scene: BattleScene, text: str, ring: list[tuple[float, float]],
+                gone: tuple[str, ...] = ()) -> tuple[float, float]:
+    """Where a circle's label goes: above it, else below, else on its left or right, the first that covers no
+    unit on the table nor the fate label of a unit of ``gone`` just removed (game/ui/trails.py; above when all
+    do)."""
+    s = scene.game.state
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    size = label_box(text, (0, 0), AREA, 12).size
+    spots = [(cx, min(ys) - 10), (cx, max(ys) + 10), (min(xs) - size[0] / 2 - 6, cy), (max(xs) + size[0] / 2 + 6, cy)]
+    boxes = _unit_boxes(scene)
+    for uid in gone:
+        u = s.units.get(uid)
+        if u is not None and not u.on_table and u.pose is not None:    # its "destroyed" label stands there
+            x, y = scene.view.to_screen(u.pose.xy)
+            boxes.append(pygame.Rect(round(x) - 120, round(y) - 30, 240, 60))
     for spot in spots:
         box = label_box(text, spot, AREA, 12)
         if box.collidelist(boxes) < 0 and scene.view.rect.contains(box):
