@@ -186,7 +186,7 @@ class RandomPlayer:
             if spare and self.rng.random() < 0.5:
                 u, n = self.rng.choice(spare)
                 boost = (TokenSpend(self.rng.randint(1, n), u),)
-                action = type(cast)(player, cast.unit, cast.spell, cast.target, boost)
+                action = type(cast)(player, cast.unit, cast.spell, cast.target, boost, cast.point)
         elif decision == "dispel":
             assert unit is not None
             sources = magic.token_sources(s, s.units[unit], player)

@@ -239,7 +239,9 @@ def action_text(game: Game, action: object) -> str:
     if kind == "charge_reaction":
         return who + f"{name(unit)} reacts: {str(d.get('reaction', '')).replace('_', ' ')}"
     if kind == "cast_spell":
-        return who + f"{name(unit)} casts {d.get('spell')}" + (f" on {name(target)}" if target else "")
+        point = d.get("point")
+        at = f" at ({point.get('x')}, {point.get('y')})" if isinstance(point, dict) else ""
+        return who + f"{name(unit)} casts {d.get('spell')}" + (f" on {name(target)}" if target else at)
     if kind == "redirect":
         return who + f"{name(unit)} " + (f"redirects to {name(target)}" if target else "runs down")
     text = kind.replace("_", " ")

@@ -38,7 +38,17 @@ from shapely import Polygon, box
 from shapely.validation import explain_validity
 
 from game.engine.actions import show_value
-from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, SpellModifier, new_magic_state
+from game.engine.magic import (
+    AFFECTS,
+    DURATIONS,
+    STATS,
+    TARGETS,
+    Spell,
+    SpellArea,
+    SpellHits,
+    SpellModifier,
+    new_magic_state,
+)
 from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
 from game.engine.objectives import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
@@ -636,6 +646,17 @@ class SpellHealModel(_Model):
     wounds: Annotated[Int, _between(1, 40)]
 
 
+MAX_SPELL_RADIUS = 12.0
+"""Largest ``area.radius`` of a spell aimed at a point, inches (the army books' areas are 3" to 6")."""
+
+
+class SpellAreaModel(_Model):
+    """Spell ``area: {radius, affects}`` of a spell aimed at a point."""
+
+    radius: Annotated[Number, _between(0.5, MAX_SPELL_RADIUS)]
+    affects: Annotated[Text, _one_of(*AFFECTS)]
+
+
 class SpellModel(_Model):
     """A spell (rulebook "Caster(X)"; docs/formats.md "Spells")."""
 
@@ -648,6 +669,7 @@ class SpellModel(_Model):
     heal: SpellHealModel | None = None
     rally: bool = False
     description: Text | None = None
+    area: SpellAreaModel | None = None
 
 
 class ArmyTopModel(_Model):
@@ -933,18 +955,28 @@ class _Session:
                 self.add(doc.problem(loc, "a spell needs at least one effect: hits, modifier, heal or rally"))
                 bad = True
             if sm.target != "self" and sm.range is None:
-                self.add(doc.problem(loc, f"missing range: a spell that targets a unit ({sm.target}) needs a range "
-                                          "in inches"))
+                what = "a point" if sm.target == "point" else f"a unit ({sm.target})"
+                self.add(doc.problem(loc, f"missing range: a spell that targets {what} needs a range in inches"))
                 bad = True
+            if sm.target == "point" and sm.area is None:
+                self.add(doc.problem(loc, "missing area: a spell that targets a point needs area: {radius, affects}"))
+                bad = True
+            if sm.target != "point" and sm.area is not None:
+                self.add(doc.problem(loc + ("area",), "an area needs target point"))
+                bad = True
+            affects = sm.area.affects if sm.area is not None and sm.target == "point" else None
             if sm.target == "self" and sm.range is not None:
                 self.add(doc.problem(loc + ("range",), "a spell with target self has no range"))
                 bad = True
-            if sm.hits is not None and sm.target != "enemy":
-                self.add(doc.problem(loc + ("hits",), "hits need target enemy"))
+            unknown = sm.target == "point" and affects is None    # reported as a missing area above
+            if sm.hits is not None and sm.target != "enemy" and affects not in ("enemy", "all") and not unknown:
+                self.add(doc.problem(loc + ("hits",), "hits need target enemy, or target point with area.affects "
+                                                      "enemy or all"))
                 bad = True
             for key, present in (("heal", sm.heal is not None), ("rally", sm.rally)):
-                if present and sm.target == "enemy":
-                    self.add(doc.problem(loc + (key,), f"{key} needs target friend or self"))
+                if present and (sm.target == "enemy" or (sm.target == "point" and affects != "friend" and not unknown)):
+                    self.add(doc.problem(loc + (key,), f"{key} needs target friend or self, or target point with "
+                                                       "area.affects friend"))
                     bad = True
             if bad:
                 continue
@@ -954,7 +986,8 @@ class _Session:
                 hits=None if sm.hits is None else SpellHits(sm.hits.count, sm.hits.ap, sm.hits.cover),
                 modifier=None if sm.modifier is None else SpellModifier(sm.modifier.stat, sm.modifier.value,
                                                                         sm.modifier.duration),
-                heal=0 if sm.heal is None else sm.heal.wounds, rally=sm.rally, description=sm.description)
+                heal=0 if sm.heal is None else sm.heal.wounds, rally=sm.rally, description=sm.description,
+                area=None if sm.area is None else SpellArea(float(sm.area.radius), sm.area.affects))
         return good
 
     def army_file(self, path: Path, read: YamlFile | None = None) -> _LoadedArmyFile | None:

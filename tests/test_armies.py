@@ -120,11 +120,19 @@ def test_a_good_spell_list_loads(tmp_path: Path) -> None:
     assert (bolt.value, bolt.range, bolt.target, bolt.hits.count, bolt.hits.ap) == (1, 18.0, "enemy", 3, 1)
 
 
+def test_a_point_spell_loads(tmp_path: Path) -> None:
+    army = load_army(write(tmp_path, ARMY + "  - {name: Storm, value: 2, range: 18, target: point, "
+                                            "area: {radius: 3, affects: all}, hits: {count: 3, ap: 1}}\n"))
+    storm = army.spells["Storm"]
+    assert (storm.target, storm.range, storm.area.radius, storm.area.affects) == ("point", 18.0, 3.0, "all")
+    assert "point within 18\"" in storm.summary() and "all units within 3\"" in storm.summary()
+
+
 @pytest.mark.parametrize(("spell", "line", "path", "message"), [
     ("  - {name: X, value: 7, range: 6, target: enemy, hits: {count: 1}}", 17, "spells[1].value",
      "must be 1 to 6, got 7"),
     ("  - {name: X, value: 1, range: 6, target: foes, hits: {count: 1}}", 17, "spells[1].target",
-     "must be one of enemy, friend, self; got 'foes'"),
+     "must be one of enemy, friend, self, point; got 'foes'"),
     ("  - {name: X, value: 1, target: enemy, hits: {count: 1}}", 17, "spells[1]", "missing range"),
     ("  - {name: X, value: 1, range: 6, target: self, rally: true}", 17, "spells[1].range",
      "a spell with target self has no range"),
@@ -143,6 +151,26 @@ def test_a_good_spell_list_loads(tmp_path: Path) -> None:
      "duplicate spell name 'Bolt' (also spells[0])"),
     ("  - {name: X, value: 1, range: 6, target: enemy, hits: {count: 1}, colour: red}", 17, "spells[1].colour",
      "unknown key"),
+    # spells aimed at a point (docs/formats.md "Spells": target point, area {radius, affects})
+    ("  - {name: X, value: 1, range: 6, target: point, hits: {count: 1}}", 17, "spells[1]", "missing area"),
+    ("  - {name: X, value: 1, target: point, area: {radius: 3, affects: enemy}, hits: {count: 1}}", 17, "spells[1]",
+     "missing range: a spell that targets a point"),
+    ("  - {name: X, value: 1, range: 6, target: enemy, area: {radius: 3, affects: enemy}, hits: {count: 1}}", 17,
+     "spells[1].area", "an area needs target point"),
+    ("  - {name: X, value: 1, range: 6, target: point, area: {radius: 0, affects: enemy}, hits: {count: 1}}", 17,
+     "spells[1].area.radius", "must be 0.5 to 12, got 0"),
+    ("  - {name: X, value: 1, range: 6, target: point, area: {radius: 13, affects: enemy}, hits: {count: 1}}", 17,
+     "spells[1].area.radius", "must be 0.5 to 12, got 13"),
+    ("  - {name: X, value: 1, range: 6, target: point, area: {radius: 3, affects: foes}, hits: {count: 1}}", 17,
+     "spells[1].area.affects", "must be one of enemy, friend, all; got 'foes'"),
+    ("  - {name: X, value: 1, range: 6, target: point, area: {radius: 3}, hits: {count: 1}}", 17,
+     "spells[1].area.affects", "missing"),
+    ("  - {name: X, value: 1, range: 6, target: point, area: {radius: 3, affects: friend}, hits: {count: 1}}", 17,
+     "spells[1].hits", "hits need target enemy, or target point with area.affects enemy or all"),
+    ("  - {name: X, value: 1, range: 6, target: point, area: {radius: 3, affects: all}, rally: true}", 17,
+     "spells[1].rally", "rally needs target friend or self, or target point with area.affects friend"),
+    ("  - {name: X, value: 1, range: 6, target: point, area: {radius: 3, affects: enemy, shape: cone}, "
+     "hits: {count: 1}}", 17, "spells[1].area.shape", "unknown key"),
 ])
 def test_spell_problems_name_file_line_and_path(tmp_path: Path, spell: str, line: int, path: str,
                                                 message: str) -> None:

@@ -57,6 +57,8 @@ class Action:
                 continue
             if isinstance(value, Pose):
                 value = pose_to_dict(value)
+            elif isinstance(value, TablePoint):
+                value = value.to_dict()
             elif isinstance(value, tuple) and value and isinstance(value[0], Pose):
                 value = [pose_to_dict(p) for p in value]
             elif isinstance(value, tuple) and value and hasattr(value[0], "to_dict"):
@@ -317,9 +319,24 @@ class TokenSplit:
 
 
 @dataclass(frozen=True, slots=True)
+class TablePoint:
+    """A point of the table in inches (a spell aimed at a point)."""
+
+    x: float
+    """Inches from the left table edge."""
+    y: float
+    """Inches from player 1's table edge."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record form ``{x, y}``."""
+        return {"x": self.x, "y": self.y}
+
+
+@dataclass(frozen=True, slots=True)
 class CastSpell(Action):
-    """Steps 1.3 / 3.2: caster ``unit`` tries ``spell`` on ``target``, paying the spell's value in tokens; ``boost``
-    spends more tokens of the caster or of friendly casters in reach (+1 each) before the roll."""
+    """Steps 1.3 / 3.2: caster ``unit`` tries ``spell`` on ``target`` (or, for a spell aimed at a point, at
+    ``point``), paying the spell's value in tokens; ``boost`` spends more tokens of the caster or of friendly
+    casters in reach (+1 each) before the roll."""
 
     type: ClassVar[str] = "cast_spell"
     unit: str
@@ -330,6 +347,8 @@ class CastSpell(Action):
     """The target unit; may be left out for a ``self`` spell."""
     boost: tuple[TokenSpend, ...] = ()
     """Extra tokens for +1 each."""
+    point: TablePoint | None = None
+    """The point of the table a ``point`` spell is aimed at; None (left out) for the other spells."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,6 +407,24 @@ def pose_from_dict(data: Any, where: str) -> Pose:
     if not all(math.isfinite(v) for v in vals):
         raise ActionFormatError(f"{where}: x, y and facing must be finite")
     return Pose(*vals)
+
+
+def _table_point(value: Any, path: str) -> TablePoint:
+    """``point: {x, y}`` in inches, finite numbers."""
+    if not isinstance(value, Mapping):
+        raise ActionFormatError(f"{path}: must be a mapping {{x, y}}")
+    extra = sorted(set(value) - {"x", "y"}, key=str)
+    if extra:
+        raise ActionFormatError(f"{field_path(path, extra[0])}: not a key here (keys: x, y)")
+    xy = []
+    for k in ("x", "y"):
+        if k not in value:
+            raise ActionFormatError(f"{path}.{k}: missing")
+        v = value[k]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ActionFormatError(f"{path}.{k}: must be a number of inches, got {show_value(v)}")
+        xy.append(float(v))
+    return TablePoint(xy[0], xy[1])
 
 
 def _count(value: Any, path: str) -> int:
@@ -475,6 +512,9 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
             pass
         elif f.name in ("boost", "tokens", "casters"):
             value = _token_list(value, path, f.name == "casters")
+        elif f.name == "point":
+            if value is not None:
+                value = _table_point(value, path)
         elif f.name in ("spell_tokens", "dispel_tokens"):
             if value is not None:
                 value = _count(value, path)

@@ -14,6 +14,12 @@ cast any of them. A spell has a value (the tokens it costs), a range, a kind of 
 * ``heal``: wounds taken off the target's wounded model, then killed models returned;
 * ``rally``: the target stops being Shaken.
 
+A spell with target ``point`` is aimed at a point of the table instead of a unit (``cast_spell`` with ``point``):
+the point must be on the table, within range of the caster's unit (closest point) and in its line of sight
+(``geometry.point_sight``); its ``area`` (a radius and the units it ``affects``: enemy, friend or all) then gives
+the effects to every such unit whose footprint is within the radius of the point, each separately, nearest
+first (docs/rulings.md "Spells aimed at a point").
+
 How a cast goes (``cast_spell``): in the strategy step of either strategy phase the active player names a caster,
 a spell, a target and optional extra tokens (``boost``: +1 each). The caster pays the spell's value. If the other
 player has tokens that may reach the cast, the engine asks them (decision ``dispel``) how many to spend (-1 each).
@@ -38,10 +44,14 @@ Regeneration rolls).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
+import shapely
+import shapely.ops
+
 from game.engine import special_rules
-from game.engine.actions import Action, AllocateTokens, CastSpell, Dispel, Done, TokenSpend, TokenSplit
+from game.engine.actions import Action, AllocateTokens, CastSpell, Dispel, Done, TablePoint, TokenSpend, TokenSplit
 from game.engine.attacks import Modifier, roll_to_block, succeeds, total
 from game.engine.casualties import apply_wounds
 from game.engine.dice import Dice
@@ -49,6 +59,8 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.state import GameState, Pending, Phase, Step, Unit
 from geometry.formation import pose_keeping_front
+from geometry.point_sight import point_in_sight
+from geometry.pose import Point
 from geometry.shapes import footprint_polygon
 
 MAX_TOKENS = 6
@@ -62,8 +74,11 @@ POOL_FREE_DISPEL = 2
 
 MODES: tuple[str, ...] = ("basic", "spell_and_dispel", "pooled")
 """Values of the scenario option ``spell_tokens``."""
-TARGETS: tuple[str, ...] = ("enemy", "friend", "self")
-"""What a spell may target: an enemy unit, a friendly unit (the caster included), or the caster only."""
+TARGETS: tuple[str, ...] = ("enemy", "friend", "self", "point")
+"""What a spell may target: an enemy unit, a friendly unit (the caster included), the caster only, or a point of
+the table (with an ``area``)."""
+AFFECTS: tuple[str, ...] = ("enemy", "friend", "all")
+"""Units the area of a point spell affects: the caster's enemies, its own side (the caster included), or all."""
 STATS: tuple[str, ...] = ("to_hit", "defense", "morale", "move", "attacks")
 """Stats a ``modifier`` effect changes: hit rolls (shooting and melee), Defense rolls (against shooting, melee and
 spells), morale tests, inches of movement (Advance; Rush and Charge twice as much, like Fast/Slow), melee attacks
@@ -110,6 +125,16 @@ class SpellModifier:
 
 
 @dataclass(frozen=True, slots=True)
+class SpellArea:
+    """The area of a spell aimed at a point: every unit of ``affects`` whose footprint is within ``radius``."""
+
+    radius: float
+    """Inches from the point to the closest point of a unit's footprint."""
+    affects: str
+    """One of ``AFFECTS``."""
+
+
+@dataclass(frozen=True, slots=True)
 class Spell:
     """A spell of an army (army file ``spells:``)."""
 
@@ -120,7 +145,7 @@ class Spell:
     target: str
     """One of ``TARGETS``."""
     range: float | None = None
-    """Inches from the caster to the target (closest points); None for ``self`` spells."""
+    """Inches from the caster to the target unit or point (closest points); None for ``self`` spells."""
     hits: SpellHits | None = None
     """Automatic hits, or None."""
     modifier: SpellModifier | None = None
@@ -131,6 +156,8 @@ class Spell:
     """The target stops being Shaken."""
     description: str | None = None
     """Flavour text shown to players."""
+    area: SpellArea | None = None
+    """The area of a ``point`` spell (None for the others)."""
 
     def summary(self) -> str:
         """The spell's rules in a few words (value, range, target, effects)."""
@@ -145,6 +172,9 @@ class Spell:
         if self.rally:
             parts.append("rally")
         reach = "self" if self.target == "self" else f'{self.target} within {self.range:g}"'
+        if self.area is not None:
+            who = {"enemy": "enemy units", "friend": "friendly units", "all": "all units"}[self.area.affects]
+            reach = f'point within {self.range:g}", {who} within {self.area.radius:g}" of it'
         return f"{self.name} ({self.value}): {reach}; {', '.join(parts)}"
 
 
@@ -188,11 +218,14 @@ class PendingCast:
     player: int
     caster: str
     spell: str
-    target: str
+    target: str | None
+    """The target unit, or None for a spell aimed at ``point``."""
     boost: int
     """+1 per token spent by the caster's side beyond the spell's value."""
     resume: Pending | None
     """The strategy decision to return to once the cast is resolved."""
+    point: Point | None = None
+    """The point a ``point`` spell is aimed at (inches)."""
 
 
 @dataclass
@@ -568,8 +601,9 @@ def in_token_reach(state: GameState, unit: Unit, caster: Unit) -> bool:
 
 def spell_targets(state: GameState, caster: Unit, spell: Spell) -> list[str]:
     """Units ``caster`` may target with ``spell`` now: in range (closest points) and in line of sight, scenario
-    order. ``self`` spells target the caster only; ``friend`` spells may target the caster too."""
-    if not caster.on_table:
+    order. ``self`` spells target the caster only; ``friend`` spells may target the caster too; ``point`` spells
+    target no unit (``point_problem``)."""
+    if not caster.on_table or spell.target == "point":
         return []
     if spell.target == "self":
         return [caster.id]
@@ -609,12 +643,55 @@ def token_sources(state: GameState, caster: Unit, player: int) -> list[tuple[str
     return out
 
 
+def point_problem(state: GameState, caster: Unit, spell: Spell, point: Point) -> str | None:
+    """Why ``caster`` may not aim the ``point`` spell ``spell`` at ``point`` (inches) now, or None: the point must be
+    on the table, within the spell's range of the caster's unit (closest point of its footprint) and in its line of
+    sight (``geometry.point_sight``; a point on the caster's own unit is always seen). Rulebook "Caster(X)" ("a
+    target in line of sight"), "Measuring Distances"; docs/rulings.md "Spells aimed at a point"."""
+    x, y = point
+    table = state.table
+    if not (math.isfinite(x) and math.isfinite(y) and -_EPS <= x <= table.width + _EPS
+            and -_EPS <= y <= table.depth + _EPS):
+        return f"the point ({x:.1f}, {y:.1f}) is not on the table"
+    scene = state.scene
+    d = scene.distance_to_point(caster.id, point)
+    if d > (spell.range or 0.0) + _EPS:
+        return f'the point is {d:.1f}" from {caster.name}; {spell.name} has a range of {spell.range:g}"'
+    if d > _EPS and not point_in_sight(scene, caster.id, point):
+        return f"{caster.name} has no line of sight to the point"
+    return None
+
+
+def units_in_area(state: GameState, caster: Unit, spell: Spell, point: Point) -> list[Unit]:
+    """The units the area of ``spell`` aimed at ``point`` affects: on the table, of the side its ``affects`` names
+    (the caster's own unit included for ``friend`` and ``all``), footprint within the radius of the point (closest
+    point); nearest first, then scenario order. Empty for a spell without an area."""
+    area = spell.area
+    if area is None:
+        return []
+    scene = state.scene
+    found: list[tuple[float, int, Unit]] = []
+    for i, u in enumerate(state.units.values()):
+        if not u.on_table:
+            continue
+        if area.affects == "enemy" and u.player == caster.player:
+            continue
+        if area.affects == "friend" and u.player != caster.player:
+            continue
+        d = scene.distance_to_point(u.id, point)
+        if d <= area.radius + _EPS:
+            found.append((d, i, u))
+    return [u for _, _, u in sorted(found, key=lambda t: (t[0], t[1]))]
+
+
 @dataclass(frozen=True, slots=True)
 class _CastPlan:
     caster: Unit
     spell: Spell
-    target: Unit
+    target: Unit | None
+    """The target unit; None for a spell aimed at ``point``."""
     boost: tuple[tuple[str | None, int], ...]
+    point: Point | None = None
 
 
 def _spend_check(state: GameState, caster: Unit, player: int, spends: tuple[TokenSpend, ...], reserved: int,
@@ -672,21 +749,37 @@ def _plan_cast(state: GameState, action: CastSpell) -> _CastPlan:
         raise IllegalAction("Caster(X)", f"{action.spell!r} is not a spell of this army (spells: {known})")
     if (caster.id, spell.name) in m.tried:
         raise IllegalAction("Caster(X)", f"{caster.name} already tried {spell.name} this round (one try per spell)")
-    target_id = action.target if action.target is not None else (caster.id if spell.target == "self" else None)
-    if target_id is None:
-        raise IllegalAction("Caster(X)", f"{spell.name} needs a target ({spell.target})")
-    target = state.units.get(target_id)
-    if target is None:
-        raise IllegalAction("Caster(X)", f"there is no unit {target_id!r}")
-    if target_id not in spell_targets(state, caster, spell):
-        raise IllegalAction("Caster(X)", _target_problem(state, caster, spell, target))
+    target: Unit | None = None
+    point: Point | None = None
+    if spell.target == "point":
+        if action.target is not None:
+            raise IllegalAction("Caster(X)", f"{spell.name} is aimed at a point of the table, not at a unit: give "
+                                             "point {x, y}, not target")
+        if action.point is None:
+            raise IllegalAction("Caster(X)", f"{spell.name} needs a point of the table to aim at (point: {{x, y}})")
+        point = (action.point.x, action.point.y)
+        why = point_problem(state, caster, spell, point)
+        if why:
+            raise IllegalAction("Caster(X)", why)
+    else:
+        if action.point is not None:
+            raise IllegalAction("Caster(X)", f"{spell.name} targets a unit ({spell.target}), not a point: give "
+                                             "target, not point")
+        target_id = action.target if action.target is not None else (caster.id if spell.target == "self" else None)
+        if target_id is None:
+            raise IllegalAction("Caster(X)", f"{spell.name} needs a target ({spell.target})")
+        target = state.units.get(target_id)
+        if target is None:
+            raise IllegalAction("Caster(X)", f"there is no unit {target_id!r}")
+        if target_id not in spell_targets(state, caster, spell):
+            raise IllegalAction("Caster(X)", _target_problem(state, caster, spell, target))
     pays = m.pool(action.player).spell if m.mode == "pooled" else caster.spell_tokens
     if pays < spell.value:
         where = "the magic pool holds" if m.mode == "pooled" else f"{caster.name} holds"
         plural = "s" if spell.value != 1 else ""
         raise IllegalAction("Caster(X)", f"{spell.name} costs {spell.value} spell token{plural}; {where} {pays}")
     boost = _spend_check(state, caster, action.player, action.boost, spell.value, "Caster(X)", "boost")
-    return _CastPlan(caster, spell, target, boost)
+    return _CastPlan(caster, spell, target, boost, point)
 
 
 def _target_problem(state: GameState, caster: Unit, spell: Spell, target: Unit) -> str:
@@ -741,26 +834,36 @@ def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
     any may reach the cast, else roll at once. Raises ``IllegalAction`` (nothing changes)."""
     plan = _plan_cast(state, action)
     m = magic_of(state)
-    caster, spell, target = plan.caster, plan.spell, plan.target
+    caster, spell, target, point = plan.caster, plan.spell, plan.target, plan.point
     _pay(state, action.player, ((None if m.mode == "pooled" else caster.id, spell.value),), dispel=False)
     _pay(state, action.player, plan.boost, dispel=False)
     m.tried.add((caster.id, spell.name))
     boost = sum(n for _, n in plan.boost)
-    on = "" if target.id == caster.id and spell.target == "self" else f" on {target.name}"
+    if point is not None:
+        on = f" at the point ({point[0]:.1f}, {point[1]:.1f})"
+    else:
+        assert target is not None
+        on = "" if target.id == caster.id and spell.target == "self" else f" on {target.name}"
     plural = "s" if spell.value != 1 else ""
     text = f"{caster_name(caster)} tries to cast {spell.name}{on} ({spell.value} token{plural})"
     if boost:
         text += f", +{boost} from tokens ({_spend_text(state, plan.boost)})"
-    events = [Event("spell", text, {"unit": caster.id, "spell": spell.name, "target": target.id,
-                                    "value": spell.value, "boost": boost})]
+    data: dict[str, object] = {"unit": caster.id, "spell": spell.name, "value": spell.value, "boost": boost}
+    if point is not None:
+        data["point"] = [point[0], point[1]]
+    else:
+        assert target is not None
+        data["target"] = target.id
+    events = [Event("spell", text, data)]
     opponent = 3 - action.player
+    target_id = target.id if target is not None else None
     if token_sources(state, caster, opponent):
-        m.cast = PendingCast(action.player, caster.id, spell.name, target.id, boost, state.pending)
+        m.cast = PendingCast(action.player, caster.id, spell.name, target_id, boost, state.pending, point)
         state.step = Step.DISPEL
         options = tuple(u or "pool" for u, _ in token_sources(state, caster, opponent))
         state.pending = Pending(opponent, "dispel", caster.id, options)
         return events
-    return events + _resolve(state, dice, caster, spell, target, boost, 0)
+    return events + _resolve(state, dice, caster, spell, target, boost, 0, point)
 
 
 def _plan_dispel(state: GameState, action: Dispel) -> tuple[tuple[str | None, int], ...]:
@@ -792,14 +895,16 @@ def dispel(state: GameState, dice: Dice, action: Dispel) -> list[Event]:
         events.append(Event("spell", f"Player {action.player} spends {n} token{'s' if n != 1 else ''} against "
                                      f"{cast.spell} ({_spend_text(state, spends)})",
                             {"player": action.player, "spell": cast.spell, "dispel": n}))
-    caster, target = state.units[cast.caster], state.units[cast.target]
+    caster = state.units[cast.caster]
+    target = state.units[cast.target] if cast.target is not None else None
     spell = spells_of(state, cast.player)[cast.spell]
-    return events + _resolve(state, dice, caster, spell, target, cast.boost, n)
+    return events + _resolve(state, dice, caster, spell, target, cast.boost, n, cast.point)
 
 
-def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit, boost: int,
-             dispelled: int) -> list[Event]:
-    """The casting roll (4+, +boost, -dispel) and, if it succeeds, the spell's effects on ``target``."""
+def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit | None, boost: int,
+             dispelled: int, point: Point | None = None) -> list[Event]:
+    """The casting roll (4+, +boost, -dispel) and, if it succeeds, the spell's effects on ``target``, or on each
+    unit in its area around ``point``."""
     mods = ([Modifier("spell tokens", boost)] if boost else []) + \
         ([Modifier("tokens against", -dispelled)] if dispelled else [])
     purpose = f"Casting {spell.name} ({caster_name(caster)})"
@@ -808,14 +913,41 @@ def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: U
     events = [roll_event(purpose, [roll], CAST_NEED, total(mods), 1 if ok else 0, [str(x) for x in mods],
                          unit=caster.id, spell=spell.name)]
     if not ok:
-        events.append(Event("spell", f"{spell.name} fails", {"unit": caster.id, "spell": spell.name,
-                                                             "cast": False}))
+        data: dict[str, object] = {"unit": caster.id, "spell": spell.name, "cast": False}
+        if point is not None and spell.area is not None:
+            data["point"] = [point[0], point[1]]
+            data["radius"] = spell.area.radius
+        events.append(Event("spell", f"{spell.name} fails", data))
         return events
+    if point is not None:
+        return events + _resolve_area(state, dice, caster, spell, point)
+    assert target is not None
     events.append(Event("spell", f"{spell.name} is cast on {target.name}",
                         {"unit": caster.id, "spell": spell.name, "target": target.id, "cast": True}))
     if not target.on_table:
         return events
     return events + resolve_effects(state, dice, caster, spell, target)
+
+
+def _resolve_area(state: GameState, dice: Dice, caster: Unit, spell: Spell, point: Point) -> list[Event]:
+    """A cast ``point`` spell: its effects on each unit of its area, nearest first (``units_in_area``)."""
+    area = spell.area
+    assert area is not None
+    units = units_in_area(state, caster, spell, point)
+    where = f"({point[0]:.1f}, {point[1]:.1f})"
+    if units:
+        names = ", ".join(u.name for u in units)
+        text = f'{spell.name} is cast at {where}: within {area.radius:g}" — {names}'
+    else:
+        who = {"enemy": "enemy unit", "friend": "friendly unit", "all": "unit"}[area.affects]
+        text = f'{spell.name} is cast at {where}: no {who} within {area.radius:g}"'
+    events = [Event("spell", text, {"unit": caster.id, "spell": spell.name, "cast": True,
+                                    "point": [point[0], point[1]], "radius": area.radius,
+                                    "affected": [u.id for u in units]})]
+    for u in units:
+        if u.on_table:
+            events += resolve_effects(state, dice, caster, spell, u)
+    return events
 
 
 def resolve_effects(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit) -> list[Event]:
@@ -933,21 +1065,58 @@ def apply(state: GameState, dice: Dice, action: Action) -> list[Event]:
 
 
 def cast_options(state: GameState, player: int) -> list[CastSpell]:
-    """Every cast ``player`` may try now without extra tokens (caster, spell, target), for players and tests."""
+    """Every cast ``player`` may try now without extra tokens (caster, spell, target), for players and tests; for a
+    ``point`` spell a few legal points (``point_candidates``)."""
+    out: list[CastSpell] = []
+    spells = spells_of(state, player)
+    for caster_id, name in castable(state, player):
+        caster, spell = state.units[caster_id], spells[name]
+        if spell.target == "point":
+            for point in point_candidates(state, caster, spell):
+                out.append(CastSpell(player, caster.id, spell.name, point=TablePoint(*point)))
+            continue
+        for target in spell_targets(state, caster, spell):
+            out.append(CastSpell(player, caster.id, spell.name, target))
+    return out
+
+
+def point_candidates(state: GameState, caster: Unit, spell: Spell) -> list[Point]:
+    """A few legal points for a ``point`` spell, for players and tests: for each unit its area aims at (enemies
+    for ``enemy`` and ``all``, friends for ``friend``) its centre and the point of its footprint nearest to the
+    caster (rounded to 1/100 inch), those ``point_problem`` allows. Any other legal point may be cast at too."""
+    if spell.area is None or not caster.on_table:
+        return []
+    aimed = caster.player if spell.area.affects == "friend" else 3 - caster.player
+    scene = state.scene
+    mine = scene.footprint(caster.id)
+    out: list[Point] = []
+    for u in state.units_of(aimed):
+        if not u.on_table or u.pose is None:
+            continue
+        near = shapely.ops.nearest_points(scene.footprint(u.id), mine)[0]
+        for x, y in ((u.pose.x, u.pose.y), (near.x, near.y)):
+            p = (round(x, 2), round(y, 2))
+            if p not in out and point_problem(state, caster, spell, p) is None:
+                out.append(p)
+    return out
+
+
+def castable(state: GameState, player: int) -> list[tuple[str, str]]:
+    """(caster id, spell name) of every spell ``player`` may try now whatever the target (tokens held, not tried
+    this round, caster able to cast): the window offers a ``point`` spell from this, as any point may be aimed
+    at."""
     if state.step is not Step.STRATEGY or state.pending is None or state.pending.decision != "strategy" \
             or state.pending.player != player:
         return []
     m = _view(state)
-    out: list[CastSpell] = []
+    out: list[tuple[str, str]] = []
     for caster in casters_of(state, player):
         if cast_problem(state, caster):
             continue
         held = m.pool(player).spell if m.mode == "pooled" else caster.spell_tokens
         for spell in spells_of(state, player).values():
-            if (caster.id, spell.name) in m.tried or spell.value > held:
-                continue
-            for target in spell_targets(state, caster, spell):
-                out.append(CastSpell(player, caster.id, spell.name, target))
+            if (caster.id, spell.name) not in m.tried and spell.value <= held:
+                out.append((caster.id, spell.name))
     return out
 
 
@@ -965,6 +1134,7 @@ def state_dict(unit: Unit, mode: str) -> dict[str, object]:
 
 
 __all__ = [
+    "AFFECTS", "SpellArea", "castable", "point_candidates", "point_problem", "units_in_area",
     "CAST_NEED", "DONE_STEPS", "DURATIONS", "MAX_TOKENS", "MODES", "STATS", "TARGETS", "TOKEN_RANGE", "ActiveEffect",
     "MagicState", "Spell", "SpellHits", "SpellModifier", "TokenPool", "add_effect", "allocate", "apply", "cast_options",
     "cast_spell", "check", "default_allocation", "dispel", "effect_modifiers", "effect_value", "expire_effects",

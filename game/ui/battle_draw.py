@@ -17,7 +17,7 @@ import pygame
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
 from game.engine.state import MoveAction, Phase
-from game.ui import decisions, palette
+from game.ui import decisions, palette, spell_aim
 from game.ui import label_layout as prio
 from game.ui.assets import text_cache
 from game.ui.draw_objectives import draw_marker_ghost, draw_objectives, marker_boxes
@@ -235,7 +235,7 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         scene.painter.draw_ghost(screen, view, t.unit, t.ghost, ev.legal, path)
     _draw_target_tapes(scene, screen, a, labels)
     _draw_tapes(scene, screen, a, labels)
-    noted = False
+    noted = spell_aim.draw(scene, screen, labels)  # a spell aimed at a point: its area at the mouse, recent casts
     if pending is not None and pending.decision == "place_objective" and view.rect.collidepoint(scene.mouse):
         point = view.to_table(scene.mouse)
         problem = draw_marker_ghost(screen, view, s, point, pending.player)

@@ -25,7 +25,7 @@ from game.engine.actions import (
     SetAside,
     TokenSpend,
 )
-from game.ui import describe, palette
+from game.ui import describe, palette, spell_aim
 from game.ui.action_bar import ButtonSpec
 
 if TYPE_CHECKING:
@@ -84,6 +84,9 @@ def _spell_buttons(scene: BattleScene) -> list[ButtonSpec]:
     for c in scene.casts:
         if c.unit == caster and c.spell not in names:
             names.append(c.spell)
+    for name in spell_aim.point_spells_of(scene, caster):   # aimed at any point: offered without a target
+        if name not in names:
+            names.append(name)
     out = []
     for name in names:
         spell = spell_info(scene, pending.player, name)
@@ -350,6 +353,9 @@ def _choose_spell(scene: BattleScene, name: str) -> None:
     spell = spell_info(scene, pending.player, name)
     if spell is not None and getattr(spell, "target", None) == "self" and targets:
         cast_spell(scene, targets[0])
+    elif spell is not None and getattr(spell, "area", None) is not None:
+        scene.show_banner(f"{name}: click a point on the table within {spell.range:g}\" of the caster, in its line "
+                          f"of sight (Esc: cancel)", palette.LEGAL, 5.0)
 
 
 def cast_spell(scene: BattleScene, target: str) -> bool:

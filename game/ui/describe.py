@@ -110,8 +110,8 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
     d = pending.decision
     if d == "strategy":
         if casting:
-            return ("Cast spells: click a highlighted caster, pick a spell below, then click its target. "
-                    "Space = Done.")
+            return ("Cast spells: click a highlighted caster, pick a spell below, then click its target (a unit, "
+                    "or a point for an area spell). Space = Done.")
         return "No special rules or spells to use: press Space (Done) to go on."
     if d == "dispel":
         return (f"The enemy {unit} is casting a spell: spend tokens against it (-1 to its roll each), or "

@@ -15,7 +15,8 @@ def test_cast_a_spell_on_a_clicked_friend_and_the_opponent_spends_nothing(battle
     assert game.pending.decision == "strategy"
     if not scene.casts:
         return      # the scenario has no caster able to cast now: nothing to test
-    cast = next((c for c in scene.casts if c.target != c.unit), scene.casts[0])
+    unit_casts = [c for c in scene.casts if c.point is None]     # spells aimed at a point: test_ui_spell_aim.py
+    cast = next((c for c in unit_casts if c.target != c.unit), unit_casts[0])
     battle.click(battle.table_px(game.state.units[cast.unit].pose.xy))
     assert scene.selected == cast.unit
     button = scene.actions.buttons[f"spell:{cast.spell}"]

@@ -27,7 +27,7 @@ from game.engine.events import Event
 from game.engine.movement import can_move
 from game.engine.objectives import placement_point
 from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
-from game.ui import battle_draw, decisions, describe, palette
+from game.ui import battle_draw, decisions, describe, palette, spell_aim
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
 from game.ui.dice_panel import DicePanel, short_purpose
@@ -243,7 +243,7 @@ class BattleScene(Scene):
             self.actors = set(pending.options)
         elif d == "strategy":
             self.casts = decisions.cast_options(self)
-            self.actors = {c.unit for c in self.casts}
+            self.actors = {c.unit for c in self.casts} | spell_aim.point_casters(self)
         else:
             self.actors = set(self._movable)
         if d != "strategy":
@@ -613,6 +613,8 @@ class BattleScene(Scene):
             self.act(PlaceObjective(player=pending.player, x=x, y=y))
             return
         if d == "strategy":
+            if spell_aim.click(self, point):      # a spell aimed at a point of the table (game/ui/spell_aim.py)
+                return
             if uid is not None and self.spell is not None and self.selected \
                     and uid in decisions.spell_targets(self, self.selected, self.spell):
                 decisions.cast_spell(self, uid)
@@ -717,7 +719,8 @@ class BattleScene(Scene):
         if self.hud is not None:
             player = pending.player if pending else s.active_player
             focus = self.tool.unit.id if self.tool is not None else None
-            hint = describe.instruction(s, pending, self.tool is not None, focus, bool(self.casts))
+            hint = describe.instruction(s, pending, self.tool is not None, focus,
+                                        bool(self.casts) or bool(spell_aim.point_casters(self)))
             self.hud.show(describe.position(s), hint, player)
         if self.card is not None:
             self.card.show(s, self.selected or self.hover, self.hover if self.selected else None,
