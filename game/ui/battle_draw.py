@@ -229,7 +229,7 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         scene.painter.draw_ghost(screen, view, t.unit, t.ghost, ev.legal, path)
     _draw_target_tapes(scene, screen, a)
     _draw_tapes(scene, screen, a)
-    noted = False
+    noted = scene.artillery.draw(screen)      # Random Scatter for Artillery (game/ui/artillery_tool.py)
     if pending is not None and pending.decision == "place_objective" and view.rect.collidepoint(scene.mouse):
         point = view.to_table(scene.mouse)
         problem = draw_marker_ghost(screen, view, s, point, pending.player)

@@ -123,7 +123,8 @@ def test_arrow_scatters_by_artillery_die_less_two_per_passed_quality_test():
     shot = kinds(events, "artillery")[0].data
     assert shot["rolled"] == 8 and shot["remaining"] == 4.0 and shot["bearing"] == 5.0
     fx, fy = shot["final"]
-    assert fx == pytest.approx(x + 4 * math.sin(math.radians(5))) and fy == pytest.approx(y + 4 * math.cos(math.radians(5)))
+    assert fx == pytest.approx(x + 4 * math.sin(math.radians(5)))
+    assert fy == pytest.approx(y + 4 * math.cos(math.radians(5)))
     assert shot["hit_unit"] == "orcs"
     assert game.state.units["orcs"].models == 10          # 6 6 6 blocked
     assert game.dice.consumed == 11
@@ -288,27 +289,27 @@ def test_without_the_option_artillery_shoots_as_usual():
 # --- files ----------------------------------------------------------------------------------------------------
 
 
+LOBBER = ("Rock Lobber: {quality: 5, defense: 4, base: [50, 50], size: 1, cost: 85, rules: [RULES], "
+          "weapons: [{name: Rock Lobber, range: 36, attacks: 1, rules: [Indirect]}], artillery_type: TYPE}")
+
+
 def test_scenario_option_and_profile_key(tmp_path):
     """``options.artillery_scatter: true`` is accepted; ``artillery_type`` must be 1..3 and only on artillery."""
     source = ROOT / "scenarios" / "tests" / "artillery_scatter.yaml"
-    scenario = load_scenario(source)
-    assert scenario.options["artillery_scatter"] is True
-    armies = str(ROOT / "scenarios" / "armies")
-    base = source.read_text().replace("../armies", armies)
-    good = base.replace("      - {id: lobber-1", "    profiles:\n      Rock Lobber: {quality: 5, defense: 4, base: [50, 50], "
-                        "size: 1, cost: 85, weapons: [{name: Rock Lobber, range: 36, attacks: 1, rules: [Indirect]}], "
-                        "rules: [Immobile], artillery_type: 3}\n    units:\n      - {id: lobber-1", 1)
-    good = good.replace("    units:\n    profiles:", "    profiles:", 1)
+    assert load_scenario(source).options["artillery_scatter"] is True
+    base = source.read_text().replace("../armies", str(ROOT / "scenarios" / "armies"))
     path = tmp_path / "s.yaml"
-    path.write_text(good)
-    loaded = load_scenario(path)
-    assert artillery_type(new_game_state(loaded).units["lobber-1"]) == 3
-    for bad, words in (("artillery_type: 3", None), ("artillery_type: 4", "artillery_type"),):
-        if words is None:
-            continue
-        path.write_text(good.replace(bad if bad != "artillery_type: 4" else "artillery_type: 3", bad))
-        with pytest.raises(ScenarioError, match=words):
-            load_scenario(path)
-    path.write_text(good.replace("rules: [Immobile], artillery_type: 3", "rules: [], artillery_type: 3"))
+
+    def write(rules: str, kind: str) -> None:
+        profile = LOBBER.replace("RULES", rules).replace("TYPE", kind)
+        path.write_text(base.replace("    units:\n      - {id: lobber-1",
+                                     f"    profiles:\n      {profile}\n    units:\n      - {{id: lobber-1", 1))
+
+    write("Immobile", "3")
+    assert artillery_type(new_game_state(load_scenario(path)).units["lobber-1"]) == 3
+    write("Immobile", "4")
+    with pytest.raises(ScenarioError, match="artillery_type"):
+        load_scenario(path)
+    write("Fearless", "2")
     with pytest.raises(ScenarioError, match="only artillery"):
         load_scenario(path)
