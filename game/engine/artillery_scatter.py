@@ -208,9 +208,16 @@ def firing_models(state: GameState, unit: Unit, arm: Arm, point: Point, rows: in
     the point in the model's front arc and within the weapon's range of its base (rulebook "Who Can Shoot",
     "Measuring Distances"); for a cannon (``need_sight``) also a clear sight line from the model to the point,
     the units the point touches not blocking it (rulebook "Line of Sight")."""
+    return _models(state, unit, arm, point, rows, need_sight, touching)[0]
+
+
+def _models(state: GameState, unit: Unit, arm: Arm, point: Point, rows: int, need_sight: bool,
+            touching: list[str]) -> tuple[list[int], str]:
+    """``firing_models`` and, when there are none, the first check every model failed: ``arc``, ``range`` or
+    ``sight``."""
     scene = state.scene
     if rows <= 0 or unit.pose is None or arm.hero:
-        return []
+        return [], "arc"
     formation = unit.formation
     centres = scene.model_centres(unit.id)
     row_of = scene.model_rows(unit.id)
@@ -218,6 +225,7 @@ def firing_models(state: GameState, unit: Unit, arm: Arm, point: Point, rows: in
     hero = hero_index(formation)
     p = shapely.Point(point)
     out: list[int] = []
+    furthest = "arc"
     for i, (cx, cy) in enumerate(centres.tolist()):
         if i == hero or int(row_of[i]) >= rows:
             continue
@@ -226,11 +234,13 @@ def firing_models(state: GameState, unit: Unit, arm: Arm, point: Point, rows: in
             continue
         reach = arm.weapon.range
         if reach is not None and bases[i].distance(p) > reach + 1e-9:
+            furthest = "range" if furthest == "arc" else furthest
             continue
         if need_sight and not scene.line_clear((cx, cy), point, touching, unit.id):
+            furthest = "sight"
             continue
         out.append(i)
-    return out
+    return out, furthest
 
 
 def aim(state: GameState, unit: Unit, point: Point, weapons: tuple[str, ...] | None
@@ -266,24 +276,29 @@ def aim(state: GameState, unit: Unit, point: Point, weapons: tuple[str, ...] | N
     rows = shooting_rows(unit)
     need_sight = kind == CANNON
     firing: list[tuple[Arm, list[int]]] = []
+    first_failure = ""
     for arm in group:
-        models = firing_models(state, unit, arm, point, rows, need_sight and not indirect(arm.profile, arm.weapon),
-                               touching)
+        models, failed = _models(state, unit, arm, point, rows, need_sight and not indirect(arm.profile, arm.weapon),
+                                 touching)
         if models:
             firing.append((arm, models))
         elif weapons is not None:
-            raise illegal("Who Can Shoot", _why_not(unit, arm, rows, need_sight))
+            raise illegal(*_why_not(unit, arm, failed))
+        else:
+            first_failure = first_failure or failed
     if not firing:
-        raise illegal("Who Can Shoot", _why_not(unit, group[0], rows, need_sight))
+        raise illegal(*_why_not(unit, group[0], first_failure))
     return firing
 
 
-def _why_not(unit: Unit, arm: Arm, rows: int, need_sight: bool) -> str:
-    reach = f'{arm.weapon.range:g}"' if arm.weapon.range is not None else "any range"
-    who = "front row" if rows == 1 else "two front rows"
-    sight = ", in line of sight" if need_sight else ""
-    return (f"no model in the {who} of {unit.name} has the target point in its front arc within {arm.name} "
-            f"range ({reach}){sight}")
+def _why_not(unit: Unit, arm: Arm, failed: str) -> tuple[str, str]:
+    """The rule and the reason no model may fire ``arm`` at the point, from the check that failed."""
+    if failed == "range":
+        reach = f'{arm.weapon.range:g}"' if arm.weapon.range is not None else "any range"
+        return RULE, f"the target point is beyond the maximum range of {arm.name} ({reach})"
+    if failed == "sight":
+        return "Line of Sight", f"{unit.name} has no line of sight to the target point (a cannon needs it)"
+    return "Who Can Shoot", f"the target point is not in the front arc of {unit.name}"
 
 
 def point_problem(state: GameState, unit: Unit, point: Point, weapons: tuple[str, ...] | None = None) -> str | None:
@@ -351,8 +366,9 @@ def shoot_point(state: GameState, dice: Dice, action: ShootPoint) -> list[Event]
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)
         for n in range(attacks):
+            what = "shot" if arm.name == unit.profile.name else f"{arm.name} shot"
             shot, evs = fire_one(state, dice, unit, arm, models, point, kind, action,
-                                 f"{unit.name}, {arm.name} shot {n + 1}/{attacks}")
+                                 f"{unit.name}, {what} {n + 1}/{attacks}")
             events += evs
             if shot.misfire is not None:
                 unit.weapons_fired.update(a.name for a, _ in firing)
@@ -421,6 +437,8 @@ def fire_one(state: GameState, dice: Dice, shooter: Unit, arm: Arm, models: list
 def _shot_event(shooter: Unit, arm: Arm, kind: int, shot: Shot, label: str) -> Event:
     if shot.misfire is not None:
         text = f"{label}: misfire ({shot.misfire})"
+    elif shot.final == shot.target and shot.rolled:
+        text = f"{label}: the Quality tests take off all {shot.rolled}\" of scatter: lands on the target point"
     elif shot.final == shot.target:
         text = f"{label}: lands on the target point"
     else:

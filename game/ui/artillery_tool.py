@@ -11,6 +11,7 @@ where each shot landed stay drawn until the next action; the rolls are in the di
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import pygame
@@ -22,7 +23,8 @@ from game.engine.actions import ShootPoint
 from game.engine.events import Event
 from game.ui import palette
 from game.ui.action_bar import ButtonSpec
-from game.ui.overlays import AlphaLayer, dashed_polyline, draw_arrow, draw_note, label_at
+from game.ui.battle_draw import wrap_lines
+from game.ui.overlays import AlphaLayer, dashed_polyline, draw_arrow, draw_note, label_at, label_box
 from game.ui.picking import unit_at
 from geometry.pose import Point, forward_vector, right_vector
 
@@ -165,11 +167,13 @@ class ArtilleryTool:
         self.layer.blit(screen, (view.key, uid, len(scene.game.history)), polys)
         unit = scene.game.state.units[uid]
         kind = scatter.artillery_type(unit) or 0
-        if rings:
-            top = max((pt for ring in rings for pt in ring), key=lambda pt: view.to_screen(pt)[1] * -1)
-            reach = scatter.max_range(unit)
-            label_at(screen, f"{unit.profile.name}: type {kind} ({scatter.TYPE_NAMES.get(kind, '')}), "
-                             f"{reach:g}\" range", view.to_screen(top), AREA)
+        if rings and unit.pose is not None:      # the label just in front of the machine, inside the table view
+            ahead = forward_vector(unit.pose.facing)
+            lead = unit.formation.depth / 2 + 1.2
+            x, y = view.to_screen((unit.pose.x + ahead[0] * lead, unit.pose.y + ahead[1] * lead))
+            text = f"Type {kind}: {scatter.TYPE_NAMES.get(kind, '')} · {scatter.max_range(unit):g}\" range"
+            half = label_box(text, (0, 0), AREA).w // 2 + 4
+            label_at(screen, text, (min(max(x, view.rect.left + half), view.rect.right - half), y), AREA)
         if not view.rect.collidepoint(scene.mouse) or scene.panning:
             return False
         point = view.to_table(scene.mouse)
@@ -181,7 +185,7 @@ class ArtilleryTool:
         problem = self.problem(point)
         if problem is not None:
             rule, _, why = problem.partition(": ")
-            lines = [(f"✗ {rule}", palette.ILLEGAL), (why, (230, 230, 230))]
+            lines = wrap_lines([(f"✗ {rule}", palette.ILLEGAL), (why, (230, 230, 230))], 360)
         else:
             first = ("scatter die: 1-2 hit, else artillery die" if kind == scatter.STONE_THROWER else
                      "artillery die at once (test skipped)" if self.skip_test else
@@ -223,5 +227,10 @@ class ArtilleryTool:
                 where = s.units[hit].profile.name if hit in s.units else "nothing"
                 moved = f"scattered {d['remaining']:g}\"" if d["remaining"] else "on target"
                 text = f"{d['weapon']}: {moved}, hits {where}" if hit else f"{d['weapon']}: {moved}, wasted"
-            label_at(screen, text, (final[0], final[1] - 18), AREA)
+            # the label beyond the landing point, along the path (below it when the shot did not move)
+            dx, dy = final[0] - target[0], final[1] - target[1]
+            length = math.hypot(dx, dy)
+            ux, uy = (dx / length, dy / length) if length >= 1.0 else (0.0, 1.0)
+            rect = label_box(text, (0, 0), AREA)
+            label_at(screen, text, (final[0] + ux * (rect.w / 2 + 10), final[1] + uy * (rect.h / 2 + 10)), AREA)
 
