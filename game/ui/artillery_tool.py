@@ -227,10 +227,15 @@ class ArtilleryTool:
                 where = s.units[hit].profile.name if hit in s.units else "nothing"
                 moved = f"scattered {d['remaining']:g}\"" if d["remaining"] else "on target"
                 text = f"{d['weapon']}: {moved}, hits {where}" if hit else f"{d['weapon']}: {moved}, wasted"
-            # the label beyond the landing point, along the path (below it when the shot did not move)
-            dx, dy = final[0] - target[0], final[1] - target[1]
-            length = math.hypot(dx, dy)
-            ux, uy = (dx / length, dy / length) if length >= 1.0 else (0.0, 1.0)
+            # the label on the open side of the target ring: back along the scatter path, or toward the shooter
+            # when the shot did not move (the unit hit lies the other way)
+            shooter = s.units.get(d["unit"])
+            back = (target[0] - final[0], target[1] - final[1])
+            if math.hypot(*back) < 1.0 and shooter is not None and shooter.pose is not None:
+                at = view.to_screen(shooter.pose.xy)
+                back = (at[0] - target[0], at[1] - target[1])
+            length = math.hypot(*back)
+            ux, uy = (back[0] / length, back[1] / length) if length >= 1.0 else (0.0, 1.0)
             rect = label_box(text, (0, 0), AREA)
-            label_at(screen, text, (final[0] + ux * (rect.w / 2 + 10), final[1] + uy * (rect.h / 2 + 10)), AREA)
+            label_at(screen, text, (target[0] + ux * (rect.w / 2 + 14), target[1] + uy * (rect.h / 2 + 14)), AREA)
 

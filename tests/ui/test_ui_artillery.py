@@ -102,7 +102,8 @@ def test_set_up_box_and_artillery_types(driver_factory, tmp_path: Path, monkeypa
     assert st.problems(1) == []
     open_setup(d.app, st, 4)
     d.frames(2)
-    assert f"{gun} ({entry.id}): {profile_type(lst.army.profiles[gun])}" in artillery_types(st, 1)
+    assert f"{gun}: type {profile_type(lst.army.profiles[gun])}" in artillery_types(st, 1)
+    assert entry.profile == gun
     box = next(b for b, key in d.scene.option_boxes.items() if key == "artillery_scatter")
     d.click(box.rect.center, frames=4)
     assert st.options.get("artillery_scatter") is True

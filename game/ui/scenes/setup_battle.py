@@ -88,7 +88,7 @@ def army_summary_html(state: SetupState, player: int) -> str:
     problems = state.problems(player)
     kinds = artillery_types(state, player)
     if kinds:
-        lines.append("<font color='#ffc45a'>Artillery type (Random scatter): " + html.escape(kinds) + "</font>")
+        lines.append("<font color='#ffc45a'>Artillery (Random scatter): " + html.escape(kinds) + "</font>")
     if problems:
         lines.append(f"<font color='#ff8a80'>⚠ {html.escape(problems[0])}"
                      + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
@@ -100,15 +100,15 @@ def army_summary_html(state: SetupState, player: int) -> str:
 
 def artillery_types(state: SetupState, player: int) -> str:
     """Each artillery unit of the list with the type it plays under Random Scatter for Artillery (rulebook
-    "Artillery Types": the profile's ``artillery_type`` or the type its weapons give), e.g. "Rock Lobber (lobber-1):
-    2, stone thrower / mortar / rocket battery"; empty without artillery."""
+    "Artillery Types": the profile's ``artillery_type`` or the type its weapons give), e.g. "Rock Lobber: type 2
+    (stone thrower)"; empty without artillery."""
     lst = state.army_list(player)
     out = []
     for e in lst.entries:
         prof = lst.army.profiles.get(e.profile)
         kind = profile_type(prof) if prof is not None else None
         if kind is not None:
-            out.append(f"{e.profile} ({e.id}): {kind}, {TYPE_NAMES[kind]}")
+            out.append(f"{e.profile}: type {kind} ({TYPE_NAMES[kind].split(' / ')[0]})")
     return "; ".join(out)
 
 
