@@ -194,8 +194,9 @@ def two_combats(u: dict, log: list[Event]) -> None:
 
 
 def artillery_scatter(u: dict, log: list[Event]) -> None:
-    """Random Scatter for Artillery: the Rock Lobber's arrow, 6" less two passed Quality tests = 2" at 65 degrees
-    into the Hold Warriors; the Stone Cannon skips its test, scatters 2" along its line of fire into the Warriors."""
+    """Random Scatter for Artillery: the Rock Lobber's arrow, 6" less two passed Quality tests = 2" at 65 degrees,
+    still on the Hold Warriors; the Stone Cannon skips its test, scatters 2" along its line of fire into the
+    Redtusk Warriors."""
     lobber, cannon = of(log, "artillery", unit="lobber-1")[0], of(log, "artillery", unit="cannon-1")[0]
     assert lobber.data["rolled"] == 6 and lobber.data["remaining"] == 2 and lobber.data["bearing"] == 65
     assert lobber.data["hit_unit"] == "warriors-2" and u["warriors-2"]["models"] == 8

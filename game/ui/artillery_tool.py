@@ -51,10 +51,11 @@ class ArtilleryTool:
     # --- what is selected ---------------------------------------------------------------------------------
     def unit(self) -> str | None:
         """The selected artillery that fires at target points now, or None."""
+        from game.ui.scenes.replay import ReplayScene   # a replay never acts: no aiming there
         scene = self.scene
         pending = scene.game.pending
         uid = scene.selected
-        if pending is None or pending.decision != "shoot" or uid is None:
+        if pending is None or pending.decision != "shoot" or uid is None or isinstance(scene, ReplayScene):
             return None
         return uid if scene.game.point_shooter(uid) else None
 
