@@ -27,7 +27,7 @@ from game.engine.profiles import Weapon
 from game.engine.state import GameState, Phase, Table, Unit, make_unit
 from game.scenario import ScenarioError, load_scenario, new_game_state
 from geometry.arcs import Arc
-from tests.rules.builders import ORCS, pose_with_front, profile
+from tests.rules.builders import ORCS, join_hero, pose_with_front, profile
 
 MORTAR_W = Weapon("Mortar", 1, 36.0, ("Indirect", "Blast(3)"))
 CANNON_W = Weapon("Cannon", 1, 36.0, ("Blast(3)", "AP(2)"))
@@ -152,6 +152,21 @@ def test_type_two_needs_no_line_of_sight():
     wall = make_unit("wall", 2, ORCS, 10, pose_with_front(ORCS, 10, 16.0, 180.0, x=36.0), per_row=10)
     game = shooting(artillery(), orcs(), wall, dice=(1, 6, 6, 6))
     assert game.check_shoot_point(ShootPoint(1, "art", *centre(game, "orcs"))) is None
+
+
+def test_sniper_hit_picks_the_joined_hero():
+    """"A hit with Sniper allows the shooter to choose the specific model hit within the unit": the shot lands on
+    the Orcs (scatter die hit) and is resolved against their joined hero named in ``model``, as a unit of one
+    (Blast(3) up to its one model: 1 hit; Defense 5+ rolls 1: a wound on the hero only)."""
+    from dataclasses import replace
+    sniper_gun = replace(MORTAR, weapons=(Weapon("Hunter", 1, 36.0, ("Indirect", "Blast(3)", "Sniper")),))
+    game = shooting(artillery(sniper_gun), orcs(), dice=(1, 1))
+    join_hero(game.state, "orcs", profile("Boss", rules=("Hero", "Tough(3)"), size=1), hero_id="boss")
+    game.state.scene.clear_cache()
+    events = game.apply(ShootPoint(1, "art", *centre(game, "orcs"), model="boss"))
+    assert kinds(events, "hits")[0].data["hits"] == 1
+    orcs_unit = game.state.units["orcs"]
+    assert orcs_unit.hero is not None and orcs_unit.hero.wounds == 1 and orcs_unit.regulars == 10
 
 
 # --- misfires ---------------------------------------------------------------------------------------------------
