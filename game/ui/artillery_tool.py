@@ -51,7 +51,7 @@ class ArtilleryTool:
     # --- what is selected ---------------------------------------------------------------------------------
     def unit(self) -> str | None:
         """The selected artillery that fires at target points now, or None."""
-        from game.ui.scenes.replay import ReplayScene   # a replay never acts: no aiming there
+        from game.ui.scenes.replay import ReplayScene  # a replay never acts: no aiming there
         scene = self.scene
         pending = scene.game.pending
         uid = scene.selected
