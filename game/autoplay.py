@@ -37,6 +37,7 @@ from game.engine.actions import (
     ScoutMove,
     SetAside,
     Shoot,
+    ShootPoint,
     TokenSpend,
     TokenSplit,
     rounded_pose,
@@ -48,6 +49,8 @@ from game.engine.objectives import placement_point
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
+POINT_TRIES = 8
+"""Target points sampled around each enemy for an artillery shot (Random Scatter for Artillery)."""
 MOVE_TRIES = 12
 """Candidate moves sampled per unit before it holds."""
 OVERLAP_AREA = 0.01
@@ -103,6 +106,11 @@ class RandomPlayer:
             return Done(player)
         if p.decision == "shoot":
             for uid in self._shuffled([u.id for u in s.units_of(player)]):
+                if game.point_shooter(uid):         # Random Scatter for Artillery: a target point
+                    shot = point_shot(game, player, uid, self.rng)
+                    if shot is not None:
+                        return shot
+                    continue
                 targets = game.shooting_targets(uid)
                 if targets:
                     return Shoot(player, uid, self.rng.choice(targets))
@@ -409,3 +417,28 @@ def _in_same_combat(state: GameState, a: Unit, b: Unit) -> bool:
                 seen.add(other)
                 todo.append(other)
     return b.id in seen and bool(a.engaged_with)
+
+
+def point_shot(game: Game, player: int, unit_id: str, rng: random.Random | None) -> ShootPoint | None:
+    """A legal ``shoot_point`` for artillery ``unit_id`` (Random Scatter for Artillery), or None when no target point
+    is found: the centre of each enemy unit, nearest first, then (with ``rng``) points sampled within 3" of each
+    centre; with ``rng`` a random legal one and a cannon skips its first Quality test now and then. The engine
+    checks each candidate (``Game.check_shoot_point``)."""
+    s = game.state
+    enemies = sorted((e for e in s.enemies_of(player) if e.on_table and e.pose is not None),
+                     key=lambda e: (s.scene.distance(unit_id, e.id), e.id))
+    legal: list[ShootPoint] = []
+    for enemy in enemies:
+        assert enemy.pose is not None
+        points = [enemy.pose.xy]
+        if rng is not None:
+            points += [(enemy.pose.x + rng.uniform(-3, 3), enemy.pose.y + rng.uniform(-3, 3))
+                       for _ in range(POINT_TRIES)]
+        for x, y in points:
+            skip = rng is not None and rng.random() < 0.2
+            shot = ShootPoint(player, unit_id, round(x, 3), round(y, 3), skip_test=skip)
+            if game.check_shoot_point(shot) is None:
+                if rng is None:
+                    return shot
+                legal.append(shot)
+    return rng.choice(legal) if legal and rng is not None else None

@@ -38,6 +38,7 @@ from shapely import Polygon, box
 from shapely.validation import explain_validity
 
 from game.engine.actions import show_value
+from game.engine.artillery_scatter import is_artillery_profile
 from game.engine.magic import (
     AFFECTS,
     DURATIONS,
@@ -595,6 +596,7 @@ class ProfileModel(_Model):
     cost: Annotated[Int, _at_least(0)]
     weapons: Annotated[list[WeaponModel], Field(max_length=MAX_LIST_ITEMS)] = []
     rules: Annotated[list[RuleText], Field(max_length=MAX_LIST_ITEMS)] = []
+    artillery_type: Annotated[Int, _between(1, 3)] | None = None
 
 
 class PoseModel(_Model):
@@ -734,8 +736,7 @@ class OptionsModel(_Model):
     """Optional rules (rulebook "Optional Rules")."""
 
     random_charge_distance: bool = False
-    artillery_scatter: Annotated[bool, _not_playable_yet("Random Scatter for Artillery (rulebook \"Optional "
-                                                         "Rules\")")] = False
+    artillery_scatter: bool = False
     spell_tokens: Annotated[Text, _one_of(*SPELL_TOKEN_MODES)] = "basic"
 
 
@@ -933,7 +934,13 @@ class _Session:
                 weapons=tuple(Weapon(w.name, w.attacks, None if w.range is None else float(w.range), tuple(w.rules))
                               for w in pm.weapons),
                 rules=tuple(pm.rules),
+                artillery_type=pm.artillery_type,
             )
+            if pm.artillery_type is not None and not is_artillery_profile(good[name]):
+                self.add(doc.problem(loc + ("artillery_type",), "only artillery has an artillery type (Random "
+                                     "Scatter for Artillery): a profile with Immobile and a ranged weapon"))
+                del good[name]
+                broken.add(name)
         return good, broken
 
     def spells(self, raw: list[Any], doc: _Doc, prefix: Loc) -> dict[str, Spell]:

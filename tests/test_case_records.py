@@ -193,7 +193,20 @@ def two_combats(u: dict, log: list[Event]) -> None:
     assert u["knights-1"]["pose"]["facing"] == pytest.approx(270.0)
 
 
+def artillery_scatter(u: dict, log: list[Event]) -> None:
+    """Random Scatter for Artillery: the Rock Lobber's arrow, 6" less two passed Quality tests = 2" at 65 degrees,
+    still on the Hold Warriors; the Stone Cannon skips its test, scatters 2" along its line of fire into the
+    Redtusk Warriors."""
+    lobber, cannon = of(log, "artillery", unit="lobber-1")[0], of(log, "artillery", unit="cannon-1")[0]
+    assert lobber.data["rolled"] == 6 and lobber.data["remaining"] == 2 and lobber.data["bearing"] == 65
+    assert lobber.data["hit_unit"] == "warriors-2" and u["warriors-2"]["models"] == 8
+    assert of(log, "info", unit="cannon-1") and cannon.data["rolled"] == 2 and cannon.data["remaining"] == 2
+    assert cannon.data["hit_unit"] == "warriors-1" and u["warriors-1"]["models"] == 8
+    assert of(log, "hits", unit="cannon-1", target="warriors-1", hits=3)
+
+
 CASES: dict[str, tuple[Callable[[dict, list[Event]], None], str]] = {
+    "artillery_scatter": (artillery_scatter, "shoot"),
     "charge_stand_and_shoot": (stand_and_shoot, "move"),
     "charge_flee_run_down": (flee_run_down, "move"),
     "charge_flee_redirect": (flee_redirect, "move"),

@@ -141,6 +141,27 @@ class Shoot(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ShootPoint(Action):
+    """Step 4.2 with Random Scatter for Artillery (rulebook "Optional Rules"): artillery of type 2 or 3 fires one
+    weapon group at the target point (``x``, ``y``) inches (game.engine.artillery_scatter)."""
+
+    type: ClassVar[str] = "shoot_point"
+    unit: str
+    x: float
+    """Inches from the left table edge."""
+    y: float
+    """Inches from player 1's table edge."""
+    weapons: tuple[str, ...] | None = None
+    """The weapon group (None: every ranged weapon not fired yet that reaches the point)."""
+    skip_test: bool = False
+    """A cannon (type 3) skips its first Quality test and goes straight to the artillery die ("The player may
+    choose to skip this Quality test")."""
+    model: str | None = None
+    """A Sniper's pick: the id of a hero joined to the unit hit, shot as a unit of one (rulebook "Sniper"; a hit
+    on another unit, or without that hero, is resolved as usual)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Embark(Action):
     """Step 2.4: ``unit`` gets into the friendly Transport ``transport`` with an ``advance`` or ``rush``
     (rulebook "Transport(X)"; game.engine.transport)."""
@@ -378,7 +399,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
-                Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge)
+                Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge,
+                ShootPoint)
 }
 """Every action type by its record name."""
 
@@ -496,7 +518,7 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
                 if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
                     raise ActionFormatError(f"{path}: must be a list of weapon names")
                 value = tuple(value)
-        elif f.name in ("pursue", "follow_up"):
+        elif f.name in ("pursue", "follow_up", "skip_test"):
             if not isinstance(value, bool):
                 raise ActionFormatError(f"{path}: must be true or false")
         elif f.name == "facing":

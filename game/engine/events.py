@@ -14,7 +14,8 @@ class Event:
     ``shoot``, ``hits``, ``wounds``, ``casualties``, ``morale``, ``shaken``, ``flee``, ``rout``, ``destroyed``,
     ``rally``, ``resolution``, ``pursuit``, ``retreat``, ``follow_up``, ``consolidate``, ``victory``, ``info``; magic:
     ``tokens``, ``spell``, ``effect``, ``heal``; special rules: ``hero_killed`` (a joined hero dies), ``embark``,
-    ``disembark`` (Transport(X)).
+    ``disembark`` (Transport(X)); Random Scatter for Artillery: ``artillery`` (one shot at a target point: where
+    it landed), ``misfire``.
     """
 
     kind: str

@@ -13,8 +13,17 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from game.engine import (
+    artillery_scatter,
+    close_combat,
+    deployment,
+    magic,
+    objectives,
+    random_charge,
+    shooting,
+    transport,
+)
 from game.engine import charge as charging
-from game.engine import close_combat, deployment, magic, objectives, random_charge, shooting, transport
 from game.engine.actions import (
     Action,
     AllocateTokens,
@@ -41,6 +50,7 @@ from game.engine.actions import (
     ScoutMove,
     SetAside,
     Shoot,
+    ShootPoint,
 )
 from game.engine.consolidation import consolidation_move
 from game.engine.dice import Dice
@@ -149,12 +159,37 @@ class Game:
                 and not s.units[t].fleeing]
 
     def shooting_targets(self, unit_id: str) -> list[str]:
-        """Valid targets of ``unit_id`` now (empty outside step 4.2)."""
+        """Valid targets of ``unit_id`` now (empty outside step 4.2, and for artillery that fires at target points:
+        ``point_shooter``)."""
         s = self.state
         unit = s.units.get(unit_id)
         if unit is None or s.step is not Step.RANGED_ATTACKS or unit.player != s.active_player:
             return []
+        if artillery_scatter.fires_at_points(s, unit):
+            return []
         return shooting.valid_targets(s, unit_id)
+
+    def point_shooter(self, unit_id: str) -> bool:
+        """True if ``unit_id`` may fire at a target point now (step 4.2, Random Scatter for Artillery, type 2 or
+        3, may shoot, a weapon left); whether a given point is valid: ``check_shoot_point``."""
+        s = self.state
+        unit = s.units.get(unit_id)
+        if unit is None or s.step is not Step.RANGED_ATTACKS or unit.player != s.active_player:
+            return False
+        if not artillery_scatter.fires_at_points(s, unit) or shooting.shooting_restriction(unit) is not None:
+            return False
+        return bool(shooting.weapon_group(unit, None))
+
+    def check_shoot_point(self, action: ShootPoint) -> IllegalAction | None:
+        """Why a proposed ``shoot_point`` is illegal now, or None (nothing changes)."""
+        try:
+            self._check_turn(action)
+            self._expect(action, Step.RANGED_ATTACKS)
+            unit = self._own_unit(action)
+            artillery_scatter.aim(self.state, unit, (action.x, action.y), action.weapons)
+        except IllegalAction as e:
+            return e
+        return None
 
     def units_to_move(self, player: int) -> list[str]:
         """Units of ``player`` that may still take a move action in step 2.4."""
@@ -168,8 +203,8 @@ class Game:
         return [u.id for u in self.state.units_of(player) if self.charge_targets(u.id)]
 
     def shooters(self, player: int) -> list[str]:
-        """Units of ``player`` that have at least one valid shooting target now."""
-        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id)]
+        """Units of ``player`` that have at least one valid shooting target now, or may fire at a target point."""
+        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id) or self.point_shooter(u.id)]
 
     def victory_points(self) -> dict[int, int]:
         """Victory points each player would score now (rulebook "Victory Conditions")."""
@@ -222,6 +257,7 @@ class Game:
             Redirect: self._redirect,
             Move: self._move,
             Shoot: self._shoot,
+            ShootPoint: self._shoot_point,
             Embark: self._transport,
             Disembark: self._transport,
             Pursue: self._close_combat_decision,
@@ -762,8 +798,19 @@ class Game:
 
     def _shoot(self, action: Shoot) -> list[Event]:
         self._expect(action, Step.RANGED_ATTACKS)
-        self._own_unit(action)
+        unit = self._own_unit(action)
+        if artillery_scatter.fires_at_points(self.state, unit):
+            kind = artillery_scatter.artillery_type(unit)
+            raise IllegalAction(artillery_scatter.RULE, f"{unit.name} is artillery of type {kind} "
+                                f"({artillery_scatter.TYPE_NAMES.get(kind or 0, '')}): it fires at a target point "
+                                "(shoot_point), not at a unit")
         return shooting.shoot(self.state, self.dice, action)
+
+    def _shoot_point(self, action: ShootPoint) -> list[Event]:
+        """Random Scatter for Artillery: artillery of type 2 or 3 fires at a target point (step 4.2)."""
+        self._expect(action, Step.RANGED_ATTACKS)
+        self._own_unit(action)
+        return artillery_scatter.shoot_point(self.state, self.dice, action)
 
     # --- 5 close combat ----------------------------------------------------------------------------------------
     def _close_combat_decision(self, action: Action) -> list[Event]:

@@ -113,6 +113,9 @@ class Profile:
     """Weapons every model carries."""
     rules: tuple[str, ...] = ()
     """Unit special rules, e.g. ``("Fearless", "Tough(3)")``."""
+    artillery_type: int | None = None
+    """Random Scatter for Artillery (rulebook "Optional Rules", "Artillery Types"): the type agreed for this
+    artillery, 1, 2 or 3; None: derived from the weapons (``game.engine.artillery_scatter.artillery_type``)."""
 
     def has(self, rule: str) -> bool:
         """True if the unit has special rule ``rule`` (by name)."""

@@ -59,6 +59,7 @@ SPECIAL_EXPECT_KEYS = {"type", "player", "near", "facing", "until"}
 KNOWN_BUTTONS = frozenset({
     "done", "hold", "advance", "rush", "charge", "shoot", "confirm", "cancel", "reset", "measure", "fit", "turn",
     "run_down", "redirect", "pursue", "no_pursue", "follow_up", "stay", "next_unit", "restart", "skip", "hint",
+    "artillery_skip",
 })
 """Button names a step may highlight; names with a prefix (``react:hold``, ``weapon:Longbow``, ``spell:NAME``) name
 a button of one choice."""

@@ -14,7 +14,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from game.autoplay import RandomPlayer
+from game.autoplay import RandomPlayer, point_shot
 from game.engine.actions import (
     Action,
     ChargeReaction,
@@ -80,6 +80,11 @@ class SimplePlayer:
             for unit in s.units_of(player):
                 if unit.shot_targets:
                     continue  # one weapon group per unit is enough for this player
+                if game.point_shooter(unit.id):     # Random Scatter for Artillery: the nearest enemy's centre
+                    shot = point_shot(game, player, unit.id, None)
+                    if shot is not None:
+                        return shot
+                    continue
                 targets = game.shooting_targets(unit.id)
                 if targets:
                     return Shoot(player, unit.id, self._nearest(game, unit, targets))

@@ -31,8 +31,8 @@ def progress_path() -> Path:
     return user_data_dir() / PROGRESS_FILE
 
 
-RENAMED: dict[str, str] = {"09_free_play": "12_free_play", "10_free_play": "12_free_play",
-                           "11_free_play": "12_free_play"}
+RENAMED: dict[str, str] = {"09_free_play": "13_free_play", "10_free_play": "13_free_play",
+                           "11_free_play": "13_free_play", "12_free_play": "13_free_play"}
 """Lesson ids that changed (lessons were inserted before free play): progress saved under the old id still counts."""
 
 

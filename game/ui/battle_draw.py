@@ -236,6 +236,7 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
     _draw_target_tapes(scene, screen, a, labels)
     _draw_tapes(scene, screen, a, labels)
     noted = spell_aim.draw(scene, screen, labels)  # a spell aimed at a point: its area at the mouse, recent casts
+    noted = scene.artillery.draw(screen, labels) or noted  # Random Scatter for Artillery (artillery_tool.py)
     if pending is not None and pending.decision == "place_objective" and view.rect.collidepoint(scene.mouse):
         point = view.to_table(scene.mouse)
         problem = draw_marker_ghost(screen, view, s, point, pending.player)

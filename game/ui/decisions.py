@@ -178,7 +178,7 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
                                 enabled=t is not None, short="Confirm"))
         specs.append(ButtonSpec("cancel", "Cancel (Esc)", "Esc", enabled=t is not None, short="Cancel"))
     elif d == "shoot":
-        specs += _weapon_buttons(scene)
+        specs += _weapon_buttons(scene) + scene.artillery.buttons()
     elif d == "strategy":
         specs += _spell_buttons(scene)
     elif d == "dispel":
@@ -258,6 +258,8 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
 def run(scene: BattleScene, key: str) -> None:
     """Do what button ``key`` stands for."""
     pending = scene.game.pending
+    if scene.artillery.run(key):       # Random Scatter for Artillery: a cannon's "skip first Quality test"
+        return
     if key == "fit":
         scene.view.fit()
     elif key == "turn":

@@ -160,7 +160,9 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return ("Drag a unit to move it; Q/E or mouse wheel pivots; Enter confirms; Space = Done "
                 "(units not moved Hold).")
     if d == "shoot":
-        return "Click one of your units, then a highlighted enemy to shoot at it. Space = Done when finished."
+        points = (" Stone throwers, mortars and cannons: select one, then click a target point."
+                  if state.options.get("artillery_scatter") else "")    # Random Scatter for Artillery
+        return f"Click one of your units, then a highlighted enemy to shoot at it.{points} Space = Done when finished."
     if d == "pursue":
         return f"{unit} won the melee: pursue the fleeing enemy, or not (then it takes a morale test)."
     if d == "follow_up":

@@ -73,6 +73,14 @@ def roll_result(data: dict[str, Any]) -> str:
         w = data.get("wounds", succ)
         return f"→ {w} wound{'' if w == 1 else 's'}"
     if succ is None:
+        if "scatter_hit" in data:                   # Random Scatter for Artillery: the special dice from D6
+            return "hit" if data["scatter_hit"] else "arrow"
+        if "artillery" in data:
+            return "misfire" if data["artillery"] is None else f"= {data['artillery']}\""
+        if isinstance(data.get("bearing"), (int, float)):
+            return f"= {data['bearing']:g}°"
+        if isinstance(data.get("misfire"), str):
+            return str(data["misfire"])
         if isinstance(data.get("total"), (int, float)) and "made" in data:   # a random charge distance
             return f"= {data['total']:g}\" {'made' if data['made'] else 'failed'}"
         if isinstance(data.get("range"), (int, float)):

@@ -72,4 +72,6 @@ def test_progress_saved_under_a_renamed_lesson_id_still_counts(tmp_path):
     path = tmp_path / "progress.yaml"
     path.write_text("format: regiments-lessons/1\ndone: [01_moving, 09_free_play]\n")
     progress = Progress.load(path)
-    assert progress.is_done("12_free_play") and progress.is_done("01_moving")
+    assert progress.is_done("13_free_play") and progress.is_done("01_moving")
+    path.write_text("format: regiments-lessons/1\ndone: [12_free_play]\n")
+    assert Progress.load(path).is_done("13_free_play")

@@ -30,6 +30,7 @@ from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusa
 from game.ui import battle_draw, decisions, describe, palette, spell_aim
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
+from game.ui.artillery_tool import ArtilleryTool
 from game.ui.dice_panel import DicePanel, short_purpose
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
@@ -126,6 +127,8 @@ class BattleScene(Scene):
         """The spell picked for the selected caster; the next click on a highlighted unit casts it."""
         self.fire: dict[str, set[str]] = {}
         """Weapon groups chosen per shooting unit (rulebook "Multiple Weapon Types"); absent = every weapon."""
+        self.artillery = ArtilleryTool(self)
+        """Random Scatter for Artillery: aiming at target points and the last shots (game/ui/artillery_tool.py)."""
         self.rewinder: Rewinder | None = Rewinder(game)
         """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
 
@@ -636,6 +639,8 @@ class BattleScene(Scene):
                 self.show_banner(f"{s.units[uid].profile.name} cannot move: {why}.", palette.SHAKEN)
             self._select(uid)
             return
+        if d == "shoot" and self.artillery.click(point):    # artillery fires at a target point
+            return
         if d in ("declare_charge", "shoot"):
             sel = self.selected
             own = sel is not None and sel in s.units and s.units[sel].player == pending.player
@@ -649,7 +654,8 @@ class BattleScene(Scene):
                         self.fire.pop(sel, None)
                 return
             self._select(uid)
-            if uid is not None and s.units[uid].player == pending.player and not self.targets_of(uid):
+            if uid is not None and s.units[uid].player == pending.player and not self.targets_of(uid) \
+                    and not self.game.point_shooter(uid):
                 self.show_banner(self._no_target_text(uid, d), palette.SHAKEN, 6.0)
             return
         if d == "roll_charge":       # Random Charge Distances: clicking a charger rolls its charge next

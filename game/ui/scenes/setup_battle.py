@@ -25,6 +25,7 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
+from game.engine.artillery_scatter import TYPE_NAMES, profile_type
 from game.engine.objectives import MISSIONS
 from game.scenario import ScenarioError
 from game.ui.draw_terrain import StaticLayer
@@ -39,10 +40,11 @@ if TYPE_CHECKING:
 OPTIONAL_RULES: dict[str, tuple[str, str]] = {
     "random_charge_distance": ("Random charge distances", "AoWFBR \"Optional Rules\": charge range is Advance + 6\"; "
                                "each declared charge rolls 2D6, highest + Advance, and fails if short"),
+    "artillery_scatter": ("Random scatter for artillery", "AoWFBR \"Optional Rules\": stone throwers, mortars and "
+                          "rocket batteries (type 2) and cannons (type 3) fire at a point on the table, which may "
+                          "scatter (scatter die, artillery die) or misfire; each list shows its artillery's type"),
 }
-"""Optional rules offered as check boxes (scenario ``options``). Random Scatter for Artillery (rulebook "Optional
-Rules") is not offered: the engine cannot play it yet, and a box that changes nothing would make the players
-believe a rule is applied (docs/rulings.md)."""
+"""Optional rules offered as check boxes (scenario ``options``), one under the other."""
 
 MISSION_CHOICES: dict[str, tuple[str, str]] = {
     "none": ("No mission", "Victory points from the enemy units destroyed and damaged only (AoWFBR \"Victory "
@@ -84,6 +86,9 @@ def army_summary_html(state: SetupState, player: int) -> str:
              f"<font color='{'#c8d0d6' if ok else '#ff8a80'}'>{html.escape(text)}</font> · {units} "
              f"unit{'s' if units != 1 else ''} · General: {html.escape(general or 'none')}"]
     problems = state.problems(player)
+    kinds = artillery_types(state, player)
+    if kinds:
+        lines.append("<font color='#ffc45a'>Artillery (Random scatter): " + html.escape(kinds) + "</font>")
     if problems:
         lines.append(f"<font color='#ff8a80'>⚠ {html.escape(problems[0])}"
                      + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
@@ -91,6 +96,20 @@ def army_summary_html(state: SetupState, player: int) -> str:
     else:
         lines.append("<font color='#8fd6a0'>✓ ready</font>")
     return "<br>".join(lines)
+
+
+def artillery_types(state: SetupState, player: int) -> str:
+    """Each artillery unit of the list with the type it plays under Random Scatter for Artillery (rulebook
+    "Artillery Types": the profile's ``artillery_type`` or the type its weapons give), e.g. "Rock Lobber: type 2
+    (stone thrower)"; empty without artillery."""
+    lst = state.army_list(player)
+    out = []
+    for e in lst.entries:
+        prof = lst.army.profiles.get(e.profile)
+        kind = profile_type(prof) if prof is not None else None
+        if kind is not None:
+            out.append(f"{e.profile}: type {kind} ({TYPE_NAMES[kind].split(' / ')[0]})")
+    return "; ".join(out)
 
 
 def table_summary_html(state: SetupState) -> str:
@@ -143,23 +162,26 @@ class StartScene(SetupScene):
         self.rounds_menu = UIDropDownMenu([str(r) for r in ROUND_CHOICES], str(self.state.rounds),
                                           pygame.Rect(w - 90, 34, 100, 32), m, container=left)
         self.option_boxes = {}
-        x = 10
-        for key, (label, tip) in OPTIONAL_RULES.items():
-            box = UICheckBox(pygame.Rect(x, 78, 20, 20), label, m, container=left,
+        y = 78
+        for key, (label, tip) in OPTIONAL_RULES.items():      # one under the other, the mission beside them
+            box = UICheckBox(pygame.Rect(10, y, 20, 20), label, m, container=left,
                              initial_state=bool(self.state.options.get(key, False)), tool_tip_text=tip)
             self.option_boxes[box] = key
-            x += max(260, w // 2)
+            y += 26
         labels: list[str | tuple[str, str]] = [label for label, _ in MISSION_CHOICES.values()]
         chosen = MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[0]
-        mission_x = x if OPTIONAL_RULES else 0       # after the optional rules' boxes, if any
+        mission_x = max(300, w // 2) if OPTIONAL_RULES else 0
         UILabel(pygame.Rect(mission_x + 10, 74, 70, 30), "Mission", m, container=left)
         self.mission_menu = UIDropDownMenu(labels, chosen, pygame.Rect(mission_x + 80, 74, 250, 30), m,
                                            container=left)
         self.mission_menu.set_tooltip(MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[1])
-        UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, 112, w, 74), m, container=left)
-        UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, 192, w, 74), m, container=left)
-        UITextBox(table_summary_html(self.state), pygame.Rect(10, 272, w, 50), m, container=left)
-        UITextBox(NEXT_HTML, pygame.Rect(10, 330, w, h - 342), m, container=left)
+        dy = max(0, y - 112 + 4)              # the boxes below the optional rules
+        tall = 96 if artillery_types(self.state, 1) or artillery_types(self.state, 2) else 74
+        UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, 112 + dy, w, tall), m, container=left)
+        UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, 118 + dy + tall, w, tall), m, container=left)
+        y = 124 + dy + 2 * tall
+        UITextBox(table_summary_html(self.state), pygame.Rect(10, y, w, 50), m, container=left)
+        UITextBox(NEXT_HTML, pygame.Rect(10, y + 58, w, h - y - 70), m, container=left)
         right = UIPanel(pygame.Rect(20 + lw, top, rect.w - lw - 30, h), starting_height=1, manager=m)
         self.widgets.append(right)
         rw = rect.w - lw - 54
