@@ -8,6 +8,7 @@ return an ``Export``; ``convert.convert`` maps it onto a ruleset. Every problem 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from game.files import FileProblems
@@ -16,9 +17,22 @@ MAX_NAME_CHARS = 80
 """Names longer than this (a unit, a weapon, a rule) are refused: no real export has them."""
 
 
+MAX_PROBLEMS = 100
+"""Problems listed for one file; past this a line says how many more there are (a hostile file could have one
+per line)."""
+
+
 class ExportRefused(FileProblems):
     """An export that cannot be imported; ``problems`` lists each as ``FILE:LINE: unit N "Name": message`` (or
-    ``FILE:LINE: (file): message`` for the whole file)."""
+    ``FILE:LINE: (file): message`` for the whole file), at most ``MAX_PROBLEMS`` and a line counting the rest."""
+
+    def __init__(self, problems: list[str]) -> None:
+        if len(problems) > MAX_PROBLEMS:
+            m = re.match(r"^(.*?):\d+: ", problems[0])
+            head = m.group(1) if m else "(file)"
+            problems = problems[:MAX_PROBLEMS] + [f"{head}:1: (file): ... and {len(problems) - MAX_PROBLEMS} more "
+                                                  "problems"]
+        super().__init__(problems)
 
 
 def shown(text: str) -> str:

@@ -72,6 +72,8 @@ def _rating(v: Any) -> Any:
         raise ValueError("must be a number or text")
     if isinstance(v, int) or (isinstance(v, str) and v.strip().isdigit() and len(v.strip()) <= 6):
         return int(v)
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e6:
+        return int(v)
     if isinstance(v, (str, float)):
         return str(v)[:MAX_NAME_CHARS]
     raise ValueError("must be a number or text")
