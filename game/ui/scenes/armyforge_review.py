@@ -64,7 +64,7 @@ class ImportReview:
             rows = "<br>".join(
                 f"<font color='#ff8a80'>✗</font> unit {u.unit} <b>{html.escape(u.name)}</b>: {html.escape(u.what)}"
                 f" <font color='#9aa4ac'>— {html.escape(u.reason)}</font>" for u in plan.unknown)
-            uh = min(150, 18 + 20 * len(plan.unknown) * 2)
+            uh = min(150, 26 + 22 * len(plan.unknown))
             UITextBox(rows, pygame.Rect(12, y + 24, cw, uh), manager, container=self.window)
             y += 30 + uh
         UILabel(pygame.Rect(12, y, cw, 22), "BASE SIZES — WIDTH × DEPTH IN MM (EDIT BEFORE IMPORTING)", manager,

@@ -669,7 +669,8 @@ class ArmyScene(SetupScene):
             self.say(f"Could not import the list: {e}", bad=True)
             return
         self.selected = None
-        dropped = f", {len(plan.unknown)} unknown rules dropped" if plan.unknown else ""
+        n = len(plan.unknown)
+        dropped = f", {n} thing{'s' if n != 1 else ''} {plan.ruleset} cannot play dropped" if n else ""
         note = f"; it was made for {saved_points} points" if saved_points != self.state.points else ""
         self.say(f"Imported \"{lst.display_name}\" ({len(plan.profiles)} profiles{dropped}{note}); saved in My lists "
                  f"as {written.list_path.name}.")
