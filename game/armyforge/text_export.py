@@ -3,7 +3,7 @@ strict about what it uses).
 
 ::
 
-    ++ Ironhelm Warband [AoF:R 750pts] ++
+    ++ Ironhelm Warband [AoF:R 315pts] ++
 
     Warlord [1] Q3+ D4+ | 95pts | Hero, Tough(3), 1x Warhorse(Fast, Impact(1)) | Joined to: Spearmen
     Hand Weapon (A3), Lance (A1, Lance)
@@ -11,7 +11,8 @@ strict about what it uses).
     2x Spearmen [10] Q4+ D4+ | 110pts | Musician, Shield Wall
     10x Spear (A1, Counter)
 
-The header gives the list's name, its game system and points. Each unit is a line ``Name [size] Q4+ D5+ |
+The header gives the list's name, its game system and its points (Army Forge shows the list's total there:
+it is both the points the units must add up to and the list's points limit). Each unit is a line ``Name [size] Q4+ D5+ |
 COSTpts | rules`` (a leading ``2x``: that many identical units; the rules section may be empty; an optional
 ``| Joined to: NAME`` part says the hero deploys with that unit), followed by its weapons on the next lines
 until a blank line. A rule item ``1x Upgrade(Rule, Rule)`` gives the unit the rules inside; ``Name(X)`` with a
@@ -212,7 +213,7 @@ def parse_text(text: str, file: str) -> Export:
         raise ExportRefused(problems)
     assert header is not None
     name, system, points = header
-    return Export(file, "text", name or "Army Forge list", system, points, None, units)
+    return Export(file, "text", name or "Army Forge list", system, points, points, units)
 
 
 def _unit(head: re.Match[str], segments: list[str], line: int, index: int, file: str,

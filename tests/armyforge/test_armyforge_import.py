@@ -22,7 +22,8 @@ FIX = Path(__file__).resolve().parents[1] / "fixtures" / "armyforge"
 
 def test_text_export_is_read_unit_by_unit() -> None:
     ex = read_export(FIX / "ironhelm_warband.txt")
-    assert (ex.kind, ex.name, ex.system, ex.points_limit) == ("text", "Ironhelm Warband", "AoF:R", 750)
+    assert (ex.kind, ex.name, ex.system, ex.points_limit, ex.list_points) == (
+        "text", "Ironhelm Warband", "AoF:R", 655, 655)
     thane, spears, crossbows, riders, thrower = ex.units
     assert (thane.size, thane.quality, thane.defense, thane.cost, thane.join_to) == (1, 3, 4, 80, "Ironhelm Spearmen")
     assert [r.label for r in thane.rules] == ["Hero", "Tough(3)", "Fearless"]
@@ -55,7 +56,7 @@ def test_text_export_maps_onto_aowfbr() -> None:
         [20.0, 20.0], [20.0, 20.0], [25.0, 50.0], [50.0, 50.0]]
     assert plan.profiles["Stone Thrower"]["weapons"][0] == {"name": "Stone Thrower", "attacks": 3, "range": 36.0,
                                                            "rules": ["Blast(3)", "Indirect"]}
-    assert plan.points == 750 and plan.points_used() == 655
+    assert plan.points == 655 and plan.points_used() == 655 and plan.notes == []
 
 
 def test_json_export_combined_copies_joined_hero_and_bases() -> None:
@@ -95,7 +96,8 @@ def test_points_and_force_organisation_are_reported(tmp_path: Path) -> None:
     assert any("700 points" in n and "735" in n for n in plan.notes)
     written = write_import(plan_import(FIX / "ironhelm_warband.txt"), tmp_path / "l.yaml", tmp_path / "a.yaml")
     assert written.problems == []
-    assert written.force_org == ["6 units; at most 5 at 750 points, 1 per 150 (Force Organisation)"]
+    assert written.force_org == ["2 units of Crossbowmen; at most 1 at 655 points, 1 + 1 per 750 (Force Organisation)",
+                                 "6 units; at most 4 at 655 points, 1 per 150 (Force Organisation)"]
 
 
 @pytest.mark.parametrize(("name", "expected"), [
