@@ -298,6 +298,7 @@ def _entries(plan: Plan, mapped: list[tuple[ExportUnit, str, list[str]]], proble
             continue
         entry.copies += 1
         entry.upgrades += [u for u in upgrades if u not in entry.upgrades]
+        by_unit[unit.index] = entry        # a hero joining this copy joins the combined unit
     for unit, profile in joining:
         host = target_of(unit)
         found = by_unit.get(host.index) if host is not None else None

@@ -176,3 +176,18 @@ def test_import_army_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert main.main(["import-army", str(tmp_path / "missing.txt")]) == main.EXIT_PROBLEMS
     assert "no such file" in capsys.readouterr().out
     assert main.main(["import-army", str(FIX / "ashen_host.json"), "--ruleset", "aofr-9"]) == main.EXIT_PROBLEMS
+
+
+def test_a_hero_joining_the_combined_copy_joins_the_combined_unit(tmp_path: Path) -> None:
+    data = json.loads((FIX / "ashen_host.json").read_text())
+    data["units"][0]["joinToUnit"] = "r5Tz9"        # the selectionId of the second Grave Guard copy
+    data["units"][5]["joinToUnit"] = "nowhere"      # the Bone Giant (not a Hero) joining a unit that is not there
+    path = tmp_path / "joins.json"
+    path.write_text(json.dumps(data))
+    plan = plan_import(path)
+    assert (plan.entries[0].copies, plan.entries[0].hero) == (2, "Wight Lord")
+    assert any('unit 6 "Bone Giant": joins another unit but is not a Hero' in n for n in plan.notes)
+    data["units"][0]["joinToUnit"] = "nowhere"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ExportRefused, match="joins unit 'nowhere', which is not in the list"):
+        plan_import(path)
