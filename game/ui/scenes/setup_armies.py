@@ -211,7 +211,8 @@ class ArmyScene(SetupScene):
         UILabel(pygame.Rect(10, 12, w, 22), f"PLAYER {self.player} — " + ("ARMY" if w < 300 else "CHOOSE YOUR ARMY"),
                 m, container=panel,
                 object_id="#section_title")
-        self.files = army_files() + [p for p in army_files(imported_armies_dir()) if p not in army_files()]
+        shipped = army_files()
+        self.files = shipped + [p for p in army_files(imported_armies_dir()) if p not in shipped]
         self.army_labels = {}
         for p in self.files:
             label = army_name(p)
