@@ -128,3 +128,15 @@ def test_share_as_file_is_refused_with_the_export_to_use(setup) -> None:  # type
     windows = [w for w in d.app.manager.get_root_container().elements if isinstance(w, UIMessageWindow)]
     assert len(windows) == 1 and "Share as Text" in windows[0].text_block.html_text
     _shot(d, "04-refused.png")
+
+
+def test_leaving_the_step_closes_the_review(setup) -> None:  # type: ignore[no-untyped-def]
+    from game.ui.scenes.setup_armies import ArmyScene
+    d = setup
+    _choose_file(d, FIXTURES / "ironhelm_clean.txt")
+    review = d.scene.review
+    assert review is not None and review.alive
+    d.click_button(d.scene.next_button)          # on to player 2's army: nothing imported, no window left over
+    assert isinstance(d.scene, ArmyScene) and d.scene.player == 2
+    assert not review.alive
+    assert d.app.setup_state.army_list(1).display_name != "Ironhelm Vanguard"

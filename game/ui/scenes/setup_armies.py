@@ -677,6 +677,16 @@ class ArmyScene(SetupScene):
                  f"as {written.list_path.name}.")
         self.rebuild()
 
+    def kill_ui(self) -> None:
+        """Remove every widget, the import's file dialog and review included (they are windows of their own)."""
+        if self.review is not None:
+            self.review.close()
+            self.review = None
+        if self.file_dialog is not None:
+            self.file_dialog.kill()
+            self.file_dialog = None
+        super().kill_ui()
+
     def rebuild(self) -> None:
         """Build every widget again (another army, a list loaded)."""
         self.kill_ui()
