@@ -7,6 +7,7 @@
     python main.py check FILE...                validate scenarios and records (exit 0, or 2 and the problems)
     python main.py autoplay SCENARIO [--seed N] [--games K] [--record OUT]
     python main.py run RECORD --state-out STATE.json   (an illegal action exits 3)
+    python main.py import-army FILE [-o OUT] [--drop-unknown]   Army Forge list -> army file + army list
 """
 
 from __future__ import annotations
@@ -45,6 +46,14 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="apply a record headless and write the resulting state")
     run.add_argument("record")
     run.add_argument("--state-out", required=True)
+    imp = sub.add_parser("import-army", help="import an Army Forge list (Share as Text, or the JSON export)")
+    imp.add_argument("file")
+    imp.add_argument("-o", "--out", help="the army list to write (the army file goes beside it as NAME.army.yaml); "
+                                         "default: \"My lists\" and the imported armies folder")
+    imp.add_argument("--drop-unknown", action="store_true",
+                     help="drop the special rules, weapons and upgrades the ruleset cannot play (listed per unit) "
+                          "instead of refusing the file")
+    imp.add_argument("--ruleset", default="aowfbr-1.4", help="the ruleset to map onto (aowfbr-1.4)")
     return p
 
 
@@ -184,6 +193,60 @@ def cmd_run(record_path: str, state_out: str) -> int:
     return 0
 
 
+def cmd_import_army(file: str, out: str | None, drop_unknown: bool, ruleset: str) -> int:
+    """Import an Army Forge export (docs/formats.md "Army Forge import"): write an army file and an army list.
+    Exit 2 for a file refused, or for things the ruleset cannot play unless ``drop_unknown``."""
+    from game.armyforge.importer import (
+        ArmyListError,
+        ExportRefused,
+        ScenarioError,
+        army_path_beside,
+        default_paths,
+        plan_import,
+        write_import,
+    )
+
+    try:
+        plan = plan_import(file, ruleset)
+    except ExportRefused as e:
+        print("\n".join(e.problems))
+        return EXIT_PROBLEMS
+    except ValueError as e:
+        print(f"import-army: --ruleset: {e}")
+        return EXIT_PROBLEMS
+    unknown = plan.unknown_messages()
+    if unknown and not drop_unknown:
+        print("\n".join(unknown))
+        print(f"{plan.export.file}: {len(unknown)} thing{'s' if len(unknown) != 1 else ''} {plan.ruleset} cannot "
+              "play; nothing written. Import without them with --drop-unknown.")
+        return EXIT_PROBLEMS
+    for line in unknown:
+        print(f"{line} (dropped)")
+    if out:
+        list_path = Path(out)
+        army_path = army_path_beside(list_path)
+    else:
+        list_path, army_path = default_paths(plan)
+    try:
+        written = write_import(plan, list_path, army_path)
+    except (OSError, ValueError) as e:
+        if isinstance(e, (ScenarioError, ArmyListError)):
+            print("\n".join(e.problems))
+        else:
+            print(f"import-army: cannot write: {e}")
+        return EXIT_PROBLEMS
+    lst = written.army_list
+    print(f"wrote {army_path} (army file, {len(plan.profiles)} profiles) and {list_path} (army list, "
+          f"{len(lst.unit_ids())} units, {lst.points_used} / {lst.points} points)")
+    for note in plan.notes:
+        print(f"note: {note}")
+    for problem in written.problems:
+        print(f"to fix in the set-up: {problem}")
+    for problem in written.force_org:
+        print(f"with Force Organisation (optional): {problem}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     from game.runtime import tune_allocator
@@ -196,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_autoplay(args.scenario, args.seed, args.games, args.record, args.players, args.check)
     if args.command == "run":
         return cmd_run(args.record, args.state_out)
+    if args.command == "import-army":
+        return cmd_import_army(args.file, args.out, args.drop_unknown, args.ruleset)
     from game.ui import app
 
     if args.command == "play":

@@ -32,6 +32,21 @@ def scenarios_dir() -> Path:
     return path
 
 
+def lists_dir() -> Path:
+    """"My lists": where army lists are saved (``user_data_dir()/lists``, created if missing)."""
+    path = user_data_dir() / "lists"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def imported_armies_dir() -> Path:
+    """Where imported army files are written (``user_data_dir()/armies``, created if missing; the set-up offers
+    them beside the shipped ones)."""
+    path = user_data_dir() / "armies"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def records_dir() -> Path:
     """The folder where every game played in the window is recorded (created if missing)."""
     path = user_data_dir() / "records"

@@ -1500,7 +1500,8 @@ def load_army(path: str | Path, read: YamlFile | None = None) -> ArmyFile:
 
 
 def check_scenario_file(path: str | Path, read: YamlFile | None = None) -> list[str]:
-    """Problems of a scenario file, or of an army file if its ``format`` is ``regiments-army/1``; [] if valid.
+    """Problems of a scenario file, or of an army file if its ``format`` is ``regiments-army/1``, or of an army list
+    (``regiments-list/1``: ``game.setup.army_list.check_list_file``); [] if valid.
 
     Each problem is ``FILE:LINE: PATH: message``. ``read``: the file already read. Never raises for a bad file
     (the ``check`` command uses it).
@@ -1511,6 +1512,9 @@ def check_scenario_file(path: str | Path, read: YamlFile | None = None) -> list[
             read = read_yaml(path)
         except FileRefused as e:
             return list(e.problems)
+    if isinstance(read.data, dict) and read.data.get("format") == "regiments-list/1":
+        from game.setup.army_list import check_list_file  # army lists are built on army files: imported late
+        return check_list_file(path)
     try:
         if isinstance(read.data, dict) and read.data.get("format") == ARMY_FORMAT:
             load_army(path, read)

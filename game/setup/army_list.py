@@ -48,7 +48,7 @@ from game.engine.actions import field_path, show_value
 from game.engine.profiles import UPGRADES, Profile
 from game.files import FileProblems, atomic_write_text
 from game.limits import MAX_UNITS_PER_ARMY
-from game.reader import FileRefused, read_yaml
+from game.reader import FileRefused, display_name, read_yaml
 from game.scenario import (
     MAX_COMBINED_MODELS,
     MAX_COPIES,
@@ -591,6 +591,17 @@ def load_list(path: str | Path) -> ArmyList:
     return ArmyList(army, points, entries, None if general is None else str(general), list_name)
 
 
+def check_list_file(path: str | Path) -> list[str]:
+    """Problems of an army list file for ``python main.py check``: its form (``load_list``), then the rules it
+    breaks (``validate`` without Force Organisation) as ``FILE:1: (list): message``; [] when it may be played.
+    Never raises for a bad file."""
+    try:
+        lst = load_list(path)
+    except ArmyListError as e:
+        return list(e.problems)
+    return [f"{display_name(path)}:1: (list): {p}" for p in validate(lst)]
+
+
 def _nodes(node: yaml.Node | None) -> dict[str, yaml.Node]:
     """Value nodes of a mapping node by key (for line numbers)."""
     out: dict[str, yaml.Node] = {}
@@ -602,5 +613,6 @@ def _nodes(node: yaml.Node | None) -> dict[str, yaml.Node]:
 
 __all__ = [
     "LIST_FORMAT", "STANDARD_POINTS", "UPGRADE_ORDER", "ArmyList", "ArmyListError", "ListEntry", "allowed_copies",
+    "check_list_file",
     "force_org_limits", "list_to_mapping", "load_list", "save_list", "validate",
 ]

@@ -3,7 +3,8 @@
 Three columns:
 
 - **Army** (left): the army file, the game size both players agreed (750 or 1500 points), the optional Force
-  Organisation rules, "My lists" (save this list, load a saved one) and the text of the last rule clicked.
+  Organisation rules, "My lists" (save this list, load a saved one, import one from Army Forge: a file dialog,
+  then ``armyforge_review.ImportReview``) and the text of the last rule clicked.
 - **Units** (middle): a short profile card per profile of the army (cost, Quality, Defense, models, special rules,
   weapons) with an Add button. Rule names are links: clicking one shows what it does.
 - **Your list** (right): points used and left, the units chosen, an editor for the selected unit (copies combined,
@@ -30,12 +31,18 @@ from pygame_gui.elements import (
     UITextBox,
     UITextEntryLine,
 )
+from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
+from game.armyforge.convert import Plan
+from game.armyforge.export import ExportRefused
+from game.armyforge.importer import default_paths, plan_import, write_import
 from game.engine.profiles import Profile, parse_rule
 from game.engine.special_rules import RULES, UPGRADES_INFO
+from game.files import imported_armies_dir
 from game.reader import peek_mapping
 from game.setup.army_list import UPGRADE_ORDER, ArmyList, ArmyListError, ListEntry, allowed_copies
 from game.ui.palette import PLAYER_HTML
+from game.ui.scenes.armyforge_review import ImportReview
 from game.ui.scenes.setup_base import LIST_ID, SetupScene
 from game.ui.scenes.setup_state import (
     GAME_SIZES,
@@ -133,7 +140,8 @@ class ArmyScene(SetupScene):
         """Entry id of the unit being edited."""
         self.rule_shown = ("Click a rule name on a unit card to read what it does. Tick the boxes of the selected "
                            "unit for a command group.")
-        self.files = army_files()
+        self.files: list[Path] = []
+        """Army files offered: the shipped ones, then the imported ones (set in ``_build_left``)."""
         self.army_labels: dict[str, Path] = {}
         self.saved_labels: dict[str, Path] = {}
         self.add_buttons: dict[UIButton, str] = {}
@@ -153,6 +161,10 @@ class ArmyScene(SetupScene):
         self.save_list_button: UIButton | None = None
         self.saved_list: UISelectionList | None = None
         self.load_button: UIButton | None = None
+        self.import_button: UIButton | None = None
+        self.file_dialog: UIFileDialog | None = None
+        self.review: ImportReview | None = None
+        """The Army Forge import review, while open."""
         self.rule_box: UITextBox | None = None
         self.catalogue: UIScrollingContainer | None = None
         self.points_box: UITextBox | None = None
@@ -199,7 +211,17 @@ class ArmyScene(SetupScene):
         UILabel(pygame.Rect(10, 12, w, 22), f"PLAYER {self.player} — " + ("ARMY" if w < 300 else "CHOOSE YOUR ARMY"),
                 m, container=panel,
                 object_id="#section_title")
-        self.army_labels = {army_name(p): p for p in self.files}
+        shipped = army_files()
+        self.files = shipped + [p for p in army_files(imported_armies_dir()) if p not in shipped]
+        self.army_labels = {}
+        for p in self.files:
+            label = army_name(p)
+            while label in self.army_labels:
+                label += " "
+            self.army_labels[label] = p
+        source = Path(self.lst.army.source).resolve() if self.lst.army.source is not None else None
+        if source is not None and source not in self.army_labels.values():
+            self.army_labels[self.lst.army.name] = source     # a loaded list whose army file is elsewhere
         current = next((n for n, p in self.army_labels.items()
                         if self.lst.army.source is not None and Path(self.lst.army.source).resolve() == p),
                        self.lst.army.name)
@@ -238,7 +260,7 @@ class ArmyScene(SetupScene):
             while label in self.saved_labels:
                 label += " "
             self.saved_labels[label] = p
-        list_h = max(64, min(150, r.h - 560 - extra))
+        list_h = max(64, min(150, r.h - 600 - extra))
         items: list[str | tuple[str, str]] = list(self.saved_labels) or []
         self.saved_list = UISelectionList(pygame.Rect(10, 354 + extra, w, list_h), items, m, container=panel,
                                           object_id=LIST_ID)
@@ -246,7 +268,11 @@ class ArmyScene(SetupScene):
                                     "Load selected list" if items else "No saved lists yet", m, container=panel,
                                     tool_tip_text="Replace this list by the saved one (double-click works too)")
         self.load_button.disable()
-        y = 398 + extra + list_h
+        self.import_button = UIButton(pygame.Rect(10, 396 + extra + list_h, w, 32), "Import from Army Forge…", m,
+                                      container=panel,
+                                      tool_tip_text="Read a list exported from Army Forge ('Share as Text' saved "
+                                                    "to a file, or the JSON export for Tabletop Simulator)")
+        y = 436 + extra + list_h
         UILabel(pygame.Rect(10, y, w, 22), "RULES", m, container=panel, object_id="#section_title")
         self.rule_box = UITextBox(self.rule_shown, pygame.Rect(10, y + 24, w, max(60, r.h - y - 34)), m,
                                   container=panel)
@@ -447,8 +473,21 @@ class ArmyScene(SetupScene):
 
     # --- input ----------------------------------------------------------------------------------------------
     def handle_body_event(self, event: pygame.event.Event, consumed: bool) -> None:
-        """Buttons, drop-downs, check boxes, list selections and rule links."""
+        """Buttons, drop-downs, check boxes, list selections and rule links; the import's dialog and review."""
         t = event.type
+        if self.review is not None:
+            choice = self.review.handle(event)
+            if choice == "import":
+                self.finish_import(self.review.plan, self.review.bases)
+                return
+            if choice == "cancel":
+                self.review = None
+                self.say("Import cancelled: nothing was written.")
+                return
+        if t == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and event.ui_element is self.file_dialog:
+            self.file_dialog = None
+            self.import_file(Path(event.text))
+            return
         if t == pygame_gui.UI_BUTTON_PRESSED:
             self._button(event.ui_element)
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
@@ -493,6 +532,8 @@ class ArmyScene(SetupScene):
             self.remove_entry(self.selected)
         elif el is self.save_list_button:
             self.save_current()
+        elif el is self.import_button:
+            self.open_import_dialog()
         elif el is self.load_button and self.saved_list is not None:
             chosen = self.saved_list.get_single_selection()
             if isinstance(chosen, str) and chosen in self.saved_labels:
@@ -590,6 +631,61 @@ class ArmyScene(SetupScene):
         note = f" (it was made for {saved_points} points)" if saved_points != self.state.points else ""
         self.say(f"Loaded \"{lst.display_name}\"{note}.")
         self.rebuild()
+
+    def open_import_dialog(self) -> UIFileDialog:
+        """The file dialog for an Army Forge export (``.txt`` or ``.json``)."""
+        w, h = self.app.size
+        dw, dh = min(760, w - 80), min(560, h - 80)
+        self.file_dialog = UIFileDialog(pygame.Rect((w - dw) // 2, (h - dh) // 2, dw, dh), self.app.manager,
+                                        "Import from Army Forge: choose the exported file",
+                                        initial_file_path=str(Path.home()), allow_existing_files_only=True)
+        return self.file_dialog
+
+    def import_file(self, path: Path) -> ImportReview | None:
+        """Read and map an Army Forge export, then open the review (or say why the file is refused)."""
+        try:
+            plan = plan_import(path)
+        except ExportRefused as e:
+            count = len(e.problems)
+            self.say(f"Cannot import {path.name}: {count} problem{'s' if count != 1 else ''}, listed in the window.",
+                     bad=True)
+            w, h = self.app.size
+            rows = "<br>".join(html.escape(p) for p in e.problems[:30])
+            more = f"<br>... and {len(e.problems) - 30} more" if len(e.problems) > 30 else ""
+            UIMessageWindow(pygame.Rect((w - 760) // 2, (h - 420) // 2, 760, 420),
+                            f"<b>This file cannot be imported:</b><br>{rows}{more}", self.app.manager,
+                            window_title="Import from Army Forge")
+            return None
+        self.review = ImportReview(self.app.manager, self.app.size, plan)
+        return self.review
+
+    def finish_import(self, plan: Plan, bases: dict[str, tuple[float, float]]) -> None:
+        """Write the imported army file and list ("My lists") and make it this player's list."""
+        self.review = None
+        try:
+            list_path, army_path = default_paths(plan)
+            written = write_import(plan, list_path, army_path, bases)
+            lst, saved_points = self.state.load_list(self.player, list_path)
+        except (OSError, ValueError) as e:
+            self.say(f"Could not import the list: {e}", bad=True)
+            return
+        self.selected = None
+        n = len(plan.unknown)
+        dropped = f", {n} thing{'s' if n != 1 else ''} {plan.ruleset} cannot play dropped" if n else ""
+        note = f"; it was made for {saved_points} points" if saved_points != self.state.points else ""
+        self.say(f"Imported \"{lst.display_name}\" ({len(plan.profiles)} profiles{dropped}{note}); saved in My lists "
+                 f"as {written.list_path.name}.")
+        self.rebuild()
+
+    def kill_ui(self) -> None:
+        """Remove every widget, the import's file dialog and review included (they are windows of their own)."""
+        if self.review is not None:
+            self.review.close()
+            self.review = None
+        if self.file_dialog is not None:
+            self.file_dialog.kill()
+            self.file_dialog = None
+        super().kill_ui()
 
     def rebuild(self) -> None:
         """Build every widget again (another army, a list loaded)."""

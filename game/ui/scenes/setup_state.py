@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from game.files import fresh_path, scenarios_dir, slug, user_data_dir
+from game.files import fresh_path, lists_dir, scenarios_dir, slug
 from game.scenario import ArmyFile, Scenario, ScenarioError, load_army
 from game.setup.army_list import (
     STANDARD_POINTS,
@@ -126,13 +126,6 @@ def army_name(path: Path) -> str:
     """The ``name`` of the army file at ``path``, else its file name."""
     army = _army(Path(path).resolve())
     return army.name if army is not None else Path(path).stem
-
-
-def lists_dir() -> Path:
-    """"My lists": where army lists are saved (``user_data_dir()/lists``, created if missing)."""
-    path = user_data_dir() / "lists"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def saved_lists() -> list[Path]:
