@@ -659,21 +659,27 @@ def headline(game: Game, ledger: _Ledger, action: int, favoured: int | None = No
     removals = first_theirs([r for r in ledger.removals if r.action == action], lambda r: r.causes[0] if r.causes
                             else None)
     for r in removals[:2]:
-        victim, _ = _names(state, [r.unit])
+        victim, plural = _names(state, [r.unit])
         who, many = _names(state, r.causes)
         if r.how is Removal.DESTROYED:
             parts.append(f"{who} {_verb('destroy', many)} {victim}" if who else f"{victim} is destroyed")
         elif r.how is Removal.ROUTED:
             parts.append(f"{who} {_verb('rout', many)} {victim}" if who else f"{victim} is routed")
         else:
-            parts.append(f"{victim} flees the battlefield" + (f" from {who}" if who else ""))
+            parts.append(f"{victim} {'flee' if plural else 'flees'} the battlefield" + (f" from {who}" if who else ""))
     if parts:
         return "; ".join(parts)
-    hurt = [w for w in ledger.action_wounds.get(action, []) if w[0] is not None]
-    mine = [w for w in hurt if ledger.player.get(w[0] or "") == favoured]
+    totals: dict[tuple[str, str], list[int]] = {}
+    for who, target, wounds, kills in ledger.action_wounds.get(action, []):
+        if who is not None:
+            pair = totals.setdefault((who, target), [0, 0])
+            pair[0] += wounds
+            pair[1] += kills
+    hurt = [(a, t, w, k) for (a, t), (w, k) in totals.items()]
+    mine = [w for w in hurt if ledger.player.get(w[0]) == favoured]
     if mine or hurt:
         attacker, target, wounds, kills = max(mine or hurt, key=lambda w: (w[3], w[2]))
-        a, many = _names(state, [attacker or ""])
+        a, many = _names(state, [attacker])
         t, _ = _names(state, [target])
         if kills:
             return f"{a} {_verb('kill', many)} {kills} model{'s' if kills != 1 else ''} of {t}"

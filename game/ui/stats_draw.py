@@ -98,10 +98,10 @@ def render_vp_chart(stats: BattleStats, size: tuple[int, int]) -> pygame.Surface
     pygame.draw.line(surf, BORDER, (left, bottom), (right, bottom))
     # turning points: a band over their player turn and a numbered badge
     for rank, tp in enumerate(stats.turning_points, start=1):
-        i = next((k for k, s in enumerate(points) if k > 0 and s.position >= tp.position), None)
-        if i is None:
+        at = next((k for k, s in enumerate(points) if k > 0 and s.position >= tp.position), None)
+        if at is None:
             continue
-        x0, x1 = x_of(i - 1), x_of(i)
+        x0, x1 = x_of(at - 1), x_of(at)
         band = pygame.Surface((max(1, x1 - x0), bottom - top), pygame.SRCALPHA)
         band.fill((*MARK, 26))
         surf.blit(band, (x0, top))
