@@ -54,7 +54,7 @@ class UnitStats:
 
     id: str
     name: str
-    """The unit's profile name."""
+    """The unit's profile name, with its id when another unit of the game has the same name."""
     player: int
     cost: int
     """Points cost with its joined hero."""
@@ -550,7 +550,7 @@ def _assemble(start: GameState, game: Game, standings: list[Standing], phases: l
     for uid, unit in state.units.items():
         first = start.units.get(uid)
         units.append(UnitStats(
-            uid, unit.profile.name, unit.player, unit.total_cost,
+            uid, unit_label(state, uid), unit.player, unit.total_cost,
             first.models if first is not None else unit.starting_models, max(0, unit.models), _status(unit),
             ledger.hits[uid], ledger.kills[uid], ledger.wounds_dealt[uid], ledger.wounds_taken[uid],
             ledger.models_lost[uid], ledger.charges[uid], ledger.declared[uid], earned[uid], _vp_given(unit)[0]))
@@ -629,10 +629,19 @@ def swing_text(vp_swing: int, units_swing: int) -> str:
            f"{1 if units_swing > 0 else 2}"
 
 
+def unit_label(state: GameState, uid: str) -> str:
+    """The unit's profile name, with its id when another unit of the game has the same name."""
+    unit = state.units.get(uid)
+    if unit is None:
+        return uid
+    same = sum(1 for u in state.units.values() if u.profile.name == unit.profile.name)
+    return unit.profile.name if same == 1 else f"{unit.profile.name} ({uid})"
+
+
 def _names(state: GameState, uids: list[str]) -> tuple[str, bool]:
     """The units' names joined ("Knights and Archers") and whether they take a plural verb (several units, or
     one unit of several models)."""
-    names = [state.units[u].profile.name if u in state.units else u for u in uids]
+    names = [unit_label(state, u) for u in uids]
     if not names:
         return "", False
     if len(names) == 1:
