@@ -32,7 +32,8 @@ def summary_text(stats: BattleStats, source: str = "") -> str:
     out.append("")
     head = ("unit", "player", "kills", "wounds dealt", "wounds taken", "models lost", "charges", "VP earned",
             "VP given", "status")
-    rows = [(u.name if u.name.endswith(f"({u.id})") else f"{u.name} ({u.id})", str(u.player), str(u.kills), str(u.wounds_dealt), str(u.wounds_taken),
+    rows = [(u.name if u.name.endswith(f"({u.id})") else f"{u.name} ({u.id})", str(u.player), str(u.kills),
+             str(u.wounds_dealt), str(u.wounds_taken),
              f"{u.models_lost}/{u.models_start}", f"{u.charges}/{u.charges_declared}", str(u.vp_earned),
              str(u.vp_given), u.status) for u in stats.units]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
