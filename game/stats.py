@@ -679,9 +679,9 @@ def headline(game: Game, ledger: _Ledger, action: int, favoured: int | None = No
     if parts:
         return "; ".join(parts)
     totals: dict[tuple[str, str], list[int]] = {}
-    for who, target, wounds, kills in ledger.action_wounds.get(action, []):
-        if who is not None:
-            pair = totals.setdefault((who, target), [0, 0])
+    for striker, target, wounds, kills in ledger.action_wounds.get(action, []):
+        if striker is not None:
+            pair = totals.setdefault((striker, target), [0, 0])
             pair[0] += wounds
             pair[1] += kills
     hurt = [(a, t, w, k) for (a, t), (w, k) in totals.items()]
