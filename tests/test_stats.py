@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "scenarios" / "tests" / "records"
 SMALL = ROOT / "scenarios" / "tests" / "small_skirmish.yaml"
 DEFAULT = ROOT / "scenarios" / "default.yaml"
+UNDEAD = ROOT / "scenarios" / "undead_vs_humans_1500.yaml"   # casters, spells, Regeneration
 
 
 def autoplayed(scenario: Path, seed: int, players: str = "simple") -> Game:
@@ -46,7 +47,7 @@ def games(tmp_path_factory) -> list[Path]:
     folder = tmp_path_factory.mktemp("stats")
     out = []
     for scenario, seed, players in ((SMALL, 3, "simple"), (DEFAULT, 3, "simple"), (DEFAULT, 8, "random"),
-                                    (SMALL, 12, "random")):
+                                    (SMALL, 12, "random"), (UNDEAD, 21, "random")):
         game = autoplayed(scenario, seed, players)
         out.append(save_game(game, scenario, folder / f"{scenario.stem}-{seed}-{players}.yaml"))
     return out
