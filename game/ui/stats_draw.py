@@ -21,9 +21,10 @@ MARK = (255, 214, 64)
 """Turning point badges (the targets' yellow)."""
 
 
-def _nice_step(top: int) -> int:
+def _nice_step(top: int, lines: int = 5) -> int:
+    """A round step between grid lines giving at most ``lines`` lines up to ``top``."""
     for step in (25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
-        if top / step <= 5:
+        if top / step <= max(1, lines):
             return step
     return 10000
 
@@ -66,9 +67,11 @@ def render_vp_chart(stats: BattleStats, size: tuple[int, int]) -> pygame.Surface
         lx -= 14
     points = chart_points(stats)
     top_vp = max([100] + [max(s.vp.values()) for s in points])
-    step = _nice_step(top_vp)
+    step = _nice_step(top_vp, (h - 26 - 58) // 20)   # grid lines at least 20 px apart
     top_vp = -(-top_vp // step) * step
-    left, right, top, bottom = 10 + small.size(str(top_vp))[0] + 8, w - 14, 40, h - 26
+    # the turning point badges sit in a row of their own between the title and the plot
+    badges_y = 40
+    left, right, top, bottom = 10 + small.size(str(top_vp))[0] + 8, w - 14, 58, h - 26
     if right - left < 40 or bottom - top < 30:
         return surf
     n = max(1, len(points) - 1)
@@ -102,13 +105,13 @@ def render_vp_chart(stats: BattleStats, size: tuple[int, int]) -> pygame.Surface
         if at is None:
             continue
         x0, x1 = x_of(at - 1), x_of(at)
-        band = pygame.Surface((max(1, x1 - x0), bottom - top), pygame.SRCALPHA)
+        band = pygame.Surface((max(1, x1 - x0), bottom - badges_y), pygame.SRCALPHA)
         band.fill((*MARK, 26))
-        surf.blit(band, (x0, top))
+        surf.blit(band, (x0, badges_y))
         cx = (x0 + x1) // 2
-        pygame.draw.circle(surf, MARK, (cx, top + 9), 9)
+        pygame.draw.circle(surf, MARK, (cx, badges_y + 9), 8)
         t = font(11, True).render(str(rank), True, BOX)
-        surf.blit(t, (cx - t.get_width() // 2, top + 9 - t.get_height() // 2))
+        surf.blit(t, (cx - t.get_width() // 2, badges_y + 9 - t.get_height() // 2))
     for p in (1, 2):
         colour = palette.PLAYER_LIGHT[p]
         pts = [(x_of(i), y_of(s.vp[p]) + (1 if p == 2 else -1)) for i, s in enumerate(points)]
@@ -120,12 +123,11 @@ def render_vp_chart(stats: BattleStats, size: tuple[int, int]) -> pygame.Surface
     if points:
         last = points[-1]
         ys = {p: y_of(last.vp[p]) for p in (1, 2)}
-        close = abs(ys[1] - ys[2]) < 18
         for p in (1, 2):
             t = font(12, True).render(str(last.vp[p]), True, palette.PLAYER_LIGHT[p])
-            above = not close or last.vp[p] > last.vp[3 - p] or (last.vp[1] == last.vp[2] and p == 1)
-            y = ys[p] - 8 - t.get_height() if above else ys[p] + 6
-            surf.blit(t, (x_of(len(points) - 1) - t.get_width() - 4, max(top, min(bottom - t.get_height(), y))))
+            above = last.vp[p] > last.vp[3 - p] or (last.vp[1] == last.vp[2] and p == 1)
+            y = ys[p] - 6 - t.get_height() if above else ys[p] + 6
+            surf.blit(t, (x_of(len(points) - 1) - t.get_width() - 6, max(top, min(bottom - t.get_height(), y))))
     return surf
 
 

@@ -168,7 +168,7 @@ class ResultsScene(Scene):
         gap = 16
         left_w = int((body.w - gap) * 0.57)
         right = pygame.Rect(body.x + left_w + gap, body.y, body.w - left_w - gap, body.h)
-        chart_h = max(120, min(330, int(body.h * 0.42)))
+        chart_h = max(150, min(330, int(body.h * 0.42)))
         UIImage(pygame.Rect(body.x, body.y, left_w, chart_h), render_vp_chart(stats, (left_w, chart_h)), m,
                 container=panel)
         table_top = body.y + chart_h + 10
@@ -205,7 +205,8 @@ class ResultsScene(Scene):
         for rank, tp in enumerate(points, start=1):
             if y + tp_row - 4 > right.bottom:
                 break
-            label = f"{rank}  Round {tp.round} · P{tp.player}:  {tp.text}"
+            label = (f"{rank}  Round {tp.round} · P{tp.player}:  {tp.text}" if right.w >= 440
+                     else f"{rank}  R{tp.round} P{tp.player}  {tp.text}")
             text = fit_text(label, 13, right.w - 24)
             tip = f"Round {tp.round}, player {tp.player}'s turn, action {tp.action}: {tp.text}"
             b = UIButton(pygame.Rect(right.x, y, right.w, tp_row - 4), text, m, container=panel,
