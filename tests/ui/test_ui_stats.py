@@ -94,3 +94,25 @@ def test_results_of_a_battle_played_in_the_window(driver_factory) -> None:  # ty
     assert isinstance(viewer, ReplayScene) and viewer.path == path
     assert viewer.index == point.position
     assert viewer.game.history == game.history[:point.position]
+
+
+def test_a_game_without_a_record_lists_its_turning_points_without_offering_them(driver_factory, record_file) -> None:  # type: ignore[no-untyped-def]
+    """A game that was not recorded cannot be replayed: its turning points are listed, none is a button."""
+    from game.record import new_game
+    from game.replay import Rewinder
+    from game.ui.scenes.base import Scene
+
+    record = load_record(record_file)
+    start = new_game(record)
+    game = start.clone()
+    for action in record.actions:
+        game.apply(action)
+    d = driver_factory()
+    back = Scene(d.app)
+    back.rewinder = Rewinder(start)  # type: ignore[attr-defined]
+    results = ResultsScene(d.app, game, back=back)
+    d.app.switch(results)
+    d.frames(2)
+    assert results.stats is not None and results.stats.turning_points
+    assert results.jump_problem is not None and "not recorded" in results.jump_problem
+    assert results.turning_buttons == {}

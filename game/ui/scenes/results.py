@@ -68,7 +68,7 @@ class ResultsScene(Scene):
         self.table: UIButton | None = None
         self.quit_button: UIButton | None = None
         self.turning_buttons: dict[UIButton, TurningPoint] = {}
-        """The turning point buttons, each with its turning point."""
+        """The turning point buttons, each with its turning point (none when the game cannot be replayed)."""
         self.jump_problem: str | None = None
         """Why the replay viewer cannot be opened at a turning point, if it cannot."""
 
@@ -209,11 +209,13 @@ class ResultsScene(Scene):
                      else f"{rank}  R{tp.round} P{tp.player}  {tp.text}")
             text = fit_text(label, 13, right.w - 24)
             tip = f"Round {tp.round}, player {tp.player}'s turn, action {tp.action}: {tp.text}"
-            b = UIButton(pygame.Rect(right.x, y, right.w, tp_row - 4), text, m, container=panel,
-                         object_id="#turning_point", tool_tip_text=html.escape(tip))
-            if why is not None:
-                b.disable()
-            self.turning_buttons[b] = tp
+            rect = pygame.Rect(right.x, y, right.w, tp_row - 4)
+            if why is None:
+                b = UIButton(rect, text, m, container=panel, object_id="#turning_point",
+                             tool_tip_text=html.escape(tip))
+                self.turning_buttons[b] = tp
+            else:   # no record to replay: told, not offered
+                UILabel(rect, text, m, container=panel, object_id="#hud_hint")
             y += tp_row
 
     def kill_ui(self) -> None:
