@@ -197,7 +197,7 @@ def cmd_stats(record_path: str, json_out: str | None, csv_out: str | None) -> in
     from game.record import RecordError, load_record
     from game.scenario import ScenarioError
     from game.stats import record_stats
-    from game.stats_report import summary_text, write_stats
+    from game.stats.report import summary_text, write_stats
 
     try:
         record = load_record(record_path)

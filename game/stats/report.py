@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from game.files import atomic_write_text
-from game.stats import CSV_COLUMNS, PLAYERS, BattleStats, Luck
+from game.stats.figures import CSV_COLUMNS, PLAYERS, BattleStats, Luck
 
 
 def luck_text(luck: Luck, what: str) -> str:
