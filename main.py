@@ -8,6 +8,7 @@
     python main.py autoplay SCENARIO [--seed N] [--games K] [--record OUT]
     python main.py run RECORD --state-out STATE.json   (an illegal action exits 3)
     python main.py import-army FILE [-o OUT] [--drop-unknown]   Army Forge list -> army file + army list
+    python main.py stats RECORD [--json OUT] [--csv OUT]  the statistics of a recorded game
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="drop the special rules, weapons and upgrades the ruleset cannot play (listed per unit) "
                           "instead of refusing the file")
     imp.add_argument("--ruleset", default="aowfbr-1.4", help="the ruleset to map onto (aowfbr-1.4)")
+    stats = sub.add_parser("stats", help="the statistics of a recorded game")
+    stats.add_argument("record")
+    stats.add_argument("--json", dest="json_out", help="write every figure as JSON here (docs/formats.md)")
+    stats.add_argument("--csv", dest="csv_out", help="write the per-unit table as CSV here")
     return p
 
 
@@ -247,6 +252,31 @@ def cmd_import_army(file: str, out: str | None, drop_unknown: bool, ruleset: str
     return 0
 
 
+def cmd_stats(record_path: str, json_out: str | None, csv_out: str | None) -> int:
+    """Print the statistics of a record (``game.stats``), and write them as JSON and/or CSV. A record or scenario
+    that cannot be read exits 2 with its problems; a replay that breaks off gives the figures up to there, with a
+    note. An output file that cannot be written exits 2."""
+    from game.reader import display_name
+    from game.record import RecordError, load_record
+    from game.scenario import ScenarioError
+    from game.stats import record_stats
+    from game.stats.report import summary_text, write_stats
+
+    try:
+        record = load_record(record_path)
+        stats = record_stats(record)
+    except (RecordError, ScenarioError) as e:
+        print("\n".join(e.problems))
+        return EXIT_PROBLEMS
+    print(summary_text(stats, display_name(record_path)))
+    try:
+        write_stats(stats, json_out, csv_out, display_name(record_path))
+    except OSError as e:
+        print(f"stats: cannot write {e.filename or ''}: {e.strerror or e}")
+        return EXIT_PROBLEMS
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     from game.runtime import tune_allocator
@@ -261,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_run(args.record, args.state_out)
     if args.command == "import-army":
         return cmd_import_army(args.file, args.out, args.drop_unknown, args.ruleset)
+    if args.command == "stats":
+        return cmd_stats(args.record, args.json_out, args.csv_out)
     from game.ui import app
 
     if args.command == "play":

@@ -133,6 +133,16 @@ def test_run_refuses_each_hostile_record_with_exit_2(corpus: Path, name: str, tm
     assert not state.exists()
 
 
+@pytest.mark.parametrize("name", sorted(n for n in CORPUS if n.startswith(("record_", "scenario_", "utf16"))))
+def test_stats_refuses_each_hostile_record_with_exit_2(corpus: Path, name: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    out_json = tmp_path / "stats.json"
+    assert main.main(["stats", str(corpus / name), "--json", str(out_json)]) == main.EXIT_PROBLEMS
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out and all(PROBLEM.match(line) for line in out), out
+    assert not out_json.exists()
+
+
 def test_special_files_are_refused_without_reading_them(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)            # opening a pipe for reading would block for ever
