@@ -283,6 +283,16 @@ class PlaceObjective(Action):
     """Inches from player 1's table edge."""
 
 
+@dataclass(frozen=True, slots=True)
+class SelectSideMission(Action):
+    """AoF:R 2.16 "Side-Missions": the player selects a side-mission (openly or in secret, as the playstyle says;
+    game.engine.side_missions)."""
+
+    type: ClassVar[str] = "select_side_mission"
+    mission: str
+    """The side-mission's record name, e.g. ``conserve``, ``ground_war``, ``head_hunter``."""
+
+
 # --- magic (rulebook "Caster(X)", "Spell and Dispel Tokens", "Pooled Tokens"; game.engine.magic) ---------------
 
 
@@ -359,7 +369,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
-                Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge)
+                Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge,
+                SelectSideMission)
 }
 """Every action type by its record name."""
 
