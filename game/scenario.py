@@ -41,9 +41,9 @@ from game.engine.actions import show_value
 from game.engine.deployment_styles import ALL_STYLES, DEFAULT_STYLE, STYLES
 from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, SpellModifier, new_magic_state
 from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
-from game.engine.objectives import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
+from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, Table, make_unit
 from game.engine.transport import model_spaces
 from game.files import FileProblems
