@@ -1192,10 +1192,11 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
                                              "scenario starts with every unit placed: give the markers with "
                                              "objectives: [{x, y}, ...]"))
         return None
-    for key, what in (("deployment", "a deployment style"), ("side_missions", "side-missions")):
+    for key, what in (("deployment", "a deployment style is chosen"), ("side_missions", "side-missions are "
+                                                                                         "selected")):
         if data.get(key) is not None and not starts_deploying:
-            out.append(doc.problem((key,), f"{what} is chosen before deployment, but this scenario starts with every "
-                                           "unit placed: leave it out or let the players deploy"))
+            out.append(doc.problem((key,), f"{what} before deployment, but this scenario starts with every unit "
+                                           "placed: leave it out or let the players deploy"))
             return None
     return scenario
 

@@ -43,7 +43,7 @@ STYLES: dict[str, DeploymentStyle] = {
                                               "length of the table apart", "west"),
     "side_battle": DeploymentStyle("Side Battle", "half of the long table edge, 12\" deep; the armies face each "
                                                   "other from opposite halves", "south"),
-    "ambush": DeploymentStyle("Ambush", "one table quarter, over 9\" from the table centre; the armies start in "
+    "ambush": DeploymentStyle("Ambush", "one table quarter, over 12\" from the table centre; the armies start in "
                                         "opposite quarters", "south"),
     "spearhead": DeploymentStyle("Spearhead", "a triangle in one corner: half the long edge and the whole short "
                                               "edge; the armies start in opposite corners", "south"),
@@ -56,7 +56,7 @@ RANDOM_STYLES: tuple[str, ...] = tuple(STYLES)
 ALL_STYLES: tuple[str, ...] = (*STYLES, "random")
 """Every value a scenario's ``deployment`` may take."""
 DEFAULT_STYLE = "front_line"
-AMBUSH_CENTRE_GAP = 9.0
+AMBUSH_CENTRE_GAP = 12.0
 """Inches: Ambush zones stay over this distance from the table centre."""
 
 
