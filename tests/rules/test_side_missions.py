@@ -324,3 +324,17 @@ def test_a_scenario_that_starts_placed_cannot_play_side_missions() -> None:
                          for j, u in enumerate(army["units"])]
     with pytest.raises(ScenarioError, match="side_missions: side-missions are selected before deployment"):
         load_scenario_mapping(data, SCENARIO)
+
+
+def test_check_refuses_bad_new_keys_with_file_line_path(tmp_path: Path, capsys) -> None:
+    """``main.py check`` names the file, the line and the key of a bad deployment style or side-missions value."""
+    import main
+
+    text = SCENARIO.read_text().replace("../armies/", str(ROOT / "scenarios" / "armies") + "/")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("deployment: random", "deployment: diagonal")
+                   .replace("selection: randomized", "selection: draft"))
+    assert main.main(["check", str(bad)]) == main.EXIT_PROBLEMS
+    out = capsys.readouterr().out
+    assert f"{bad}:7: deployment: must be one of front_line" in out
+    assert f"{bad}:8: side_missions.selection: must be one of free, limited, randomized; got 'draft'" in out

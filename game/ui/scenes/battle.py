@@ -7,12 +7,14 @@ choices. Every change to the game goes through ``BattleScene.act`` -> ``Game.app
 
 from __future__ import annotations
 
+import math
 import sys
 import traceback
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from shapely import Point as ShapelyPoint
 
 from game.engine.actions import (
     Action,
@@ -22,6 +24,7 @@ from game.engine.actions import (
     RollCharge,
     Shoot,
 )
+from game.engine.deployment import zone_polygon
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import can_move
@@ -44,7 +47,7 @@ from game.ui.table_view import TableView
 from game.ui.trails import CombatTrails
 from game.ui.unit_card import UnitCard
 from game.ui.view_tools import ViewTools
-from geometry.pose import Point, Pose
+from geometry.pose import Point, Pose, bearing_to
 
 if TYPE_CHECKING:
     from game.engine.game import Game
@@ -54,8 +57,6 @@ PIVOT_STEP = 5.0
 """Degrees per Q/E press or wheel notch."""
 PIVOT_STEP_SHIFT = 15.0
 """Degrees per press with Shift held."""
-DEPLOYMENT_DEPTH = 12.0
-"""Deployment zone depth shown while deploying (rulebook "Deploying Armies")."""
 OPEN_DECISIONS = frozenset({"deploy", "scout_move", "set_aside", "place_objective"})
 """Decisions of the deployment that hide nothing from the other player: the seat changes without a hand-over
 screen (a banner says whose placement it is)."""
@@ -124,6 +125,8 @@ class BattleScene(Scene):
         """Spells the deciding player may try now (strategy step), from ``decisions.cast_options``."""
         self.spell: str | None = None
         """The spell picked for the selected caster; the next click on a highlighted unit casts it."""
+        self.side_category: int | None = None
+        """Side-missions, Free selection: the category the deciding player is looking at (None: the three)."""
         self.fire: dict[str, set[str]] = {}
         """Weapon groups chosen per shooting unit (rulebook "Multiple Weapon Types"); absent = every weapon."""
         self.rewinder: Rewinder | None = Rewinder(game)
@@ -301,29 +304,46 @@ class BattleScene(Scene):
             return
         uid = options[self._deploy_index % len(options)]
         unit = s.units[uid]
-        x0, y0, x1, y1 = self.deploy_zone(unit.player)
         if pending.decision == "ambush":    # within 6" of a table edge: start at the middle of one's own edge
-            y0, y1 = (0.0, 6.0) if unit.player == 1 else (s.table.depth - 6.0, s.table.depth)
-        y = (y0 + y1) / 2
-        facing = 0.0 if unit.player == 1 else 180.0
-        w = x0 + x1
+            y = 3.0 if unit.player == 1 else s.table.depth - 3.0
+            start = Pose(s.table.width / 2, y, 0.0 if unit.player == 1 else 180.0)
+        else:                               # inside the zone of the deployment style, facing the table centre
+            spot = zone_polygon(s, unit.player).representative_point()
+            facing = bearing_to((spot.x, spot.y), (s.table.width / 2, s.table.depth / 2))
+            start = Pose(spot.x, spot.y, round(facing / 45.0) * 45.0 % 360.0)
         self.selected = uid
-        self.tool = MoveTool(self.game, unit, pending.player, "deploy", start=Pose(w / 2, y, facing))
+        self.tool = MoveTool(self.game, unit, pending.player, "deploy", start=start)
 
     def next_deploy_unit(self) -> None:
         """Tab / "Next unit": deploy another of the waiting units."""
         self._deploy_index += 1
         self._start_deploy_tool()
 
-    def deploy_zone(self, player: int) -> tuple[float, float, float, float]:
-        """``player``'s deployment zone (x0, y0, x1, y1): the strip within 12" of their own table edge."""
-        try:
-            from game.engine.deployment import deploy_zone
-            return deploy_zone(self.game.state, player)
-        except ImportError:
-            t = self.game.state.table
-            return (0.0, 0.0, t.width, DEPLOYMENT_DEPTH) if player == 1 else \
-                (0.0, t.depth - DEPLOYMENT_DEPTH, t.width, t.depth)
+    @property
+    def seat(self) -> int | None:
+        """The player in the seat (the one the screen was last handed to), None before the first hand-over. The
+        window shows a hidden side-mission only to its player (game.ui.draw_side_missions)."""
+        return self._seat
+
+    def side_mission_category(self) -> int | None:
+        """The category of side-missions the deciding player sees: the one rolled (Limited) or opened (Free)."""
+        from game.engine import side_missions
+        sm = side_missions.progress(self.game.state)
+        rolled = sm.category if sm is not None else None
+        return rolled or self.side_category
+
+    def zone_outline(self, player: int) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+        """``player``'s deployment zone as drawn: its outline (inches) and where its label goes, just outside the
+        zone's point nearest the table centre, where no unit of the zone stands (AoF:R 2.16 "Deployment Styles";
+        game.engine.deployment_styles)."""
+        s = self.game.state
+        zone = zone_polygon(s, player)
+        cx, cy = s.table.width / 2, s.table.depth / 2
+        near = zone.exterior.interpolate(zone.exterior.project(ShapelyPoint(cx, cy)))
+        gap = math.hypot(cx - near.x, cy - near.y) or 1.0
+        step = min(1.5, gap / 2)
+        label = (near.x + (cx - near.x) / gap * step, near.y + (cy - near.y) / gap * step)
+        return [(float(x), float(y)) for x, y in zone.exterior.coords[:-1]], label
 
     def targets_of(self, uid: str) -> list[str]:
         """Valid targets of ``uid`` for the decision at hand (cached until the next action)."""

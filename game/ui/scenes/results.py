@@ -35,6 +35,26 @@ def breakdown_html(player: int, vp: int, lines: list[tuple[str, int]]) -> str:
     return "<br>".join(out)
 
 
+def side_missions_html(state: Any, player: int) -> str:
+    """The side-missions ``player`` could complete, each with ✓ or ✗ (AoF:R 2.16 "Side-Missions"; shown once
+    the game is over, hidden ones included). Empty without side-missions."""
+    from game.engine import side_missions
+    sm = side_missions.progress(state)
+    if sm is None or not state.game_over:
+        return ""
+    out = []
+    for pick in sm.picks:
+        if pick.hidden and pick.player != player:
+            continue
+        info = side_missions.SIDE_MISSIONS[pick.mission]
+        done = side_missions.completed(state, pick.mission, player)
+        mark = "<font color='#8fd6a0'>✓</font>" if done else "<font color='#ff8a80'>✗</font>"
+        kind = "hidden" if pick.hidden else "shared"
+        out.append(f"{mark} {html.escape(info.name)} ({kind}): <font color='#9aa4ac'>{html.escape(info.text)}"
+                   "</font>")
+    return "<br><br><b>Side-missions</b><br>" + "<br>".join(out) if out else ""
+
+
 class ResultsScene(Scene):
     """Victory points and breakdown; back to the menu or quit."""
 
@@ -63,7 +83,7 @@ class ResultsScene(Scene):
                 "victory points", m, container=panel, object_id="#subtitle")
         col = (pw - 90) // 2
         for i, p in enumerate((1, 2)):
-            UITextBox(breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, [])),
+            UITextBox(breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, [])) + side_missions_html(s, p),
                       pygame.Rect(30 + i * (col + 30), 118, col, ph - 210), m, container=panel)
         bw = (pw - 100) // 3
         self.menu = UIButton(pygame.Rect(30, ph - 76, bw, 50), "Main menu", m, container=panel,
