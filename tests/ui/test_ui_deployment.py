@@ -7,8 +7,8 @@ from pathlib import Path
 import pygame
 import yaml
 
-from game.engine.deployment import deploy_zone
 from game.engine.actions import Deploy
+from game.engine.deployment import deploy_zone
 
 ROOT = Path(__file__).resolve().parents[2]
 
