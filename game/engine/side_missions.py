@@ -298,20 +298,27 @@ def _next(state: GameState, dice: Dice) -> list[Event]:
     return events
 
 
+def _category_roll(state: GameState, dice: Dice, player: int, hidden: bool, events: list[Event]) -> int:
+    """A D3 for the category (one D6 halved, rounding up), rolled again while ``player`` can complete none of its
+    side-missions; a shared selection's rolls are added to ``events``, a hidden one's never are."""
+    while True:
+        die = dice.one(f"Side-mission category: player {player}")
+        cat = (die + 1) // 2
+        possible = any(completable(state, k, player) for k in CATEGORIES[cat][1])
+        if not hidden:
+            events.append(roll_event(f"Side-mission category: player {player}", [die], total=cat, player=player,
+                                     details=[f"D3 = {cat}: {CATEGORIES[cat][0]}"
+                                              + ("" if possible else ": none can be completed, re-roll")]))
+        if possible:
+            return cat
+
+
 def _roll_category(state: GameState, dice: Dice, player: int, hidden: bool) -> list[Event]:
     """Limited: a D3 for the category, re-rolled when the player can complete none of its side-missions."""
     sm = progress(state)
     assert sm is not None
     events: list[Event] = []
-    while True:
-        die = dice.one(f"Side-mission category: player {player}")
-        cat = (die + 1) // 2
-        if not hidden:
-            events.append(roll_event(f"Side-mission category: player {player}", [die], total=cat, player=player,
-                                     details=[f"D3 = {cat}: {CATEGORIES[cat][0]}"]))
-        if any(completable(state, k, player) for k in CATEGORIES[cat][1]):
-            sm.category = cat
-            break
+    sm.category = _category_roll(state, dice, player, hidden, events)
     if hidden:
         events.append(Event("side_mission", f"Player {player} rolls for the category of their hidden side-mission",
                             {"player": player, "hidden": True}))
@@ -322,28 +329,20 @@ def _roll_side_mission(state: GameState, dice: Dice, player: int, hidden: bool) 
     """Randomized: a D3 for the category, then a D6 for the side-mission; a side-mission the player cannot complete
     is re-rolled (the D6; the D3 again when none of the category can be completed: docs/rulings.md)."""
     events: list[Event] = []
+    keys = CATEGORIES[_category_roll(state, dice, player, hidden, events)][1]
     while True:
-        die = dice.one(f"Side-mission category: player {player}")
-        cat = (die + 1) // 2
+        d6 = dice.one(f"Side-mission: player {player}")
+        key = keys[d6 - 1]
+        possible = completable(state, key, player)
         if not hidden:
-            events.append(roll_event(f"Side-mission category: player {player}", [die], total=cat, player=player,
-                                     details=[f"D3 = {cat}: {CATEGORIES[cat][0]}"]))
-        keys = CATEGORIES[cat][1]
-        if not any(completable(state, k, player) for k in keys):
-            continue
-        while True:
-            d6 = dice.one(f"Side-mission: player {player}")
-            key = keys[d6 - 1]
-            if not hidden:
-                events.append(roll_event(f"Side-mission: player {player}", [d6], total=d6, player=player,
-                                         details=[f"{d6}: {SIDE_MISSIONS[key].name}"
-                                                  + ("" if completable(state, key, player) else
-                                                     " cannot be completed: re-roll")]))
-            if completable(state, key, player):
-                if hidden:
-                    events.append(Event("side_mission", f"Player {player} rolls for their hidden side-mission",
-                                        {"player": player, "hidden": True}))
-                return key, events
+            events.append(roll_event(f"Side-mission: player {player}", [d6], total=d6, player=player,
+                                     details=[f"{d6}: {SIDE_MISSIONS[key].name}"
+                                              + ("" if possible else " cannot be completed: re-roll")]))
+        if possible:
+            if hidden:
+                events.append(Event("side_mission", f"Player {player} rolls for their hidden side-mission",
+                                    {"player": player, "hidden": True}))
+            return key, events
 
 
 def _roll_off(dice: Dice) -> tuple[int, list[Event]]:

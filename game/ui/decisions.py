@@ -242,11 +242,17 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
                                     "#primary_button"))
     elif d == "choose_deployment":
         edges: list[str | None] = list(pending.options) or [None]
+        style = scene.game.state.deployment_style
+        if style not in (None, "front_line", "random"):    # keeping one's zone first
+            edges.sort(key=lambda e: e != ("south" if p == 1 else "north"))
         for edge in edges:
             for first in (p, 3 - p):
                 where = f"{edge.capitalize()} edge · " if edge else ""
+                if edge and style not in (None, "front_line", "random"):   # the zones are drawn, not edges
+                    own = (edge == "south") == (p == 1)
+                    where = "Keep your zone · " if own else "Other zone · "
                 specs.append(ButtonSpec(f"deployment:{edge or ''}:{first}", f"{where}Player {first} places first",
-                                        None, "#primary_button"))
+                                        None, "#primary_button", short=f"{where}P{first} first"))
     if d in DONE_LABELS:
         style = None if d in ("move", "consolidate") else "#primary_button"
         specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))

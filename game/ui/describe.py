@@ -143,6 +143,9 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
     if d == "allocate_tokens":
         return "0.1 Split your casters' tokens into spell and dispel tokens: Space takes the default split."
     if d == "choose_deployment":
+        if state.deployment_style not in (None, "front_line", "random"):
+            return ("You won the deployment roll-off: keep your zone as drawn or take the other one (the table "
+                    "turns), and choose who places the first unit.")
         return "You won the deployment roll-off: choose the table edge and who places the first unit."
     if d == "select_side_mission":
         return _side_mission_instruction(state, pending)

@@ -25,6 +25,7 @@ from game.engine.actions import (
     Shoot,
 )
 from game.engine.deployment import zone_polygon
+from game.engine.deployment_styles import home_edge
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import can_move
@@ -73,6 +74,7 @@ class BattleScene(Scene):
         s = game.state
         self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
         self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds)
+        self.static.home = home_edge(s, 1)
         self.painter = UnitPainter()
         self.anims = Animations()
         self.log_lines: deque[str | Event] = deque(game.log, maxlen=MAX_LINES)
@@ -231,6 +233,7 @@ class BattleScene(Scene):
         self.spell = None
         if list(s.terrain) != self.static.terrain:    # the deployment roll-off may turn the table
             self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds)
+            self.static.home = home_edge(s, 1)
         if s.game_over or pending is None:
             from game.ui.scenes.results import ResultsScene
             self.app.record(self.game, self.scenario_path)

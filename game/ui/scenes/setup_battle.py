@@ -25,11 +25,14 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
+from game.engine import deployment_styles
 from game.engine.deployment_styles import STYLES
 from game.engine.objectives import MISSIONS
+from game.engine.state import Table
 from game.scenario import ScenarioError
 from game.ui.draw_terrain import StaticLayer
-from game.ui.palette import PLAYER_HTML
+from game.ui.overlays import draw_zone_polygon
+from game.ui.palette import PLAYER, PLAYER_HTML
 from game.ui.scenes.setup_base import SetupScene
 from game.ui.scenes.setup_state import ROUND_CHOICES, TABLE_SIZE, SetupState, guideline_report, points_summary
 from game.ui.table_view import TableView
@@ -91,8 +94,8 @@ NEXT_HTML = (
     "selects theirs (hidden ones behind the hand-over screen). With a <b>mission</b>, the objective markers come "
     "next: a roll-off, then the players place them in turn by clicking the table (some missions place them by "
     "their own rule).<br>"
-    "1. <b>Deployment roll-off.</b> Each player rolls a die. The winner picks the long table edge they deploy on "
-    "and who places the first unit.<br>"
+    "1. <b>Deployment roll-off.</b> Each player rolls a die. The winner picks the side they deploy on (with the "
+    "deployment style's zones drawn) and who places the first unit.<br>"
     "2. <b>Scout and Ambush</b> units may be set aside first (the window asks when you have some).<br>"
     "3. <b>Placing units.</b> Players take turns placing one unit each, fully within their deployment zone "
     "(12\" from their own edge in Front Line): your zone is drawn on the table. Click inside it, turn the unit "
@@ -160,6 +163,7 @@ class StartScene(SetupScene):
         self.started_path: Path | None = None
         """The scenario file written by Start battle."""
         self.preview_rect = pygame.Rect(0, 0, 0, 0)
+        self.preview: UIImage | None = None
 
     def build_body(self, rect: pygame.Rect) -> None:
         """Battle settings and summary on the left, what happens next and the buttons on the right."""
@@ -206,7 +210,7 @@ class StartScene(SetupScene):
         pw = min(rw, int((h - 270) * TABLE_SIZE[0] / TABLE_SIZE[1]))
         ph = int(pw * TABLE_SIZE[1] / TABLE_SIZE[0])
         self.preview_rect = pygame.Rect(10 + (rw - pw) // 2, 34, pw, ph)
-        UIImage(self.preview_rect, self.render_preview(pw, ph), m, container=right)
+        self.preview = UIImage(self.preview_rect, self.render_preview(pw, ph), m, container=right)
         y = 44 + ph
         self.start_button = UIButton(pygame.Rect(10, y, rw, 64), "Start battle ▶", m, container=right,
                                      object_id="#big_button",
@@ -240,7 +244,7 @@ class StartScene(SetupScene):
                                              m, container=left)
         self.selection_menu.set_tooltip(SELECTION_CHOICES[how][1])
         if style == "none":
-            self.selection_menu.disable()
+            self.selection_menu.disable()  # type: ignore[no-untyped-call]
 
     def _side_missions_changed(self, playstyle: str | None = None, selection: str | None = None) -> None:
         current = self.state.side_missions
@@ -251,9 +255,9 @@ class StartScene(SetupScene):
             self.side_menu.set_tooltip(f"{SIDE_MISSION_CHOICES[style][1]} {SIDE_MISSIONS_TIP}")
             self.selection_menu.set_tooltip(SELECTION_CHOICES[how][1])
             if style == "none":
-                self.selection_menu.disable()
+                self.selection_menu.disable()  # type: ignore[no-untyped-call]
             else:
-                self.selection_menu.enable()
+                self.selection_menu.enable()  # type: ignore[no-untyped-call]
 
     def _show_saved(self) -> None:
         if self.saved_box is None:
@@ -290,6 +294,8 @@ class StartScene(SetupScene):
             key = next((k for k, (label, _) in DEPLOYMENT_CHOICES.items() if label == event.text), "front_line")
             self.state.deployment = key
             self.deployment_menu.set_tooltip(DEPLOYMENT_CHOICES[key][1])
+            if self.preview is not None:      # the zones of the new style on the table
+                self.preview.set_image(self.render_preview(self.preview_rect.w, self.preview_rect.h))
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.side_menu:
             self._side_missions_changed(playstyle=next((k for k, (label, _) in SIDE_MISSION_CHOICES.items()
                                                         if label == event.text), "none"))
@@ -343,11 +349,19 @@ class StartScene(SetupScene):
         self.app.start_battle(str(path))
 
     def render_preview(self, width: int, height: int) -> pygame.Surface:
-        """The table and its terrain drawn small (``width`` x ``height`` pixels)."""
+        """The table and its terrain drawn small (``width`` x ``height`` pixels), with the deployment zones of the
+        style chosen (none for a random style: it is rolled when the battle starts)."""
         terrain = self.state.terrain
         layer = StaticLayer(TABLE_SIZE[0], TABLE_SIZE[1], [p.to_shape(i) for i, p in enumerate(terrain)],
                             [p.kind for p in terrain])
         surf = pygame.Surface((width, height))
         surf.fill((28, 31, 34))
-        layer.draw(surf, TableView(pygame.Rect(0, 0, width, height), *TABLE_SIZE))
+        view = TableView(pygame.Rect(0, 0, width, height), *TABLE_SIZE)
+        layer.draw(surf, view)
+        if self.state.deployment in STYLES:
+            table = Table(*TABLE_SIZE)
+            for player in (1, 2):
+                zone = deployment_styles.zone(self.state.deployment, table, player)
+                draw_zone_polygon(surf, view, [(float(x), float(y)) for x, y in zone.exterior.coords[:-1]],
+                                  PLAYER[player])
         return surf
