@@ -344,8 +344,9 @@ class Pending:
     """Who must decide."""
     decision: str
     """What: deploy, strategy, declare_charge, charge_reaction, redirect, move, shoot, pursue, follow_up,
-    consolidate, rally; in deployment also choose_deployment, set_aside, scout_move, choose_first_turn; ambush
-    (step 1.1); allocate_tokens (step 0.1) and dispel (magic, game.engine.magic)."""
+    consolidate, rally; in deployment also choose_deployment, set_aside, scout_move, choose_first_turn,
+    choose_objective_order, place_objective, select_side_mission; ambush (step 1.1); allocate_tokens (step 0.1) and
+    dispel (magic, game.engine.magic)."""
     unit: str | None = None
     """The unit concerned, when the decision is about one unit."""
     options: tuple[str, ...] = ()
