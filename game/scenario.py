@@ -43,6 +43,7 @@ from game.engine.magic import DURATIONS, STATS, TARGETS, Spell, SpellHits, Spell
 from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
+from game.engine.side_missions import RANDOM as SIDE_RANDOM
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, Table, make_unit
 from game.engine.transport import model_spaces
@@ -734,8 +735,8 @@ class ObjectiveModel(_Model):
 class SideMissionsModel(_Model):
     """``{playstyle, selection}``: AoF:R 2.16 "Side-Missions" (game.engine.side_missions)."""
 
-    playstyle: Annotated[Text, _one_of(*PLAYSTYLES)]
-    selection: Annotated[Text, _one_of(*SELECTIONS)]
+    playstyle: Annotated[Text, _one_of(*PLAYSTYLES, SIDE_RANDOM)]
+    selection: Annotated[Text, _one_of(*SELECTIONS, SIDE_RANDOM)]
 
 
 class StartModel(_Model):

@@ -39,9 +39,11 @@ from geometry.shapes import footprint_polygon
 VP = 100
 """Victory points for each side-mission completed (1 VP in AoF:R, times 100 in AoWFBR)."""
 PLAYSTYLES: tuple[str, ...] = ("shared", "hidden", "shared_hidden")
-"""Scenario ``side_missions.playstyle`` values, the book's order."""
+"""The playstyles in the book's order (the D3 of ``random``)."""
 SELECTIONS: tuple[str, ...] = ("free", "limited", "randomized")
-"""Scenario ``side_missions.selection`` values, the book's order."""
+"""The selection methods in the book's order (the D3 of ``random``)."""
+RANDOM = "random"
+"""``side_missions.playstyle`` or ``selection``: "or roll a D3 to randomly get one", when the game starts."""
 
 
 @dataclass(frozen=True)
@@ -115,9 +117,9 @@ class SideMissionState:
     """Side-missions in a game (``GameState.side_missions``)."""
 
     playstyle: str
-    """``shared``, ``hidden`` or ``shared_hidden``."""
+    """``shared``, ``hidden`` or ``shared_hidden`` (``random`` until rolled)."""
     selection: str
-    """``free``, ``limited`` or ``randomized``."""
+    """``free``, ``limited`` or ``randomized`` (``random`` until rolled)."""
     picks: list[Pick] = field(default_factory=list)
     """The side-missions selected, in order."""
     queue: list[tuple[int, bool]] = field(default_factory=list)
@@ -225,7 +227,12 @@ def begin(state: GameState, dice: Dice) -> list[Event]:
     sm = progress(state)
     assert sm is not None
     sm.started = True
-    events: list[Event] = [Event("side_mission", _intro(sm), {"playstyle": sm.playstyle, "selection": sm.selection})]
+    events: list[Event] = []
+    if sm.playstyle == RANDOM:      # "pick one of the following playstyles, or roll a D3 to randomly get one"
+        sm.playstyle = _roll_d3(dice, "Side-mission playstyle", PLAYSTYLES, events)
+    if sm.selection == RANDOM:      # "pick one of the following selection methods, or roll a D3"
+        sm.selection = _roll_d3(dice, "Side-mission selection method", SELECTIONS, events)
+    events.append(Event("side_mission", _intro(sm), {"playstyle": sm.playstyle, "selection": sm.selection}))
     if sm.playstyle == "shared":
         sm.queue = [(1, False), (2, False)]
     elif sm.playstyle == "hidden":
@@ -343,6 +350,13 @@ def _roll_side_mission(state: GameState, dice: Dice, player: int, hidden: bool) 
                 events.append(Event("side_mission", f"Player {player} rolls for their hidden side-mission",
                                     {"player": player, "hidden": True}))
             return key, events
+
+
+def _roll_d3(dice: Dice, purpose: str, choices: tuple[str, ...], events: list[Event]) -> str:
+    die = dice.one(purpose)
+    pick = choices[(die + 1) // 2 - 1]
+    events.append(roll_event(purpose, [die], total=(die + 1) // 2, details=[f"D3 = {(die + 1) // 2}: {pick}"]))
+    return pick
 
 
 def _roll_off(dice: Dice) -> tuple[int, list[Event]]:

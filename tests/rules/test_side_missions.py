@@ -337,4 +337,14 @@ def test_check_refuses_bad_new_keys_with_file_line_path(tmp_path: Path, capsys) 
     assert main.main(["check", str(bad)]) == main.EXIT_PROBLEMS
     out = capsys.readouterr().out
     assert f"{bad}:7: deployment: must be one of front_line" in out
-    assert f"{bad}:8: side_missions.selection: must be one of free, limited, randomized; got 'draft'" in out
+    assert f"{bad}:8: side_missions.selection: must be one of free, limited, randomized, random; got 'draft'" in out
+
+
+def test_random_playstyle_and_selection_roll_a_d3_each_first() -> None:
+    """"pick one of the following playstyles, or roll a D3 to randomly get one"; the same for the selection
+    methods. A 4 (D3 = 2): Hidden; a 1 (D3 = 1): Free."""
+    game = start([4, 1, 1, 6, 3], playstyle="random", selection="random")
+    sm = game.state.side_missions
+    assert (sm.playstyle, sm.selection) == ("hidden", "free")
+    assert [r.purpose for r in game.dice.rolls[:2]] == ["Side-mission playstyle", "Side-mission selection method"]
+    assert game.pending.decision == "select_side_mission" and game.pending.options == ()

@@ -74,6 +74,7 @@ SIDE_MISSION_CHOICES: dict[str, tuple[str, str]] = {
                          "can complete it. Revealed at the end."),
     "shared_hidden": ("Shared + Hidden", "A roll-off: the winner selects one side-mission openly (both can "
                                          "complete it), then each player selects one in secret."),
+    "random": ("Random playstyle", "A D3 picks Shared, Hidden or Shared + Hidden when the battle starts."),
 }
 """The side-mission playstyles offered (scenario ``side_missions.playstyle``): label and what it means."""
 
@@ -82,6 +83,7 @@ SELECTION_CHOICES: dict[str, tuple[str, str]] = {
     "limited": ("Limited", "Roll a D3 for the category, then pick any side-mission of it."),
     "randomized": ("Randomized", "Roll a D3 for the category and a D6 for the side-mission (re-rolled when it "
                                  "cannot be completed)."),
+    "random": ("Random method", "A D3 picks Free, Limited or Randomized when the battle starts."),
 }
 """The side-mission selection methods offered (scenario ``side_missions.selection``)."""
 
