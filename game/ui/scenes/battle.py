@@ -19,6 +19,7 @@ from shapely import Point as ShapelyPoint
 from game.engine.actions import (
     Action,
     DeclareCharge,
+    Deploy,
     PlaceObjective,
     Redirect,
     RollCharge,
@@ -311,11 +312,26 @@ class BattleScene(Scene):
             y = 3.0 if unit.player == 1 else s.table.depth - 3.0
             start = Pose(s.table.width / 2, y, 0.0 if unit.player == 1 else 180.0)
         else:                               # inside the zone of the deployment style, facing the table centre
-            spot = zone_polygon(s, unit.player).representative_point()
-            facing = bearing_to((spot.x, spot.y), (s.table.width / 2, s.table.depth / 2))
-            start = Pose(spot.x, spot.y, round(facing / 45.0) * 45.0 % 360.0)
+            start = self._free_spot(unit.id, pending.player)
         self.selected = uid
         self.tool = MoveTool(self.game, unit, pending.player, "deploy", start=start)
+
+    def _free_spot(self, uid: str, player: int) -> Pose:
+        """Where the deploy tool starts: the first legal place, nearest the middle of the player's zone, on a 3"
+        grid (facing the table centre); the middle when the zone has no room left."""
+        s = self.game.state
+        zone = zone_polygon(s, player)
+        mid = zone.representative_point()
+        facing = round(bearing_to((mid.x, mid.y), (s.table.width / 2, s.table.depth / 2)) / 45.0) * 45.0 % 360.0
+        x0, y0, x1, y1 = zone.bounds
+        grid = [(x0 + 1.5 + 3 * i, y0 + 1.5 + 3 * j) for i in range(int((x1 - x0) // 3))
+                for j in range(int((y1 - y0) // 3))]
+        grid.sort(key=lambda p: math.hypot(p[0] - mid.x, p[1] - mid.y))
+        for x, y in [(mid.x, mid.y), *grid][:120]:
+            pose = Pose(round(x, 3), round(y, 3), facing)
+            if self.game.check_deploy(Deploy(player, uid, pose)) is None:
+                return pose
+        return Pose(mid.x, mid.y, facing)
 
     def next_deploy_unit(self) -> None:
         """Tab / "Next unit": deploy another of the waiting units."""
