@@ -88,6 +88,19 @@ def test_hidden_side_missions_are_selected_behind_the_hand_over_and_never_shown_
     assert [(p.mission, p.player) for p in game.state.side_missions.picks] == [("head_hunter", 1), ("conserve", 2)]
     assert "Conserve (your hidden one)" in seat_line(game.state, 2)
     assert "Conserve" not in seat_line(game.state, 1) and "Head Hunter (your hidden one)" in seat_line(game.state, 1)
+    # The markers are placed in the open, both players at the screen: neither hidden side-mission is shown.
+    if isinstance(d.scene, HandoverScene):
+        d.pass_handover()
+    assert game.pending.decision == "choose_objective_order"
+    d.click_button(scene.actions.buttons[f"objective_first:{game.pending.player}"])
+    first = game.pending.player
+    if isinstance(d.scene, HandoverScene):
+        d.pass_handover()
+    d.click(d.table_px((50.0, 24.0)))
+    assert game.pending.player == 3 - first and len(game.state.objectives) == 1
+    assert scene.seat is None
+    line = seat_line(game.state, scene.seat)
+    assert "Conserve" not in line and "Head Hunter" not in line and "player 2 has a hidden one" in line
     assert scene.last_exception is None
 
 

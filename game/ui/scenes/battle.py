@@ -117,6 +117,9 @@ class BattleScene(Scene):
         """An unexpected engine error caught by ``act`` (shown to the player; tests check it stays None)."""
         self._pending_key: object = None
         self._seat: int | None = None
+        self._private: int | None = None
+        """The player alone at the screen: handed it behind a hand-over screen (or who took back); None while
+        both players watch (the open decisions of deployment change the seat without a hand-over)."""
         self._handover_from = len(game.log)
         self._movable: set[str] = set()
         self.actors: set[str] = set()
@@ -278,6 +281,7 @@ class BattleScene(Scene):
         """Placing units and markers is open information (rulebook "Deploying Armies"): the keys change hands
         with a banner in the player's colour, not a hand-over screen per unit."""
         self._seat = player
+        self._private = None
         if self.turn_with_seat:
             self.view.set_flipped(player == 2)
         self.show_banner(f"Player {player}: {describe.instruction(self.game.state, self.game.pending)}",
@@ -290,6 +294,7 @@ class BattleScene(Scene):
         recent = [event_html(e) for e in self.game.log[self._handover_from:]
                   if e.kind != "roll" or "roll-off" in str(e.data.get("purpose", "")).lower()][-14:]
         self._seat = player
+        self._private = player
         self._handover_from = len(self.game.log)
         if self.turn_with_seat:
             self.view.set_flipped(player == 2)
@@ -340,9 +345,10 @@ class BattleScene(Scene):
 
     @property
     def seat(self) -> int | None:
-        """The player in the seat (the one the screen was last handed to), None before the first hand-over. The
-        window shows a hidden side-mission only to its player (game.ui.draw_side_missions)."""
-        return self._seat
+        """The player alone at the screen (handed it behind a hand-over screen), None while both players watch
+        (before the first hand-over, and while deployment's open decisions pass the seat without one). The window
+        shows a hidden side-mission only to its player, and only then (game.ui.draw_side_missions)."""
+        return self._private
 
     def side_mission_category(self) -> int | None:
         """The category of side-missions the deciding player sees: the one rolled (Limited) or opened (Free)."""
@@ -444,6 +450,7 @@ class BattleScene(Scene):
         self.game = game
         if player is not None:
             self._seat = player          # the player who took back keeps the seat: no hand-over
+            self._private = player
             self._handover_from = len(game.log)
         self._reset_view_of_game()
         self.app.record(game, self.scenario_path)
