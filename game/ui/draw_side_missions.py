@@ -1,8 +1,8 @@
 """Side-missions on the battle screen (AoF:R 2.16 "Side-Missions"; game.engine.side_missions).
 
 While a player selects, a card over the table lists the side-missions offered with the book's condition of each.
-During the game, a line over the table's top right corner names the side-missions the player in the seat may see:
-the shared ones, their own hidden one, and only that the opponent has one. Nothing here ever shows the other
+During the game, a line over the table's top right corner names the side-missions the player alone at the screen
+may see: their own hidden one, the shared ones, and only that the opponent has one. Nothing here ever shows the other
 player's hidden side-mission before the game is over.
 """
 
@@ -19,24 +19,26 @@ _BOX = (14, 16, 18, 232)
 
 
 def seat_line(state: GameState, seat: int | None) -> str:
-    """The side-missions ``seat`` may see, in one line ("" without side-missions or before any is selected):
-    "Side-missions: Conserve (shared, 100 VP) · Head Hunter (your hidden one) · player 2 has a hidden one"."""
+    """The side-missions ``seat`` may see, in one short line, its own hidden one first ("" without side-missions or
+    before any is selected): "Side-missions — yours: Seize (hidden) · shared: Ground War · player 1: hidden"."""
     sm = side_missions.progress(state)
     if sm is None or not sm.picks:
         return ""
-    parts: list[str] = []
+    own: list[str] = []
+    shared: list[str] = []
+    others: list[str] = []
     for pick, seen in zip(sm.picks, side_missions.visible_picks(state, seat), strict=True):
         if seen is None:
-            parts.append(f"player {pick.player} has a hidden one")
+            others.append(f"player {pick.player}: hidden")
             continue
         name = side_missions.SIDE_MISSIONS[pick.mission].name
         if not pick.hidden:
-            parts.append(f"{name} (shared)")
-        elif state.game_over:
-            parts.append(f"{name} (player {pick.player}'s hidden one)")
+            shared.append(f"shared: {name}")
+        elif state.game_over and pick.player != seat:
+            others.append(f"player {pick.player}: {name}")
         else:
-            parts.append(f"{name} (your hidden one)")
-    return "Side-missions, 100 VP each: " + " · ".join(parts)
+            own.append(f"yours: {name} (hidden)")
+    return "Side-missions — " + " · ".join(own + shared + others)
 
 
 def draw_seat_line(screen: pygame.Surface, table: pygame.Rect, left: int, text: str) -> None:

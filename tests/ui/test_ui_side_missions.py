@@ -81,13 +81,13 @@ def test_hidden_side_missions_are_selected_behind_the_hand_over_and_never_shown_
     d.pass_handover()
     assert scene.seat == 2
     line = seat_line(game.state, scene.seat)
-    assert "player 1 has a hidden one" in line and "Head Hunter" not in line
+    assert "player 1: hidden" in line and "Head Hunter" not in line
     d.click_button(scene.actions.buttons["side_category:1"])
     d.frames(2)
     d.click_button(scene.actions.buttons["side_mission:conserve"])
     assert [(p.mission, p.player) for p in game.state.side_missions.picks] == [("head_hunter", 1), ("conserve", 2)]
-    assert "Conserve (your hidden one)" in seat_line(game.state, 2)
-    assert "Conserve" not in seat_line(game.state, 1) and "Head Hunter (your hidden one)" in seat_line(game.state, 1)
+    assert "yours: Conserve (hidden)" in seat_line(game.state, 2)
+    assert "Conserve" not in seat_line(game.state, 1) and "yours: Head Hunter (hidden)" in seat_line(game.state, 1)
     # The markers are placed in the open, both players at the screen: neither hidden side-mission is shown.
     if isinstance(d.scene, HandoverScene):
         d.pass_handover()
@@ -100,7 +100,7 @@ def test_hidden_side_missions_are_selected_behind_the_hand_over_and_never_shown_
     assert game.pending.player == 3 - first and len(game.state.objectives) == 1
     assert scene.seat is None
     line = seat_line(game.state, scene.seat)
-    assert "Conserve" not in line and "Head Hunter" not in line and "player 2 has a hidden one" in line
+    assert "Conserve" not in line and "Head Hunter" not in line and "player 2: hidden" in line
     assert scene.last_exception is None
 
 
