@@ -462,7 +462,8 @@ def completed(state: GameState, mission: str, player: int) -> bool:
         top = max(h[2] for h in hs)
         return any(h[4] for h in hs if h[2] == top)
     if mission == "sorcerer_supreme":
-        ids = {h[0] for h in heroes(s, enemy)}
+        # the hero's own record, or its unit's when the whole unit went with it
+        ids = {h[0] for h in heroes(s, enemy)} | {h[5].id for h in heroes(s, enemy)}
         return any(r.id in ids and r.phase in (Phase.STRATEGY_1.value, Phase.STRATEGY_2.value) for r in s.removals)
     if mission == "ancient_heirlooms":
         return any(_hero_living_on_table(h[5]) and s.scene.distance_to_point(h[5].id, centre)

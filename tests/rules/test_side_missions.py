@@ -348,3 +348,15 @@ def test_random_playstyle_and_selection_roll_a_d3_each_first() -> None:
     assert (sm.playstyle, sm.selection) == ("hidden", "free")
     assert [r.purpose for r in game.dice.rolls[:2]] == ["Side-mission playstyle", "Side-mission selection method"]
     assert game.pending.decision == "select_side_mission" and game.pending.options == ()
+
+
+def test_sorcerer_supreme_counts_a_joined_hero_gone_with_its_unit() -> None:
+    """A spell that destroys the unit an enemy hero joined kills the hero with it (ruling "Side-missions")."""
+    from game.engine.state import JoinedHero
+    s = ended(caster=True)
+    spears = s.units["spearmen-1"]
+    lord = s.units.pop("cinder-lord")
+    spears.hero = JoinedHero(lord.id, lord.profile, lord.cost)
+    s.phase = Phase.STRATEGY_1
+    s.remove(spears, Removal.DESTROYED)
+    assert completed(s, "sorcerer_supreme", 1)
