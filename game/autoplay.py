@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from game.engine import magic
+from game.engine import magic, side_missions
 from game.engine.actions import (
     Action,
     AllocateTokens,
@@ -35,6 +35,7 @@ from game.engine.actions import (
     Redirect,
     RollCharge,
     ScoutMove,
+    SelectSideMission,
     SetAside,
     Shoot,
     ShootPoint,
@@ -42,6 +43,7 @@ from game.engine.actions import (
     TokenSplit,
     rounded_pose,
 )
+from game.engine.deployment import zone_polygon
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
@@ -174,6 +176,9 @@ class RandomPlayer:
             return ChooseObjectiveOrder(player, self.rng.choice([1, 2]))
         if p.decision == "place_objective":
             return self._sample_objective(game, player)
+        if p.decision == "select_side_mission":
+            # offered() is what this seat may pick; a hidden selection's options are not in the pending decision
+            return SelectSideMission(player, self.rng.choice(side_missions.offered(s)))
         return Done(player)
 
     def _magic(self, game: Game, player: int, decision: str, unit: str | None) -> Action | None:
@@ -255,23 +260,25 @@ class RandomPlayer:
         s = game.state
         for _ in range(500):
             x, y = placement_point(s, player, round(self.rng.uniform(0, s.table.width), 1),
-                                   round(self.rng.uniform(12.1, s.table.depth - 12.1), 1))
+                                   round(self.rng.uniform(0, s.table.depth), 1))
             action = PlaceObjective(player, x, y)
             if _legal(game, action):
                 return action
         raise RuntimeError("no room for an objective marker")
 
     def _sample_deploy(self, game: Game, player: int, options: list[str]) -> Action:
+        """A random legal placement in the player's deployment zone (its style's polygon), facing the table
+        centre."""
         s = game.state
         uid = options[0]
         unit = s.units[uid]
-        f = unit.formation
-        for _ in range(200):
-            x = self.rng.uniform(f.width / 2 + 0.5, s.table.width - f.width / 2 - 0.5)
-            depth = f.depth / 2 + 0.5
-            y = self.rng.uniform(depth, 12 - depth) if player == 1 else \
-                self.rng.uniform(s.table.depth - 12 + depth, s.table.depth - depth)
-            action = Deploy(player, uid, Pose(x, y, 0.0 if player == 1 else 180.0))
+        zone = zone_polygon(s, player)
+        x0, y0, x1, y1 = zone.bounds
+        cx, cy = zone.centroid.x, zone.centroid.y
+        facing = round(bearing_to((cx, cy), (s.table.width / 2, s.table.depth / 2)) / 45.0) * 45.0 % 360.0
+        for _ in range(400):
+            pose = rounded_pose(Pose(self.rng.uniform(x0, x1), self.rng.uniform(y0, y1), facing))
+            action = Deploy(player, uid, pose)
             if _legal(game, action):
                 return action
         raise RuntimeError(f"no room to deploy {unit.name}")

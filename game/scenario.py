@@ -39,6 +39,7 @@ from shapely.validation import explain_validity
 
 from game.engine.actions import show_value
 from game.engine.artillery_scatter import is_artillery_profile
+from game.engine.deployment_styles import ALL_STYLES, DEFAULT_STYLE, STYLES
 from game.engine.magic import (
     AFFECTS,
     DURATIONS,
@@ -51,8 +52,10 @@ from game.engine.magic import (
     new_magic_state,
 )
 from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
-from game.engine.objectives import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
+from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
+from game.engine.side_missions import RANDOM as SIDE_RANDOM
+from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, Table, make_unit
 from game.engine.transport import model_spaces
 from game.files import FileProblems
@@ -243,6 +246,11 @@ class Scenario:
     objectives: tuple[tuple[float, float], ...] = ()
     """Objective markers the scenario places, (x, y) in inches; empty: placed in the game when a mission is
     played."""
+    deployment: str | None = None
+    """The deployment style (game.engine.deployment_styles: ``front_line`` ... ``flank_assault``, ``random``), or
+    None: Front Line."""
+    side_missions: tuple[str, str] | None = None
+    """(playstyle, selection) of AoF:R 2.16 "Side-Missions" (game.engine.side_missions), or None: not played."""
 
     def army(self, player: int) -> ArmySpec | None:
         """The army of ``player`` or None."""
@@ -747,6 +755,13 @@ class ObjectiveModel(_Model):
     y: Number
 
 
+class SideMissionsModel(_Model):
+    """``{playstyle, selection}``: AoF:R 2.16 "Side-Missions" (game.engine.side_missions)."""
+
+    playstyle: Annotated[Text, _one_of(*PLAYSTYLES, SIDE_RANDOM)]
+    selection: Annotated[Text, _one_of(*SELECTIONS, SIDE_RANDOM)]
+
+
 class StartModel(_Model):
     """``{round, player, phase}``."""
 
@@ -768,6 +783,8 @@ class ScenarioTopModel(_Model):
     options: OptionsModel = OptionsModel()
     mission: Annotated[Text, _one_of(*ALL_MISSIONS, "none")] | None = None
     objectives: Annotated[list[ObjectiveModel], Field(max_length=MAX_OBJECTIVES)] | None = None
+    deployment: Annotated[Text, _one_of(*ALL_STYLES)] | None = None
+    side_missions: SideMissionsModel | None = None
     terrain: Annotated[list[Any], Field(max_length=MAX_TERRAIN_PIECES)] = []
     armies: Annotated[list[Any], Field(max_length=MAX_ARMIES),
                       AfterValidator(lambda v: v if v else _raise("must list at least one army"))]
@@ -1206,6 +1223,8 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
         description=_field(ScenarioTopModel, data, "description", None),
         mission=mission,
         objectives=markers,
+        deployment=_field(ScenarioTopModel, data, "deployment", None),
+        side_missions=_side_missions(data),
     )
     starts_deploying = scenario.start.phase is Phase.DEPLOYMENT if scenario.start is not None \
         else scenario.needs_deployment()
@@ -1214,7 +1233,18 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
                                              "scenario starts with every unit placed: give the markers with "
                                              "objectives: [{x, y}, ...]"))
         return None
+    for key, what in (("deployment", "a deployment style is chosen"), ("side_missions", "side-missions are "
+                                                                                         "selected")):
+        if data.get(key) is not None and not starts_deploying:
+            out.append(doc.problem((key,), f"{what} before deployment, but this scenario starts with every unit "
+                                           "placed: leave it out or let the players deploy"))
+            return None
     return scenario
+
+
+def _side_missions(data: Mapping[str, Any]) -> tuple[str, str] | None:
+    given: SideMissionsModel | None = _field(ScenarioTopModel, data, "side_missions", None)
+    return None if given is None else (given.playstyle, given.selection)
 
 
 FIXED_MISSIONS = ("seize_ground", "breakthrough")
@@ -1577,7 +1607,10 @@ def new_game_state(scenario: Scenario) -> GameState:
         options=dict(scenario.options),
         mission=scenario.mission,
         objectives=[Objective(x, y) for x, y in scenario.objectives] if scenario.objectives else
-        fixed_markers(scenario.mission or "", scenario.table),
+        fixed_markers(scenario.mission or "", scenario.table, scenario.deployment
+                      if scenario.deployment in STYLES else DEFAULT_STYLE),
+        deployment_style=scenario.deployment,
+        side_missions=None if scenario.side_missions is None else SideMissionState(*scenario.side_missions),
         magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
                               {p: dict(a.spells) for p, a in scenario.armies.items()}),
     )

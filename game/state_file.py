@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.engine import magic, objectives
+from game.engine import magic, objectives, side_missions
 from game.engine.game import Game
 from game.engine.state import GameState, Objective, Unit
 
 STATE_FORMAT = "regiments-state/1"
 
 
-def state_to_dict(game: Game) -> dict[str, Any]:
-    """The JSON-ready mapping of the game's state, exactly the keys of the spec plus a few optional ones."""
+def state_to_dict(game: Game, seat: int | None = None) -> dict[str, Any]:
+    """The JSON-ready mapping of the game's state, exactly the keys of the spec plus a few optional ones, as
+    ``seat`` may see it (1 or 2; None: only what both players see): a hidden side-mission shows only to its own
+    player until the game is over (game.engine.side_missions.state_dict)."""
     s = game.state
     vp = game.victory_points()
     mode = magic.mode_of(s)
@@ -37,6 +39,11 @@ def state_to_dict(game: Game) -> dict[str, Any]:
     if s.mission is not None:   # spec "State file": present when the scenario plays a mission
         extra["mission"] = s.mission
         extra["objectives"] = [_objective_dict(s, o) for o in s.objectives]
+    if s.deployment_style is not None:   # AoF:R 2.16 "Deployment Styles" (random until rolled)
+        extra["deployment"] = s.deployment_style
+    seen = side_missions.state_dict(s, seat)
+    if seen is not None:
+        extra["side_missions"] = seen
     return {
         "format": STATE_FORMAT,
         "round": s.round,

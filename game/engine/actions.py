@@ -306,6 +306,16 @@ class PlaceObjective(Action):
     """Inches from player 1's table edge."""
 
 
+@dataclass(frozen=True, slots=True)
+class SelectSideMission(Action):
+    """AoF:R 2.16 "Side-Missions": the player selects a side-mission (openly or in secret, as the playstyle says;
+    game.engine.side_missions)."""
+
+    type: ClassVar[str] = "select_side_mission"
+    mission: str
+    """The side-mission's record name, e.g. ``conserve``, ``ground_war``, ``head_hunter``."""
+
+
 # --- magic (rulebook "Caster(X)", "Spell and Dispel Tokens", "Pooled Tokens"; game.engine.magic) ---------------
 
 
@@ -400,7 +410,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
                 Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge,
-                ShootPoint)
+                ShootPoint, SelectSideMission)
 }
 """Every action type by its record name."""
 

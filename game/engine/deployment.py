@@ -48,7 +48,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from game.engine import objectives
+from shapely import Polygon
+
+from game.engine import deployment_styles, objectives, side_missions
 from game.engine.actions import (
     Action,
     ChooseDeployment,
@@ -58,6 +60,7 @@ from game.engine.actions import (
     Done,
     PlaceObjective,
     ScoutMove,
+    SelectSideMission,
     SetAside,
 )
 from game.engine.dice import Dice
@@ -172,11 +175,15 @@ def to_place(state: GameState, player: int) -> list[str]:
 
 
 def deploy_zone(state: GameState, player: int) -> tuple[float, float, float, float]:
-    """``player``'s deployment zone as (x0, y0, x1, y1), inches: the strip within 12" of their own edge."""
-    t = state.table
-    if player == 1:
-        return (0.0, 0.0, t.width, min(DEPLOYMENT_DEPTH, t.depth))
-    return (0.0, max(0.0, t.depth - DEPLOYMENT_DEPTH), t.width, t.depth)
+    """The bounds (x0, y0, x1, y1), inches, of ``player``'s deployment zone (``zone_polygon``)."""
+    x0, y0, x1, y1 = zone_polygon(state, player).bounds
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
+def zone_polygon(state: GameState, player: int) -> Polygon:
+    """``player``'s deployment zone, a polygon in inches: the deployment style's (AoF:R 2.16 "Deployment Styles",
+    game.engine.deployment_styles); Front Line, the standard, is the strip within 12" of their own long edge."""
+    return deployment_styles.zone_of(state, player)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -197,12 +204,30 @@ def begin(state: GameState, dice: Dice) -> list[Event]:
     s.round = 1
     events = [Event("phase", "Deployment", {"phase": Phase.DEPLOYMENT.value})]
     d.edges_fixed = any(u.pose is not None for u in s.units.values())
+    if s.deployment_style == "random":    # "first roll to see which deployment style you will use, then ..."
+        events += _random_style(s, dice)
     if s.mission == "random":
         events += _random_mission(s, dice)
+    elif s.mission in objectives.FIXED_MISSIONS:
+        s.objectives = objectives.fixed_markers(s.mission, s.table, deployment_styles.style_of(s))
+    if side_missions.active(s):
+        events += side_missions.begin(s, dice)
+        if side_missions.waiting(s):
+            d.stage = "side_missions"
+            return events
+    return events + after_side_missions(s, dice)
+
+
+def after_side_missions(state: GameState, dice: Dice) -> list[Event]:
+    """Once the side-missions are selected (game.engine.side_missions): the objective markers, then the deployment
+    roll-off."""
+    s = state
+    d = progress(s)
+    assert d is not None
     count = objectives.markers_to_place(s)
     if count != 0:
-        return events + _objective_roll_off(s, d, dice, count)
-    return events + _deployment_roll_off(s, d, dice)
+        return _objective_roll_off(s, d, dice, count)
+    return _deployment_roll_off(s, d, dice)
 
 
 def _random_mission(s: GameState, dice: Dice) -> list[Event]:
@@ -210,9 +235,19 @@ def _random_mission(s: GameState, dice: Dice) -> list[Event]:
     die = dice.one("Random mission")
     s.mission = objectives.RANDOM_MISSIONS[die - 1]
     mission = objectives.MISSIONS[s.mission]
-    s.objectives += objectives.fixed_markers(s.mission, s.table)
+    s.objectives += objectives.fixed_markers(s.mission, s.table, deployment_styles.style_of(s))
     return [roll_event("Random mission", [die], total=die, details=[f"{die}: {mission.name}"]),
             Event("objective", f"The mission is {mission.name}: {mission.summary}", {"mission": s.mission})]
+
+
+def _random_style(s: GameState, dice: Dice) -> list[Event]:
+    """AoF:R 2.16 "Random Deployment Style": one die, 1 Front Line ... 6 Flank Assault."""
+    die = dice.one("Random deployment style")
+    s.deployment_style = deployment_styles.RANDOM_STYLES[die - 1]
+    style = deployment_styles.STYLES[s.deployment_style]
+    return [roll_event("Random deployment style", [die], total=die, details=[f"{die}: {style.name}"]),
+            Event("deploy", f"The deployment style is {style.name}: {style.summary}",
+                  {"deployment_style": s.deployment_style})]
 
 
 def _objective_roll_off(s: GameState, d: DeploymentState, dice: Dice, count: int | None) -> list[Event]:
@@ -293,6 +328,9 @@ def check(state: GameState, action: Action) -> Unit | None:
     if isinstance(action, PlaceObjective):
         objectives.check_place(s, action.player, action.x, action.y)
         return None
+    if isinstance(action, SelectSideMission):
+        side_missions.check(s, action)
+        return None
     if isinstance(action, Done):
         return None
     unit = _own_unit(s, action)
@@ -343,6 +381,9 @@ def apply(state: GameState, dice: Dice, action: Action) -> list[Event]:
         return _choose_deployment(s, d, action, dice)
     if isinstance(action, (ChooseObjectiveOrder, PlaceObjective)):
         return _objectives(s, d, action, dice)
+    if isinstance(action, SelectSideMission):
+        events = side_missions.apply(s, dice, action)
+        return events if side_missions.waiting(s) else events + after_side_missions(s, dice)
     if isinstance(action, SetAside):
         assert unit is not None
         rule = action.rule or next(r for r in SET_ASIDE_RULES if unit.has(r))
@@ -441,6 +482,8 @@ def _step_allows(s: GameState, action: Action) -> bool:
         return step is Step.OBJECTIVE_ORDER
     if isinstance(action, PlaceObjective):
         return step is Step.PLACE_OBJECTIVES
+    if isinstance(action, SelectSideMission):
+        return step is Step.SIDE_MISSION
     if isinstance(action, Deploy):
         return step in (Step.DEPLOY, Step.AMBUSH)
     if isinstance(action, Done):
@@ -478,17 +521,16 @@ def _check_set_aside(s: GameState, d: DeploymentState, unit: Unit, action: SetAs
 
 
 def _check_zone(s: GameState, unit: Unit, pose: Pose) -> None:
-    """Rulebook "Deploying Armies": fully within 12" of the player's own table edge."""
+    """Rulebook "Deploying Armies": fully within the player's deployment zone (12" of their own table edge, or the
+    zone of the deployment style played: AoF:R 2.16 "Deployment Styles")."""
     poly = footprint_polygon(pose, unit.formation)
-    _, miny, _, maxy = poly.bounds
-    depth = s.table.depth
-    if unit.player == 1 and maxy > DEPLOYMENT_DEPTH + _EPS:
-        raise IllegalAction("Deploying Armies", f"units deploy fully within {DEPLOYMENT_DEPTH:g}\" of their own "
-                            f"table edge (y 0 to {DEPLOYMENT_DEPTH:g}); this reaches y {maxy:.1f}", pose.xy)
-    if unit.player == 2 and miny < depth - DEPLOYMENT_DEPTH - _EPS:
-        raise IllegalAction("Deploying Armies", f"units deploy fully within {DEPLOYMENT_DEPTH:g}\" of their own "
-                            f"table edge (y {depth - DEPLOYMENT_DEPTH:g} to {depth:g}); this reaches y {miny:.1f}",
-                            pose.xy)
+    zone = zone_polygon(s, unit.player)
+    if zone.buffer(_EPS).covers(poly):
+        return
+    style = deployment_styles.STYLES[deployment_styles.style_of(s)]
+    outside = poly.difference(zone).area
+    raise IllegalAction("Deploying Armies", f"units deploy fully within their deployment zone ({style.name}: "
+                        f"{style.summary}); {outside:.1f} sq in of this unit is outside it", pose.xy)
 
 
 def _check_ambush_zone(s: GameState, unit: Unit, pose: Pose) -> None:
@@ -663,6 +705,6 @@ def _pose(p: Pose) -> dict[str, float]:
 
 __all__ = [
     "AMBUSH_DEPTH", "DEPLOYMENT_DEPTH", "DONE_STEPS", "DeploymentState", "EDGES", "SCOUT_DISTANCE", "SET_ASIDE_RULES",
-    "ambush_step", "apply", "begin", "check", "deploy_zone", "finished", "may_set_aside", "progress", "reserves_of",
-    "to_place",
+    "after_side_missions", "ambush_step", "apply", "begin", "check", "deploy_zone", "finished", "may_set_aside",
+    "progress", "reserves_of", "to_place", "zone_polygon",
 ]

@@ -21,6 +21,7 @@ from game.engine import (
     objectives,
     random_charge,
     shooting,
+    side_missions,
     transport,
 )
 from game.engine import charge as charging
@@ -48,6 +49,7 @@ from game.engine.actions import (
     Redirect,
     RollCharge,
     ScoutMove,
+    SelectSideMission,
     SetAside,
     Shoot,
     ShootPoint,
@@ -226,6 +228,7 @@ class Game:
             raise IllegalAction("Turn Sequence", f"{action.type} is not an action of this game")
         before = self.dice.consumed
         events = handler(action)
+        side_missions.observe(self.state, events)   # Onslaught: melees won by 3+ wounds
         self.history.append(action)
         self.digests.append(outcome_digest(events))
         self.dice_used.append(self.dice.consumed - before)
@@ -273,6 +276,7 @@ class Game:
             ChooseObjectiveOrder: self._deploy,
             RollCharge: self._roll_charge,
             PlaceObjective: self._deploy,
+            SelectSideMission: self._deploy,
             CastSpell: self._magic,
             Dispel: self._magic,
             AllocateTokens: self._magic,
@@ -442,13 +446,14 @@ class Game:
         s = self.state
         s.game_over = True
         s.pending = None
+        revealed = side_missions.reveal(s)   # hidden side-missions are shown now
         vp = victory_points(s)
         if vp[1] == vp[2]:
             verdict = "the game is a draw"
         else:
             verdict = f"player {1 if vp[1] > vp[2] else 2} wins"
-        return [Event("victory", f"Game over after round {s.round}: {vp[1]} to {vp[2]} victory points, {verdict}",
-                      {"victory_points": {"1": vp[1], "2": vp[2]}})]
+        return revealed + [Event("victory", f"Game over after round {s.round}: {vp[1]} to {vp[2]} victory points, "
+                                 f"{verdict}", {"victory_points": {"1": vp[1], "2": vp[2]}})]
 
     # --- 2.1 - 2.3 charges (rulebook "Charging", "Charge Reactions") ---------------------------------------------
     def _declare_charge(self, action: DeclareCharge) -> list[Event]:

@@ -30,8 +30,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely import Point
+from shapely import Point, box
+from shapely.ops import nearest_points
 
+from game.engine import deployment_styles
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.state import DEPLOYMENT_DEPTH, GameState, Objective, Table, Unit
@@ -70,6 +72,8 @@ RANDOM_MISSIONS: tuple[str, ...] = ("standard", "seize_ground", "relic_hunt", "s
                                     "king_of_the_hill")
 """``mission: random``: one die picks the mission, in the rulebook's order (1 Duel ... 6 King of the Hill)."""
 ALL_MISSIONS: tuple[str, ...] = (*MISSIONS, "random")
+FIXED_MISSIONS: tuple[str, ...] = ("seize_ground", "breakthrough")
+"""Missions whose markers their own rule places (``fixed_markers``)."""
 """Every mission name a scenario may give."""
 SEIZE_DISTANCE = 3.0
 """Inches: a unit within this distance of a marker seizes or contests it."""
@@ -88,17 +92,26 @@ def mission_of(state: GameState) -> Mission | None:
     return MISSIONS.get(state.mission or "")
 
 
-def fixed_markers(mission: str, table: Table) -> list[Objective]:
-    """The markers a mission places by its rule: Seize Ground, the centres of the four quarters of the area
-    between the deployment zones (2 x 2); Breakthrough, the centre of each deployment zone's front line (12" from
-    each long edge). Other missions: none."""
+def fixed_markers(mission: str, table: Table, style: str = deployment_styles.DEFAULT_STYLE) -> list[Objective]:
+    """The markers a mission places by its rule: Seize Ground, "Divide the non-deployment zone area of the table
+    into 4 equal quarters, and place one marker at the center of each" (each table quarter less the deployment
+    zones, at its centroid; with Front Line the centres of the four quarters of the 2 x 2 strip between the zones);
+    Breakthrough, "at the center of each player's deployment zone, 12" away from the table edge" (the point of each
+    zone nearest the table centre: with Front Line the middle of its 12" line). Other missions: none. ``style`` is
+    the deployment style (game.engine.deployment_styles); docs/rulings.md "Deployment styles"."""
     w, d = table.width, table.depth
+    zones = [deployment_styles.zone(style, table, p) for p in (1, 2)]
     if mission == "seize_ground":
-        low, high = DEPLOYMENT_DEPTH, d - DEPLOYMENT_DEPTH
-        ys = (low + (high - low) / 4, low + 3 * (high - low) / 4)
-        return [Objective(x, y) for y in ys for x in (w / 4, 3 * w / 4)]
+        out = []
+        for y0 in (0.0, d / 2):
+            for x0 in (0.0, w / 2):
+                area = box(x0, y0, x0 + w / 2, y0 + d / 2).difference(zones[0]).difference(zones[1])
+                spot = area.centroid if area.contains(area.centroid) else area.representative_point()
+                out.append(Objective(round(spot.x, 6), round(spot.y, 6)))
+        return out
     if mission == "breakthrough":
-        return [Objective(w / 2, DEPLOYMENT_DEPTH), Objective(w / 2, d - DEPLOYMENT_DEPTH)]
+        centre = Point(w / 2, d / 2)
+        return [Objective(round(p.x, 6), round(p.y, 6)) for p in (nearest_points(z, centre)[0] for z in zones)]
     return []
 
 
@@ -111,45 +124,51 @@ def markers_to_place(state: GameState) -> int | None:
     return mission.markers
 
 
-def sabotage_line(state: GameState, player: int) -> float:
-    """Sabotage: the y (inches) of the line 12" from ``player``'s table edge where their marker stands."""
-    return DEPLOYMENT_DEPTH if player == 1 else state.table.depth - DEPLOYMENT_DEPTH
+def sabotage_line(state: GameState, player: int) -> tuple[str, float]:
+    """Sabotage: the line 12" from ``player``'s table edge where their marker stands, as (axis, value): ``("y",
+    12.0)`` for player 1 with the long edges, ``("x", 12.0)`` with Long Haul's short edges."""
+    edge = deployment_styles.home_edge(state, player)
+    t = state.table
+    return {"south": ("y", DEPLOYMENT_DEPTH), "north": ("y", t.depth - DEPLOYMENT_DEPTH),
+            "west": ("x", DEPLOYMENT_DEPTH), "east": ("x", t.width - DEPLOYMENT_DEPTH)}[edge]
 
 
 def placement_point(state: GameState, player: int, x: float, y: float) -> tuple[float, float]:
-    """Where a marker asked for at (x, y) goes: on ``player``'s 12" line in Sabotage (only x is chosen), else
-    (x, y). For the window, which places markers where the player clicks."""
+    """Where a marker asked for at (x, y) goes: on ``player``'s 12" line in Sabotage (only the position along it
+    is chosen), else (x, y). For the window, which places markers where the player clicks."""
     if state.mission == "sabotage":
-        return (x, sabotage_line(state, player))
+        axis, value = sabotage_line(state, player)
+        return (x, value) if axis == "y" else (value, y)
     return (x, y)
 
 
 def check_place(state: GameState, player: int, x: float, y: float) -> None:
     """Raise ``IllegalAction`` ("Placing Objectives") unless ``player`` may place a marker at (x, y) inches now:
-    on the table, not in impassable terrain, and for the mission played: outside both deployment zones (over 12"
-    from the long edges) and over 9" from every other marker; King of the Hill, over 9" from the deployment zones
-    and the table edges; Sabotage, on the line 12" from the player's own edge."""
+    on the table, not in impassable terrain, and for the mission played: outside both deployment zones (the zones
+    of the deployment style, game.engine.deployment_styles) and over 9" from every other marker; King of the Hill,
+    over 9" from the deployment zones and the table edges; Sabotage, on the line 12" from the player's own edge."""
     rule = "Placing Objectives"
     t = state.table
     if not (0 <= x <= t.width and 0 <= y <= t.depth):
         raise IllegalAction(rule, f"({x:.1f}, {y:.1f}) is off the table", (x, y))
+    point = Point(x, y)
+    zones = [deployment_styles.zone_of(state, p) for p in (1, 2)]
     if state.mission == "sabotage":
-        line = sabotage_line(state, player)
-        if abs(y - line) > _LINE:
-            raise IllegalAction("Sabotage", f"your marker stands 12\" from your table edge: on the line y = {line:g}",
-                                (x, y))
+        axis, value = sabotage_line(state, player)
+        if abs((y if axis == "y" else x) - value) > _LINE:
+            raise IllegalAction("Sabotage", f"your marker stands 12\" from your table edge: on the line {axis} = "
+                                f"{value:g}", (x, y))
     elif state.mission == "king_of_the_hill":
-        margin = DEPLOYMENT_DEPTH + MARKER_SPACING
-        if not (MARKER_SPACING + _EPS < x < t.width - MARKER_SPACING - _EPS and margin + _EPS < y < t.depth - margin
-                - _EPS):
+        gap = min(z.distance(point) for z in zones)
+        if not (MARKER_SPACING + _EPS < x < t.width - MARKER_SPACING - _EPS and MARKER_SPACING + _EPS < y
+                < t.depth - MARKER_SPACING - _EPS) or gap <= MARKER_SPACING + _EPS:
             raise IllegalAction("King of the Hill", f"the marker is placed over {MARKER_SPACING:g}\" from the "
-                                f"deployment zones and the table edges (x {MARKER_SPACING:g} to "
-                                f"{t.width - MARKER_SPACING:g}, y {margin:g} to {t.depth - margin:g})", (x, y))
-    elif y <= DEPLOYMENT_DEPTH + _EPS or y >= t.depth - DEPLOYMENT_DEPTH - _EPS:
-        raise IllegalAction(rule, f"markers are placed outside the deployment zones: over {DEPLOYMENT_DEPTH:g}\" "
-                            f"from the long table edges (y between {DEPLOYMENT_DEPTH:g} and "
-                            f"{t.depth - DEPLOYMENT_DEPTH:g})", (x, y))
-    if IMPASSABLE in state.scene.traits_at(Point(x, y)):
+                                f"deployment zones and the table edges (this spot is {gap:.1f}\" from a zone)",
+                                (x, y))
+    elif any(z.distance(point) <= _EPS for z in zones):
+        raise IllegalAction(rule, "markers are placed outside the deployment zones "
+                            f"({deployment_styles.STYLES[deployment_styles.style_of(state)].name})", (x, y))
+    if IMPASSABLE in state.scene.traits_at(point):
         raise IllegalAction(rule, "a marker may not be placed in impassable terrain (no unit could reach it)", (x, y))
     if state.mission == "sabotage":
         return       # one marker each on lines 24" apart or more: the spacing rule never bites

@@ -48,6 +48,8 @@ class Step(str, Enum):
     """Before deployment: the roll-off winner picks who places the first objective marker (game.engine.objectives)."""
     PLACE_OBJECTIVES = "place_objectives"
     """Before deployment: the players alternate placing objective markers."""
+    SIDE_MISSION = "side_mission"
+    """Before deployment: a player selects a side-mission (game.engine.side_missions)."""
     AMBUSH = "ambush"
     """1.1 Deploy Ambusher units (round 2 on)."""
     STRATEGY = "strategy"
@@ -114,6 +116,22 @@ class Removal(str, Enum):
 DEPLOYMENT_DEPTH = 12.0
 """Inches: the deployment zones reach this far from the long table edges (rulebook "Deploying Armies"); objective
 markers go outside them (AoF:R 2.16 "Placing Objectives") and Sabotage markers stand on their line."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalRecord:
+    """A unit out of the game, or a joined hero killed (``GameState.removals``)."""
+
+    id: str
+    """The unit's id, or the joined hero's."""
+    player: int
+    """Its player."""
+    how: str
+    """``destroyed``, ``routed``, ``fled`` or ``hero_killed``."""
+    round: int
+    """The round it happened in."""
+    phase: str
+    """The phase it happened in (``Phase`` value)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,8 +344,9 @@ class Pending:
     """Who must decide."""
     decision: str
     """What: deploy, strategy, declare_charge, charge_reaction, redirect, move, shoot, pursue, follow_up,
-    consolidate, rally; in deployment also choose_deployment, set_aside, scout_move, choose_first_turn; ambush
-    (step 1.1); allocate_tokens (step 0.1) and dispel (magic, game.engine.magic)."""
+    consolidate, rally; in deployment also choose_deployment, set_aside, scout_move, choose_first_turn,
+    choose_objective_order, place_objective, select_side_mission; ambush (step 1.1); allocate_tokens (step 0.1) and
+    dispel (magic, game.engine.magic)."""
     unit: str | None = None
     """The unit concerned, when the decision is about one unit."""
     options: tuple[str, ...] = ()
@@ -415,6 +434,14 @@ class GameState:
     """The mission played (``standard``; game.engine.objectives), or None for none: no objective markers."""
     objectives: list[Objective] = field(default_factory=list)
     """The objective markers on the table, in the order they were placed."""
+    deployment_style: str | None = None
+    """AoF:R 2.16 "Deployment Styles" (game.engine.deployment_styles): ``front_line`` ... ``flank_assault``, or
+    ``random`` until rolled; None plays Front Line, the standard."""
+    side_missions: object | None = None
+    """AoF:R 2.16 "Side-Missions" in play (game.engine.side_missions.SideMissionState), None without them."""
+    removals: list[RemovalRecord] = field(default_factory=list)
+    """Every unit that left the game and every joined hero killed, in order, with when (for side-missions such
+    as Obliterate, Terrify, Sorcerer Supreme: game.engine.side_missions)."""
     scene: Scene = field(init=False, repr=False)
     """Geometry cache of terrain and unit footprints; derived from ``units``."""
 
@@ -484,6 +511,7 @@ class GameState:
         assert unit.hero is not None
         old = unit.formation
         unit.hero.killed = True
+        self.removals.append(RemovalRecord(unit.hero.id, unit.player, "hero_killed", self.round, self.phase.value))
         unit.models = max(0, unit.models - 1)
         self._reshape(unit, old)
 
@@ -507,6 +535,8 @@ class GameState:
     def remove(self, unit: Unit, how: Removal) -> None:
         """Take ``unit`` out of the game (destroyed, routed or fled) and out of every melee. A Relic Hunt marker it
         carried is "dropped on the spot": at its centre, kept on the table, neutral (AoF:R 2.16 "Relic Hunt")."""
+        if unit.removed is None:
+            self.removals.append(RemovalRecord(unit.id, unit.player, how.value, self.round, self.phase.value))
         unit.removed = how
         unit.fleeing = False
         for o in self.objectives:

@@ -10,7 +10,9 @@ Each player scores for the enemy units:
 * the enemy General killed, routed or fled: +100, only for a player who has a General of their own; the General
   may be a hero joined to a unit;
 * when a mission is played, each objective marker the player controls: 100 ("Multiply Victory Points from
-  objectives/missions by 100"; game.engine.objectives).
+  objectives/missions by 100"; game.engine.objectives);
+* when side-missions are played, at the end of the game each side-mission the player completed: 100
+  (game.engine.side_missions).
 
 The scores can be worked out at any time; the game is won at the end by the higher score.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from game.engine.casualties import at_half_strength
 from game.engine.objectives import objective_lines
+from game.engine.side_missions import side_mission_lines
 from game.engine.state import GameState, Removal, Unit
 
 BANNER = "banner"
@@ -97,6 +100,8 @@ def victory_breakdown(state: GameState) -> dict[int, list[tuple[str, int]]]:
         if gone is not None:
             out[player].append((f"enemy General {gone[0]} {gone[1]}", GENERAL_BONUS))
     for player, lines in objective_lines(state).items():
+        out[player] += lines
+    for player, lines in side_mission_lines(state).items():
         out[player] += lines
     return out
 

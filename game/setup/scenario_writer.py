@@ -60,7 +60,8 @@ def scenario_mapping(path: str | Path, name: str, table: Table | tuple[float, fl
                      terrain: Sequence[TerrainPieceSpec], lists: Sequence[ArmyList],
                      poses: Mapping[str, Pose] | None = None, *, rounds: int = 4, seed: int | None = None,
                      options: Mapping[str, object] | None = None, description: str | None = None,
-                     mission: str | None = None
+                     mission: str | None = None, deployment: str | None = None,
+                     side_missions: tuple[str, str] | None = None
                      ) -> dict[str, Any]:
     """The scenario mapping ``write_scenario`` would write at ``path`` (see there). Nothing is checked or written.
 
@@ -88,6 +89,10 @@ def scenario_mapping(path: str | Path, name: str, table: Table | tuple[float, fl
         data["options"] = {k: options[k] for k in OPTION_DEFAULTS if k in options}
     if mission is not None and mission != "none":
         data["mission"] = mission
+    if deployment is not None and deployment != "front_line":
+        data["deployment"] = deployment
+    if side_missions is not None:
+        data["side_missions"] = {"playstyle": side_missions[0], "selection": side_missions[1]}
     data["terrain"] = [p.to_scenario() for p in terrain]
     armies = []
     for player, lst in enumerate(lists, start=1):
@@ -126,14 +131,17 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
                    terrain: Sequence[TerrainPieceSpec], lists: Sequence[ArmyList],
                    poses: Mapping[str, Pose] | None = None, *, rounds: int = 4, seed: int | None = None,
                    options: Mapping[str, object] | None = None, description: str | None = None,
-                   mission: str | None = None) -> Scenario:
+                   mission: str | None = None, deployment: str | None = None,
+                   side_missions: tuple[str, str] | None = None) -> Scenario:
     """Write a scenario file at ``path`` and return it as loaded (``game.scenario.Scenario``).
 
     ``table``: a ``Table`` or (width, depth) in inches. ``terrain``: the pieces, in order. ``lists``: player 1's and
     player 2's army lists (their army files must have a known ``source``). ``poses``: unit id (as in
     ``scenario_unit_ids``) -> pose (centre in inches, facing in degrees) for units already placed; None or missing
     ids: deployed during the game. ``rounds``, ``seed``, ``options`` (keys of ``game.scenario.OPTION_DEFAULTS``),
-    ``description``, ``mission`` (``game.engine.objectives.ALL_MISSIONS``; None or ``none``: no mission): as in the
+    ``description``, ``mission`` (``game.engine.objectives.ALL_MISSIONS``; None or ``none``: no mission),
+    ``deployment`` (``game.engine.deployment_styles.ALL_STYLES``; None or ``front_line``: the standard) and
+    ``side_missions`` ((playstyle, selection) of ``game.engine.side_missions``; None: not played): as in the
     scenario format.
 
     The mapping is validated with the scenario loader first (against the army files, relative to ``path``): raises
@@ -144,7 +152,8 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)  # relative include paths are checked through this folder
     data = scenario_mapping(path, name, table, terrain, lists, poses, rounds=rounds, seed=seed, options=options,
-                            description=description, mission=mission)
+                            description=description, mission=mission, deployment=deployment,
+                            side_missions=side_missions)
     scenario = load_scenario_mapping(data, path)
     header = (f"# {name}: written by the battle set-up (game/setup/scenario_writer.py); the format is described in\n"
               "# docs/formats.md \"Scenario file\". Units without a pose are deployed at the start of the game.\n")

@@ -21,6 +21,7 @@ from game.ui import decisions, palette, spell_aim
 from game.ui import label_layout as prio
 from game.ui.assets import text_cache
 from game.ui.draw_objectives import draw_marker_ghost, draw_objectives, marker_boxes
+from game.ui.draw_side_missions import draw_seat_line, draw_selection_card, seat_line
 from game.ui.draw_terrain import TRAIT_WORDS
 from game.ui.insight import (
     ChargePreview,
@@ -40,7 +41,7 @@ from game.ui.overlays import (
     draw_cross,
     draw_note,
     draw_tape,
-    draw_zone,
+    draw_zone_polygon,
     faded,
     label_at,
     note_size,
@@ -258,6 +259,11 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
     _standing_labels(scene, labels, poses)
     labels.solve()
     labels.draw(screen)
+    # panels over the table, above every label: the side-mission card and the seat's side-missions line
+    if pending is not None and pending.decision == "select_side_mission":
+        draw_selection_card(screen, view.rect, s, scene.side_mission_category())
+    tools = scene.tools.rect.right if scene.tools is not None else view.rect.x
+    draw_seat_line(screen, view.rect, tools, seat_line(s, scene.seat))
     screen.set_clip(clip)
     if scene.banner is not None:
         text, colour, until = scene.banner
@@ -288,6 +294,12 @@ def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> Non
     labels.extend(lay.standing[2], (origin[0] - was[0], origin[1] - was[1]))
 
 
+def _draw_deployment_zone(scene: BattleScene, surf: pygame.Surface, player: int) -> None:
+    """``player``'s deployment zone as its style draws it (game.engine.deployment_styles), labelled."""
+    outline, label_at = scene.zone_outline(player)
+    draw_zone_polygon(surf, scene.view, outline, palette.PLAYER[player], f"Player {player}'s zone", label_at)
+
+
 def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[str], poses: Any,
                zoned: bool) -> None:
     """The table, deployment zone, the aids that lie under the units, the units and their labels."""
@@ -299,10 +311,10 @@ def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[st
     clip = surf.get_clip()
     surf.set_clip(view.rect)
     if pending is not None and pending.decision == "deploy":
-        draw_zone(surf, view, *scene.deploy_zone(pending.player), palette.PLAYER[pending.player])
-    if pending is not None and pending.decision == "place_objective":   # no marker goes in either zone
-        for player in (1, 2):
-            draw_zone(surf, view, *scene.deploy_zone(player), palette.PLAYER[player])
+        _draw_deployment_zone(scene, surf, pending.player)
+    if pending is not None and pending.decision in ("place_objective", "choose_deployment"):
+        for player in (1, 2):           # no marker goes in either zone; the roll-off winner sees both sides
+            _draw_deployment_zone(scene, surf, player)
     draw_objectives(surf, view, s)
     if scene.show_arcs and a.subject is not None:
         _draw_arcs(scene, surf, a.subject)

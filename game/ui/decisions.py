@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from game.engine import side_missions
 from game.engine.actions import (
     CastSpell,
     ChargeReaction,
@@ -22,6 +23,7 @@ from game.engine.actions import (
     Pursue,
     Redirect,
     RollCharge,
+    SelectSideMission,
     SetAside,
     TokenSpend,
 )
@@ -235,22 +237,57 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
         for first in (p, 3 - p):
             specs.append(ButtonSpec(f"objective_first:{first}", f"Player {first} places the first marker", None,
                                     "#primary_button"))
+    elif d == "select_side_mission":
+        specs += _side_mission_buttons(scene)
     elif d == "choose_first_turn":
         for first in (p, 3 - p):
             specs.append(ButtonSpec(f"first:{first}", f"Player {first} takes the first turn", None,
                                     "#primary_button"))
     elif d == "choose_deployment":
         edges: list[str | None] = list(pending.options) or [None]
+        style = scene.game.state.deployment_style
+        if style not in (None, "front_line", "random"):    # keeping one's zone first
+            edges.sort(key=lambda e: e != ("south" if p == 1 else "north"))
         for edge in edges:
             for first in (p, 3 - p):
                 where = f"{edge.capitalize()} edge · " if edge else ""
+                if edge and style not in (None, "front_line", "random"):   # the zones are drawn, not edges
+                    own = (edge == "south") == (p == 1)
+                    where = "Keep your zone · " if own else "Other zone · "
                 specs.append(ButtonSpec(f"deployment:{edge or ''}:{first}", f"{where}Player {first} places first",
-                                        None, "#primary_button"))
+                                        None, "#primary_button", short=f"{where}P{first} first"))
     if d in DONE_LABELS:
         style = None if d in ("move", "consolidate") else "#primary_button"
         specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
     # the view's tools (measure, arcs, sight, last combat, fit, turn) are on the strip over the table
     # (game/ui/view_tools.py)
+    return specs
+
+
+def _side_mission_buttons(scene: BattleScene) -> list[ButtonSpec]:
+    """AoF:R 2.16 "Side-Missions": Free, a button per category and then one per side-mission of it (with Back);
+    Limited, one per side-mission of the category rolled. Each tooltip gives the book's condition. Only the side-
+    missions the player can complete are offered (``side_missions.offered``)."""
+    s = scene.game.state
+    offered = side_missions.offered(s)
+    sm = side_missions.progress(s)
+    rolled = sm.category if sm is not None else None
+    category = rolled or scene.side_category
+    specs: list[ButtonSpec] = []
+    if category is None:
+        for n, (name, keys) in side_missions.CATEGORIES.items():
+            names = [side_missions.SIDE_MISSIONS[k].name for k in keys if k in offered]
+            specs.append(ButtonSpec(f"side_category:{n}", f"{n}. {name} ▸", ", ".join(names) or
+                                    "none of these can be completed in this battle", "#primary_button",
+                                    enabled=bool(names)))
+        return specs
+    for k in side_missions.CATEGORIES[category][1]:
+        if k in offered:
+            info = side_missions.SIDE_MISSIONS[k]
+            specs.append(ButtonSpec(f"side_mission:{k}", info.name, f"{info.name}: {info.text} (100 VP at the end)",
+                                    "#primary_button"))
+    if rolled is None:
+        specs.append(ButtonSpec("side_back", "◂ Categories", "Back to the three categories"))
     return specs
 
 
@@ -339,6 +376,13 @@ def run(scene: BattleScene, key: str) -> None:
         scene.act(ChooseDeployment(player=p, first=int(first), edge=edge or None))
     elif key == "next_unit":
         scene.next_deploy_unit()
+    elif key.startswith("side_category:"):
+        scene.side_category = int(key.split(":", 1)[1])
+    elif key == "side_back":
+        scene.side_category = None
+    elif key.startswith("side_mission:"):
+        if scene.act(SelectSideMission(player=p, mission=key.split(":", 1)[1])):
+            scene.side_category = None
 
 
 def _choose_spell(scene: BattleScene, name: str) -> None:

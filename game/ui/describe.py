@@ -17,7 +17,10 @@ PHASE_NAMES = {
 """Each phase as the rulebook's turn sequence names it."""
 
 STEP_NAMES = {
-    Step.DEPLOY: "Deploy armies: fully within 12\" of your table edge",
+    Step.DEPLOY: "Deploy armies: fully within your deployment zone",
+    Step.SIDE_MISSION: "Side-missions",
+    Step.OBJECTIVE_ORDER: "Objective markers: who places first",
+    Step.PLACE_OBJECTIVES: "Place objective markers",
     Step.CHOOSE_DEPLOYMENT: "Choose table edges and who places first",
     Step.SET_ASIDE: "Set aside Scouts and Ambushers",
     Step.SCOUT_MOVE: "Scout moves",
@@ -63,11 +66,18 @@ def position(state: GameState) -> str:
         return f"Round {state.round}/{state.rounds} · Game over"
     player = state.pending.player if state.pending else state.active_player
     if state.phase is Phase.DEPLOYMENT:
-        return f"Deployment · Player {player} — {step_name(state.phase, state.step)}"
+        return f"Deployment · Player {player} — {step_name(state.phase, state.step)}{_style(state)}"
     turn = "" if player == state.active_player else f" (in Player {state.active_player}'s turn)"
     decision = state.pending.decision if state.pending else None
     return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
             f" — {step_name(state.phase, state.step, decision)}")
+
+
+def _style(state: GameState) -> str:
+    """" (Long Haul)": the deployment style when it is not the standard Front Line."""
+    from game.engine.deployment_styles import STYLES
+    style = STYLES.get(state.deployment_style or "")
+    return f" ({style.name})" if style is not None and state.deployment_style != "front_line" else ""
 
 
 def charge_roll_hint(state: GameState, unit_id: str) -> str:
@@ -97,6 +107,20 @@ def chargers_of(state: GameState, target: str | None) -> list[str]:
     return [unit_name(state, c.unit) for c in state.charges if c.target == target]
 
 
+def _side_mission_instruction(state: GameState, pending: Pending) -> str:
+    """What the player selecting a side-mission does (AoF:R 2.16 "Side-Missions")."""
+    from game.engine import side_missions
+    sm = side_missions.progress(state)
+    hidden = bool(sm and sm.queue and sm.queue[0][1])
+    how = ("in secret: only you can complete it, and the other player sees it only at the end" if hidden else
+           "openly: both players can complete it")
+    if sm is not None and sm.category is not None:
+        pick = f"you rolled {side_missions.CATEGORIES[sm.category][0]}: pick one of its side-missions"
+    else:
+        pick = "pick a category, then a side-mission"
+    return f"Select your side-mission {how}; {pick} (the conditions are listed on the table; 100 VP each)."
+
+
 def instruction(state: GameState, pending: Pending | None, moving: bool = False, focus: str | None = None,
                 casting: bool = False) -> str:
     """What the deciding player is expected to do now, with the keys and clicks that do it.
@@ -119,7 +143,12 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
     if d == "allocate_tokens":
         return "0.1 Split your casters' tokens into spell and dispel tokens: Space takes the default split."
     if d == "choose_deployment":
+        if state.deployment_style not in (None, "front_line", "random"):
+            return ("You won the deployment roll-off: keep your zone as drawn or take the other one (the table "
+                    "turns), and choose who places the first unit.")
         return "You won the deployment roll-off: choose the table edge and who places the first unit."
+    if d == "select_side_mission":
+        return _side_mission_instruction(state, pending)
     if d == "choose_objective_order":
         return "You won the objective roll-off: choose who places the first objective marker."
     if d == "place_objective":

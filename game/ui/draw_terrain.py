@@ -133,6 +133,9 @@ class StaticLayer:
         self._last_scale: float | None = None
         self.renders = 0
         """How many times the layer was rendered (for tests and benchmarks)."""
+        self.home = "south"
+        """The edge player 1's deployment zone stands on (``south`` or ``west`` for Long Haul's short edges;
+        game.engine.deployment_styles.home_edge); each player's edge is drawn in their colour. Set before drawing."""
 
     def piece_at(self, point: Point) -> int | None:
         """Index of the terrain piece under table ``point`` (the last drawn wins), or None."""
@@ -261,8 +264,12 @@ class StaticLayer:
         # players' table edges, drawn just inside the table
         strip = max(3, round(0.3 * scale))
         t = strip / scale
-        pygame.draw.polygon(surf, palette.PLAYER[1], [tf((0, 0)), tf((w, 0)), tf((w, t)), tf((0, t))])
-        pygame.draw.polygon(surf, palette.PLAYER[2], [tf((0, d - t)), tf((w, d - t)), tf((w, d)), tf((0, d))])
+        if self.home == "west":
+            pygame.draw.polygon(surf, palette.PLAYER[1], [tf((0, 0)), tf((t, 0)), tf((t, d)), tf((0, d))])
+            pygame.draw.polygon(surf, palette.PLAYER[2], [tf((w - t, 0)), tf((w, 0)), tf((w, d)), tf((w - t, d))])
+        else:
+            pygame.draw.polygon(surf, palette.PLAYER[1], [tf((0, 0)), tf((w, 0)), tf((w, t)), tf((0, t))])
+            pygame.draw.polygon(surf, palette.PLAYER[2], [tf((0, d - t)), tf((w, d - t)), tf((w, d)), tf((0, d))])
         for piece, kind in zip(self.terrain, self.kinds, strict=True):
             self._paint_piece(surf, tf, scale, piece, kind)
         # inch marks along the long edges, every 6"

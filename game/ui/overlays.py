@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -144,6 +145,26 @@ def draw_zone(screen: pygame.Surface, view: TableView, x0: float, y0: float, x1:
     band.fill(colour + (50,))
     screen.blit(band, rect.topleft)
     pygame.draw.rect(screen, colour, rect, 2)
+
+
+def draw_zone_polygon(screen: pygame.Surface, view: TableView, outline: Sequence[tuple[float, float]],
+                      colour: tuple[int, int, int], label: str | None = None,
+                      label_at: tuple[float, float] | None = None) -> None:
+    """A translucent table polygon (a deployment zone of any style), ``outline`` in inches; ``label`` is written
+    at the table point ``label_at`` (inches), small, when both are given."""
+    points = [view.to_screen_int(p) for p in outline]
+    if len(points) < 3:
+        return
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    box = pygame.Rect(min(xs), min(ys), max(1, max(xs) - min(xs) + 1), max(1, max(ys) - min(ys) + 1))
+    band = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.polygon(band, colour + (50,), [(x - box.x, y - box.y) for x, y in points])
+    screen.blit(band, box.topleft)
+    pygame.draw.polygon(screen, colour, points, 2)
+    if label and label_at is not None:
+        text = text_cache.get(label, 13, (255, 255, 255), True, colour + (210,), 3)
+        cx, cy = view.to_screen(label_at)
+        screen.blit(text, (round(cx - text.get_width() / 2), round(cy - text.get_height() / 2)))
 
 
 def pulse(t: float) -> float:

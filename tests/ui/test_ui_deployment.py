@@ -8,6 +8,7 @@ import pygame
 import yaml
 
 from game.engine.actions import Deploy
+from game.engine.deployment import deploy_zone
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,7 +54,7 @@ def test_deploy_every_unit_with_clicks_and_buttons(driver_factory) -> None:  # t
         bar = scene.actions.buttons
         if pending.decision == "deploy":
             assert scene.tool is not None and scene.tool.kind == "deploy"
-            zone = scene.deploy_zone(pending.player)
+            zone = deploy_zone(game.state, pending.player)
             y = (zone[1] + zone[3]) / 2
             point = (x[pending.player], y)
             x[pending.player] += 9.0

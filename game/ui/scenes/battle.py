@@ -7,21 +7,26 @@ choices. Every change to the game goes through ``BattleScene.act`` -> ``Game.app
 
 from __future__ import annotations
 
+import math
 import sys
 import traceback
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from shapely import Point as ShapelyPoint
 
 from game.engine.actions import (
     Action,
     DeclareCharge,
+    Deploy,
     PlaceObjective,
     Redirect,
     RollCharge,
     Shoot,
 )
+from game.engine.deployment import zone_polygon
+from game.engine.deployment_styles import home_edge
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import can_move
@@ -45,7 +50,7 @@ from game.ui.table_view import TableView
 from game.ui.trails import CombatTrails
 from game.ui.unit_card import UnitCard
 from game.ui.view_tools import ViewTools, view_below
-from geometry.pose import Point, Pose
+from geometry.pose import Point, Pose, bearing_to
 
 if TYPE_CHECKING:
     from game.engine.game import Game
@@ -55,8 +60,6 @@ PIVOT_STEP = 5.0
 """Degrees per Q/E press or wheel notch."""
 PIVOT_STEP_SHIFT = 15.0
 """Degrees per press with Shift held."""
-DEPLOYMENT_DEPTH = 12.0
-"""Deployment zone depth shown while deploying (rulebook "Deploying Armies")."""
 OPEN_DECISIONS = frozenset({"deploy", "scout_move", "set_aside", "place_objective"})
 """Decisions of the deployment that hide nothing from the other player: the seat changes without a hand-over
 screen (a banner says whose placement it is)."""
@@ -73,6 +76,7 @@ class BattleScene(Scene):
         s = game.state
         self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
         self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds, names=False)
+        self.static.home = home_edge(s, 1)
         self.painter = UnitPainter()
         self.anims = Animations()
         self.log_lines: deque[str | Event] = deque(game.log, maxlen=MAX_LINES)
@@ -114,6 +118,9 @@ class BattleScene(Scene):
         """An unexpected engine error caught by ``act`` (shown to the player; tests check it stays None)."""
         self._pending_key: object = None
         self._seat: int | None = None
+        self._private: int | None = None
+        """The player alone at the screen: handed it behind a hand-over screen (or who took back); None while
+        both players watch (the open decisions of deployment change the seat without a hand-over)."""
         self._handover_from = len(game.log)
         self._movable: set[str] = set()
         self.actors: set[str] = set()
@@ -125,6 +132,8 @@ class BattleScene(Scene):
         """Spells the deciding player may try now (strategy step), from ``decisions.cast_options``."""
         self.spell: str | None = None
         """The spell picked for the selected caster; the next click on a highlighted unit casts it."""
+        self.side_category: int | None = None
+        """Side-missions, Free selection: the category the deciding player is looking at (None: the three)."""
         self.fire: dict[str, set[str]] = {}
         """Weapon groups chosen per shooting unit (rulebook "Multiple Weapon Types"); absent = every weapon."""
         self.artillery = ArtilleryTool(self)
@@ -231,6 +240,7 @@ class BattleScene(Scene):
         self.spell = None
         if list(s.terrain) != self.static.terrain:    # the deployment roll-off may turn the table
             self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds, names=False)
+            self.static.home = home_edge(s, 1)
         if s.game_over or pending is None:
             from game.ui.scenes.results import ResultsScene
             self.app.record(self.game, self.scenario_path)
@@ -274,6 +284,7 @@ class BattleScene(Scene):
         """Placing units and markers is open information (rulebook "Deploying Armies"): the keys change hands
         with a banner in the player's colour, not a hand-over screen per unit."""
         self._seat = player
+        self._private = None
         if self.turn_with_seat:
             self.view.set_flipped(player == 2)
         self.show_banner(f"Player {player}: {describe.instruction(self.game.state, self.game.pending)}",
@@ -286,6 +297,7 @@ class BattleScene(Scene):
         recent = [event_html(e) for e in self.game.log[self._handover_from:]
                   if e.kind != "roll" or "roll-off" in str(e.data.get("purpose", "")).lower()][-14:]
         self._seat = player
+        self._private = player
         self._handover_from = len(self.game.log)
         if self.turn_with_seat:
             self.view.set_flipped(player == 2)
@@ -304,29 +316,62 @@ class BattleScene(Scene):
             return
         uid = options[self._deploy_index % len(options)]
         unit = s.units[uid]
-        x0, y0, x1, y1 = self.deploy_zone(unit.player)
         if pending.decision == "ambush":    # within 6" of a table edge: start at the middle of one's own edge
-            y0, y1 = (0.0, 6.0) if unit.player == 1 else (s.table.depth - 6.0, s.table.depth)
-        y = (y0 + y1) / 2
-        facing = 0.0 if unit.player == 1 else 180.0
-        w = x0 + x1
+            y = 3.0 if unit.player == 1 else s.table.depth - 3.0
+            start = Pose(s.table.width / 2, y, 0.0 if unit.player == 1 else 180.0)
+        else:                               # inside the zone of the deployment style, facing the table centre
+            start = self._free_spot(unit.id, pending.player)
         self.selected = uid
-        self.tool = MoveTool(self.game, unit, pending.player, "deploy", start=Pose(w / 2, y, facing))
+        self.tool = MoveTool(self.game, unit, pending.player, "deploy", start=start)
+
+    def _free_spot(self, uid: str, player: int) -> Pose:
+        """Where the deploy tool starts: the first legal place, nearest the middle of the player's zone, on a 3"
+        grid (facing the table centre); the middle when the zone has no room left."""
+        s = self.game.state
+        zone = zone_polygon(s, player)
+        mid = zone.representative_point()
+        facing = round(bearing_to((mid.x, mid.y), (s.table.width / 2, s.table.depth / 2)) / 45.0) * 45.0 % 360.0
+        x0, y0, x1, y1 = zone.bounds
+        grid = [(x0 + 1.5 + 3 * i, y0 + 1.5 + 3 * j) for i in range(int((x1 - x0) // 3))
+                for j in range(int((y1 - y0) // 3))]
+        grid.sort(key=lambda p: math.hypot(p[0] - mid.x, p[1] - mid.y))
+        for x, y in [(mid.x, mid.y), *grid][:120]:
+            pose = Pose(round(x, 3), round(y, 3), facing)
+            if self.game.check_deploy(Deploy(player, uid, pose)) is None:
+                return pose
+        return Pose(mid.x, mid.y, facing)
 
     def next_deploy_unit(self) -> None:
         """Tab / "Next unit": deploy another of the waiting units."""
         self._deploy_index += 1
         self._start_deploy_tool()
 
-    def deploy_zone(self, player: int) -> tuple[float, float, float, float]:
-        """``player``'s deployment zone (x0, y0, x1, y1): the strip within 12" of their own table edge."""
-        try:
-            from game.engine.deployment import deploy_zone
-            return deploy_zone(self.game.state, player)
-        except ImportError:
-            t = self.game.state.table
-            return (0.0, 0.0, t.width, DEPLOYMENT_DEPTH) if player == 1 else \
-                (0.0, t.depth - DEPLOYMENT_DEPTH, t.width, t.depth)
+    @property
+    def seat(self) -> int | None:
+        """The player alone at the screen (handed it behind a hand-over screen), None while both players watch
+        (before the first hand-over, and while deployment's open decisions pass the seat without one). The window
+        shows a hidden side-mission only to its player, and only then (game.ui.draw_side_missions)."""
+        return self._private
+
+    def side_mission_category(self) -> int | None:
+        """The category of side-missions the deciding player sees: the one rolled (Limited) or opened (Free)."""
+        from game.engine import side_missions
+        sm = side_missions.progress(self.game.state)
+        rolled = sm.category if sm is not None else None
+        return rolled or self.side_category
+
+    def zone_outline(self, player: int) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+        """``player``'s deployment zone as drawn: its outline (inches) and where its label goes, just outside the
+        zone's point nearest the table centre, where no unit of the zone stands (AoF:R 2.16 "Deployment Styles";
+        game.engine.deployment_styles)."""
+        s = self.game.state
+        zone = zone_polygon(s, player)
+        cx, cy = s.table.width / 2, s.table.depth / 2
+        near = zone.exterior.interpolate(zone.exterior.project(ShapelyPoint(cx, cy)))
+        gap = math.hypot(cx - near.x, cy - near.y) or 1.0
+        step = min(1.5, gap / 2)
+        label = (near.x + (cx - near.x) / gap * step, near.y + (cy - near.y) / gap * step)
+        return [(float(x), float(y)) for x, y in zone.exterior.coords[:-1]], label
 
     def targets_of(self, uid: str) -> list[str]:
         """Valid targets of ``uid`` for the decision at hand (cached until the next action)."""
@@ -408,6 +453,7 @@ class BattleScene(Scene):
         self.game = game
         if player is not None:
             self._seat = player          # the player who took back keeps the seat: no hand-over
+            self._private = player
             self._handover_from = len(game.log)
         self._reset_view_of_game()
         self.app.record(game, self.scenario_path)

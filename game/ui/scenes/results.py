@@ -47,6 +47,26 @@ def breakdown_html(player: int, vp: int, lines: list[tuple[str, int]], stats: Pl
     return "<br>".join(out)
 
 
+def side_missions_html(state: Any, player: int) -> str:
+    """The side-missions ``player`` could complete, each with ✓ or ✗ (AoF:R 2.16 "Side-Missions"; shown once
+    the game is over, hidden ones included). Empty without side-missions."""
+    from game.engine import side_missions
+    sm = side_missions.progress(state)
+    if sm is None or not state.game_over:
+        return ""
+    out = []
+    for pick in sm.picks:
+        if pick.hidden and pick.player != player:
+            continue
+        info = side_missions.SIDE_MISSIONS[pick.mission]
+        done = side_missions.completed(state, pick.mission, player)
+        mark = "<font color='#8fd6a0'>✓</font>" if done else "<font color='#ff8a80'>✗</font>"
+        kind = "hidden" if pick.hidden else "shared"
+        out.append(f"{mark} {html.escape(info.name)} ({kind}): <font color='#9aa4ac'>{html.escape(info.text)}"
+                   "</font>")
+    return "<br><br><b>Side-missions</b><br>" + "<br>".join(out) if out else ""
+
+
 class ResultsScene(Scene):
     """Victory points, breakdown and the battle's statistics; back to the menu, the table, or quit.
 
@@ -158,7 +178,7 @@ class ResultsScene(Scene):
         if self.stats is None:
             col = (body.w - 30) // 2
             for i, p in enumerate((1, 2)):
-                UITextBox(breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, [])),
+                UITextBox(breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, [])) + side_missions_html(s, p),
                           pygame.Rect(body.x + i * (col + 30), body.y, col, body.h), m, container=panel)
             return
         self._build_stats(panel, body, self.stats)
@@ -183,7 +203,9 @@ class ResultsScene(Scene):
         tp_row = 34 if body.h >= 520 else 28
         list_h = 28 + tp_row * max(1, len(points))
         cols_h = max(110, right.h - list_h - 12)
-        columns = [breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, []), stats.players[p]) for p in (1, 2)]
+        s = self.game.state
+        columns = [breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, []), stats.players[p])
+                   + side_missions_html(s, p) for p in (1, 2)]
         if right.w < 440:   # too narrow for two columns: one box, player 2 under player 1
             columns = ["<br><br>".join(columns)]
         col = (right.w - 12 * (len(columns) - 1)) // len(columns)

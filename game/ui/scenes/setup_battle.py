@@ -25,11 +25,15 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
+from game.engine import deployment_styles
 from game.engine.artillery_scatter import TYPE_NAMES, profile_type
+from game.engine.deployment_styles import STYLES
 from game.engine.objectives import MISSIONS
+from game.engine.state import Table
 from game.scenario import ScenarioError
 from game.ui.draw_terrain import StaticLayer
-from game.ui.palette import PLAYER_HTML
+from game.ui.overlays import draw_zone_polygon
+from game.ui.palette import PLAYER, PLAYER_HTML
 from game.ui.scenes.setup_base import SetupScene
 from game.ui.scenes.setup_state import ROUND_CHOICES, TABLE_SIZE, SetupState, guideline_report, points_summary
 from game.ui.table_view import TableView
@@ -57,15 +61,49 @@ MISSION_CHOICES: dict[str, tuple[str, str]] = {
 }
 """The missions offered (scenario ``mission``): label and what it means."""
 
+DEPLOYMENT_CHOICES: dict[str, tuple[str, str]] = {
+    **{key: (st.name, f"{st.name}: each player's zone is {st.summary} (AoF:R 2.16 \"Deployment Styles\"; the zones "
+                      "are drawn on the table when you deploy).") for key, st in STYLES.items()},
+    "random": ("Random deployment", "One die picks the deployment style when the battle starts, before the mission "
+                                    "(AoF:R 2.16 \"Random Deployment Style\")."),
+}
+"""The deployment styles offered (scenario ``deployment``): label and what it means."""
+
+SIDE_MISSION_CHOICES: dict[str, tuple[str, str]] = {
+    "none": ("No side-missions", "No side-missions."),
+    "shared": ("Shared", "Each player selects one side-mission openly; both players can complete both."),
+    "hidden": ("Hidden", "Each player selects one side-mission in secret, behind the hand-over screen; only they "
+                         "can complete it. Revealed at the end."),
+    "shared_hidden": ("Shared + Hidden", "A roll-off: the winner selects one side-mission openly (both can "
+                                         "complete it), then each player selects one in secret."),
+    "random": ("Random playstyle", "A D3 picks Shared, Hidden or Shared + Hidden when the battle starts."),
+}
+"""The side-mission playstyles offered (scenario ``side_missions.playstyle``): label and what it means."""
+
+SELECTION_CHOICES: dict[str, tuple[str, str]] = {
+    "free": ("Free choice", "Pick any side-mission of any category."),
+    "limited": ("Limited", "Roll a D3 for the category, then pick any side-mission of it."),
+    "randomized": ("Randomized", "Roll a D3 for the category and a D6 for the side-mission (re-rolled when it "
+                                 "cannot be completed)."),
+    "random": ("Random method", "A D3 picks Free, Limited or Randomized when the battle starts."),
+}
+"""The side-mission selection methods offered (scenario ``side_missions.selection``)."""
+
+SIDE_MISSIONS_TIP = ("AoF:R 2.16 \"Side-Missions\": each one completed at the end of the battle is worth 100 victory "
+                     "points (AoWFBR: mission VP x 100).")
+
 NEXT_HTML = (
     "<b>When you press Start battle</b><br>"
-    "0. With a <b>mission</b>, the objective markers come first: a roll-off, then the players place them in turn "
-    "by clicking the table (some missions place them by their own rule).<br>"
-    "1. <b>Deployment roll-off.</b> Each player rolls a die. The winner picks the long table edge they deploy on "
-    "and who places the first unit.<br>"
+    "0. A random <b>deployment style</b> or mission is rolled first; with <b>side-missions</b> each player then "
+    "selects theirs (hidden ones behind the hand-over screen). With a <b>mission</b>, the objective markers come "
+    "next: a roll-off, then the players place them in turn by clicking the table (some missions place them by "
+    "their own rule).<br>"
+    "1. <b>Deployment roll-off.</b> Each player rolls a die. The winner picks the side they deploy on (with the "
+    "deployment style's zones drawn) and who places the first unit.<br>"
     "2. <b>Scout and Ambush</b> units may be set aside first (the window asks when you have some).<br>"
-    "3. <b>Placing units.</b> Players take turns placing one unit each, fully within 12\" of their own edge: "
-    "your zone is drawn on the table. Click inside it, turn the unit with Q/E or the wheel, press Enter. A "
+    "3. <b>Placing units.</b> Players take turns placing one unit each, fully within their deployment zone "
+    "(12\" from their own edge in Front Line): your zone is drawn on the table. Click inside it, turn the unit "
+    "with Q/E or the wheel, press Enter. A "
     "placement that breaks a rule is refused and the rule is shown where you tried.<br>"
     "4. <b>Scouts</b> are placed last and may move up to 12\" more.<br>"
     "5. <b>First turn.</b> Another roll-off (+1 for the player who finished deploying first); the winner picks "
@@ -134,6 +172,9 @@ class StartScene(SetupScene):
         self.name_entry: UITextEntryLine | None = None
         self.rounds_menu: UIDropDownMenu | None = None
         self.mission_menu: UIDropDownMenu | None = None
+        self.deployment_menu: UIDropDownMenu | None = None
+        self.side_menu: UIDropDownMenu | None = None
+        self.selection_menu: UIDropDownMenu | None = None
         self.option_boxes: dict[UICheckBox, str] = {}
         self.start_button: UIButton | None = None
         self.save_button: UIButton | None = None
@@ -143,6 +184,7 @@ class StartScene(SetupScene):
         self.started_path: Path | None = None
         """The scenario file written by Start battle."""
         self.preview_rect = pygame.Rect(0, 0, 0, 0)
+        self.preview: UIImage | None = None
 
     def build_body(self, rect: pygame.Rect) -> None:
         """Battle settings and summary on the left, what happens next and the buttons on the right."""
@@ -171,17 +213,21 @@ class StartScene(SetupScene):
         labels: list[str | tuple[str, str]] = [label for label, _ in MISSION_CHOICES.values()]
         chosen = MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[0]
         mission_x = max(300, w // 2) if OPTIONAL_RULES else 0
-        UILabel(pygame.Rect(mission_x + 10, 74, 70, 30), "Mission", m, container=left)
-        self.mission_menu = UIDropDownMenu(labels, chosen, pygame.Rect(mission_x + 80, 74, 250, 30), m,
+        drop_w = min(250, w - mission_x - 100)
+        UILabel(pygame.Rect(mission_x + 10, 74, 90, 30), "Mission", m, container=left)
+        self.mission_menu = UIDropDownMenu(labels, chosen, pygame.Rect(mission_x + 100, 74, drop_w, 30), m,
                                            container=left)
         self.mission_menu.set_tooltip(MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[1])
-        dy = max(0, y - 112 + 4)              # the boxes below the optional rules
+        # the deployment style under the mission (right column), the side-missions below the optional rules
+        side_y = max(y + 4, 150)
+        self._build_deployment_and_side_missions(left, w, mission_x, drop_w, side_y)
+        y0 = side_y + 38
         tall = 96 if artillery_types(self.state, 1) or artillery_types(self.state, 2) else 74
-        UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, 112 + dy, w, tall), m, container=left)
-        UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, 118 + dy + tall, w, tall), m, container=left)
-        y = 124 + dy + 2 * tall
+        UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, y0, w, tall), m, container=left)
+        UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, y0 + 6 + tall, w, tall), m, container=left)
+        y = y0 + 12 + 2 * tall
         UITextBox(table_summary_html(self.state), pygame.Rect(10, y, w, 50), m, container=left)
-        UITextBox(NEXT_HTML, pygame.Rect(10, y + 58, w, h - y - 70), m, container=left)
+        UITextBox(NEXT_HTML, pygame.Rect(10, y + 58, w, max(40, h - y - 70)), m, container=left)
         right = UIPanel(pygame.Rect(20 + lw, top, rect.w - lw - 30, h), starting_height=1, manager=m)
         self.widgets.append(right)
         rw = rect.w - lw - 54
@@ -190,7 +236,7 @@ class StartScene(SetupScene):
         pw = min(rw, int((h - 270) * TABLE_SIZE[0] / TABLE_SIZE[1]))
         ph = int(pw * TABLE_SIZE[1] / TABLE_SIZE[0])
         self.preview_rect = pygame.Rect(10 + (rw - pw) // 2, 34, pw, ph)
-        UIImage(self.preview_rect, self.render_preview(pw, ph), m, container=right)
+        self.preview = UIImage(self.preview_rect, self.render_preview(pw, ph), m, container=right)
         y = 44 + ph
         self.start_button = UIButton(pygame.Rect(10, y, rw, 64), "Start battle ▶", m, container=right,
                                      object_id="#big_button",
@@ -201,6 +247,46 @@ class StartScene(SetupScene):
         self._show_saved()
         if not self.state.ready():
             self.say("A list is not ready yet: see the problems on the left (steps 1 and 2).", bad=True)
+
+    def _build_deployment_and_side_missions(self, left: UIPanel, w: int, column_x: int, drop_w: int,
+                                            side_y: int) -> None:
+        """The deployment style drop-down under the mission's (at ``column_x``, ``drop_w`` wide) and the
+        side-missions' playstyle and selection in a row at ``side_y``."""
+        m = self.app.manager
+        label_w = 120
+        UILabel(pygame.Rect(column_x + 10, 112, 90, 30), "Deployment", m, container=left)
+        chosen = DEPLOYMENT_CHOICES.get(self.state.deployment, DEPLOYMENT_CHOICES["front_line"])
+        self.deployment_menu = UIDropDownMenu([label for label, _ in DEPLOYMENT_CHOICES.values()], chosen[0],
+                                              pygame.Rect(column_x + 100, 112, drop_w, 30), m, container=left)
+        self.deployment_menu.set_tooltip(chosen[1])
+        UILabel(pygame.Rect(10, side_y, label_w, 30), "Side-missions", m, container=left)
+        style = self.state.side_missions[0] if self.state.side_missions else "none"
+        how = self.state.side_missions[1] if self.state.side_missions else "free"
+        self.side_menu = UIDropDownMenu([label for label, _ in SIDE_MISSION_CHOICES.values()],
+                                        SIDE_MISSION_CHOICES[style][0], pygame.Rect(10 + label_w, side_y, 250, 30), m,
+                                        container=left)
+        self.side_menu.set_tooltip(f"{SIDE_MISSION_CHOICES[style][1]} {SIDE_MISSIONS_TIP}")
+        self.selection_menu = UIDropDownMenu([label for label, _ in SELECTION_CHOICES.values()],
+                                             SELECTION_CHOICES[how][0],
+                                             pygame.Rect(20 + label_w + 250, side_y, min(200, w - label_w - 270),
+                                                         30),
+                                             m, container=left)
+        self.selection_menu.set_tooltip(SELECTION_CHOICES[how][1])
+        if style == "none":
+            self.selection_menu.disable()  # type: ignore[no-untyped-call]
+
+    def _side_missions_changed(self, playstyle: str | None = None, selection: str | None = None) -> None:
+        current = self.state.side_missions
+        style = playstyle or (current[0] if current else "none")
+        how = selection or (current[1] if current else "free")
+        self.state.side_missions = None if style == "none" else (style, how)
+        if self.side_menu is not None and self.selection_menu is not None:
+            self.side_menu.set_tooltip(f"{SIDE_MISSION_CHOICES[style][1]} {SIDE_MISSIONS_TIP}")
+            self.selection_menu.set_tooltip(SELECTION_CHOICES[how][1])
+            if style == "none":
+                self.selection_menu.disable()  # type: ignore[no-untyped-call]
+            else:
+                self.selection_menu.enable()  # type: ignore[no-untyped-call]
 
     def _show_saved(self) -> None:
         if self.saved_box is None:
@@ -233,6 +319,18 @@ class StartScene(SetupScene):
             key = next((k for k, (label, _) in MISSION_CHOICES.items() if label == event.text), "none")
             self.state.mission = key
             self.mission_menu.set_tooltip(MISSION_CHOICES[key][1])
+        elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.deployment_menu:
+            key = next((k for k, (label, _) in DEPLOYMENT_CHOICES.items() if label == event.text), "front_line")
+            self.state.deployment = key
+            self.deployment_menu.set_tooltip(DEPLOYMENT_CHOICES[key][1])
+            if self.preview is not None:      # the zones of the new style on the table
+                self.preview.set_image(self.render_preview(self.preview_rect.w, self.preview_rect.h))
+        elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.side_menu:
+            self._side_missions_changed(playstyle=next((k for k, (label, _) in SIDE_MISSION_CHOICES.items()
+                                                        if label == event.text), "none"))
+        elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.selection_menu:
+            self._side_missions_changed(selection=next((k for k, (label, _) in SELECTION_CHOICES.items()
+                                                        if label == event.text), "free"))
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED) \
                 and event.ui_element in self.option_boxes:
             key = self.option_boxes[event.ui_element]
@@ -280,11 +378,19 @@ class StartScene(SetupScene):
         self.app.start_battle(str(path))
 
     def render_preview(self, width: int, height: int) -> pygame.Surface:
-        """The table and its terrain drawn small (``width`` x ``height`` pixels)."""
+        """The table and its terrain drawn small (``width`` x ``height`` pixels), with the deployment zones of the
+        style chosen (none for a random style: it is rolled when the battle starts)."""
         terrain = self.state.terrain
         layer = StaticLayer(TABLE_SIZE[0], TABLE_SIZE[1], [p.to_shape(i) for i, p in enumerate(terrain)],
                             [p.kind for p in terrain])
         surf = pygame.Surface((width, height))
         surf.fill((28, 31, 34))
-        layer.draw(surf, TableView(pygame.Rect(0, 0, width, height), *TABLE_SIZE))
+        view = TableView(pygame.Rect(0, 0, width, height), *TABLE_SIZE)
+        layer.draw(surf, view)
+        if self.state.deployment in STYLES:
+            table = Table(*TABLE_SIZE)
+            for player in (1, 2):
+                zone = deployment_styles.zone(self.state.deployment, table, player)
+                draw_zone_polygon(surf, view, [(float(x), float(y)) for x, y in zone.exterior.coords[:-1]],
+                                  PLAYER[player])
         return surf

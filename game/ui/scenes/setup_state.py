@@ -365,6 +365,10 @@ class SetupState:
     """Optional rules (keys of ``game.scenario.OPTION_DEFAULTS``)."""
     mission: str = "none"
     """The mission played (``game.engine.objectives.ALL_MISSIONS``), or ``none``."""
+    deployment: str = "front_line"
+    """The deployment style (``game.engine.deployment_styles.ALL_STYLES``)."""
+    side_missions: tuple[str, str] | None = None
+    """Side-missions (playstyle, selection) of ``game.engine.side_missions``, or None: not played."""
 
     # --- armies ---------------------------------------------------------------------------------------------
     def army_list(self, player: int) -> ArmyList:
@@ -454,7 +458,8 @@ class SetupState:
         desc = (f"{self.points} points a side, set up in the window"
                 + (" with Force Organisation" if self.force_org else "") + ".")
         return write_scenario(path, self.battle_name(), TABLE_SIZE, self.terrain, lists, rounds=self.rounds,
-                              options=self.options or None, description=desc, mission=self.mission)
+                              options=self.options or None, description=desc, mission=self.mission,
+                              deployment=self.deployment, side_missions=self.side_missions)
 
     def battle_path(self) -> Path:
         """A fresh file for a battle started now: ``scenarios/<name>-<date-time>.yaml`` in the user data folder."""
