@@ -42,7 +42,6 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import shapely
 from shapely import Polygon
@@ -50,10 +49,8 @@ from shapely import Polygon
 from geometry.arcs import Arc, side_segment
 from geometry.motion import MoveCheck, check_path
 from geometry.pose import Point, Pose, bearing_difference, forward_vector, normalise_bearing, right_vector
+from geometry.scene_data import SceneData
 from geometry.spatial import IMPASSABLE, TERRAIN, UNIT
-
-if TYPE_CHECKING:
-    from geometry.scene import Scene
 
 EPS = 1e-9
 MIN_FRONTAGE = 0.01
@@ -200,7 +197,7 @@ class _Sweeps:
     index (``geometry.spatial``). Obstacles the unit already overlaps at the start are not judged (as
     ``check_path``)."""
 
-    def __init__(self, scene: Scene, unit_id: str, start: Pose, width: float, depth: float,
+    def __init__(self, scene: SceneData, unit_id: str, start: Pose, width: float, depth: float,
                  capped: Collection[str]) -> None:
         self.scene = scene
         self.width, self.depth = width, depth
@@ -269,7 +266,7 @@ class _Sweeps:
         return tuple(blockers), tuple(capped)
 
 
-def _side(scene: Scene, target_id: str, side: Arc) -> _Side:
+def _side(scene: SceneData, target_id: str, side: Arc) -> _Side:
     tp, tf = scene.pose(target_id), scene.formation(target_id)
     a, b = side_segment(tp, tf.width, tf.depth, side)
     facing = normalise_bearing(tp.facing + side.outward_bearing + 180.0)
@@ -416,7 +413,7 @@ def _dedupe(start: Pose, poses: list[Pose]) -> list[Pose]:
 
 
 class _Search:
-    def __init__(self, scene: Scene, unit_id: str, start: Pose, target_id: str, side: Arc, end: Pose,
+    def __init__(self, scene: SceneData, unit_id: str, start: Pose, target_id: str, side: Arc, end: Pose,
                  allowance: float, max_pivot: float, max_closing: float, fly_over: bool,
                  capped_traits: Collection[str], capped_allowance: float, explain: bool) -> None:
         f = scene.formation(unit_id)
@@ -683,7 +680,7 @@ class _Search:
 
 
 def find_charge_path(
-    scene: Scene,
+    scene: SceneData,
     unit_id: str,
     start: Pose,
     target_id: str,

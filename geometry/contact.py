@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 
 from geometry.arcs import Arc, side_segment
 from geometry.formation import rect_corners
+from geometry.motion import check_path
 from geometry.obstacles import first_times, gather
 from geometry.pose import Point, Pose, forward_vector, normalise_bearing, right_vector
+from geometry.scene_data import SceneData
 from geometry.shapes import CONTACT_TOL
-
-if TYPE_CHECKING:
-    from geometry.scene import Scene
 
 MIN_FRONTAGE = 0.01
 """Inches of front edge that must touch the side for a flush pose to count as in contact."""
@@ -92,7 +90,7 @@ def contact_length(a: tuple[Point, Point], b: tuple[Point, Point], tol: float = 
     return max(0.0, hi - lo)
 
 
-def touching_sides(scene: Scene, a_id: str, b_id: str, tol: float = 0.05) -> list[tuple[Arc, Arc, float]]:
+def touching_sides(scene: SceneData, a_id: str, b_id: str, tol: float = 0.05) -> list[tuple[Arc, Arc, float]]:
     """Which side of unit ``a`` touches which side of unit ``b`` and over what length (inches).
 
     Returns (side of a, side of b, length) for every pair with length > 0, longest first (ties in ``Arc`` order).
@@ -113,12 +111,12 @@ def touching_sides(scene: Scene, a_id: str, b_id: str, tol: float = 0.05) -> lis
     return out
 
 
-def in_base_contact(scene: Scene, a_id: str, b_id: str, tol: float = 0.05) -> bool:
+def in_base_contact(scene: SceneData, a_id: str, b_id: str, tol: float = 0.05) -> bool:
     """True if the two units' footprints are within ``tol`` inches of each other (rulebook "Charge Moves")."""
     return scene.distance(a_id, b_id) <= tol
 
 
-def models_in_contact(scene: Scene, unit_id: str, other_id: str, tol: float = 0.05) -> list[int]:
+def models_in_contact(scene: SceneData, unit_id: str, other_id: str, tol: float = 0.05) -> list[int]:
     """Indices (``model_centres`` order) of the unit's models whose base is within ``tol`` inches of the other
     unit's footprint (rulebook "Who Can Strike": models in base contact)."""
     polys = np.array(scene.model_polygons(unit_id), dtype=object)
@@ -129,7 +127,7 @@ def models_in_contact(scene: Scene, unit_id: str, other_id: str, tol: float = 0.
 
 
 def _shift_intervals(
-    scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, radii: dict[str, float],
+    scene: SceneData, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, radii: dict[str, float],
     ignore: Collection[str] = (), units_only: Collection[str] | None = None, grow: float = 0.0,
     unit_radius: dict[str, float] | None = None,
 ) -> list[tuple[str, float, float]]:
@@ -168,7 +166,7 @@ def _shift_intervals(
 
 
 def _blocked_intervals(
-    scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, ignore: Collection[str]
+    scene: SceneData, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, ignore: Collection[str]
 ) -> list[tuple[float, float]]:
     """Intervals of lateral shift s in [s_lo, s_hi] where the rectangle ``rect0 + s*rv`` overlaps another unit or
     impassable terrain (touching allowed). Exact for rectangles; for non-convex terrain the hull of the blocked
@@ -179,7 +177,7 @@ def _blocked_intervals(
 
 
 def _clearance_intervals(
-    scene: Scene, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, keep_clear: Collection[str],
+    scene: SceneData, rect0: np.ndarray, rv: Point, s_lo: float, s_hi: float, keep_clear: Collection[str],
     clearance: float, touching: bool,
 ) -> list[tuple[float, float]]:
     """Intervals of shift where the rectangle is closer than ``clearance`` to a unit in ``keep_clear``; with
@@ -207,7 +205,7 @@ def _clearance_intervals(
 
 
 def best_flush_pose(
-    scene: Scene,
+    scene: SceneData,
     charger_id: str,
     target_id: str,
     side: Arc,
@@ -244,7 +242,7 @@ def best_flush_pose(
 
 
 def _best_flush_pose(
-    scene: Scene,
+    scene: SceneData,
     charger_id: str,
     target_id: str,
     side: Arc,
@@ -333,7 +331,7 @@ def _best_shift(blocked: list[tuple[float, float]], lo: float, hi: float, length
 
 
 def shuffle_target(
-    scene: Scene,
+    scene: SceneData,
     charger_id: str,
     target_id: str,
     side: Arc,
@@ -397,6 +395,6 @@ def shuffle_target(
     if abs(s) < 1e-6 or overlap(s) <= overlap(0.0) + 1e-6:
         return None
     new = Pose(tp.x + e[0] * s, tp.y + e[1] * s, tp.facing)
-    if not scene.check_path(target_id, tp, [new], exclusion=clearance, ignore_units=[charger_id]).ok:
+    if not check_path(scene, target_id, tp, [new], exclusion=clearance, ignore_units=[charger_id]).ok:
         return None
     return new

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -27,11 +26,9 @@ from shapely.ops import nearest_points
 from geometry.formation import rect_corners
 from geometry.obstacles import Obstacles, distances, first_times, gather, overlapping
 from geometry.pose import Point, Pose, forward_vector
+from geometry.scene_data import SceneData
 from geometry.shapes import CONTACT_TOL
 from geometry.spatial import TERRAIN
-
-if TYPE_CHECKING:
-    from geometry.scene import Scene
 
 TOL = CONTACT_TOL
 EPS = 1e-9
@@ -103,7 +100,7 @@ class SlideResult:
     """Names of the terrain pieces overlapped, in index order."""
 
 
-def _table_time(scene: Scene, rect: np.ndarray, w: Point, margin: float) -> float:
+def _table_time(scene: SceneData, rect: np.ndarray, w: Point, margin: float) -> float:
     """First travel t >= 0 along ``w`` at which a corner comes within ``margin`` of the table edge (inf if never)."""
     best = math.inf
     limits = ((0, margin, scene.width - margin), (1, margin, scene.depth - margin))
@@ -134,7 +131,7 @@ def _sweep_points(rect: np.ndarray, w: Point, length: float) -> np.ndarray:
     return np.concatenate([rect, rect + np.array(w) * length])
 
 
-def _crossed(scene: Scene, sweeps: list[np.ndarray]) -> tuple[frozenset[str], tuple[str, ...]]:
+def _crossed(scene: SceneData, sweeps: list[np.ndarray]) -> tuple[frozenset[str], tuple[str, ...]]:
     """Traits and names of the terrain pieces the sweeps (point sets whose convex hull is swept, see
     ``_sweep_points``) overlap: their cores meet the hull (the scene's pymunk index, ``geometry.spatial``)."""
     if not scene.terrain:
@@ -156,7 +153,7 @@ def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
     return (float(p.x), float(p.y))
 
 
-def _rect_on_table(scene: Scene, rect: np.ndarray) -> bool:
+def _rect_on_table(scene: SceneData, rect: np.ndarray) -> bool:
     """True if all corners (4, 2) lie on the table (1e-9" slack)."""
     lo, hi = rect.min(axis=0), rect.max(axis=0)
     return bool(lo[0] >= -EPS and lo[1] >= -EPS and hi[0] <= scene.width + EPS and hi[1] <= scene.depth + EPS)
@@ -176,7 +173,7 @@ def _bbox(rects: list[np.ndarray], grow: float) -> tuple[np.ndarray, np.ndarray]
 
 
 def check_path(
-    scene: Scene,
+    scene: SceneData,
     unit_id: str,
     start: Pose,
     path: Sequence[Pose],
@@ -281,12 +278,12 @@ def _start_distances(obs: Obstacles, rect: np.ndarray, reach: float) -> tuple[np
     return overlap, distances(obs, rect, overlap)
 
 
-def _outside(scene: Scene, c: Sequence[float]) -> float:
+def _outside(scene: SceneData, c: Sequence[float]) -> float:
     return max(-c[0], -c[1], c[0] - scene.width, c[1] - scene.depth)
 
 
 def _check_segment(
-    scene: Scene,
+    scene: SceneData,
     obs: Obstacles,
     rect: np.ndarray,
     w: Point,
@@ -342,7 +339,7 @@ def _message(rule: str, who: str, k: int, exclusion: float = 1.0) -> str:
 
 
 def slide(
-    scene: Scene,
+    scene: SceneData,
     unit_id: str,
     start: Pose,
     bearing: float,

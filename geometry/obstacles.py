@@ -11,16 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from shapely import Polygon
 
 from geometry._vec import first_within, point_segment_distance, segments_hit
 from geometry.pose import Point
-
-if TYPE_CHECKING:
-    from geometry.scene import Scene
+from geometry.scene_data import SceneData
 
 
 @dataclass
@@ -48,7 +45,7 @@ class Obstacles:
         return len(self.kinds)
 
 
-def gather(scene: Scene, ignore: Collection[str], lo: np.ndarray, hi: np.ndarray) -> Obstacles:
+def gather(scene: SceneData, ignore: Collection[str], lo: np.ndarray, hi: np.ndarray) -> Obstacles:
     """Other units (not in ``ignore``) and impassable terrain whose bounding boxes meet the box ``lo``..``hi``.
 
     Units come first in id order, then terrain in index order.

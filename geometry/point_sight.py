@@ -12,19 +12,16 @@ Inches and degrees; unknown unit ids raise ``KeyError``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import shapely
 
 from geometry.pose import Point, forward_vector, right_vector
+from geometry.scene_data import SceneData
+from geometry.sight import line_clear
 
-if TYPE_CHECKING:
-    from geometry.scene import Scene
 
-
-def point_in_base_arcs(scene: Scene, looker_id: str, point: Point) -> np.ndarray:
-    """Which of the looker's models (``Scene.model_centres`` order) have ``point`` in their base's front arc:
+def point_in_base_arcs(scene: SceneData, looker_id: str, point: Point) -> np.ndarray:
+    """Which of the looker's models (``SceneData.model_centres`` order) have ``point`` in their base's front arc:
     bool (n,). A point touching a base's front edge or its 45 degree lines is in the arc."""
     formation = scene.formation(looker_id)
     facing = scene.pose(looker_id).facing
@@ -39,13 +36,13 @@ def point_in_base_arcs(scene: Scene, looker_id: str, point: Point) -> np.ndarray
     return out
 
 
-def units_holding(scene: Scene, point: Point) -> list[str]:
+def units_holding(scene: SceneData, point: Point) -> list[str]:
     """Ids of the units whose footprint holds ``point`` (inside or on the outline), scene order."""
     p = shapely.Point(point)
     return [uid for uid in scene.unit_ids() if scene.footprint(uid).covers(p)]
 
 
-def models_seeing_point(scene: Scene, looker_id: str, point: Point, first_only: bool = False) -> list[int]:
+def models_seeing_point(scene: SceneData, looker_id: str, point: Point, first_only: bool = False) -> list[int]:
     """Indices of the looker's models that see ``point`` (module docstring), nearest to the point first.
 
     ``first_only``: stop at the first model that sees it (enough for "is the point in sight")."""
@@ -58,14 +55,14 @@ def models_seeing_point(scene: Scene, looker_id: str, point: Point, first_only: 
     out: list[int] = []
     for k in order.tolist():
         c = centres[k]
-        if scene.line_clear((float(c[0]), float(c[1])), point, ignore_units=ignore, looker_id=looker_id):
+        if line_clear(scene, (float(c[0]), float(c[1])), point, ignore_units=ignore, looker_id=looker_id):
             out.append(int(k))
             if first_only:
                 break
     return out
 
 
-def point_in_sight(scene: Scene, looker_id: str, point: Point) -> bool:
+def point_in_sight(scene: SceneData, looker_id: str, point: Point) -> bool:
     """True if some model of the looker sees ``point`` (module docstring)."""
     return bool(models_seeing_point(scene, looker_id, point, first_only=True))
 

@@ -19,9 +19,9 @@ scene, the units' rows refreshed in place when they move). For a looker and a ta
 capsule around the segment between the two unit centres can cross a line between them; sight lines are tested
 against those edges with numpy in batches (probe lines for all targets at once, then the shadow proof, then the
 exhaustive search, base centres first), stopping at the first clear line when one is enough (docs/geometry.md).
-Answers are cached in ``Scene.cache`` until a unit moves.
+Answers are cached in ``SceneData.cache`` until a unit moves.
 
-All functions take a ``Scene`` and unit ids; unknown ids raise ``KeyError``.
+All functions take a ``SceneData`` (usually a ``Scene``) and unit ids; unknown ids raise ``KeyError``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -37,10 +36,8 @@ import shapely
 from geometry._vec import Edges, rect_distance
 from geometry.formation import Formation, model_offsets
 from geometry.pose import Point, Pose, forward_vector, right_vector
+from geometry.scene_data import SceneData
 from geometry.terrain import BLOCKING, COVER
-
-if TYPE_CHECKING:
-    from geometry.scene import Scene
 
 CHUNK = 32768
 """Most sight lines x obstacle edges tested per numpy batch (a search starts with an eighth of it and doubles):
@@ -51,7 +48,7 @@ are cheap since ``geometry._vec`` tunes the allocator (they were fresh pages, 5-
 class _Terrain:
     """The sight terrain of a scene stacked once (terrain never changes)."""
 
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, scene: SceneData) -> None:
         self.positions = sorted(set(scene.los_terrain) | set(scene.cover_terrain))
         geos = [scene.terrain_geo(pos) for pos in self.positions]
         self.sizes = [len(g.edges_a) for g in geos]
@@ -69,7 +66,7 @@ class _Terrain:
         }
 
     @staticmethod
-    def of(scene: Scene) -> _Terrain:
+    def of(scene: SceneData) -> _Terrain:
         t = scene.persistent.get("sight-terrain")
         if not isinstance(t, _Terrain):
             t = _Terrain(scene)
@@ -85,7 +82,7 @@ class _World:
     (``refresh``); when units come or go the world is rebuilt.
     """
 
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, scene: SceneData) -> None:
         arrays = scene.arrays()
         self.arrays = arrays
         self.version = scene.version
@@ -114,7 +111,7 @@ class _World:
         self.centres[:nu] = (lo + hi) / 2
         self.radii[:nu] = np.hypot(*((hi - lo) / 2).T) if nu else 0.0
 
-    def refresh(self, scene: Scene) -> None:
+    def refresh(self, scene: SceneData) -> None:
         """Copy the units' moved outlines in (same units as when built)."""
         nu = self.n_units
         self.a[: 4 * nu] = self.arrays.cores.reshape(-1, 2)
@@ -123,7 +120,7 @@ class _World:
         self.version = scene.version
 
     @staticmethod
-    def of(scene: Scene) -> _World:
+    def of(scene: SceneData) -> _World:
         """The scene's world, up to date."""
         arrays = scene.arrays()
         world = scene.persistent.get("sight-world")
@@ -152,7 +149,7 @@ class _World:
 class _Obstacles:
     """A selection of the world's obstacles, stacked as edges ready for ``segments_hit``."""
 
-    def __init__(self, scene: Scene, world: _World, selected: np.ndarray, with_cover: bool) -> None:
+    def __init__(self, scene: SceneData, world: _World, selected: np.ndarray, with_cover: bool) -> None:
         """``selected``: bool per world obstacle. Without ``with_cover`` only sight blockers are kept."""
         if not with_cover:
             selected = selected & world.blocks
@@ -305,7 +302,7 @@ class _Obstacles:
         return counts, covered
 
 
-def _inside(scene: Scene, pos: int, pts: np.ndarray, core: bool = False) -> np.ndarray:
+def _inside(scene: SceneData, pos: int, pts: np.ndarray, core: bool = False) -> np.ndarray:
     """Which points (n, 2) lie strictly inside terrain piece ``pos`` (or its core); bounding box first."""
     bb = scene.terrain_geo(pos).bbox
     out = np.zeros(len(pts), dtype=bool)
@@ -316,13 +313,13 @@ def _inside(scene: Scene, pos: int, pts: np.ndarray, core: bool = False) -> np.n
     return out
 
 
-def _allowed(scene: Scene, looker_id: str | None) -> int:
+def _allowed(scene: SceneData, looker_id: str | None) -> int:
     """Obstacles a sight line may cross: 1 for a looker on elevated terrain, else 0."""
     return 1 if looker_id is not None and scene.is_elevated(looker_id) else 0
 
 
 def line_clear(
-    scene: Scene, p: Point, q: Point, ignore_units: Collection[str] = (), looker_id: str | None = None
+    scene: SceneData, p: Point, q: Point, ignore_units: Collection[str] = (), looker_id: str | None = None
 ) -> bool:
     """True if the sight line from ``p`` to ``q`` (inches) is clear (module docstring; rulebook "Line of Sight").
 
@@ -407,7 +404,7 @@ def _surely_unseen(looker: Pose, formation: Formation, corners: np.ndarray) -> b
     return behind or left or right
 
 
-def _eyes(scene: Scene, looker_id: str, rows: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _eyes(scene: SceneData, looker_id: str, rows: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Indices, table positions and local (u, v) of the looker's bases in the first ``rows`` rows."""
     formation = scene.formation(looker_id)
     eu, ev = _offsets(formation)
@@ -419,12 +416,12 @@ def _eyes(scene: Scene, looker_id: str, rows: int | None) -> tuple[np.ndarray, n
     return idx, eyes, eu, ev
 
 
-def _radius(scene: Scene, unit_id: str) -> float:
+def _radius(scene: SceneData, unit_id: str) -> float:
     f = scene.formation(unit_id)
     return math.hypot(f.width, f.depth) / 2
 
 
-def _pair_obstacles(scene: Scene, world: _World, looker_id: str, target_id: str, with_cover: bool) -> _Obstacles:
+def _pair_obstacles(scene: SceneData, world: _World, looker_id: str, target_id: str, with_cover: bool) -> _Obstacles:
     """Obstacles that may cross a line between the two units (not the units themselves)."""
     tp = scene.pose(target_id)
     lp = scene.pose(looker_id)
@@ -470,7 +467,7 @@ def _search(
     return sees
 
 
-def visible_units(scene: Scene, looker_id: str, target_ids: Collection[str]) -> list[str]:
+def visible_units(scene: SceneData, looker_id: str, target_ids: Collection[str]) -> list[str]:
     """Sorted ids of the units in ``target_ids`` that some model of the looker sees (``unit_has_sight``).
 
     Work shared between targets is done once: ask for many targets in one call. Rulebook "Line of Sight".
@@ -510,7 +507,7 @@ def _surely_unseen_many(looker: Pose, formation: Formation, corners: np.ndarray)
     return out
 
 
-def _batch_sight(scene: Scene, looker_id: str, targets: list[str]) -> dict[str, bool]:
+def _batch_sight(scene: SceneData, looker_id: str, targets: list[str]) -> dict[str, bool]:
     """Unit-level sight from one looker to several targets, every step batched over the targets.
 
     1. targets wholly outside every front arc are rejected at once;
@@ -655,7 +652,7 @@ def _search_many(obst: _Obstacles, eyes: np.ndarray, points: np.ndarray, front: 
 
 
 def models_with_sight(
-    scene: Scene, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
+    scene: SceneData, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
     target_model: int | None = None,
 ) -> list[int]:
     """Indices (``model_centres`` order) of looker models that see at least one target model.
@@ -676,7 +673,7 @@ def models_with_sight(
 
 
 def models_in_range(
-    scene: Scene, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
+    scene: SceneData, looker_id: str, target_id: str, rows: int | None = None, max_range: float | None = None,
     target_model: int | None = None,
 ) -> list[int]:
     """Like ``models_with_sight`` but ignoring everything that could block the sight lines: the looker models
@@ -692,7 +689,7 @@ def models_in_range(
 
 
 def _models_with_sight(
-    scene: Scene, looker_id: str, target_id: str, rows: int | None, max_range: float | None,
+    scene: SceneData, looker_id: str, target_id: str, rows: int | None, max_range: float | None,
     target_model: int | None = None, obstructions: bool = True,
 ) -> list[int]:
     looker = scene.pose(looker_id)
@@ -726,7 +723,7 @@ def _models_with_sight(
     return [int(i) for i in idx[sees]]
 
 
-def unit_has_sight(scene: Scene, looker_id: str, target_id: str) -> bool:
+def unit_has_sight(scene: SceneData, looker_id: str, target_id: str) -> bool:
     """True if any model of the looker sees any model of the target (front arcs of the models).
 
     Rulebook "Line of Sight", "Picking Targets" (charge and shooting targets need sight).
@@ -735,7 +732,7 @@ def unit_has_sight(scene: Scene, looker_id: str, target_id: str) -> bool:
 
 
 def in_cover(
-    scene: Scene, looker_id: str, target_id: str, shooters: Collection[int] | None = None,
+    scene: SceneData, looker_id: str, target_id: str, shooters: Collection[int] | None = None,
     target_model: int | None = None, obstructions: bool = True,
 ) -> bool:
     """True if the target unit counts as in cover against the looker (rulebook "Cover Terrain").
@@ -761,7 +758,7 @@ def in_cover(
     return cached
 
 
-def _in_cover(scene: Scene, looker_id: str, target_id: str, shooters: Collection[int] | None,
+def _in_cover(scene: SceneData, looker_id: str, target_id: str, shooters: Collection[int] | None,
               target_model: int | None = None, obstructions: bool = True) -> bool:
     eyes_all = scene.model_centres(looker_id)
     idx = np.arange(len(eyes_all)) if shooters is None else np.array(sorted(shooters), dtype=int)

@@ -1,0 +1,139 @@
+"""Imports only point downwards (brief, "Layers": geometry/ <- game/engine/ <- game/ <- game/ui/; issue 14).
+
+The import graph is read from the source with ``ast``, so every import counts: top-level ones, those inside
+``if TYPE_CHECKING:`` and those inside functions (a lazy import still ties the two modules together).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules(package: str) -> dict[str, Path]:
+    """Module name -> file of every module in ``package`` (a folder under the project root), sub-packages too."""
+    folder = ROOT.joinpath(*package.split("."))
+    return {_module_name(p): p for p in sorted(folder.rglob("*.py"))}
+
+
+def _imported(name: str, path: Path, known: Iterable[str]) -> set[str]:
+    """Every module ``name`` (its file ``path``) imports anywhere in its body, as dotted names.
+
+    ``from a import b`` names ``a.b`` when that is a module of ``known``, else ``a``. Relative imports are resolved
+    against the module's package.
+    """
+    known = set(known)
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                out.add(full if full in known else base)
+    return out
+
+
+def _graph(packages: Iterable[str]) -> dict[str, set[str]]:
+    """Module -> modules it imports, for every module of ``packages`` (edges to other modules kept as well)."""
+    modules: dict[str, Path] = {}
+    for package in packages:
+        modules.update(_modules(package))
+    known = set(modules) | set(_modules("game")) | set(_modules("geometry"))
+    return {name: _imported(name, path, known) for name, path in modules.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle among the graph's own modules, as a list of names (first repeated at the end), or None.
+
+    A package's ``__init__`` importing its own modules is not counted against them: ``from geometry.pose import
+    Pose`` is an edge to ``geometry.pose`` only, as Python runs the package first whatever the importer is.
+    """
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in graph:
+                continue
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt):], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state:
+            found = visit(start)
+            if found:
+                return found
+    return None
+
+
+def _outside(graph: dict[str, set[str]], forbidden: Iterable[str], allowed: Iterable[str] = ()) -> list[str]:
+    """``module -> import`` lines for every import of a ``forbidden`` package (prefix) not under ``allowed``."""
+    def under(name: str, prefixes: Iterable[str]) -> bool:
+        return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+    return sorted(f"{m} -> {i}" for m, imports in graph.items() for i in imports
+                  if under(i, forbidden) and not under(i, allowed))
+
+
+def test_the_checker_sees_every_kind_of_import(tmp_path: Path) -> None:
+    """Guards the guard: a lazy import and a TYPE_CHECKING import both make edges, and a cycle is found."""
+    a = tmp_path / "a.py"
+    a.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n")
+    b = tmp_path / "b.py"
+    b.write_text("def f():\n    from pkg import a\n    from . import c\n")
+    assert _imported("pkg.a", a, {"pkg.a", "pkg.b"}) == {"typing", "pkg.b"}
+    assert _imported("pkg.b", b, {"pkg.a", "pkg.b", "pkg.c"}) == {"pkg.a", "pkg.c"}
+    assert _cycle({"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.a", "pkg.c"}, "pkg.c": set()}) == ["pkg.a", "pkg.b", "pkg.a"]
+    assert _cycle({"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.c"}, "pkg.c": set()}) is None
+
+
+def test_geometry_has_no_import_cycle() -> None:
+    """Issue 14: no geometry module imports one that (directly or not) imports it back."""
+    assert _cycle(_graph(["geometry"])) is None
+
+
+def test_geometry_imports_neither_the_game_nor_pygame() -> None:
+    """geometry/ is pure plane geometry: the bottom layer."""
+    assert _outside(_graph(["geometry"]), ["game", "pygame", "pygame_gui"]) == []
+
+
+def test_engine_imports_no_higher_layer_nor_pygame() -> None:
+    """game/engine/ (the rules) sits on geometry/ only: never game/ (files, records, UI) nor pygame."""
+    assert _outside(_graph(["game.engine"]), ["game", "pygame", "pygame_gui"], allowed=["game.engine"]) == []
+
+
+ENGINE_CYCLE = "issue 14: casualties → transport → morale → magic → casualties, and transport → movement → casualties"
+
+
+@pytest.mark.xfail(strict=True, reason=ENGINE_CYCLE)
+def test_engine_has_no_import_cycle() -> None:
+    """Issue 14: the rules modules import one another only downwards (flip this xfail when the cycle is gone)."""
+    assert _cycle(_graph(["game.engine"])) is None
