@@ -63,6 +63,9 @@ WAYPOINT_MARGIN = 0.05
 MAX_CANDIDATES = (20, 12)
 """Most two-leg candidates screened in each round of way points (shortest first)."""
 
+PERSISTENT_WAYPOINTS = 4096
+"""Most way point lists of terrain pieces kept across unit moves (by piece, footprint size and facing)."""
+
 Key = tuple[str, object]
 """An obstacle: ("unit", id) or ("terrain", position in ``scene.terrain``); ("table", None) for the edge."""
 TABLE_KEY: Key = ("table", None)
@@ -481,6 +484,12 @@ class _Search:
         obstacle's hull grown by the footprint at the start facing and at the flush facing, plus a hair), and
         the hull grown by half the footprint's diagonal (mitred), where the footprint clears it turned any way."""
         cache = self.scene.cache
+        if k[0] == "terrain":  # terrain never moves: its way points outlive unit moves (bounded)
+            kept = self.scene.persistent.setdefault("charge-waypoints", {})
+            assert isinstance(kept, dict)
+            if len(kept) > PERSISTENT_WAYPOINTS:
+                kept.clear()
+            cache = kept
         if k[0] == "unit":
             poly = self.scene.footprint(str(k[1]))
         else:
@@ -659,8 +668,35 @@ class _Search:
                     return found
         return None
 
+    def fails_fast(self, straight: list[_Candidate]) -> ChargeSearch | None:
+        """A verdict of "no path" reached without screening any candidate, or None when the search must run.
+
+        Every candidate's travel is at least ``reach``, the distance from the start to the nearest contact pose of
+        any approach (leg 1 then leg 2 is never shorter than the straight line). So the search finds nothing if
+        (1) ``reach`` is beyond the allowance (no candidate is within it), or (2) ``reach`` is beyond the capped
+        allowance and the unit stands in, or ``end`` lies in, capped terrain (every candidate crosses it and is
+        too long for it: ``screen`` turns down each). ``found`` is exactly the full search's (None); ``shortest``
+        is the straight candidates' as in the full search, ``screened`` 0."""
+        reach = min((ap.nearest_point(self.s0)[1] for ap in self.approaches), default=math.inf)
+        beyond = [cd.travel for cd in straight if cd.travel > self.allowance + EPS]
+        shortest = min(beyond) if beyond else None
+        if reach > self.allowance + EPS:
+            return ChargeSearch(None, shortest=shortest)
+        sw = self.sweeps
+        if sw.capped and reach > self.capped_allowance + EPS:
+            if sw.start_capped:
+                return ChargeSearch(None, shortest=shortest)
+            at_end = sw.index.overlapping(sw.rect(self.end), sw.mask, self.unit_id)
+            if any(k[0] == "terrain" and k[1] in sw.capped and k not in sw.skip for k in at_end):
+                return ChargeSearch(None, shortest=shortest, capped=True)
+        return None
+
     def run(self) -> ChargeSearch:
         straight = self.straight()
+        if not self.explain:
+            quick = self.fails_fast(straight)
+            if quick is not None:
+                return quick
         found = self._try(straight)
         tried: set[Key] = set()
         order = 1000
@@ -680,6 +716,17 @@ class _Search:
             blocked = check_path(self.scene, self.unit_id, self.start, self.poses(straight[0])[0], exclusion=0.0,
                                  ignore_units=[self.target_id], fly_over=self.fly_over)
         return ChargeSearch(None, blocked, self.shortest, self.capped, self.screened)
+
+
+def charge_reach(scene: Scene, unit_id: str, start: Pose, target_id: str, side: Arc, max_pivot: float = 90.0,
+                 max_closing: float = 45.0) -> float:
+    """A lower bound of the travel (inches) of any path ``find_charge_path`` can find from ``start`` to ``side``
+    of ``target_id`` with the same ``max_pivot`` and ``max_closing``: the distance from the start centre to the
+    nearest contact pose of any approach facing (a path's legs are never shorter than the straight line to its
+    contact). ``math.inf`` when no approach facing is within the turns. Cheap: no obstacle is looked at."""
+    f = scene.formation(unit_id)
+    approaches = _approaches(_side(scene, target_id, side), f.width, f.depth, start.facing, max_pivot, max_closing)
+    return min((ap.nearest_point(start.xy)[1] for ap in approaches), default=math.inf)
 
 
 def find_charge_path(
@@ -706,6 +753,8 @@ def find_charge_path(
 
     ``fly_over``: the legs pass over units and terrain (rulebook "Flying"); only where the unit ends counts.
     ``explain``: when nothing is found, run ``check_path`` on the first straight candidate for ``blocked``.
+    Without ``explain`` a search that cannot succeed is cut short before screening (``_Search.fails_fast``: cheap
+    lower bounds of the travel); ``found`` is always the same, ``capped`` and ``screened`` may differ.
     The unit's footprint size comes from the scene (its pose there is not used). Deterministic; answers are
     kept in ``scene.cache`` until a unit moves.
     """
