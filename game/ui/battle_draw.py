@@ -16,7 +16,7 @@ import pygame
 
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
-from game.engine.state import MoveAction, Phase
+from game.engine.state import GameState, MoveAction, Phase
 from game.ui import decisions, palette
 from game.ui.assets import text_cache
 from game.ui.draw_objectives import draw_marker_ghost, draw_objectives
@@ -108,7 +108,8 @@ def aids(scene: BattleScene) -> Aids:
     s = scene.game.state
     pending = scene.game.pending
     d = pending.decision if pending is not None else None
-    subject = scene.selected if scene.selected in s.units and s.units[scene.selected].on_table else None
+    subject = scene.selected if scene.selected in s.units and (s.units[scene.selected].on_table or inside_transport(
+        s, scene.selected)) else None
     if d == "redirect" and pending is not None and pending.unit in s.units:
         subject = pending.unit
     out = Aids(subject)
@@ -125,9 +126,9 @@ def aids(scene: BattleScene) -> Aids:
             out.charge_problem = insight.charge_problem(subject, hover)
     if own and d == "shoot" and hover is not None and s.units[hover].player != unit.player:
         out.shot = insight.shot(subject, hover, decisions.shot_weapons(scene, subject))
-    if scene.show_sight:
+    if scene.show_sight and unit.on_table:
         out.sight = insight.sight(subject)
-    if scene.measure and scene.view.rect.collidepoint(scene.mouse):
+    if scene.measure and unit.on_table and scene.view.rect.collidepoint(scene.mouse):
         out.measurement = insight.measure(subject, scene.view.to_table(scene.mouse), hover)
     return out
 
@@ -300,13 +301,28 @@ def _draw_outlines(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
     if a.shot is not None and a.shot.reason is not None:
         outlines[a.shot.target] = (palette.ILLEGAL, 2)
     if scene.selected:
-        outlines[scene.selected] = (palette.SELECT, 2)
+        # a unit inside a Transport is shown by its Transport (rulebook "Transport(X)")
+        outlines[inside_transport(s, scene.selected) or scene.selected] = (palette.SELECT, 2)
     if a.measurement is not None and a.measurement.target is not None:
         outlines[a.measurement.target] = (palette.MEASURE, 2)     # the tape snapped to this unit
     for uid, strength in scene.anims.flash(scene.time).items():
         if uid not in outlines or outlines[uid][1] < 3:
             outlines[uid] = (palette.FLASH, 2 + round(2 * strength))
     scene.painter.draw_outlines(screen, scene.view, s, outlines)
+
+
+def inside_transport(state: GameState, uid: str | None) -> str | None:
+    """The id of the Transport on the table that unit ``uid`` is inside, or None."""
+    unit = state.units.get(uid) if uid else None
+    if unit is None or unit.embarked_in is None or unit.removed is not None:
+        return None
+    transport = state.units.get(unit.embarked_in)
+    return transport.id if transport is not None and transport.on_table else None
+
+
+def measured_from(state: GameState, uid: str) -> str:
+    """The unit distances are measured from: ``uid``, or its Transport when it is inside one."""
+    return inside_transport(state, uid) or uid
 
 
 def target_ids(scene: BattleScene) -> list[str]:
@@ -474,7 +490,8 @@ def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: Char
             continue
         hot = hover == tid
         colour = palette.TARGET
-        path = [unit.pose.xy] + [p.xy for p in plan.path] if unit.pose is not None else []
+        start = s.units[measured_from(s, unit.id)].pose  # a unit inside a Transport gets out from it
+        path = [start.xy] + [p.xy for p in plan.path] if start is not None else []
         if len(path) >= 2:
             dashed_polyline(screen, colour if hot else faded(colour, 0.55), [view.to_screen(p) for p in path],
                             2 if hot else 1)
@@ -598,8 +615,9 @@ def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> N
     for uid in target_ids(scene):
         if uid == sel or uid in planned or uid not in s.units or not s.units[uid].on_table:
             continue
-        pa, pb = closest_points_between(s.units[sel], s.units[uid])
-        draw_tape(screen, scene.view, pa, pb, f'{s.scene.distance(sel, uid):.1f}"', palette.TARGET, 1)
+        origin = measured_from(s, sel)
+        pa, pb = closest_points_between(s.units[origin], s.units[uid])
+        draw_tape(screen, scene.view, pa, pb, f'{s.scene.distance(origin, uid):.1f}"', palette.TARGET, 1)
 
 
 def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
@@ -616,11 +634,11 @@ def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
             draw_note(screen, scene.mouse, [("Measure: click a unit to measure from it", palette.MEASURE)],
                       view.rect, 13)
         return
-    sel = s.units.get(a.subject) if a.subject else None
+    sel = s.units.get(measured_from(s, a.subject)) if a.subject else None
     if sel is None:
         return
     hover = scene.hover
-    declared = any(c.unit == sel.id and c.target == hover and not c.resolved for c in s.charges)
+    declared = any(c.unit == a.subject and c.target == hover and not c.resolved for c in s.charges)
     if hover and hover != sel.id and hover in s.units and s.units[hover].on_table \
             and hover not in target_ids(scene) and not declared:     # a declared charge has its own tape
         pa, pb = closest_points_between(sel, s.units[hover])
