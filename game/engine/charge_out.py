@@ -96,10 +96,6 @@ def plan_charge_out(state: GameState, unit: Unit, target: Unit, *, need_sight: b
     if target.player == unit.player or not target.on_table:
         raise IllegalAction("Picking Targets", f"{target.name} is not an enemy unit on the table")
     assert transport.pose is not None and target.pose is not None
-    if need_sight and not has_charge_sight(state, transport, target):
-        raise IllegalAction("Picking Targets", f"units inside {transport.name} cannot see out, and neither "
-                            f"{transport.name} nor a friend within 6\" of it has line of sight to {target.name}",
-                            target.pose.xy)
     tf = target.formation
     side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(transport))
     seg = side_segment(target.pose, tf.width, tf.depth, side)
@@ -108,6 +104,10 @@ def plan_charge_out(state: GameState, unit: Unit, target: Unit, *, need_sight: b
     if distance > TRANSPORT_EXIT + 1e-6:
         raise IllegalAction("Transport", f"{target.name}'s {side.value} is {distance:.1f}\" from {transport.name}; "
                             f"a unit charging out must end fully within {TRANSPORT_EXIT:g}\" of it", target.pose.xy)
+    if need_sight and not has_charge_sight(state, transport, target):
+        raise IllegalAction("Picking Targets", f"units inside {transport.name} cannot see out, and neither "
+                            f"{transport.name} nor a friend within 6\" of it has line of sight to {target.name}",
+                            target.pose.xy)
     uf = unit.formation
     others = [e.id for e in state.enemies_of(unit.player) if e.id != target.id]
     end = best_flush_pose(scene, unit.id, target.id, side, uf.width, uf.depth, transport.pose.xy,

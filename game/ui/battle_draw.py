@@ -368,6 +368,8 @@ def _reach_label(scene: BattleScene, preview: ChargePreview) -> tuple[str, tuple
     x, y = scene.view.to_screen(top)
     text = (f"charge range {preview.allowance:g}\" (Advance {preview.advance:g}\" + 6\")" if preview.random
             else f"charge reach {preview.allowance:g}\"")
+    if preview.transport is not None:
+        text = "charge out: within 6\""
     return text, (x, y - 10)
 
 
@@ -662,7 +664,10 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids) -> boo
         if plan is not None:
             side = plan.side.value + (" flank" if plan.side.is_flank else "")
             odds = a.charge.chance(hover)
-            if odds is None:
+            if a.charge.transport is not None:
+                lines.append((f"✔ Charge out: {name}, its {side}, {plan.distance:.1f}\"", palette.LEGAL))
+                lines.append((f"Gets out of {a.charge.transport} in contact, within 6\"", GREY))
+            elif odds is None:
                 lines.append((f"✔ Charge {name}: its {side}, {plan.distance:.1f}\" of {plan.allowance:g}\"",
                               palette.LEGAL))
             else:   # Random Charge Distances: the roll decides (game.engine.random_charge)

@@ -70,6 +70,8 @@ class ChargePreview:
     """The unit's Advance distance, inches (what a charge roll adds to its highest die)."""
     measured: dict[str, float] = field(default_factory=dict)
     """Random Charge Distances: each valid target's measured distance, inches (what the roll must reach)."""
+    transport: str | None = None
+    """Name of the Transport the unit charges out of (``reach`` is then the 6" around it it must end within)."""
 
     def chance(self, target: str) -> float | None:
         """Random Charge Distances: the probability, 0 to 1, that the charge at ``target`` is made; else None."""
@@ -282,6 +284,8 @@ class Insight:
             reach = [[(float(x), float(y)) for x, y in grown.exterior.coords]]
         preview = ChargePreview(unit.id, allowance, reach, cannot=cannot, random=random_charge.active(s),
                                 advance=move_allowance(unit, MoveAction.ADVANCE))
+        if inside and unit.embarked_in in s.units:
+            preview.transport = s.units[unit.embarked_in].profile.name
         targets = game.redirect_targets(unit.id) if redirect else game.charge_targets(unit.id)
         for tid in targets:
             try:

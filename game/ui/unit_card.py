@@ -182,7 +182,7 @@ def card_html(state: GameState, unit: Unit, other: Unit | None = None) -> str:
         for label, summary in rules:
             lines.append(f"<font color='{RULE}'>{html.escape(label)}</font>"
                          + (f" <font color='#cfd6dc'>— {html.escape(summary)}</font>" if summary else ""))
-    if unit.pose is not None:
+    if unit.pose is not None and unit.embarked_in is None:
         lines.append(f"<font color='{GREY}'>at ({unit.pose.x:.1f}, {unit.pose.y:.1f}) facing "
                      f"{unit.pose.facing:.0f}°, {unit.per_row} per row</font>")
     return "<br>".join(lines)
