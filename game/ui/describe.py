@@ -141,8 +141,9 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return (f"1.1 Ambush: place {unit} fully within 6\" of any table edge (click or drag, Q/E pivots, Enter); "
                 "Space keeps the rest waiting.")
     if d == "declare_charge":
-        return ("Click one of your units, then a highlighted enemy to declare a charge. "
-                "Space = Done when all charges are declared.")
+        riders = any(u.player == pending.player and u.embarked_in and u.removed is None for u in state.units.values())
+        return ("Click one of your units" + (" (Tab reaches those inside Transports)" if riders else "")
+                + ", then a highlighted enemy to declare a charge. Space = Done when all charges are declared.")
     if d == "charge_reaction":
         who = ", ".join(chargers_of(state, pending.unit)) or "the enemy"
         names = [REACTION_NAMES.get(o, o) for o in pending.options] or ["Hold"]
