@@ -64,7 +64,7 @@ MAX_CANDIDATES = (20, 12)
 """Most two-leg candidates screened in each round of way points (shortest first)."""
 
 PERSISTENT_WAYPOINTS = 4096
-"""Most way point lists of terrain pieces kept across unit moves (by piece, footprint size and facing)."""
+"""Most way point lists kept across unit moves (by terrain piece or unit pose, footprint size and facing)."""
 
 Key = tuple[str, object]
 """An obstacle: ("unit", id) or ("terrain", position in ``scene.terrain``); ("table", None) for the edge."""
@@ -345,6 +345,19 @@ def _approaches(side: _Side, width: float, depth: float, f0: float, max_pivot: f
     return out
 
 
+def _side_and_approaches(scene: Scene, target_id: str, side: Arc, width: float, depth: float, facing: float,
+                         max_pivot: float, max_closing: float) -> tuple[_Side, list[_Approach]]:
+    """``_side`` and ``_approaches``, kept in ``scene.cache`` until a unit moves (``charge_reach`` and the search
+    ask for the same ones). Never modified by their users."""
+    key = ("charge-approaches", target_id, side, width, depth, facing, max_pivot, max_closing)
+    hit = scene.cache.get(key)
+    if hit is None:
+        s = _side(scene, target_id, side)
+        hit = (s, _approaches(s, width, depth, facing, max_pivot, max_closing))
+        scene.cache[key] = hit
+    return hit  # type: ignore[return-value]
+
+
 def _minkowski_corners(hull: object, offsets: list[Point]) -> list[Point]:
     """Corners of the convex region where a footprint with corner ``offsets`` (from its centre) would overlap the
     convex ``hull`` (their Minkowski difference), pushed out by ``WAYPOINT_MARGIN`` / 2."""
@@ -430,11 +443,11 @@ class _Search:
         self.capped_allowance = capped_allowance
         self.fly_over = fly_over
         self.explain = explain
-        self.side = _side(scene, target_id, side)
+        self.side, self.approaches = _side_and_approaches(scene, target_id, side, self.width, self.depth,
+                                                          start.facing, max_pivot, max_closing)
         self.s0: Point = start.xy
         self.half_diag = math.hypot(self.width, self.depth) / 2
         self.sweeps = _Sweeps(scene, unit_id, start, self.width, self.depth, () if fly_over else capped_traits)
-        self.approaches = _approaches(self.side, self.width, self.depth, start.facing, max_pivot, max_closing)
         self.c_end = self.side.local(end.xy)[0]
         self.screened = 0
         self.shortest: float | None = None
@@ -483,33 +496,40 @@ class _Search:
         """Way points around obstacle ``k``: the corners of the places the footprint's centre cannot enter (the
         obstacle's hull grown by the footprint at the start facing and at the flush facing, plus a hair), and
         the hull grown by half the footprint's diagonal (mitred), where the footprint clears it turned any way."""
-        cache = self.scene.cache
-        if k[0] == "terrain":  # terrain never moves: its way points outlive unit moves (bounded)
-            kept = self.scene.persistent.setdefault("charge-waypoints", {})
-            assert isinstance(kept, dict)
-            if len(kept) > PERSISTENT_WAYPOINTS:
-                kept.clear()
-            cache = kept
+        # kept across unit moves (bounded), keyed by what they depend on: the piece, or the unit where it stands
+        cache = self.scene.persistent.setdefault("charge-waypoints", {})
+        assert isinstance(cache, dict)
+        if len(cache) > PERSISTENT_WAYPOINTS:
+            cache.clear()
         if k[0] == "unit":
-            poly = self.scene.footprint(str(k[1]))
+            uid = str(k[1])
+            poly = self.scene.footprint(uid)
+            ident: object = (uid, self.scene.pose(uid), self.scene.formation(uid))
         else:
             assert isinstance(k[1], int)
             poly = self.scene.terrain[k[1]].shape
+            ident = k[1]
         out: list[Point] = []
-        hull = poly.convex_hull
+        hulls: list[object] = []
+
+        def hull() -> object:
+            if not hulls:
+                hulls.append(poly.convex_hull)
+            return hulls[0]
+
         for facing in dict.fromkeys([self.start.facing, self.side.facing]):  # the start and the flush facing
-            key = ("charge-waypoints", k[0], k[1], self.width, self.depth, round(facing, 9))
+            key = ("charge-waypoints", k[0], ident, self.width, self.depth, round(facing, 9))
             hit = cache.get(key)
             if hit is None:
-                hit = _minkowski_corners(hull, self.sweeps.rect(Pose(0.0, 0.0, facing)))
+                hit = _minkowski_corners(hull(), self.sweeps.rect(Pose(0.0, 0.0, facing)))
                 cache[key] = hit
             assert isinstance(hit, list)
             out.extend(p for p in hit if p not in out)
         radius = self.half_diag + WAYPOINT_MARGIN
-        round_key = ("charge-waypoints", k[0], k[1], round(radius, 6))
+        round_key = ("charge-waypoints", k[0], ident, round(radius, 6))
         hit = cache.get(round_key)
         if hit is None:
-            grown = shapely.buffer(hull, radius, join_style="mitre", mitre_limit=2.0)
+            grown = shapely.buffer(hull(), radius, join_style="mitre", mitre_limit=2.0)
             pts: list[Point] = []
             if isinstance(grown, Polygon):
                 if len(grown.exterior.coords) > 13:
@@ -725,7 +745,8 @@ def charge_reach(scene: Scene, unit_id: str, start: Pose, target_id: str, side: 
     nearest contact pose of any approach facing (a path's legs are never shorter than the straight line to its
     contact). ``math.inf`` when no approach facing is within the turns. Cheap: no obstacle is looked at."""
     f = scene.formation(unit_id)
-    approaches = _approaches(_side(scene, target_id, side), f.width, f.depth, start.facing, max_pivot, max_closing)
+    _, approaches = _side_and_approaches(scene, target_id, side, f.width, f.depth, start.facing, max_pivot,
+                                         max_closing)
     return min((ap.nearest_point(start.xy)[1] for ap in approaches), default=math.inf)
 
 

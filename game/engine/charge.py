@@ -89,9 +89,14 @@ def has_charge_sight(state: GameState, unit: Unit, target: Unit) -> bool:
     return any(scene.unit_has_sight(f, target.id) for f in friends)
 
 
-def front_row_points(unit: Unit) -> list[tuple[float, float]]:
-    """Centres of the models in the front row."""
+def front_row_points(unit: Unit, state: GameState | None = None) -> list[tuple[float, float]]:
+    """Centres of the models in the front row (read from the scene's cached arrays when ``state`` is given and the
+    unit is on the table: the same values)."""
     assert unit.pose is not None
+    if state is not None and unit.on_table:
+        scene = state.scene
+        return [(float(x), float(y)) for (x, y), r in zip(scene.model_centres(unit.id).tolist(),
+                                                          scene.model_rows(unit.id).tolist(), strict=True) if r == 0]
     f = unit.formation
     return [c for c, r in zip(model_centres(unit.pose, f), model_rows(f), strict=True) if r == 0]
 
@@ -123,7 +128,7 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
                             f"neither {unit.name} nor a friend within 6\" has line of sight to {target.name}",
                             target.pose.xy)
     tf = target.formation
-    side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(unit))
+    side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(unit, state))
     seg = side_segment(target.pose, tf.width, tf.depth, side)
     scene = state.scene
     distance = scene.footprint(unit.id).distance(LineString(seg))
@@ -145,8 +150,6 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
             raise IllegalAction("Picking Targets", f"no room to contact the {side.value} of {target.name} without "
                                 "ending within 1\" of another enemy unit", seg[0])
         raise IllegalAction("Charge Moves", f"no room to reach the {side.value} of {target.name}", seg[0])
-    end_fp = footprint_polygon(end, uf)
-    contacts = tuple(e for e in others if float(end_fp.distance(scene.footprint(e))) <= CONTACT)
     turn = abs(bearing_difference(unit.pose.facing, end.facing))
     if turn > MAX_CHARGE_TURN + 1e-6:
         raise IllegalAction("Charge Moves", f"{unit.name} would have to turn {turn:.0f}° to contact "
@@ -170,6 +173,8 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
                             f"{target.name} with one pivot", target.pose.xy)
     if "difficult" in found.check.traits_crossed and not ignores_difficult(unit):
         allowance = min(allowance, DIFFICULT_CAP)
+    end_fp = footprint_polygon(end, uf)
+    contacts = tuple(e for e in others if float(end_fp.distance(scene.footprint(e))) <= CONTACT)
     return ChargePlan(target.id, side, end, found.path, distance, allowance, found.check.traits_crossed, contacts,
                       found.travel)
 

@@ -97,7 +97,7 @@ def plan_charge_out(state: GameState, unit: Unit, target: Unit, *, need_sight: b
         raise IllegalAction("Picking Targets", f"{target.name} is not an enemy unit on the table")
     assert transport.pose is not None and target.pose is not None
     tf = target.formation
-    side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(transport))
+    side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(transport, state))
     seg = side_segment(target.pose, tf.width, tf.depth, side)
     scene = state.scene
     distance = float(scene.footprint(transport.id).distance(LineString(seg)))
