@@ -148,7 +148,10 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         who = ", ".join(chargers_of(state, pending.unit)) or "the enemy"
         names = [REACTION_NAMES.get(o, o) for o in pending.options] or ["Hold"]
         choice = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-        return f"{unit} is charged by {who}: choose a charge reaction ({choice})."
+        inside = [c for c in state.charges if c.target == pending.unit and not c.resolved
+                  and state.units[c.unit].embarked_in and state.units[c.unit].removed is None]
+        why = " — no Stand and Shoot: it cannot see into the Transport the charge comes out of" if inside else ""
+        return f"{unit} is charged by {who}: choose a charge reaction ({choice}){why}."
     if d == "redirect":
         return f"The target of {unit} fled: Run down, or click a highlighted enemy to redirect the charge."
     if d == "roll_charge":
