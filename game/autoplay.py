@@ -82,7 +82,8 @@ class RandomPlayer:
             if spell is not None:
                 return spell
         if p.decision == "declare_charge":
-            for uid in self._shuffled([u.id for u in s.units_of(player)]):
+            inside = [u.id for u in s.units.values() if u.player == player and u.embarked_in and u.removed is None]
+            for uid in self._shuffled([u.id for u in s.units_of(player)] + inside):
                 targets = game.charge_targets(uid)
                 if targets and self.rng.random() < 0.7:
                     return DeclareCharge(player, uid, self.rng.choice(targets))

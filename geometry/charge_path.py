@@ -60,6 +60,9 @@ WAYPOINT_MARGIN = 0.05
 MAX_CANDIDATES = (20, 12)
 """Most two-leg candidates screened in each round of way points (shortest first)."""
 
+PERSISTENT_WAYPOINTS = 4096
+"""Most way point lists kept across unit moves (by terrain piece or unit pose, footprint size and facing)."""
+
 Key = tuple[str, object]
 """An obstacle: ("unit", id) or ("terrain", position in ``scene.terrain``); ("table", None) for the edge."""
 TABLE_KEY: Key = ("table", None)
@@ -339,6 +342,19 @@ def _approaches(side: _Side, width: float, depth: float, f0: float, max_pivot: f
     return out
 
 
+def _side_and_approaches(scene: Scene, target_id: str, side: Arc, width: float, depth: float, facing: float,
+                         max_pivot: float, max_closing: float) -> tuple[_Side, list[_Approach]]:
+    """``_side`` and ``_approaches``, kept in ``scene.cache`` until a unit moves (``charge_reach`` and the search
+    ask for the same ones). Never modified by their users."""
+    key = ("charge-approaches", target_id, side, width, depth, facing, max_pivot, max_closing)
+    hit = scene.cache.get(key)
+    if hit is None:
+        s = _side(scene, target_id, side)
+        hit = (s, _approaches(s, width, depth, facing, max_pivot, max_closing))
+        scene.cache[key] = hit
+    return hit  # type: ignore[return-value]
+
+
 def _minkowski_corners(hull: object, offsets: list[Point]) -> list[Point]:
     """Corners of the convex region where a footprint with corner ``offsets`` (from its centre) would overlap the
     convex ``hull`` (their Minkowski difference), pushed out by ``WAYPOINT_MARGIN`` / 2."""
@@ -424,11 +440,11 @@ class _Search:
         self.capped_allowance = capped_allowance
         self.fly_over = fly_over
         self.explain = explain
-        self.side = _side(scene, target_id, side)
+        self.side, self.approaches = _side_and_approaches(scene, target_id, side, self.width, self.depth,
+                                                          start.facing, max_pivot, max_closing)
         self.s0: Point = start.xy
         self.half_diag = math.hypot(self.width, self.depth) / 2
         self.sweeps = _Sweeps(scene, unit_id, start, self.width, self.depth, () if fly_over else capped_traits)
-        self.approaches = _approaches(self.side, self.width, self.depth, start.facing, max_pivot, max_closing)
         self.c_end = self.side.local(end.xy)[0]
         self.screened = 0
         self.shortest: float | None = None
@@ -477,27 +493,40 @@ class _Search:
         """Way points around obstacle ``k``: the corners of the places the footprint's centre cannot enter (the
         obstacle's hull grown by the footprint at the start facing and at the flush facing, plus a hair), and
         the hull grown by half the footprint's diagonal (mitred), where the footprint clears it turned any way."""
-        cache = self.scene.cache
+        # kept across unit moves (bounded), keyed by what they depend on: the piece, or the unit where it stands
+        cache = self.scene.persistent.setdefault("charge-waypoints", {})
+        assert isinstance(cache, dict)
+        if len(cache) > PERSISTENT_WAYPOINTS:
+            cache.clear()
         if k[0] == "unit":
-            poly = self.scene.footprint(str(k[1]))
+            uid = str(k[1])
+            poly = self.scene.footprint(uid)
+            ident: object = (uid, self.scene.pose(uid), self.scene.formation(uid))
         else:
             assert isinstance(k[1], int)
             poly = self.scene.terrain[k[1]].shape
+            ident = k[1]
         out: list[Point] = []
-        hull = poly.convex_hull
+        hulls: list[object] = []
+
+        def hull() -> object:
+            if not hulls:
+                hulls.append(poly.convex_hull)
+            return hulls[0]
+
         for facing in dict.fromkeys([self.start.facing, self.side.facing]):  # the start and the flush facing
-            key = ("charge-waypoints", k[0], k[1], self.width, self.depth, round(facing, 9))
+            key = ("charge-waypoints", k[0], ident, self.width, self.depth, round(facing, 9))
             hit = cache.get(key)
             if hit is None:
-                hit = _minkowski_corners(hull, self.sweeps.rect(Pose(0.0, 0.0, facing)))
+                hit = _minkowski_corners(hull(), self.sweeps.rect(Pose(0.0, 0.0, facing)))
                 cache[key] = hit
             assert isinstance(hit, list)
             out.extend(p for p in hit if p not in out)
         radius = self.half_diag + WAYPOINT_MARGIN
-        round_key = ("charge-waypoints", k[0], k[1], round(radius, 6))
+        round_key = ("charge-waypoints", k[0], ident, round(radius, 6))
         hit = cache.get(round_key)
         if hit is None:
-            grown = shapely.buffer(hull, radius, join_style="mitre", mitre_limit=2.0)
+            grown = shapely.buffer(hull(), radius, join_style="mitre", mitre_limit=2.0)
             pts: list[Point] = []
             if isinstance(grown, Polygon):
                 if len(grown.exterior.coords) > 13:
@@ -656,8 +685,35 @@ class _Search:
                     return found
         return None
 
+    def fails_fast(self, straight: list[_Candidate]) -> ChargeSearch | None:
+        """A verdict of "no path" reached without screening any candidate, or None when the search must run.
+
+        Every candidate's travel is at least ``reach``, the distance from the start to the nearest contact pose of
+        any approach (leg 1 then leg 2 is never shorter than the straight line). So the search finds nothing if
+        (1) ``reach`` is beyond the allowance (no candidate is within it), or (2) ``reach`` is beyond the capped
+        allowance and the unit stands in, or ``end`` lies in, capped terrain (every candidate crosses it and is
+        too long for it: ``screen`` turns down each). ``found`` is exactly the full search's (None); ``shortest``
+        is the straight candidates' as in the full search, ``screened`` 0."""
+        reach = min((ap.nearest_point(self.s0)[1] for ap in self.approaches), default=math.inf)
+        beyond = [cd.travel for cd in straight if cd.travel > self.allowance + EPS]
+        shortest = min(beyond) if beyond else None
+        if reach > self.allowance + EPS:
+            return ChargeSearch(None, shortest=shortest)
+        sw = self.sweeps
+        if sw.capped and reach > self.capped_allowance + EPS:
+            if sw.start_capped:
+                return ChargeSearch(None, shortest=shortest)
+            at_end = sw.index.overlapping(sw.rect(self.end), sw.mask, self.unit_id)
+            if any(k[0] == "terrain" and k[1] in sw.capped and k not in sw.skip for k in at_end):
+                return ChargeSearch(None, shortest=shortest, capped=True)
+        return None
+
     def run(self) -> ChargeSearch:
         straight = self.straight()
+        if not self.explain:
+            quick = self.fails_fast(straight)
+            if quick is not None:
+                return quick
         found = self._try(straight)
         tried: set[Key] = set()
         order = 1000
@@ -677,6 +733,18 @@ class _Search:
             blocked = check_path(self.scene, self.unit_id, self.start, self.poses(straight[0])[0], exclusion=0.0,
                                  ignore_units=[self.target_id], fly_over=self.fly_over)
         return ChargeSearch(None, blocked, self.shortest, self.capped, self.screened)
+
+
+def charge_reach(scene: Scene, unit_id: str, start: Pose, target_id: str, side: Arc, max_pivot: float = 90.0,
+                 max_closing: float = 45.0) -> float:
+    """A lower bound of the travel (inches) of any path ``find_charge_path`` can find from ``start`` to ``side``
+    of ``target_id`` with the same ``max_pivot`` and ``max_closing``: the distance from the start centre to the
+    nearest contact pose of any approach facing (a path's legs are never shorter than the straight line to its
+    contact). ``math.inf`` when no approach facing is within the turns. Cheap: no obstacle is looked at."""
+    f = scene.formation(unit_id)
+    _, approaches = _side_and_approaches(scene, target_id, side, f.width, f.depth, start.facing, max_pivot,
+                                         max_closing)
+    return min((ap.nearest_point(start.xy)[1] for ap in approaches), default=math.inf)
 
 
 def find_charge_path(
@@ -703,6 +771,8 @@ def find_charge_path(
 
     ``fly_over``: the legs pass over units and terrain (rulebook "Flying"); only where the unit ends counts.
     ``explain``: when nothing is found, run ``check_path`` on the first straight candidate for ``blocked``.
+    Without ``explain`` a search that cannot succeed is cut short before screening (``_Search.fails_fast``: cheap
+    lower bounds of the travel); ``found`` is always the same, ``capped`` and ``screened`` may differ.
     The unit's footprint size comes from the scene (its pose there is not used). Deterministic; answers are
     kept in ``scene.cache`` until a unit moves.
     """

@@ -22,7 +22,7 @@ from game.engine.random_charge import charge_allowance, measured_distance, roll_
 from game.engine.special_rules import flying, immobile
 from game.engine.state import GameState, MoveAction, Removal, Unit
 from geometry.arcs import Arc, arc_of_point, majority_arc, side_segment
-from geometry.charge_path import find_charge_path
+from geometry.charge_path import charge_reach, find_charge_path
 from geometry.contact import best_flush_pose, shuffle_target, touching_sides
 from geometry.formation import model_centres, model_rows
 from geometry.pose import Pose, bearing_difference, bearing_to
@@ -89,9 +89,14 @@ def has_charge_sight(state: GameState, unit: Unit, target: Unit) -> bool:
     return any(scene.unit_has_sight(f, target.id) for f in friends)
 
 
-def front_row_points(unit: Unit) -> list[tuple[float, float]]:
-    """Centres of the models in the front row."""
+def front_row_points(unit: Unit, state: GameState | None = None) -> list[tuple[float, float]]:
+    """Centres of the models in the front row (read from the scene's cached arrays when ``state`` is given and the
+    unit is on the table: the same values)."""
     assert unit.pose is not None
+    if state is not None and unit.on_table:
+        scene = state.scene
+        return [(float(x), float(y)) for (x, y), r in zip(scene.model_centres(unit.id).tolist(),
+                                                          scene.model_rows(unit.id).tolist(), strict=True) if r == 0]
     f = unit.formation
     return [c for c, r in zip(model_centres(unit.pose, f), model_rows(f), strict=True) if r == 0]
 
@@ -108,8 +113,9 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     impassable terrain; the 1" rule does not apply) whose travel up to contact, like the distance to that side,
     is within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain).
 
-    ``explain`` False spares the work of naming what blocks the path when there is none (``charge_targets``
-    only needs the verdict).
+    ``explain`` False spares the work of naming what blocks the path when there is none, and rejects charges no
+    path can reach early (``geometry.charge_path.charge_reach``): the verdict is the same, the message may name
+    another of the reasons (``charge_targets`` only needs the verdict).
     """
     why = can_charge(unit)
     if why:
@@ -122,7 +128,7 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
                             f"neither {unit.name} nor a friend within 6\" has line of sight to {target.name}",
                             target.pose.xy)
     tf = target.formation
-    side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(unit))
+    side = majority_arc(target.pose, tf.width, tf.depth, front_row_points(unit, state))
     seg = side_segment(target.pose, tf.width, tf.depth, side)
     scene = state.scene
     distance = scene.footprint(unit.id).distance(LineString(seg))
@@ -130,6 +136,11 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     if distance > allowance + 1e-6:
         raise IllegalAction("Charging", f"{target.name}'s {side.value} is {distance:.1f}\" away; "
                             f"{unit.name} charges at most {allowance:g}\"", target.pose.xy)
+    if not explain and charge_reach(scene, unit.id, unit.pose, target.id, side, MAX_PIVOT,
+                                    MAX_CHARGE_TURN - MAX_PIVOT) > allowance + 1e-6:
+        # cheap lower bound of the path search: no path can be short enough (the verdict is the search's)
+        raise IllegalAction("Charging", f"no clear path of at most {allowance:g}\" reaches the {side.value} of "
+                            f"{target.name} with one pivot", target.pose.xy)
     uf = unit.formation
     others = [e.id for e in state.enemies_of(unit.player) if e.id != target.id and e.on_table]
     end = best_flush_pose(scene, unit.id, target.id, side, uf.width, uf.depth, unit.pose.xy,
@@ -139,8 +150,6 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
             raise IllegalAction("Picking Targets", f"no room to contact the {side.value} of {target.name} without "
                                 "ending within 1\" of another enemy unit", seg[0])
         raise IllegalAction("Charge Moves", f"no room to reach the {side.value} of {target.name}", seg[0])
-    end_fp = footprint_polygon(end, uf)
-    contacts = tuple(e for e in others if float(end_fp.distance(scene.footprint(e))) <= CONTACT)
     turn = abs(bearing_difference(unit.pose.facing, end.facing))
     if turn > MAX_CHARGE_TURN + 1e-6:
         raise IllegalAction("Charge Moves", f"{unit.name} would have to turn {turn:.0f}° to contact "
@@ -164,6 +173,8 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
                             f"{target.name} with one pivot", target.pose.xy)
     if "difficult" in found.check.traits_crossed and not ignores_difficult(unit):
         allowance = min(allowance, DIFFICULT_CAP)
+    end_fp = footprint_polygon(end, uf)
+    contacts = tuple(e for e in others if float(end_fp.distance(scene.footprint(e))) <= CONTACT)
     return ChargePlan(target.id, side, end, found.path, distance, allowance, found.check.traits_crossed, contacts,
                       found.travel)
 
@@ -173,16 +184,17 @@ def charge_targets(state: GameState, unit: Unit) -> list[str]:
     if can_charge(unit):
         return []
     allowance = charge_allowance(state, unit)
-    out = []
+    reachable = []
     near = state.scene.units_within(unit.id, allowance, players=[3 - unit.player])
-    if near:
-        state.scene.visible_units(unit.id, near)  # one batched sight query; plan_charge reads the cached answers
     for enemy_id in near:
-        try:
-            plan_charge(state, unit, state.units[enemy_id], explain=False)
+        try:  # the charge move first: most enemies near a crowded line fail it, and sight costs more
+            plan_charge(state, unit, state.units[enemy_id], need_sight=False, explain=False)
         except IllegalAction:
             continue
-        out.append(enemy_id)
+        reachable.append(enemy_id)
+    if reachable:
+        state.scene.visible_units(unit.id, reachable)  # one batched sight query; has_charge_sight reads the answers
+    out = [e for e in reachable if has_charge_sight(state, unit, state.units[e])]
     return [u for u in state.units if u in out]
 
 

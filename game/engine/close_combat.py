@@ -40,9 +40,10 @@ Rulings made here (for docs/rulings.md):
   then the rear enemies it has room to face); it turns to face the chosen enemy and is placed flush against the
   side of that enemy it touched; other enemies that lost contact or now overlap it are moved flush against the
   side of it nearest to them.
-* Closing gaps: an engaged pair out of base contact is put back in contact by moving the unit whose front faces
-  the other (fewer other engagements first) flush against the side of the other it was touching, 1" from every
-  enemy unit outside the combat; if that is impossible the two are disengaged.
+* Closing gaps (``consolidation.close_gaps``): an engaged pair out of base contact is put back in contact by a
+  straight move of one of them (forward, then sideways, then backward) or, failing that, by placing it flush
+  against the other; the mover keeps touching every enemy it touches and 1" from units outside the combat. A gap
+  that cannot be closed leaves the two locked in combat (docs/rulings.md).
 * ``fights_as_charger`` and ``first_round_with`` are cleared for every unit of a combat once it is resolved;
   a unit that follows up gets ``fights_as_charger`` again, and both units get each other in ``first_round_with``
   (it fights next turn "as if it charged": Impact hits, +1 charge bonus, the enemy's Counter).

@@ -18,6 +18,8 @@ Distances in inches, facings in compass degrees. Rulings made here (for docs/rul
 * Every flush placement (pivot to face, keeping contact, closing gaps, flank follow up) takes the position with
   the most frontage, nearest the unit's current place, that overlaps no unit and is at least 1" from every enemy
   unit outside the combat (``best_flush_pose`` with ``keep_clear``); if there is none, the move is not made.
+* Closing gaps (``close_gaps``): straight moves forward, then sideways, then backward, then a flush placement;
+  the mover keeps touching every enemy it touches; a gap no move can close leaves the pair locked in combat.
 * Consolidation move: either a pivot in place (the path's poses all at the start's x, y) whose turns add up to
   at most 180 degrees, or a move keeping the facing whose legs add up to at most 3"; a path mixing both is
   refused. The move keeps 1" from other units, stays on the table and out of impassable terrain
@@ -353,7 +355,8 @@ def pivot_to_face(state: GameState, unit: Unit, order: Sequence[str], target: st
 
 def _restore_contact(state: GameState, mover: Unit, anchor: Unit, order: Sequence[str]) -> list[Event]:
     """Put ``mover`` back in base contact with ``anchor`` after ``anchor`` moved: flush against the side of
-    ``anchor`` nearest to it; disengage them if impossible."""
+    ``anchor`` nearest to it; if that is impossible they stay locked in combat and ``close_gaps`` closes the gap at
+    the end of the combat (or leaves it open, docs/rulings.md)."""
     assert mover.pose is not None and anchor.pose is not None
     scene = state.scene
     if in_base_contact(scene, mover.id, anchor.id) and not _overlap(state, mover.id, anchor.id):
@@ -365,10 +368,8 @@ def _restore_contact(state: GameState, mover: Unit, anchor: Unit, order: Sequenc
     side = arc_of_point(anchor.pose, af.width, af.depth, mover.pose.xy)
     pose = _place_flush(state, mover, anchor, side, order)
     start = mover.pose
-    if pose is None:
-        state.disengage(mover, anchor)
-        return [Event("info", f"{mover.name} cannot stay in contact with {anchor.name}: they are no longer in "
-                      "melee", {"unit": mover.id, "target": anchor.id})]
+    if pose is None:  # still locked in combat: ``close_gaps`` tries the other moves at the end
+        return []
     state.place(mover, pose)
     state.engage(mover, anchor, Arc.FRONT, side)
     return [Event("consolidate", f"{mover.name} moves to stay in contact with {anchor.name}",
@@ -376,10 +377,79 @@ def _restore_contact(state: GameState, mover: Unit, anchor: Unit, order: Sequenc
                    "to": _pose(pose)})]
 
 
+GAP_TURNS: tuple[tuple[float, ...], ...] = ((0.0,), (90.0, 270.0), (180.0,))
+"""Rulebook "Consolidation Moves": close gaps "Start with units moving forward, then sideways and so forth":
+the straight moves tried for each unit, as turns (degrees clockwise) from its facing."""
+
+
+def _gap_pose_ok(state: GameState, mover: Unit, pose: Pose, other: Unit, keep: Sequence[str],
+                 combat: Sequence[str]) -> bool:
+    """Whether ``mover`` may stand at ``pose`` after closing its gap to ``other``: touching it and every unit of
+    ``keep`` (the enemies it touches now), overlapping nothing, on the table, and coming no nearer than 1" to a
+    unit outside ``combat`` (rulebook "General Movement")."""
+    fp = footprint_polygon(pose, mover.formation)
+    touching = [other.id, *keep]
+    if any(float(fp.distance(state.scene.footprint(u))) > CONTACT for u in touching):
+        return False
+    return not blocked_at(state, mover, pose) and comes_near(state, mover, pose, combat) is None
+
+
+def _gap_slide(state: GameState, mover: Unit, other: Unit, turn: float, keep: Sequence[str],
+               combat: Sequence[str]) -> Pose | None:
+    """Where ``mover`` ends sliding straight (keeping its facing) ``turn`` degrees from its facing until it touches
+    ``other``, if that closes the gap legally (``_gap_pose_ok``); None otherwise. The slide is at most twice the
+    gap plus half an inch (a gap is closed by a short move, not a march along the enemy line)."""
+    assert mover.pose is not None
+    gap = state.scene.distance(mover.id, other.id)
+    result = state.scene.slide(mover.id, mover.pose, mover.pose.facing + turn, 2.0 * gap + 0.5, gap=0.0,
+                               stop_at=(other.id,), ignore_units=keep)
+    if result.contacted != other.id or not _gap_pose_ok(state, mover, result.pose, other, keep, combat):
+        return None
+    return result.pose
+
+
+def _gap_move(state: GameState, a: Unit, b: Unit, combat: Sequence[str],
+              key: Callable[[str], tuple[int, str]]) -> tuple[Unit, Unit, Pose, bool] | None:
+    """How to close the gap between the engaged ``a`` and ``b``: (mover, the other, end pose, True if the mover
+    pivoted to be placed flush), or None if no move can (see ``close_gaps``)."""
+    scene = state.scene
+    movers = sorted((a, b), key=lambda u: (u.contact_arcs.get((b if u is a else a).id) is not Arc.FRONT,
+                                           len(u.engaged_with), key(u.id)))
+    for mover in movers:
+        if immobile(mover):
+            continue
+        other = b if mover is a else a
+        keep = [e for e in sorted(mover.engaged_with) if e != other.id and state.units[e].on_table
+                and in_base_contact(scene, mover.id, e)]
+        for turns in GAP_TURNS:
+            found = [p for t in turns if (p := _gap_slide(state, mover, other, t, keep, combat)) is not None]
+            if found:
+                assert mover.pose is not None
+                start = mover.pose
+                return mover, other, min(found, key=start.distance_to), False
+        side = other.contact_arcs.get(mover.id, Arc.FRONT)
+        pose = _place_flush(state, mover, other, side, combat)
+        if pose is not None and _gap_pose_ok(state, mover, pose, other, keep, combat):
+            return mover, other, pose, True
+    return None
+
+
 def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
-    """Close the gaps between units still locked in combat (rulebook "Consolidation Moves": "close any gaps ...
-    by moving the remaining units. Start with units moving forward"). See the module rulings. Returns
-    ``consolidate`` events with kind ``close_gap`` and ``info`` events for pairs that had to be disengaged."""
+    """Close the gaps between units still locked in combat (rulebook "Consolidation Moves": "If there are still
+    units locked in combat after all other consolidation moves have been made, then close any gaps that have been
+    formed between the units locked in combat, by moving the remaining units. Start with units moving forward,
+    then sideways and so forth").
+
+    ``order``: the combat's units. Every engaged pair out of base contact (casualties removed from a unit shrink
+    it, a retreat stopped within 1", a pivot to face) is closed by moving one of the two: the unit whose front
+    faces the other first, then the one with fewer engagements, then combat order. Each unit tries, in turn: a
+    straight move forward, sideways, backward (keeping its facing), then pivoting to be placed flush against the
+    side of the other it touched (``best_flush_pose``). The move must end touching the other unit and every enemy
+    the mover touches now, overlap nothing, stay on the table and come no nearer than 1" to a unit outside the
+    combat; Immobile units are not moved. A pair whose gap no move can close stays locked in combat (the gap is
+    tried again after its next melee; docs/rulings.md). Returns ``consolidate`` events with kind ``close_gap`` and
+    ``info`` events for gaps left open.
+    """
     events: list[Event] = []
     key = _order_index(order)
     scene = state.scene
@@ -391,32 +461,30 @@ def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
         for b_id in sorted(a.engaged_with, key=key):
             if key(a_id) < key(b_id) and state.units[b_id].on_table:
                 pairs.append((a_id, b_id))
-    for a_id, b_id in pairs:
-        a, b = state.units[a_id], state.units[b_id]
-        if b_id not in a.engaged_with or in_base_contact(scene, a_id, b_id):
-            continue
-        candidates = sorted((a, b), key=lambda u: (u.contact_arcs.get((b if u is a else a).id) is not Arc.FRONT,
-                                                   len(u.engaged_with), key(u.id)))
-        done = False
-        for mover in candidates:
-            other = b if mover is a else a
-            if mover.contact_arcs.get(other.id) is not Arc.FRONT and len(mover.engaged_with) > 1:
+    left_open: list[tuple[str, str]] = []
+    for _ in range(2):  # a later move can make room for a pair that failed
+        left_open = []
+        for a_id, b_id in pairs:
+            a, b = state.units[a_id], state.units[b_id]
+            if b_id not in a.engaged_with or in_base_contact(scene, a_id, b_id):
                 continue
-            side = other.contact_arcs.get(mover.id, Arc.FRONT)
-            pose = _place_flush(state, mover, other, side, order)
-            if pose is None:
+            move = _gap_move(state, a, b, order, key)
+            if move is None:
+                left_open.append((a_id, b_id))
                 continue
+            mover, other, pose, flush = move
             assert mover.pose is not None
             start = mover.pose
             state.place(mover, pose)
-            state.engage(mover, other, Arc.FRONT, side)
+            if flush:
+                state.engage(mover, other, Arc.FRONT, other.contact_arcs.get(mover.id, Arc.FRONT))
             events.append(Event("consolidate", f"{mover.name} closes the gap to {other.name}",
                                 {"unit": mover.id, "kind": "close_gap", "target": other.id, "from": _pose(start),
                                  "to": _pose(pose)}))
-            done = True
+        if not left_open:
             break
-        if not done:
-            state.disengage(a, b)
-            events.append(Event("info", f"{a.name} and {b.name} lost contact and are no longer in melee",
-                                {"unit": a.id, "target": b.id}))
+    for a_id, b_id in left_open:
+        a, b = state.units[a_id], state.units[b_id]
+        events.append(Event("info", f"{a.name} and {b.name} cannot close the gap between them: they stay locked "
+                            "in combat", {"unit": a.id, "target": b.id}))
     return events

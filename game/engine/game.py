@@ -15,6 +15,7 @@ from typing import Any
 
 from game.engine import (
     artillery_scatter,
+    charge_out,
     close_combat,
     deployment,
     magic,
@@ -148,6 +149,8 @@ class Game:
         unit = s.units.get(unit_id)
         if unit is None or s.step is not Step.DECLARE_CHARGES or unit.player != s.active_player:
             return []
+        if charge_out.inside(unit):  # rulebook "Transport(X)": units may use Charge actions to disembark
+            return charge_out.charge_out_targets(s, unit)
         return charging.charge_targets(s, unit)
 
     def redirect_targets(self, unit_id: str) -> list[str]:
@@ -201,8 +204,9 @@ class Game:
         return [u.id for u in s.units_of(player) if can_move(s, u) is None]
 
     def chargers(self, player: int) -> list[str]:
-        """Units of ``player`` that have at least one valid charge target now."""
-        return [u.id for u in self.state.units_of(player) if self.charge_targets(u.id)]
+        """Units of ``player`` that have at least one valid charge target now (units inside a Transport too)."""
+        return [u.id for u in self.state.units.values() if u.player == player and (u.on_table or charge_out.inside(u))
+                and self.charge_targets(u.id)]
 
     def shooters(self, player: int) -> list[str]:
         """Units of ``player`` that have at least one valid shooting target now, or may fire at a target point."""
@@ -463,7 +467,10 @@ class Game:
         target = s.units.get(action.target)
         if target is None:
             raise IllegalAction("Picking Targets", f"there is no unit {action.target!r}")
-        plan = charging.plan_charge(s, unit, target)
+        if charge_out.inside(unit):
+            plan = charge_out.plan_charge_out(s, unit, target)
+        else:
+            plan = charging.plan_charge(s, unit, target)
         s.charges.append(DeclaredCharge(unit.id, target.id))
         unit.move_action = MoveAction.CHARGE
         data: dict[str, Any] = {"unit": unit.id, "target": target.id, "declared": True}
@@ -497,7 +504,7 @@ class Game:
             if charge.reaction is not None or charge.resolved:
                 continue
             target = s.units[charge.target]
-            if not target.on_table or not s.units[charge.unit].on_table:
+            if not target.on_table or charge_out.charger_position(s, s.units[charge.unit]) is None:
                 charge.reaction = "hold"
                 continue
             options = self._reaction_options(charge)
@@ -562,7 +569,7 @@ class Game:
                 s.step = Step.CHARGE_REACTIONS
                 return events + self._next_reaction()
             unit, target = s.units[charge.unit], s.units[charge.target]
-            if not unit.on_table:
+            if charge_out.charger_position(s, unit) is None:
                 charge.resolved = True
                 continue
             if charge.reaction == "flee":
@@ -574,7 +581,10 @@ class Game:
                 charge.resolved = True
                 events.append(Event("charge", f"{unit.name}'s target is gone; the charge ends", {"unit": unit.id}))
                 continue
-            events += charging.make_charge_move(s, self.dice, unit, target)
+            if charge_out.inside(unit):
+                events += charge_out.make_charge_out(s, self.dice, unit, target)
+            else:
+                events += charging.make_charge_move(s, self.dice, unit, target)
             charge.resolved = True
         s.step = Step.REMAINING_MOVES
         s.pending = Pending(s.active_player, "move")
@@ -647,11 +657,11 @@ class Game:
         attackers: list[tuple[str, Arc]] = []
         events: list[Event] = []
         for c in s.charges:
-            if c.resolved or c.target != target.id or c.reaction is None or not s.units[c.unit].on_table:
-                continue
             charger = s.units[c.unit]
-            assert charger.pose is not None
-            attackers.append((charger.id, arc_of_point(target.pose, tf.width, tf.depth, charger.pose.xy)))
+            where = charge_out.charger_position(s, charger)  # a unit inside a Transport: from the Transport
+            if c.resolved or c.target != target.id or c.reaction is None or where is None:
+                continue
+            attackers.append((charger.id, arc_of_point(target.pose, tf.width, tf.depth, where.xy)))
             if c.reaction != "flee":
                 c.reaction = "flee"
                 events.append(Event("reaction", f"{target.name} flees from the charge of {charger.name} too",
@@ -672,6 +682,8 @@ class Game:
         saved = unit.move_action
         unit.move_action = None
         try:
+            if charge_out.inside(unit):
+                return charge_out.charge_out_targets(self.state, unit)
             return charging.charge_targets(self.state, unit)
         finally:
             unit.move_action = saved
@@ -742,7 +754,10 @@ class Game:
         return True, events
 
     def _run_down(self, unit: Unit, fled: Unit) -> list[Event]:
-        """Rulebook "Flee": the charger charges the fleeing unit with its normal charge distance."""
+        """Rulebook "Flee": the charger charges the fleeing unit with its normal charge distance (from inside a
+        Transport: ``charge_out.run_down_out``)."""
+        if charge_out.inside(unit):
+            return charge_out.run_down_out(self.state, self.dice, unit, fled)
         return charging.run_down(self.state, self.dice, unit, fled)
 
     def _consolidate(self, action: Consolidate) -> list[Event]:

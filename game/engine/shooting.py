@@ -79,6 +79,9 @@ def shooting_restriction(unit: Unit) -> tuple[str, str] | None:
     unit may not shoot; reported under "Who Can Shoot"), and units locked in melee, which fight instead of
     shooting (docs/rulings.md).
     """
+    if unit.embarked_in is not None and unit.removed is None:  # rulebook "Transport(X)"
+        return ("Transport", f"{unit.name} is inside a Transport: units inside have no line of sight to the "
+                "outside, and may target only units inside and the Transport itself, never an enemy")
     if not unit.on_table:
         return ("Shooting", f"{unit.name} is not on the table")
     if unit.fleeing:
@@ -272,6 +275,8 @@ def _target_problem(state: GameState, shooter: Unit, target: Unit) -> str | None
     """Why ``target`` is not an enemy unit that may be shot at, ignoring sight and range; None if it may."""
     if target.player == shooter.player:
         return f"{target.name} is not an enemy unit"
+    if target.embarked_in is not None and target.removed is None:  # rulebook "Transport(X)"
+        return f"{target.name} is inside a Transport: units outside have no line of sight to the inside"
     if not target.on_table:
         return f"{target.name} is not on the table"
     if target.engaged:

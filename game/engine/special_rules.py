@@ -160,9 +160,10 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
     _r("Tough", "Each model takes X wounds before it is removed; wounds stay on the most wounded model.",
        ("casualties.apply_wounds", "special_rules.deadly_wounds"), ("any",)),
     _r("Transport", "Carries up to X models (non-hero models with Tough take 3 places); units get in and out "
-       "with a move action within 6\"; if it is destroyed they are put down, Shaken, after a dangerous terrain "
-       "test.", ("transport.embark", "transport.disembark", "transport.unload_destroyed",
-                 "transport.transport_spaces"), (_M, "any")),
+       "with a move action within 6\", or charge out; units inside see nothing outside and cannot be seen; if it "
+       "is destroyed they are put down, Shaken, after a dangerous terrain test.",
+       ("transport.embark", "transport.disembark", "transport.unload_destroyed", "transport.transport_spaces",
+        "charge_out.make_charge_out"), (_M, "any")),
 )}
 """Every rule of the Special Rules Reference by name."""
 

@@ -16,9 +16,9 @@ A faithful minimal version, documented in docs/rulings.md ("Special rules and he
   of its Transport (every corner of its footprint), on the table, not overlapping units or impassable terrain and
   at least 1" from every other unit; it counts as having taken that action (an Advance lets its front row shoot).
   It cannot Rush out with an enemy within 6" of the Transport. A unit may not embark and disembark in the same
-  turn. Charging out of a Transport is not supported yet.
-* **Inside**: the unit is not on the table: it cannot be seen, shot at or charged, and cannot shoot, charge or
-  cast out (no line of sight to the outside). It keeps its last pose as a marker.
+  turn. A unit inside may also use a Charge action to get out (``game.engine.charge_out``).
+* **Inside**: the unit is not on the table: it cannot be seen, shot at or charged, and cannot shoot out (no line
+  of sight to the outside: ``shooting.shooting_restriction``). It keeps its last pose as a marker.
 * **Destroyed Transport** (``unload_destroyed``, called by ``casualties.apply_wounds`` before the Transport is
   removed): each unit inside is put down by the engine fully within 6" of the Transport, as close as it fits
   (behind it, beside it, in front of it), facing as the Transport, then takes a dangerous terrain test (one die

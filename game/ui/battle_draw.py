@@ -16,7 +16,7 @@ import pygame
 
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
-from game.engine.state import MoveAction, Phase
+from game.engine.state import GameState, MoveAction, Phase
 from game.ui import decisions, palette, spell_aim
 from game.ui import label_layout as prio
 from game.ui.assets import text_cache
@@ -108,7 +108,8 @@ def aids(scene: BattleScene) -> Aids:
     s = scene.game.state
     pending = scene.game.pending
     d = pending.decision if pending is not None else None
-    subject = scene.selected if scene.selected in s.units and s.units[scene.selected].on_table else None
+    subject = scene.selected if scene.selected in s.units and (s.units[scene.selected].on_table or inside_transport(
+        s, scene.selected)) else None
     if d == "redirect" and pending is not None and pending.unit in s.units:
         subject = pending.unit
     out = Aids(subject)
@@ -125,9 +126,9 @@ def aids(scene: BattleScene) -> Aids:
             out.charge_problem = insight.charge_problem(subject, hover)
     if own and d == "shoot" and hover is not None and s.units[hover].player != unit.player:
         out.shot = insight.shot(subject, hover, decisions.shot_weapons(scene, subject))
-    if scene.show_sight:
+    if scene.show_sight and unit.on_table:
         out.sight = insight.sight(subject)
-    if scene.measure and scene.view.rect.collidepoint(scene.mouse):
+    if scene.measure and unit.on_table and scene.view.rect.collidepoint(scene.mouse):
         out.measurement = insight.measure(subject, scene.view.to_table(scene.mouse), hover)
     return out
 
@@ -342,13 +343,28 @@ def _draw_outlines(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
     if a.shot is not None and a.shot.reason is not None:
         outlines[a.shot.target] = (palette.ILLEGAL, 2)
     if scene.selected:
-        outlines[scene.selected] = (palette.SELECT, 2)
+        # a unit inside a Transport is shown by its Transport (rulebook "Transport(X)")
+        outlines[inside_transport(s, scene.selected) or scene.selected] = (palette.SELECT, 2)
     if a.measurement is not None and a.measurement.target is not None:
         outlines[a.measurement.target] = (palette.MEASURE, 2)     # the tape snapped to this unit
     for uid, strength in scene.anims.flash(scene.time).items():
         if uid not in outlines or outlines[uid][1] < 3:
             outlines[uid] = (palette.FLASH, 2 + round(2 * strength))
     scene.painter.draw_outlines(screen, scene.view, s, outlines)
+
+
+def inside_transport(state: GameState, uid: str | None) -> str | None:
+    """The id of the Transport on the table that unit ``uid`` is inside, or None."""
+    unit = state.units.get(uid) if uid else None
+    if unit is None or unit.embarked_in is None or unit.removed is not None:
+        return None
+    transport = state.units.get(unit.embarked_in)
+    return transport.id if transport is not None and transport.on_table else None
+
+
+def measured_from(state: GameState, uid: str) -> str:
+    """The unit distances are measured from: ``uid``, or its Transport when it is inside one."""
+    return inside_transport(state, uid) or uid
 
 
 def target_ids(scene: BattleScene) -> list[str]:
@@ -410,6 +426,8 @@ def _ask_reach_label(scene: BattleScene, labels: LabelLayout, preview: ChargePre
     pts = [scene.view.to_screen(p) for p in preview.reach[0]]
     text = (f"charge range {preview.allowance:g}\" (Advance {preview.advance:g}\" + 6\")" if preview.random
             else f"charge reach {preview.allowance:g}\"")
+    if preview.transport is not None:
+        text = "charge out: within 6\""
     surf = text_cache.get(text, 12, REACH, True, (12, 14, 16, 215), 3)
     w, h = surf.get_size()
     top = min(pts, key=lambda q: q[1])
@@ -542,7 +560,8 @@ def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: Char
             continue
         hot = hover == tid
         colour = palette.TARGET
-        path = [unit.pose.xy] + [p.xy for p in plan.path] if unit.pose is not None else []
+        start = s.units[measured_from(s, unit.id)].pose  # a unit inside a Transport gets out from it
+        path = [start.xy] + [p.xy for p in plan.path] if start is not None else []
         if len(path) >= 2:
             dashed_polyline(screen, colour if hot else faded(colour, 0.55), [view.to_screen(p) for p in path],
                             2 if hot else 1)
@@ -669,8 +688,9 @@ def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labe
     for uid in target_ids(scene):
         if uid == sel or uid in planned or uid not in s.units or not s.units[uid].on_table:
             continue
-        pa, pb = closest_points_between(s.units[sel], s.units[uid])
-        draw_tape(screen, scene.view, pa, pb, f'{s.scene.distance(sel, uid):.1f}"', palette.TARGET, 1, labels,
+        origin = measured_from(s, sel)
+        pa, pb = closest_points_between(s.units[origin], s.units[uid])
+        draw_tape(screen, scene.view, pa, pb, f'{s.scene.distance(origin, uid):.1f}"', palette.TARGET, 1, labels,
                   prio.TARGET_TAPE, "target tape")
 
 
@@ -688,11 +708,11 @@ def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: Lab
             draw_note(screen, scene.mouse, [("Measure: click a unit to measure from it", palette.MEASURE)],
                       view.rect, 13, layout=labels)
         return
-    sel = s.units.get(a.subject) if a.subject else None
+    sel = s.units.get(measured_from(s, a.subject)) if a.subject else None
     if sel is None:
         return
     hover = scene.hover
-    declared = any(c.unit == sel.id and c.target == hover and not c.resolved for c in s.charges)
+    declared = any(c.unit == a.subject and c.target == hover and not c.resolved for c in s.charges)
     if hover and hover != sel.id and hover in s.units and s.units[hover].on_table \
             and hover not in target_ids(scene) and not declared:     # a declared charge has its own tape
         pa, pb = closest_points_between(sel, s.units[hover])
@@ -717,7 +737,10 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
         if plan is not None:
             side = plan.side.value + (" flank" if plan.side.is_flank else "")
             odds = a.charge.chance(hover)
-            if odds is None:
+            if a.charge.transport is not None:
+                lines.append((f"✔ Charge out: {name}, its {side}, {plan.distance:.1f}\"", palette.LEGAL))
+                lines.append((f"Gets out of {a.charge.transport} in contact, within 6\"", GREY))
+            elif odds is None:
                 lines.append((f"✔ Charge {name}: its {side}, {plan.distance:.1f}\" of {plan.allowance:g}\"",
                               palette.LEGAL))
             else:   # Random Charge Distances: the roll decides (game.engine.random_charge)

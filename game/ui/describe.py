@@ -170,13 +170,17 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return (f"1.1 Ambush: place {unit} fully within 6\" of any table edge (click or drag, Q/E pivots, Enter); "
                 "Space keeps the rest waiting.")
     if d == "declare_charge":
-        return ("Click one of your units, then a highlighted enemy to declare a charge. "
-                "Space = Done when all charges are declared.")
+        riders = any(u.player == pending.player and u.embarked_in and u.removed is None for u in state.units.values())
+        return ("Click one of your units" + (" (Tab reaches those inside Transports)" if riders else "")
+                + ", then a highlighted enemy to declare a charge. Space = Done when all charges are declared.")
     if d == "charge_reaction":
         who = ", ".join(chargers_of(state, pending.unit)) or "the enemy"
         names = [REACTION_NAMES.get(o, o) for o in pending.options] or ["Hold"]
         choice = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-        return f"{unit} is charged by {who}: choose a charge reaction ({choice})."
+        inside = [c for c in state.charges if c.target == pending.unit and not c.resolved
+                  and state.units[c.unit].embarked_in and state.units[c.unit].removed is None]
+        why = " — no Stand and Shoot: it cannot see into the Transport the charge comes out of" if inside else ""
+        return f"{unit} is charged by {who}: choose a charge reaction ({choice}){why}."
     if d == "redirect":
         return f"The target of {unit} fled: Run down, or click a highlighted enemy to redirect the charge."
     if d == "roll_charge":

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import charge as charging
-from game.engine import random_charge, shooting
+from game.engine import charge_out, random_charge, shooting
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance
-from game.engine.special_rules import attack_quality, indirect
+from game.engine.special_rules import TRANSPORT_EXIT, attack_quality, indirect
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.arcs import Arc, arc_of_point, side_segment
 from geometry.formation import footprint_corners, hero_index
@@ -70,6 +70,8 @@ class ChargePreview:
     """The unit's Advance distance, inches (what a charge roll adds to its highest die)."""
     measured: dict[str, float] = field(default_factory=dict)
     """Random Charge Distances: each valid target's measured distance, inches (what the roll must reach)."""
+    transport: str | None = None
+    """Name of the Transport the unit charges out of (``reach`` is then the 6" around it it must end within)."""
 
     def chance(self, target: str) -> float | None:
         """Random Charge Distances: the probability, 0 to 1, that the charge at ``target`` is made; else None."""
@@ -165,6 +167,13 @@ class Insight:
         unit = self.state.units.get(uid) if uid else None
         return unit if unit is not None and unit.on_table else None
 
+    def _actor(self, uid: str | None) -> Unit | None:
+        """A unit on the table, or inside a Transport on the table (it charges out; it cannot shoot out)."""
+        unit = self.state.units.get(uid) if uid else None
+        if unit is not None and charge_out.inside(unit) and charge_out.charger_position(self.state, unit):
+            return unit
+        return self._unit(uid)
+
     # --- measuring ------------------------------------------------------------------------------------------------
     def measure(self, origin: str, point: Point, target: str | None = None) -> Measurement | None:
         """Tape from ``origin`` to ``target`` (closest points) or else to ``point``; None if off the table."""
@@ -250,8 +259,9 @@ class Insight:
 
     # --- charges ----------------------------------------------------------------------------------------------
     def charge(self, uid: str) -> ChargePreview | None:
-        """Charge reach and valid targets of ``uid`` (step 2.1, or 2.3 when redirecting)."""
-        unit = self._unit(uid)
+        """Charge reach and valid targets of ``uid`` (step 2.1, or 2.3 when redirecting); for a unit inside a
+        Transport the reach is the 6" around the Transport it must end within (``charge_out``)."""
+        unit = self._actor(uid)
         if unit is None:
             return None
         return self._get(("charge", uid), lambda: self._charge(unit))  # type: ignore[no-any-return]
@@ -262,17 +272,26 @@ class Insight:
         allowance = random_charge.charge_allowance(s, unit)
         pending = game.pending
         redirect = pending is not None and pending.decision == "redirect" and pending.unit == unit.id
-        cannot = None if redirect else charging.can_charge(unit)
+        inside = charge_out.inside(unit)
+        if inside:
+            cannot = None if redirect else charge_out.can_charge_out(unit)
+        else:
+            cannot = None if redirect else charging.can_charge(unit)
         reach: list[list[Point]] = []
         if cannot is None:
-            grown = s.scene.footprint(unit.id).buffer(allowance, quad_segs=12)
+            origin, radius = (unit.embarked_in or "", TRANSPORT_EXIT) if inside else (unit.id, allowance)
+            grown = s.scene.footprint(origin).buffer(radius, quad_segs=12)
             reach = [[(float(x), float(y)) for x, y in grown.exterior.coords]]
         preview = ChargePreview(unit.id, allowance, reach, cannot=cannot, random=random_charge.active(s),
                                 advance=move_allowance(unit, MoveAction.ADVANCE))
+        if inside and unit.embarked_in in s.units:
+            preview.transport = s.units[unit.embarked_in].profile.name
         targets = game.redirect_targets(unit.id) if redirect else game.charge_targets(unit.id)
         for tid in targets:
             try:
-                if redirect:
+                if inside:
+                    plan = charge_out.plan_charge_out(s, unit, s.units[tid], need_sight=not redirect)
+                elif redirect:
                     plan = charging.plan_charge_for_move(s, unit, s.units[tid])
                 else:
                     plan = charging.plan_charge(s, unit, s.units[tid])
@@ -284,7 +303,7 @@ class Insight:
 
     def charge_problem(self, uid: str, target: str) -> IllegalAction | None:
         """Why ``uid`` may not charge ``target`` now (the engine's reason, with its place), or None."""
-        unit, other = self._unit(uid), self._unit(target)
+        unit, other = self._actor(uid), self._unit(target)
         if unit is None or other is None:
             return None
         return self._get(("charge-why", uid, target), lambda: self._charge_problem(unit, other))  # type: ignore[no-any-return]
@@ -294,15 +313,19 @@ class Insight:
         if preview is not None and other.id in preview.plans:
             return None
         try:
-            charging.plan_charge(self.state, unit, other)
+            if charge_out.inside(unit):
+                charge_out.plan_charge_out(self.state, unit, other)
+            else:
+                charging.plan_charge(self.state, unit, other)
         except IllegalAction as e:
             return e
         return None
 
     # --- shooting -----------------------------------------------------------------------------------------------
     def shot(self, uid: str, target: str, weapons: tuple[str, ...] | None = None) -> ShotPreview | None:
-        """Who of ``uid`` may fire at ``target`` now, the modifiers, or why not."""
-        unit, other = self._unit(uid), self._unit(target)
+        """Who of ``uid`` may fire at ``target`` now, the modifiers, or why not (a unit inside a Transport: why
+        not)."""
+        unit, other = self._actor(uid), self._unit(target)
         if unit is None or other is None or unit.player == other.player:
             return None
         return self._get(("shot", uid, target, weapons),  # type: ignore[no-any-return]
@@ -311,7 +334,8 @@ class Insight:
     def _shot(self, unit: Unit, target: Unit, weapons: tuple[str, ...] | None) -> ShotPreview:
         s = self.state
         scene = s.scene
-        distance = scene.distance(unit.id, target.id)
+        origin = unit.embarked_in if charge_out.inside(unit) and unit.embarked_in else unit.id
+        distance = scene.distance(origin, target.id)
         preview = ShotPreview(unit.id, target.id, [], [], distance=distance)
         restriction = shooting.shooting_restriction(unit)
         if restriction is not None:

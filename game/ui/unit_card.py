@@ -63,11 +63,21 @@ def unit_state_words(state: GameState, unit: Unit) -> list[str]:
     if unit.shot_targets:
         names = ", ".join(state.units[t].profile.name if t in state.units else t for t in unit.shot_targets)
         out.append(f"Shot at {html.escape(names)} this turn")
-    if getattr(unit, "embarked_in", None):
-        out.append(f"Inside {html.escape(str(unit.embarked_in))}")
+    if unit.embarked_in:
+        transport = state.units.get(unit.embarked_in)
+        name = transport.profile.name if transport is not None else unit.embarked_in
+        out.append(f"Inside {unit_link(unit.embarked_in, name)} (sees nothing outside; may charge out)")
+    riders = state.passengers(unit.id)
+    if riders:
+        out.append("Carrying " + ", ".join(unit_link(r.id, r.profile.name) for r in riders))
     if not out:
         out.append("Ready")
     return out
+
+
+def unit_link(uid: str, name: str) -> str:
+    """A link on the card that selects unit ``uid`` when clicked (``UnitCard.clicked_unit``)."""
+    return f"<a href='unit:{html.escape(uid, quote=True)}'>{html.escape(name)}</a>"
 
 
 def rule_lines(unit: Unit) -> list[tuple[str, str]]:
@@ -172,7 +182,7 @@ def card_html(state: GameState, unit: Unit, other: Unit | None = None) -> str:
         for label, summary in rules:
             lines.append(f"<font color='{RULE}'>{html.escape(label)}</font>"
                          + (f" <font color='#cfd6dc'>— {html.escape(summary)}</font>" if summary else ""))
-    if unit.pose is not None:
+    if unit.pose is not None and unit.embarked_in is None:
         lines.append(f"<font color='{GREY}'>at ({unit.pose.x:.1f}, {unit.pose.y:.1f}) facing "
                      f"{unit.pose.facing:.0f}°, {unit.per_row} per row</font>")
     return "<br>".join(lines)
@@ -183,7 +193,7 @@ def card_key(unit: Unit | None, other: Unit | None, stamp: Any = None) -> object
     if unit is None:
         return None
     return (unit.id, unit.models, unit.wounds, unit.shaken, unit.fleeing, frozenset(unit.engaged_with),
-            unit.move_action, unit.removed, unit.pose, tuple(unit.shot_targets), unit.spell_tokens,
+            unit.move_action, unit.removed, unit.pose, unit.embarked_in, tuple(unit.shot_targets), unit.spell_tokens,
             unit.dispel_tokens, len(unit.effects), other.id if other is not None else None,
             other.pose if other is not None else None, stamp)
 
@@ -216,6 +226,14 @@ class UnitCard:
         else:
             self.html = card_html(state, unit, other)
         self.box.set_text(self.html)
+
+    def clicked_unit(self, event: pygame.event.Event) -> str | None:
+        """The unit id of a unit link on the card clicked by ``event`` (a Transport's passengers, a passenger's
+        Transport), or None."""
+        if event.type != pygame_gui.UI_TEXT_BOX_LINK_CLICKED or getattr(event, "ui_element", None) is not self.box:
+            return None
+        target = str(getattr(event, "link_target", ""))
+        return target.split(":", 1)[1] if target.startswith("unit:") else None
 
     def kill(self) -> None:
         """Remove the widgets."""

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from geometry.arcs import Arc, majority_arc
-from geometry.charge_path import ChargePath, find_charge_path
+from geometry.charge_path import ChargePath, charge_reach, find_charge_path
 from geometry.contact import best_flush_pose, touching_sides
 from geometry.formation import Formation, model_centres, model_rows
 from geometry.pose import Point, Pose, bearing_difference
@@ -300,3 +300,67 @@ def test_validity_survives_turning_and_shifting_the_table(layout: Layout, angle:
     end2, found2 = _search(s2, True)
     assert (end1 is None) == (end2 is None)
     assert (found1 is None) == (found2 is None)
+
+
+# --- fast rejections (explain=False) agree with the full search ----------------------------------------------------
+
+
+def _both(s: Scene, allowance: float, capped: float | None):  # type: ignore[no-untyped-def]
+    """(full search, search with the fast rejections, end, side) for ``c`` charging ``t``."""
+    tp, tf = s.pose("t"), s.formation("t")
+    cf = s.formation("c")
+    front = [c for c, r in zip(model_centres(s.pose("c"), cf), model_rows(cf), strict=True) if r == 0]
+    side = majority_arc(tp, tf.width, tf.depth, front)
+    end = best_flush_pose(s, "c", "t", side, cf.width, cf.depth, s.pose("c").xy)
+    if end is None:
+        return None
+    kw: dict[str, object] = {} if capped is None else {"capped_traits": ("difficult",), "capped_allowance": capped}
+    full = find_charge_path(s, "c", s.pose("c"), "t", side, end, allowance, explain=True, **kw)  # type: ignore[arg-type]
+    fast = find_charge_path(s, "c", s.pose("c"), "t", side, end, allowance, explain=False, **kw)  # type: ignore[arg-type]
+    return full, fast, end, side
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(layouts(), st.sampled_from([4.0, 8.0, 12.0]), st.sampled_from([None, -1.0, 3.0, 6.0]))
+def test_fast_rejections_agree_with_the_full_search(layout: Layout, allowance: float, capped: float | None) -> None:
+    """Random tables: cutting hopeless searches short (``explain=False``) never changes what is found, and the
+    travel of a path found is never below ``charge_reach``, the lower bound the engine rejects charges by."""
+    s = build(layout)
+    assume(s is not None)
+    assert s is not None
+    both = _both(s, allowance, capped)
+    assume(both is not None)
+    assert both is not None
+    full, fast, _, side = both
+    assert (full.found is None) == (fast.found is None)
+    if full.found is not None:
+        assert fast.found is not None and fast.found.path == full.found.path
+        assert full.found.travel >= charge_reach(s, "c", s.pose("c"), "t", side) - 1e-9
+    else:
+        assert fast.screened <= full.screened
+
+
+def test_fast_rejection_beyond_reach():
+    """Rulebook "Charge Moves": no path is shorter than the straight line to the nearest contact; beyond the
+    allowance nothing is screened and the answer is the full search's."""
+    s = scene()
+    put(s, "t", 36, 30, 180, INF10, player=2)
+    put(s, "c", 36, 12, 0)
+    side, end, full = charge(s, "c", "t", allowance=12)
+    fast = find_charge_path(s, "c", s.pose("c"), "t", side, end, 12.0, explain=False)
+    assert full.found is None and fast.found is None and fast.screened == 0
+    assert fast.shortest == pytest.approx(full.shortest)
+    assert charge_reach(s, "c", s.pose("c"), "t", side) > 12.0
+
+
+def test_fast_rejection_when_the_target_stands_behind_a_wood_too_far_for_it():
+    """docs/rulings.md (difficult terrain caps a charge at 6"): when the place the charger must end lies in
+    difficult terrain and the nearest contact is more than 6" away, every path is too long: rejected unscreened."""
+    s = scene(piece(0, 36, 19.5, 30, 5, "difficult"))
+    put(s, "t", 36, 22, 180, INF10, player=2)
+    put(s, "c", 36, 10, 0)
+    side, end, full = charge(s, "c", "t", capped_traits=("difficult",), capped_allowance=6)
+    fast = find_charge_path(s, "c", s.pose("c"), "t", side, end, 12.0, capped_traits=("difficult",),
+                            capped_allowance=6, explain=False)
+    assert full.found is None and full.screened > 0
+    assert fast.found is None and fast.screened == 0 and fast.capped

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from game.autoplay import state_is_consistent
 from game.engine.actions import Consolidate, Done, FollowUp, PivotToFace, Pursue
 from game.engine.close_combat import Aftermath, _make_plans
 from game.engine.consolidation import close_gaps
@@ -593,3 +594,54 @@ def test_choosing_which_retreating_unit_to_follow_up():
     events = answer(s, d, FollowUp(1, "a", True, "t2"))
     assert kinds(events, "follow_up")[0].data["target"] == "t2"
     assert a.engaged_with == {"t1", "t2"} and a.fights_as_charger
+
+
+def test_unit_that_lost_contact_through_casualties_slides_sideways_to_close_the_gap():
+    """Rulebook: Consolidation Moves: "If there are still units locked in combat after all other consolidation
+    moves have been made, then close any gaps that have been formed between the units locked in combat, by moving
+    the remaining units. Start with units moving forward, then sideways and so forth." General Movement: no unit
+    ends within 1" of an enemy outside melee.
+
+    ``a`` (3 models in one row) fights ``t`` in its front; ``c``'s front is on ``a``'s right flank and also on the
+    front of ``p``. ``a`` loses 2 models: it shrinks to one base and a 0.79" gap opens to ``c``. ``c`` cannot
+    move forward (``p`` is in the way), so ``a`` moves sideways to its right, staying in contact with ``t``."""
+    b = INCH_PER_BASE
+    front = 24.0 - b  # t's front edge
+    east = 37.0 + 1.5 * b  # a's right flank
+    t = unit("t", 2, WARRIORS, 10, Pose(36.0, 24.0, 180.0))
+    a = unit("a", 1, WARRIORS, 3, Pose(37.0, front - b / 2, 0.0), per_row=3)
+    c = unit("c", 2, WARRIORS, 10, Pose(east + b, front - 2.5 * b, 270.0))
+    p = unit("p", 1, WARRIORS, 10, Pose(east - b, front - 3.5 * b, 90.0))
+    s = state_of(t, a, c, p)
+    s.engage(a, t, Arc.FRONT, Arc.FRONT)
+    s.engage(a, c, Arc.RIGHT, Arc.FRONT)
+    s.engage(p, c, Arc.FRONT, Arc.FRONT)
+    d = dice(1, 1, 1,                               # a misses t
+             6, 6, 6, 6, *[1] * 6, 1, 1, 1, 1,      # p: 4 hits on c, 4 failed Defense rolls
+             6, 6, *[1] * 8, 1, 1,                  # t: 2 hits on a, 2 failed Defense rolls
+             1, 1, *[1] * 8)                        # c misses a and p
+    events = run_phase(s, d)
+    assert "tie" in kinds(events, "resolution")[0].text  # 6 to 6: nobody tests, nobody moves but to close gaps
+    gap = [e for e in kinds(events, "consolidate") if e.data["kind"] == "close_gap"]
+    assert [(e.data["unit"], e.data["target"]) for e in gap] == [("a", "c")]
+    assert a.models == 1 and a.pose.facing == 0.0 and a.pose.y == pytest.approx(front - b / 2)
+    assert a.pose.x == pytest.approx(37.0 + b, abs=1e-3)  # slid one base width sideways
+    assert in_base_contact(s.scene, "a", "c") and in_base_contact(s.scene, "a", "t")
+    assert in_base_contact(s.scene, "p", "c") and c.pose == Pose(east + b, front - 2.5 * b, 270.0)
+    assert a.engaged_with == {"t", "c"} and a.contact_arcs["c"] is Arc.RIGHT
+    assert not state_is_consistent(s)
+
+
+def test_gap_that_cannot_be_closed_leaves_the_units_locked_in_combat():
+    """Rulebook: Consolidation Moves (close any gaps); Immobile (only pivots). When no move can close a gap the two
+    stay locked in combat rather than standing within 1" of each other outside melee (docs/rulings.md)."""
+    rock = profile("Rock", rules=("Immobile",))
+    t = unit("t", 2, rock, 10, Pose(36.0, 24.0, 180.0))
+    a = unit("a", 1, rock, 10, Pose(36.0, 24.0 - 2 * INCH_PER_BASE - 0.5, 0.0))  # 0.5" short of t's front
+    s = state_of(t, a)
+    s.engage(a, t, Arc.FRONT, Arc.FRONT)
+    events = close_gaps(s, ["a", "t"])
+    assert not kinds(events, "consolidate")
+    assert "stay locked in combat" in kinds(events, "info")[0].text
+    assert a.engaged_with == {"t"} and t.engaged_with == {"a"}
+    assert not state_is_consistent(s)

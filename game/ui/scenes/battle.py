@@ -31,6 +31,7 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import can_move
 from game.engine.objectives import placement_point
+from game.engine.shooting import shooting_restriction
 from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
 from game.ui import battle_draw, decisions, describe, palette, spell_aim
 from game.ui.action_bar import ActionBar, ButtonSpec
@@ -505,6 +506,11 @@ class BattleScene(Scene):
                 return
         if self.log is not None and self.log.handle(event):
             return
+        if self.card is not None:
+            picked = self.card.clicked_unit(event)
+            if picked is not None:
+                self._pick_from_card(picked)
+                return
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
                 if event.key in self._held:
@@ -617,9 +623,11 @@ class BattleScene(Scene):
         i = order.index(self.selected) + 1 if self.selected in order else 0
         self.selected = order[i % len(order)]
         self.tool = None
-        unit = self.game.state.units[self.selected]
-        if unit.pose is not None:
-            self.view.centre_on(unit.pose.xy)
+        s = self.game.state
+        unit = s.units[self.selected]
+        where = s.units[unit.embarked_in] if unit.embarked_in in s.units else unit  # inside: its Transport
+        if where.pose is not None:
+            self.view.centre_on(where.pose.xy)
 
     def _tool_for_selected(self) -> None:
         """Q/E with a unit selected but no ghost yet: start one (move or rally pivot)."""
@@ -724,13 +732,35 @@ class BattleScene(Scene):
             return
         self._select(uid)
 
+    def _pick_from_card(self, uid: str) -> None:
+        """A unit link on the unit card (a Transport's passenger, a passenger's Transport) selects that unit, as
+        a click on it would; with a charge or a shot to declare, an own unit without target says why."""
+        s = self.game.state
+        pending = self.pending
+        if uid not in s.units:
+            return
+        self.selected = uid
+        self.tool = None
+        d = pending.decision if pending is not None else None
+        if d in ("declare_charge", "shoot") and pending is not None and s.units[uid].player == pending.player \
+                and not self.targets_of(uid):
+            self.show_banner(self._no_target_text(uid, d), palette.SHAKEN, 6.0)
+
     def _no_target_text(self, uid: str, decision: str | None) -> str:
         """Why ``uid`` has no target: for each of the nearest enemies the one reason the engine gives (out of
-        range, out of arc, no line of sight, engaged...)."""
+        range, out of arc, no line of sight, engaged...). A unit inside a Transport is measured from it."""
         s = self.game.state
-        name = s.units[uid].profile.name
-        enemies = sorted((e for e in s.enemies_of(s.units[uid].player) if e.on_table),
-                         key=lambda e: s.scene.distance(uid, e.id))[:3]
+        unit = s.units[uid]
+        name = unit.profile.name
+        if decision == "shoot":
+            restriction = shooting_restriction(unit)
+            if restriction is not None:
+                return f"{name} cannot shoot — {restriction[0]}: {restriction[1]}."
+        origin = unit.embarked_in if unit.embarked_in in s.units and not unit.on_table else uid
+        if not s.scene.has_unit(origin):
+            return f"{name} is not on the table."
+        enemies = sorted((e for e in s.enemies_of(unit.player) if e.on_table),
+                         key=lambda e: s.scene.distance(origin, e.id))[:3]
         reasons = []
         for e in enemies:
             if decision == "declare_charge":
