@@ -746,6 +746,15 @@ class OptionsModel(_Model):
     random_charge_distance: bool = False
     artillery_scatter: bool = False
     spell_tokens: Annotated[Text, _one_of(*SPELL_TOKEN_MODES)] = "basic"
+    # AoWFBR's optional rules point to AoF:R's Advanced Rules p.34 for it, a page not among our rulebooks: refused by
+    # name rather than as an unknown key, so that a group who agreed on it learns why
+    winds_of_power: Annotated[bool, _not_playable_yet(
+        "Winds of Power (AoWFBR \"Optional Rules\", from AoF:R Advanced Rules p.34, which this program does not "
+        "have)")] = False
+
+    def model_dump_options(self) -> dict[str, object]:
+        """The options the engine plays (``winds_of_power`` is only ever false, and not kept)."""
+        return self.model_dump(exclude={"winds_of_power"})
 
 
 class ObjectiveModel(_Model):
@@ -1206,7 +1215,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
         return None
     assert table is not None and rounds is not None
     options = dict(OPTION_DEFAULTS)
-    options.update(_field(ScenarioTopModel, data, "options", OptionsModel()).model_dump())
+    options.update(_field(ScenarioTopModel, data, "options", OptionsModel()).model_dump_options())
     by_player = {army.player: army for _, army in armies}
     scenario = Scenario(
         name=_field(ScenarioTopModel, data, "name", ""),

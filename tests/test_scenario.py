@@ -299,6 +299,15 @@ def test_yaml_1_1_booleans(tmp_path: Path) -> None:
     assert scenario.options["random_charge_distance"] is True and scenario.options["artillery_scatter"] is False
 
 
+def test_winds_of_power_is_refused_by_name(tmp_path: Path) -> None:
+    """AoWFBR "Optional Rules" points to Winds of Power in a book we do not have: a scenario asking for it is
+    refused with the rule's name, never played without it; ``false`` changes nothing and is not kept."""
+    found = problems(tmp_path, BASE + "options: {winds_of_power: true}\n")
+    assert len(found) == 1 and "options.winds_of_power: Winds of Power" in found[0] and "cannot be played" in found[0]
+    scenario = load_scenario(write(tmp_path, BASE + "options: {winds_of_power: false}\n"))
+    assert "winds_of_power" not in scenario.options
+
+
 def test_inline_mapping(tmp_path: Path) -> None:
     data = yaml.safe_load(BASE)
     (tmp_path / "army.yaml").write_text(ARMY, encoding="utf-8")
