@@ -1,7 +1,9 @@
-"""Soak: autoplay every shipped and test scenario under every optional rule and mission, checking the invariants
+"""Soak: autoplay every shipped and test scenario under every optional rule, mission, deployment style and
+side-mission playstyle, checking the invariants
 after every action (run on demand: ``python benchmarks/soak.py [--games N] [--seed S] [--only TEXT]``).
 
-Variants of each scenario are built from its own file, with ``options`` and ``mission`` keys changed, and validated
+Variants of each scenario are built from its own file, with ``options``, ``mission``, ``deployment`` or
+``side_missions`` changed, and validated
 by the scenario loader like any file (a combination the loader refuses is skipped and counted, never played). Each
 variant plays ``--games`` games with ``random`` against ``simple`` seats, alternating. Prints one line per variant
 (games, actions, seconds) and a total; exit 1 at the first invariant broken or exception, naming the variant, seed
@@ -23,9 +25,11 @@ sys.path.insert(0, str(ROOT))
 
 from game.autoplay import play_out, state_is_consistent  # noqa: E402
 from game.engine.actions import Action  # noqa: E402
+from game.engine.deployment_styles import ALL_STYLES, DEFAULT_STYLE  # noqa: E402
 from game.engine.dice import Dice  # noqa: E402
 from game.engine.game import Game  # noqa: E402
 from game.engine.objectives import MISSIONS  # noqa: E402
+from game.engine.side_missions import PLAYSTYLES, SELECTIONS  # noqa: E402
 from game.players import make_player  # noqa: E402
 from game.reader import read_yaml  # noqa: E402
 from game.runtime import tune_allocator  # noqa: E402
@@ -42,8 +46,8 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {"spell_tokens": SPELL_TOKEN_MODE
 
 
 def variants(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(label, mapping) for the scenario as written, each option changed alone, and each mission (and random),
-    deployed in the game."""
+    """(label, mapping) for the scenario as written, each option changed alone, and (deployed in the game) each
+    mission, each deployment style and each side-mission playstyle."""
     yield "as written", data
     for key, default in OPTION_DEFAULTS.items():
         values = OPTION_VALUES.get(key, (True,) if isinstance(default, bool) else ())
@@ -53,18 +57,28 @@ def variants(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
             changed = copy.deepcopy(data)
             changed.setdefault("options", {})[key] = value
             yield f"{key}={value}", changed
-    for mission in (*MISSIONS, "random"):
-        if data.get("mission") == mission:
+    chosen_in_game: list[tuple[str, object]] = [("mission", m) for m in (*MISSIONS, "random")]
+    chosen_in_game += [("deployment", style) for style in ALL_STYLES if style != DEFAULT_STYLE]
+    chosen_in_game += [("side_missions", {"playstyle": style, "selection": how})
+                       for style, how in zip(PLAYSTYLES, SELECTIONS, strict=True)]
+    for key, value in chosen_in_game:
+        if data.get(key) == value:
             continue
-        changed = copy.deepcopy(data)
-        changed["mission"] = mission
-        # the players place the markers before deployment: the armies deploy in the game
+        yield f"{key}={value}", _deployed_in_game(data, key, value)
+
+
+def _deployed_in_game(data: dict[str, Any], key: str, value: object) -> dict[str, Any]:
+    """The scenario with ``key`` set to ``value`` and every unit left to deploy in the game (missions place their
+    markers, styles draw their zones and side-missions are selected before deployment)."""
+    changed = copy.deepcopy(data)
+    changed[key] = value
+    if key == "mission":
         changed.pop("objectives", None)
-        changed.pop("start", None)
-        for army in changed.get("armies") or []:
-            for unit in army.get("units") or []:
-                unit.pop("pose", None)
-        yield f"mission={mission}", changed
+    changed.pop("start", None)
+    for army in changed.get("armies") or []:
+        for unit in army.get("units") or []:
+            unit.pop("pose", None)
+    return changed
 
 
 class Broken(Exception):
