@@ -43,6 +43,7 @@ from game.engine.actions import (
     TokenSplit,
     rounded_pose,
 )
+from game.engine.close_combat import awaiting_pursuit
 from game.engine.deployment import zone_polygon
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
@@ -386,11 +387,14 @@ def state_is_consistent(state: GameState) -> list[str]:
 
     No overlapping units (sharing more than ``OVERLAP_AREA``); no unit within 1" of an enemy unless they are locked
     in melee or one of them charged this turn (rulebook "General Movement": the 1" rule does not bind a Charge
-    action); everything on the table; model counts never negative and never above the starting size.
+    action), or they are a fleeing unit and an enemy of its combat waiting for the pursuit moves
+    (``close_combat.awaiting_pursuit``); everything on the table; model counts never negative and never above the
+    starting size.
     """
     problems: list[str] = []
     scene = state.scene
     on = [u for u in state.units.values() if u.on_table]
+    fleeing, their_combat = awaiting_pursuit(state)
     for u in state.units.values():
         if u.models < 0 or u.models > u.starting_models:
             problems.append(f"{u.id} has {u.models} models (started with {u.starting_models})")
@@ -407,7 +411,8 @@ def state_is_consistent(state: GameState) -> list[str]:
                 problems.append(f"{a.id} overlaps {b.id}")
             elif a.player != b.player and fa.distance(fb) < 1.0 - 1e-3:
                 related = (b.id in a.engaged_with or a.id in b.engaged_with or _in_same_combat(state, a, b)
-                           or MoveAction.CHARGE in (a.move_action, b.move_action))
+                           or MoveAction.CHARGE in (a.move_action, b.move_action)
+                           or ({a.id, b.id} <= their_combat and bool({a.id, b.id} & fleeing)))
                 if not related:
                     problems.append(f"{a.id} is within 1\" of enemy {b.id} outside melee "
                                     f"({fa.distance(fb):.2f}\")")

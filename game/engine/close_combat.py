@@ -621,3 +621,15 @@ def _decide_follow_up(state: GameState, dice: Dice, a: Aftermath, unit: Unit, wa
     events.append(Event("info", f"{unit.name} cannot reach a retreating enemy and does not follow up",
                         {"unit": unit.id, "follow_up": False}))
     return events
+
+
+def awaiting_pursuit(state: GameState) -> tuple[frozenset[str], frozenset[str]]:
+    """(fleeing units, the units of their combat) while the combat being resolved has made its flight moves and
+    its pursuit moves are still to come (stage ``pursuits``, e.g. decision ``pursue_target``): a flight blocked at
+    once leaves its unit within 1" of the winner until then; after the pursuits one still within 1" of an enemy is
+    caught (``flight.catch_cornered``; docs/rulings.md "A flight that cannot get away"). Empty sets otherwise."""
+    phase = state.combat
+    current = phase.current if isinstance(phase, CombatPhase) else None
+    if current is None or current.stage != "pursuits":
+        return frozenset(), frozenset()
+    return frozenset(current.flights), frozenset(current.units)

@@ -645,3 +645,32 @@ def test_gap_that_cannot_be_closed_leaves_the_units_locked_in_combat():
     assert "stay locked in combat" in kinds(events, "info")[0].text
     assert a.engaged_with == {"t"} and t.engaged_with == {"a"}
     assert not state_is_consistent(s)
+
+
+def test_a_flight_blocked_at_once_waits_within_1_inch_for_the_pursuit():
+    """Rulebook: Flight Moves ("If impassable Terrain or another unit blocks the movement the fleeing unit stops in
+    1" distance"), Consolidation Moves and Multiple Units (the winner chooses whom to pursue "after flight moves
+    have been made"); docs/rulings.md "A flight that cannot get away". ``t1`` cannot move: a friend stands just
+    behind it. While ``a`` chooses whom to pursue, ``t1`` stays within 1" of it (no invariant is broken: the
+    combat is still being resolved); after the pursuit of ``t2``, ``t1``, still within 1" of ``a``, is caught."""
+    s, a, t1, t2 = two_in_front()
+    behind = unit("behind", 2, WARRIORS, 10, Pose(t1.pose.x, t1.pose.y + 4 * INCH_PER_BASE / 2 + 0.5, 180.0))
+    s = state_of(t1, t2, a, behind)
+    for t in (t1, t2):
+        s.engage(a, t, Arc.FRONT, Arc.FRONT)
+        a.first_round_with.add(t.id)
+        t.first_round_with.add("a")
+    a.fights_as_charger = True
+    d = dice(*HALF_EACH, 1, 1,      # both fail their morale tests: Shaken and Flee
+             6, 6, 5, 5,            # flights: t1 12" (blocked at once by its friend), t2 10"
+             1, 2)                  # pursuit of t2: 3"
+    run_phase(s, d)
+    flights = kinds(answer(s, d, Pursue(1, "a", True)), "flee")
+    assert flights[0].data["unit"] == "t1" and flights[0].data["travelled"] < 0.5   # stopped by its friend
+    assert pending(s).decision == "pursue_target"
+    assert s.scene.distance("t1", "a") < 1.0 and not t1.engaged
+    assert state_is_consistent(s) == []
+    answer(s, d, Pursue(1, "a", True, "t2"))
+    # after the pursuit t1 is gone (caught, routed) or more than 1" from every enemy
+    assert not t1.on_table or min(s.scene.distance("t1", e.id) for e in s.enemies_of(2)) >= 1.0
+    assert state_is_consistent(s) == []
