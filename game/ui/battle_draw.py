@@ -9,6 +9,7 @@ interaction state; what is expensive is cached per game position and view (``Alp
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -170,8 +171,12 @@ def layers(scene: BattleScene) -> _Layers:
 # --- the frame ------------------------------------------------------------------------------------------------
 
 
-def draw(scene: BattleScene, screen: pygame.Surface) -> None:
+def draw(scene: BattleScene, screen: pygame.Surface,
+         over_table: Callable[[pygame.Surface, LabelLayout], None] | None = None) -> None:
     """Draw the battle scene: table, aids, units, highlights, ghost, labels, tapes and notes. Reads, never changes.
+
+    ``over_table(screen, labels)`` draws more over the table (a lesson's highlights) before the labels are laid
+    out, asking ``labels`` for its own labels so that they too keep clear of the others.
 
     The table, the aids under the units (arcs, charge reach, exclusion zones), the units and their labels form the
     *base*, cached on one surface while the view, the game position and what is shown stay the same; a frame in
@@ -254,6 +259,8 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         head, traits = scene.static.describe(scene.hover_terrain)
         draw_note(screen, scene.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13,
                   layout=labels)
+    if over_table is not None:
+        over_table(screen, labels)
     _standing_labels(scene, labels, poses)
     labels.solve()
     labels.draw(screen)
@@ -268,8 +275,9 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
 
 
 def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> None:
-    """Ask ``labels`` for the labels that change only with the view and the game (objective markers, units,
-    terrain): asked of a layout of their own, cached while nothing moves and moved along while the view pans."""
+    """Ask ``labels`` for the labels that change only with the view and the game (objective markers, units):
+    asked of a layout of their own, cached while nothing moves and moved along while the view pans; then the
+    terrain names (cached by the static layer per view)."""
     lay = layers(scene)
     view = scene.view
     key = (round(view.scale, 4), view.flipped, view.rect.size, scene.insight.stamp, scene.selected,
@@ -281,10 +289,10 @@ def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> Non
         for box in marker_boxes(view, s):
             own.reserve("marker", box)
         scene.painter.ask_labels(own, view, s, scene.selected, poses)
-        scene.static.ask_labels(own, view)
         lay.standing = (None if poses else key, origin, own.asked)
     was = lay.standing[1]
     labels.extend(lay.standing[2], (origin[0] - was[0], origin[1] - was[1]))
+    scene.static.ask_labels(labels, view)     # terrain on its own: a piece half off the view is named where seen
 
 
 def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[str], poses: Any,
