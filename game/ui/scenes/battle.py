@@ -687,6 +687,15 @@ class BattleScene(Scene):
                 why = shot.reason if shot is not None else None
             if why:       # the engine's words name the enemy already; without the ids, for a banner
                 reasons.append(short_purpose(why))
+        reasons = list(dict.fromkeys(reasons))     # one reason for every enemy (the unit itself cannot) said once
+        done = [s.units[c.target].profile.name for c in s.charges if c.unit == uid and c.target in s.units]
+        shot = [s.units[t].profile.name for t in s.units[uid].shot_targets if t in s.units]
+        if decision == "declare_charge" and done:      # say what it did, not "no target"
+            return f"{name} has declared its charge this phase (against {', '.join(done)})."
+        if decision == "shoot" and shot:
+            return f"{name} has shot this phase (at {', '.join(shot)})."
+        if len(reasons) == 1 and len(enemies) > 1:     # a reason of the unit's own (Shaken, rushed...): once
+            return f"{name}: {reasons[0]}."
         what = "no enemy within charge reach" if decision == "declare_charge" else "no valid target"
         return f"{name}: {what}" + (" — " + "; ".join(reasons) if reasons else "") + "."
 

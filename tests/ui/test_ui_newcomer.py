@@ -1,0 +1,57 @@
+"""What still stumbled in a newcomer's walk through the battle screen (issue 17), with posted input events: a unit
+that already declared its charge says so rather than "no enemy within charge reach" three times over; a shooter
+without a valid target shows its range and front arc on the table."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.engine.actions import DeclareCharge
+from game.ui import battle_draw
+from game.ui.scenes.handover import HandoverScene
+from tests.ui.test_ui_insight import _battle, _centre
+
+
+def test_clicking_a_unit_that_declared_its_charge_says_what_it_did(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    d, scene, game = _battle(driver_factory)
+    d.key(pygame.K_SPACE)
+    target = game.charge_targets("riders-1")[0]
+    d.click(_centre(d, game, "riders-1"))
+    d.click(_centre(d, game, target))
+    assert isinstance(game.history[-1], DeclareCharge)
+    d.click(_centre(d, game, "riders-1"))
+    text = scene.banner[0]
+    name = game.state.units[target].profile.name
+    assert text == f"Mountain Riders has declared its charge this phase (against {name}).", text
+    assert scene.last_exception is None
+
+
+def test_a_shooter_without_a_target_shows_its_range_and_front_arc(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    d, scene, game = _battle(driver_factory)
+    for _ in range(4):                                  # strategy, no charges, no moves, second strategy
+        d.key(pygame.K_SPACE)
+        if isinstance(d.scene, HandoverScene):
+            d.pass_handover()
+    assert game.pending.decision == "shoot"
+    uid = next(u.id for u in game.state.units_of(1) if u.on_table and not game.shooting_targets(u.id)
+               and battle_draw.shooting.ranged_arms(u))
+    fire = battle_draw.layers(scene).fire
+    d.click(_centre(d, game, uid))
+    d.frames(2)
+    assert fire.renders == 1 and fire.surface is not None
+    longest, ring = battle_draw._fire_zone(scene, uid)
+    assert longest == 24 and len(ring) > 4
+    unit = game.state.units[uid]
+    ahead = d.table_px(unit.pose.advanced(unit.formation.depth / 2 + longest - 1).xy)
+    behind = d.table_px(unit.pose.advanced(-unit.formation.depth / 2 - 3).xy)
+    from game.ui.draw_terrain import point_in_polygon
+    assert point_in_polygon(scene.view.to_table(ahead), ring)             # in range straight ahead
+    assert not point_in_polygon(scene.view.to_table(behind), ring)        # not behind
+    kinds = [p.kind for p in battle_draw.layers(scene).labels.placed]
+    assert "fire zone" in kinds
+    shooter = next(u.id for u in game.state.units_of(1) if u.on_table and game.shooting_targets(u.id))
+    d.click(_centre(d, game, shooter))                  # a unit with targets: no zone, its targets instead
+    d.frames(2)
+    assert battle_draw._aimless(scene, battle_draw.aids(scene)) is None
+    assert "fire zone" not in [p.kind for p in battle_draw.layers(scene).labels.placed]
+    assert scene.last_exception is None
