@@ -689,11 +689,11 @@ class BattleScene(Scene):
                 reasons.append(short_purpose(why))
         reasons = list(dict.fromkeys(reasons))     # one reason for every enemy (the unit itself cannot) said once
         done = [s.units[c.target].profile.name for c in s.charges if c.unit == uid and c.target in s.units]
-        shot = [s.units[t].profile.name for t in s.units[uid].shot_targets if t in s.units]
+        shooters_targets = [s.units[t].profile.name for t in s.units[uid].shot_targets if t in s.units]
         if decision == "declare_charge" and done:      # say what it did, not "no target"
             return f"{name} has declared its charge this phase (against {', '.join(done)})."
-        if decision == "shoot" and shot:
-            return f"{name} has shot this phase (at {', '.join(shot)})."
+        if decision == "shoot" and shooters_targets:
+            return f"{name} has shot this phase (at {', '.join(shooters_targets)})."
         if len(reasons) == 1 and len(enemies) > 1:     # a reason of the unit's own (Shaken, rushed...): once
             return f"{name}: {reasons[0]}."
         what = "no enemy within charge reach" if decision == "declare_charge" else "no valid target"
