@@ -55,3 +55,22 @@ def test_a_shooter_without_a_target_shows_its_range_and_front_arc(driver_factory
     assert battle_draw._aimless(scene, battle_draw.aids(scene)) is None
     assert "fire zone" not in [p.kind for p in battle_draw.layers(scene).labels.placed]
     assert scene.last_exception is None
+
+
+def test_a_greyed_undo_says_why_on_the_button(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Words that agree: after a shot's dice, Undo is greyed and its label says why, not only its tooltip."""
+    d, scene, game = _battle(driver_factory)
+    undo = scene.actions.buttons["undo"]
+    assert not undo.is_enabled and undo.text == "↶ Undo: nothing yet"
+    for _ in range(4):
+        d.key(pygame.K_SPACE)
+        if isinstance(d.scene, HandoverScene):
+            d.pass_handover()
+    shooter = next(u.id for u in game.state.units_of(1) if u.on_table and game.shooting_targets(u.id))
+    d.click(_centre(d, game, shooter))
+    d.click(_centre(d, game, game.shooting_targets(shooter)[0]))
+    assert type(game.history[-1]).__name__ == "Shoot" and game.dice.consumed > 0
+    undo = scene.actions.buttons["undo"]
+    assert not undo.is_enabled and undo.text == "↶ Undo: dice rolled", undo.text
+    assert "Dice were rolled" in undo.tool_tip_text
+    assert scene.last_exception is None

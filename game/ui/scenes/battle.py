@@ -62,6 +62,17 @@ screen (a banner says whose placement it is)."""
 
 
 
+def _undo_word(why: str) -> str:
+    """A greyed Undo's reason in two or three words on the button itself (the tooltip has it in full): a newcomer
+    does not think of hovering a greyed button."""
+    for start, word in (("Dice were rolled", "dice rolled"), ("Nothing to take back", "nothing yet"),
+                        ("The last action was Player", "not yours"), ("The game is over", "game over"),
+                        ("That action was made before", "made earlier")):
+        if why.startswith(start):
+            return word
+    return "not now"
+
+
 class BattleScene(Scene):
     """A hotseat battle in progress."""
 
@@ -369,7 +380,8 @@ class BattleScene(Scene):
             ButtonSpec("menu", "Menu", "Back to the main menu: the game is saved, resume it from there", right=True),
             ButtonSpec("save", "Save (Ctrl+S)", "The game is saved after every action; this saves it now too "
                        "(same file)", right=True, short="Save"),
-            ButtonSpec("undo", "↶ Undo (Ctrl+Z)", undo_tip, enabled=why is None, right=True, short="↶ Undo"),
+            ButtonSpec("undo", "↶ Undo (Ctrl+Z)" if why is None else f"↶ Undo: {_undo_word(why)}", undo_tip,
+                       enabled=why is None, right=True, short="↶ Undo"),
         ]
 
     def _undo_player(self) -> int:
