@@ -74,3 +74,27 @@ def test_a_greyed_undo_says_why_on_the_button(driver_factory) -> None:  # type: 
     assert not undo.is_enabled and undo.text == "↶ Undo: dice rolled", undo.text
     assert "Dice were rolled" in undo.tool_tip_text
     assert scene.last_exception is None
+
+
+def _text_box(button) -> pygame.Rect:  # type: ignore[no-untyped-def]
+    """The box of a button's bright (text) pixels, in the button's own coordinates."""
+    img = button.image
+    w, h = img.get_size()
+    xs = [x for x in range(w) for y in range(4, h - 4) if sum(img.get_at((x, y))[:3]) > 600]
+    ys = [y for x in range(w) for y in range(4, h - 4) if sum(img.get_at((x, y))[:3]) > 600]
+    assert xs and ys
+    return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+def test_the_menu_shows_the_whole_new_battle_label(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """The set-up button's label was laid out for a button twice as wide, then cut ("New batt")."""
+    d = driver_factory(size=(1600, 1000))
+    d.frames(2)
+    menu = d.scene
+    for button in (menu.setup_button, menu.lessons_button):
+        box = _text_box(button)
+        w = button.rect.w
+        assert box.left > 4 and box.right < w - 4, (button.text, box, w)     # not cut at either side
+        assert abs(box.centerx - w / 2) < 8, (button.text, box, w)           # centred
+    d.click_button(menu.setup_button)
+    assert type(d.scene).__name__ == "ArmyScene", type(d.scene)        # the set-up opens
