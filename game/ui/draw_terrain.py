@@ -376,5 +376,7 @@ class StaticLayer:
             name = text_cache.get(piece.name, size, (255, 255, 255), True, (0, 0, 0, 120), 2)
             traits = ", ".join(TRAIT_WORDS.get(t, t) for t in sorted(piece.traits)) or "open ground"
             small = text_cache.get(traits, max(9, size - 3), (235, 235, 235), False, (0, 0, 0, 110), 2)
-            surf.blit(name, (cx - name.get_width() / 2, cy - name.get_height()))
-            surf.blit(small, (cx - small.get_width() / 2, cy))
+            room = surf.get_width()       # a piece at the table's edge keeps its words whole on the table
+            for text, top in ((name, cy - name.get_height()), (small, cy)):
+                left = max(0.0, min(cx - text.get_width() / 2, room - text.get_width()))
+                surf.blit(text, (left, top))

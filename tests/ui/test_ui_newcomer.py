@@ -98,3 +98,34 @@ def test_the_menu_shows_the_whole_new_battle_label(driver_factory) -> None:  # t
         assert abs(box.centerx - w / 2) < 8, (button.text, box, w)           # centred
     d.click_button(menu.setup_button)
     assert type(d.scene).__name__ == "ArmyScene", type(d.scene)        # the set-up opens
+
+
+def _text_width(surf: pygame.Surface, rect: pygame.Rect) -> int:
+    """Width of the light (text) pixels inside ``rect``: the felt and the forest are darker."""
+    xs = [x for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)
+          if min(surf.get_at((x, y))[:3]) > 120]
+    return max(xs) - min(xs) + 1 if xs else 0
+
+
+def test_a_terrain_piece_at_the_table_edge_keeps_its_words_whole_in_the_table_editor() -> None:
+    """The set-up's table paints names into the terrain layer: a piece at the edge had "over, difficult, sight in"
+    cut; its name and traits now stay whole on the table."""
+    from game.ui.draw_terrain import StaticLayer
+    from game.ui.table_view import TableView
+    from geometry.terrain import TerrainShape
+
+    def wood(x0: float) -> TerrainShape:
+        return TerrainShape(0, "Alder Grove", ((x0, 20), (x0 + 7, 20), (x0 + 7, 27), (x0, 27)),
+                            frozenset({"cover", "difficult", "see_into_not_through"}))
+
+    widths = []
+    for x0 in (0.0, 30.0, 65.0):                    # left edge, middle, right edge
+        surf = pygame.Surface((1200, 800))
+        view = TableView(pygame.Rect(0, 0, 1200, 800), 72, 48)
+        view.fit()
+        StaticLayer(72, 48, [wood(x0)], ["forest"]).draw(surf, view)
+        top, bottom = view.to_screen_int((0, 27))[1], view.to_screen_int((0, 20))[1]
+        band = pygame.Rect(view.table_rect.left, top, view.table_rect.w, bottom - top)   # the piece's rows
+        widths.append(_text_width(surf, band))
+    assert widths[1] > 120, widths                 # the traits line is wider than the 7" piece
+    assert abs(widths[0] - widths[1]) <= 2 and abs(widths[2] - widths[1]) <= 2, widths
