@@ -129,3 +129,22 @@ def test_a_terrain_piece_at_the_table_edge_keeps_its_words_whole_in_the_table_ed
         widths.append(_text_width(surf, band))
     assert widths[1] > 120, widths                 # the traits line is wider than the 7" piece
     assert abs(widths[0] - widths[1]) <= 2 and abs(widths[2] - widths[1]) <= 2, widths
+
+
+def test_the_first_hand_over_shows_the_deployment_roll_off_and_its_dice(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """A new battle opens on a hand-over that says who won the deployment roll-off, with the dice."""
+    from game.ui.scenes.battle import BattleScene
+    from tests.ui.test_ui_deployment import _deployment_game
+
+    d = driver_factory()
+    game, kinds = _deployment_game()
+    rolls = [e for e in game.log if e.kind == "roll" and "roll-off" in str(e.data.get("purpose", "")).lower()]
+    assert rolls and not game.history
+    d.app.switch(BattleScene(d.app, game, None, kinds))
+    d.frames(2)
+    hand = d.scene
+    assert isinstance(hand, HandoverScene)
+    text = " ".join(hand.recent)
+    assert "roll-off" in text.lower() and any(str(v) in text for v in rolls[0].data["dice"]), text
+    d.pass_handover()
+    assert isinstance(d.scene, BattleScene)

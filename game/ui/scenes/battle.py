@@ -124,7 +124,8 @@ class BattleScene(Scene):
         """An unexpected engine error caught by ``act`` (shown to the player; tests check it stays None)."""
         self._pending_key: object = None
         self._seat: int | None = None
-        self._handover_from = len(game.log)
+        self._handover_from = 0 if not game.history else len(game.log)   # a new game: its first hand-over
+        # shows the roll-offs made at the start (the deployment roll-off)
         self._movable: set[str] = set()
         self.actors: set[str] = set()
         """Units of the deciding player that can act in this step (outlined green)."""
