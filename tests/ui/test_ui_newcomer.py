@@ -148,3 +148,29 @@ def test_the_first_hand_over_shows_the_deployment_roll_off_and_its_dice(driver_f
     assert "roll-off" in text.lower() and any(str(v) in text for v in rolls[0].data["dice"]), text
     d.pass_handover()
     assert isinstance(d.scene, BattleScene)
+
+
+def test_choosing_advance_after_a_drag_just_past_it_pulls_the_ghost_back(battle) -> None:  # type: ignore[no-untyped-def]
+    """A drag of 6.3" is a legal Rush; pressing Advance then pulls the ghost back to 6" (not a red ghost)."""
+    from game.engine.actions import Move
+    from game.engine.movement import move_allowance
+    from game.engine.state import MoveAction
+    from tests.ui.test_ui_turn import _to_movement
+
+    scene = _to_movement(battle)
+    game = scene.game
+    uid = next(u for u in game.units_to_move(1)
+               if game.check_move(Move(1, u, "rush", (game.state.units[u].pose.advanced(
+                   move_allowance(game.state.units[u], MoveAction.ADVANCE) + 0.4),))) is None)
+    unit = game.state.units[uid]
+    advance = move_allowance(unit, MoveAction.ADVANCE)
+    battle.drag(battle.table_px(unit.pose.xy), battle.table_px(unit.pose.advanced(advance + 0.4).xy))
+    tool = scene.tool
+    assert tool.evaluate().legal and tool.evaluate().action == "rush"
+    battle.click_button(scene.actions.buttons["advance"])
+    ev = tool.evaluate()
+    assert tool.forced == "advance" and ev.legal and ev.action == "advance", ev.error
+    assert advance - 0.1 < ev.distance <= advance + 1e-6 and tool.pulled is not None
+    battle.key(pygame.K_RETURN)
+    assert isinstance(game.history[-1], Move) and game.history[-1].action == "advance"
+    assert scene.last_exception is None
