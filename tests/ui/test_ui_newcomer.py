@@ -174,3 +174,25 @@ def test_choosing_advance_after_a_drag_just_past_it_pulls_the_ghost_back(battle)
     battle.key(pygame.K_RETURN)
     assert isinstance(game.history[-1], Move) and game.history[-1].action == "advance"
     assert scene.last_exception is None
+
+
+def test_a_greyed_undo_keeps_its_reason_in_a_crowded_bar(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Moving a unit fills the bar (Hold, Advance, Rush, Confirm, Cancel, Done): the right-hand buttons take their
+    short labels, and a greyed Undo's short label still says why."""
+    from tests.ui.conftest import DEFAULT_SCENARIO
+    from tests.ui.test_ui_turn import _to_movement
+
+    d = driver_factory(size=(1600, 1000), start_scenario=DEFAULT_SCENARIO, seed=11)
+    d.frames(2)
+    d.pass_handover()
+    scene = _to_movement(d)
+    game = scene.game
+    unit = game.state.units[game.units_to_move(1)[0]]
+    d.drag(d.table_px(unit.pose.xy), d.table_px(unit.pose.advanced(2.0).xy))
+    assert scene.tool is not None and "rush" in scene.actions.buttons
+    assert scene.actions.buttons["save"].text == "Save"                 # shortened: the bar is crowded
+    scene.rewinder = None                                              # nothing of this game can be taken back
+    scene._sync()
+    d.frames(2)
+    undo = scene.actions.buttons["undo"]
+    assert not undo.is_enabled and undo.text == "↶ Undo: made earlier", undo.text

@@ -382,7 +382,8 @@ class BattleScene(Scene):
             ButtonSpec("save", "Save (Ctrl+S)", "The game is saved after every action; this saves it now too "
                        "(same file)", right=True, short="Save"),
             ButtonSpec("undo", "↶ Undo (Ctrl+Z)" if why is None else f"↶ Undo: {_undo_word(why)}", undo_tip,
-                       enabled=why is None, right=True, short="↶ Undo"),
+                       enabled=why is None, right=True,
+                       short="↶ Undo" if why is None else f"↶ Undo: {_undo_word(why)}"),
         ]
 
     def _undo_player(self) -> int:
