@@ -711,6 +711,10 @@ class BattleScene(Scene):
         if len(reasons) == 1 and len(enemies) > 1:     # a reason of the unit's own (Shaken, rushed...): once
             return f"{name}: {reasons[0]}."
         what = "no enemy within charge reach" if decision == "declare_charge" else "no valid target"
+        rules = {r.partition(": ")[0] for r in reasons if ": " in r}
+        if len(rules) == 1 and all(": " in r for r in reasons):      # one rule for all: named once
+            what += f" ({rules.pop()})"
+            reasons = [r.partition(": ")[2] for r in reasons]
         return f"{name}: {what}" + (" — " + "; ".join(reasons) if reasons else "") + "."
 
     def _select(self, uid: str | None) -> None:
