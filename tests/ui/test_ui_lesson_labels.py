@@ -4,6 +4,8 @@ on its visible part. Real input events (clicks, wheel, a right-drag pan), then t
 
 from __future__ import annotations
 
+import pygame
+
 from game.ui import battle_draw
 from game.ui.draw_terrain import point_in_polygon
 from game.ui.scenes.lesson import LessonScene, start_lesson
@@ -63,3 +65,20 @@ def test_a_terrain_piece_half_off_the_zoomed_view_is_named_on_its_visible_part(d
 def _area(poly) -> float:  # type: ignore[no-untyped-def]
     n = len(poly)
     return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))) / 2
+
+
+def test_a_lesson_greys_undo_and_points_to_restart(driver_factory, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Lessons have no Undo (a wrong try is taken back by the lesson): the greyed button says so, and Ctrl+Z
+    changes nothing."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    d = driver_factory(size=(1600, 1000))
+    assert start_lesson(d.app, "1")
+    scene = d.scene
+    d.frames(2)
+    d.click_button(scene.actions.buttons["done"])               # step 1: Done, no charges
+    assert scene.run.step_index == 1
+    undo = scene.actions.buttons["undo"]
+    assert not undo.is_enabled and undo.text == "↶ Undo: see Restart", undo.text
+    assert "Restart" in undo.tool_tip_text
+    d.key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    assert scene.run.step_index == 1 and "Restart" in scene.banner[0]

@@ -67,7 +67,7 @@ def _undo_word(why: str) -> str:
     does not think of hovering a greyed button."""
     for start, word in (("Dice were rolled", "dice rolled"), ("Nothing to take back", "nothing yet"),
                         ("The last action was Player", "not yours"), ("The game is over", "game over"),
-                        ("That action was made before", "made earlier")):
+                        ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart")):
         if why.startswith(start):
             return word
     return "not now"

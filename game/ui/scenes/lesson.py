@@ -263,6 +263,10 @@ class LessonScene(BattleScene):
                 else:
                     self._blinking.pop(name, None)
 
+    def undo_refusal(self, player: int | None = None) -> str | None:
+        """No Undo in a lesson: a wrong try is taken back by the lesson; Restart plays it again."""
+        return "A lesson takes back a wrong try itself; Restart plays the lesson again from the start."
+
     def save(self) -> bool:
         """Ctrl+S: lessons are not saved (Restart plays one again from the start)."""
         self.show_banner("Lessons are not saved: Restart plays the lesson again from the start.", palette.SHAKEN)
