@@ -196,3 +196,23 @@ def test_a_greyed_undo_keeps_its_reason_in_a_crowded_bar(driver_factory) -> None
     d.frames(2)
     undo = scene.actions.buttons["undo"]
     assert not undo.is_enabled and undo.text == "↶ Undo: made earlier", undo.text
+
+
+def test_a_lesson_says_press_done_only_where_the_button_is_called_done() -> None:
+    """Words that agree: a lesson step that says "Press Done" is answered by a button whose label starts with Done
+    (the consolidation's is "Skip: stay in place")."""
+    from game.tutorial import LessonRun, lesson_files
+    from game.ui.decisions import DONE_LABELS
+
+    checked = 0
+    for path in lesson_files():
+        run = LessonRun(path)
+        while not run.finished:
+            words = " ".join(filter(None, (run.text, run.step.hint)))
+            pending = run.game.pending
+            if "Press Done" in words and pending is not None:
+                label = DONE_LABELS.get(pending.decision, "")
+                assert label.startswith("Done"), (path.name, run.step.id, pending.decision, label)
+                checked += 1
+            run.skip()
+    assert checked >= 15
