@@ -216,3 +216,31 @@ def test_a_lesson_says_press_done_only_where_the_button_is_called_done() -> None
                 checked += 1
             run.skip()
     assert checked >= 15
+
+
+def test_a_tough_unit_in_dangerous_terrain_rolls_dice_the_panel_explains(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Dice you can read: Mountain Riders (Tough(3)) rush across the river (dangerous when rushing): the dice panel
+    shows one die per wound point and says why ("5 models ... × Tough(3) = 15 dice"), on 24 px dice."""
+    from game.ui import dice_panel
+
+    d, scene, game = _battle(driver_factory, moves={"riders-1": (55, 18, 0)})
+    d.key(pygame.K_SPACE)                                   # strategy: Done
+    d.key(pygame.K_SPACE)                                   # no charges
+    assert game.pending.decision == "move"
+    unit = game.state.units["riders-1"]
+    d.drag(_centre(d, game, "riders-1"), d.table_px(unit.pose.advanced(9.0).xy))
+    ev = scene.tool.evaluate()
+    assert ev.legal and ev.action == "rush" and ev.terrain, (ev.error, ev.terrain)
+    d.key(pygame.K_RETURN)
+    rolls = [e for e in game.log if e.kind == "roll" and "angerous" in str(e.data.get("purpose", ""))]
+    assert rolls, [e.text for e in game.log[-5:]]
+    data = rolls[-1].data
+    why = " ".join(data["details"])
+    n = int(why.split(" model")[0])
+    assert f"× Tough(3) = {3 * n} dice" in why and len(data["dice"]) == 3 * n, why
+    shown = [r for r in scene.dice.rolls if "Tough(3)" in " ".join(r.get("details", []))]
+    assert shown, scene.dice.rolls                          # the panel has the roll with its words
+    full = dice_panel.render_rolls(shown, (400, 200))
+    lean = dice_panel.render_rolls(shown, (400, 200), die=12)
+    assert full.get_bounding_rect().h > lean.get_bounding_rect().h   # 24 px dice by default
+    assert scene.last_exception is None
