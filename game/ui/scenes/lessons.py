@@ -126,8 +126,7 @@ class LessonsScene(Scene):
         if self.suggested is None:
             return INTRO_HTML
         n = self.infos.index(self.suggested) + 1
-        return (INTRO_HTML + "<br><br><b>Start (Enter) opens:</b><br>" +
-                lesson_html(self.suggested, n, self.infos))
+        return INTRO_HTML + f" Next to do: <b>{n}. {html.escape(self.suggested.title)}</b>."
 
     def open(self, info: LessonInfo) -> None:
         """Start the lesson ``info`` in the window."""
