@@ -244,3 +244,23 @@ def test_a_tough_unit_in_dangerous_terrain_rolls_dice_the_panel_explains(driver_
     lean = dice_panel.render_rolls(shown, (400, 200), die=12)
     assert full.get_bounding_rect().h > lean.get_bounding_rect().h   # 24 px dice by default
     assert scene.last_exception is None
+
+
+def test_the_move_preview_and_the_log_name_a_pivot_alike(battle) -> None:  # type: ignore[no-untyped-def]
+    """Words that agree: three presses of Q turn the ghost 15° left; the preview's words are the log's."""
+    from game.engine.movement import pivot_text
+    from tests.ui.test_ui_turn import _to_movement
+
+    scene = _to_movement(battle)
+    game = scene.game
+    uid = game.units_to_move(1)[0]
+    unit = game.state.units[uid]
+    battle.drag(battle.table_px(unit.pose.xy), battle.table_px(unit.pose.advanced(3.0).xy))
+    for _ in range(3):
+        battle.key(pygame.K_q)
+    ev = scene.tool.evaluate()
+    assert ev.legal and len(ev.pivots) == 1
+    words = pivot_text(ev.pivots[0])
+    assert words == "15° left", words                       # not "-15°"
+    battle.key(pygame.K_RETURN)
+    assert any(f"pivots {words}" in e.text for e in game.log[-3:]), [e.text for e in game.log[-3:]]
