@@ -9,11 +9,13 @@ interaction state; what is expensive is cached per game position and view (``Alp
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.engine import shooting
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
 from game.engine.state import GameState, MoveAction, Phase
@@ -28,6 +30,7 @@ from game.ui.insight import (
     Measurement,
     ShotPreview,
     SightPreview,
+    arc_wedges,
     contact_side,
     corners,
 )
@@ -63,6 +66,8 @@ ARC_COLOURS = {Arc.FRONT: (90, 220, 120), Arc.LEFT: (255, 214, 64), Arc.RIGHT: (
 ARC_NAMES = {Arc.FRONT: "FRONT", Arc.LEFT: "LEFT FLANK", Arc.RIGHT: "RIGHT FLANK", Arc.REAR: "REAR"}
 """Label of each facing arc."""
 REACH = (255, 196, 60)
+FIRE = (120, 200, 255)
+"""The range and front arc of a shooter without a target."""
 """Charge reach outline."""
 SIGHT = (150, 225, 255)
 """Sight lines."""
@@ -153,6 +158,7 @@ class _Layers:
         """The label layout of the last frame (tests check what it placed)."""
         self.arcs = AlphaLayer()
         self.reach = AlphaLayer()
+        self.fire = AlphaLayer()
         self.zones = AlphaLayer()
         self.ghosts: dict[object, pygame.Surface] = {}
         self.near: tuple[object, list[str]] = (None, [])
@@ -172,8 +178,12 @@ def layers(scene: BattleScene) -> _Layers:
 # --- the frame ------------------------------------------------------------------------------------------------
 
 
-def draw(scene: BattleScene, screen: pygame.Surface) -> None:
+def draw(scene: BattleScene, screen: pygame.Surface,
+         over_table: Callable[[pygame.Surface, LabelLayout], None] | None = None) -> None:
     """Draw the battle scene: table, aids, units, highlights, ghost, labels, tapes and notes. Reads, never changes.
+
+    ``over_table(screen, labels)`` draws more over the table (a lesson's highlights) before the labels are laid
+    out, asking ``labels`` for its own labels so that they too keep clear of the others.
 
     The table, the aids under the units (arcs, charge reach, exclusion zones), the units and their labels form the
     *base*, cached on one surface while the view, the game position and what is shown stay the same; a frame in
@@ -218,6 +228,8 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         _draw_firing_models(scene, screen, a.shot)
     if scene.show_arcs and a.subject is not None:
         _ask_arc_labels(scene, labels, a.subject)
+    if (aimless := _aimless(scene, a)) is not None:
+        _ask_fire_zone_label(scene, labels, aimless)
     if a.charge is not None:
         if a.charge.reach:     # the outline is in the cached layer below
             _ask_reach_label(scene, labels, a.charge)
@@ -257,6 +269,8 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
         head, traits = scene.static.describe(scene.hover_terrain)
         draw_note(screen, scene.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13,
                   layout=labels)
+    if over_table is not None:
+        over_table(screen, labels)
     _standing_labels(scene, labels, poses)
     labels.solve()
     labels.draw(screen)
@@ -276,8 +290,9 @@ def draw(scene: BattleScene, screen: pygame.Surface) -> None:
 
 
 def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> None:
-    """Ask ``labels`` for the labels that change only with the view and the game (objective markers, units,
-    terrain): asked of a layout of their own, cached while nothing moves and moved along while the view pans."""
+    """Ask ``labels`` for the labels that change only with the view and the game (objective markers, units):
+    asked of a layout of their own, cached while nothing moves and moved along while the view pans; then the
+    terrain names (cached by the static layer per view)."""
     lay = layers(scene)
     view = scene.view
     key = (round(view.scale, 4), view.flipped, view.rect.size, scene.insight.stamp, scene.selected,
@@ -289,10 +304,10 @@ def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> Non
         for box in marker_boxes(view, s):
             own.reserve("marker", box)
         scene.painter.ask_labels(own, view, s, scene.selected, poses)
-        scene.static.ask_labels(own, view)
         lay.standing = (None if poses else key, origin, own.asked)
     was = lay.standing[1]
     labels.extend(lay.standing[2], (origin[0] - was[0], origin[1] - was[1]))
+    scene.static.ask_labels(labels, view)     # terrain on its own: a piece half off the view is named where seen
 
 
 def _draw_deployment_zone(scene: BattleScene, surf: pygame.Surface, player: int) -> None:
@@ -321,6 +336,8 @@ def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[st
         _draw_arcs(scene, surf, a.subject)
     if a.charge is not None and a.charge.reach:
         _draw_reach(scene, surf, a.charge)
+    if (uid := _aimless(scene, a)) is not None:
+        _draw_fire_zone(scene, surf, uid)
     if zoned and scene.tool is not None:
         _draw_zones(scene, surf, scene.tool)
     scene.painter.draw_units(surf, view, s, dimmed=dimmed, poses=poses)
@@ -452,6 +469,61 @@ def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePrevi
         return [(pts, REACH + (20,), 0), (pts, REACH + (190,), 2)]
 
     layers(scene).reach.blit(screen, (preview.unit, scene.insight.stamp, view.key), polys)
+
+
+def _aimless(scene: BattleScene, a: Aids) -> str | None:
+    """The selected shooter that may still shoot but has no valid target (step 4.2), or None."""
+    pending = scene.game.pending
+    uid = a.subject
+    if pending is None or pending.decision != "shoot" or uid is None:
+        return None
+    unit = scene.game.state.units[uid]
+    if unit.player != pending.player or unit.shot_targets or unit.engaged or scene.targets_of(uid):
+        return None
+    return uid if shooting.ranged_arms(unit) else None
+
+
+def _fire_zone(scene: BattleScene, uid: str) -> tuple[float, list[Point]]:
+    """The longest range of ``uid``'s ranged weapons and the outline of where it reaches in the front arc
+    (rulebook "Picking Targets": targets in the front arc, within range), measured from the footprint."""
+    from shapely.geometry import Polygon
+
+    unit = scene.game.state.units[uid]
+    assert unit.pose is not None
+    longest = _longest_range(scene, uid)
+    wedge = arc_wedges(unit.pose, unit.formation.width, unit.formation.depth, 3 * longest + 10)[Arc.FRONT]
+    body = Polygon(footprint_corners(unit.pose, unit.formation))
+    zone = Polygon(wedge).intersection(body.buffer(longest, 16))
+    ring = list(zone.exterior.coords) if zone.geom_type == "Polygon" and not zone.is_empty else []
+    return longest, ring
+
+
+def _longest_range(scene: BattleScene, uid: str) -> float:
+    """The longest range of ``uid``'s ranged weapons, inches."""
+    return max((arm.weapon.range or 0) for arm in shooting.ranged_arms(scene.game.state.units[uid]))
+
+
+def _draw_fire_zone(scene: BattleScene, screen: pygame.Surface, uid: str) -> None:
+    """A shooter without a valid target: its front arc out to its longest range, so the player sees at a glance
+    which enemies lie outside (the banner gives each one's reason)."""
+    view = scene.view
+    unit = scene.game.state.units[uid]
+
+    def polys() -> list[Any]:
+        _, ring = _fire_zone(scene, uid)
+        pts = [view.to_screen(p) for p in ring]
+        return [(pts, FIRE + (22,), 0), (pts, FIRE + (170,), 2)] if len(pts) >= 3 else []
+
+    layers(scene).fire.blit(screen, (uid, unit.pose, view.key), polys)
+
+
+def _ask_fire_zone_label(scene: BattleScene, labels: LabelLayout, uid: str) -> None:
+    unit = scene.game.state.units[uid]
+    assert unit.pose is not None
+    longest = _longest_range(scene, uid)
+    front = unit.formation.depth / 2
+    spots = [scene.view.to_screen(unit.pose.advanced(front + longest * f).xy) for f in (0.85, 0.7, 0.5, 0.3)]
+    _ask(labels, "fire zone", prio.AID, f'range {longest:g}" · front arc', FIRE, spots, 11)
 
 
 def _zone_reach(t: MoveTool) -> float:

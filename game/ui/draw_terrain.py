@@ -17,7 +17,7 @@ import pygame
 from game.terrain_kinds import KIND_TRAITS, KINDS
 from game.ui import palette
 from game.ui.assets import text_cache
-from game.ui.label_layout import TERRAIN, LabelLayout
+from game.ui.label_layout import TERRAIN, Label, LabelLayout
 from game.ui.table_view import TableView
 from geometry.pose import Point
 from geometry.terrain import TerrainShape
@@ -108,6 +108,22 @@ def point_in_polygon(point: Point, poly: Sequence[Point]) -> bool:
     return inside
 
 
+def _visible_part(points: Sequence[tuple[float, float]],
+                  bounds: pygame.Rect) -> tuple[tuple[float, float], list[tuple[float, float]]] | None:
+    """The part of a screen polygon inside ``bounds``: a point well inside it (its centroid, or a point on its
+    surface when the centroid falls outside a concave part) and its outline; None if nothing of it shows."""
+    from shapely.geometry import Polygon, box  # only when zoomed in past a piece's centre
+
+    shape = Polygon(points).buffer(0).intersection(box(bounds.left, bounds.top, bounds.right, bounds.bottom))
+    if shape.is_empty or shape.area < 1:
+        return None
+    centre = shape.centroid
+    if not shape.contains(centre):
+        centre = shape.representative_point()
+    x0, y0, x1, y1 = shape.bounds
+    return (centre.x, centre.y), [(x0, y0), (x1, y1)]
+
+
 class StaticLayer:
     """Renders and caches the table and terrain for the current zoom."""
 
@@ -125,6 +141,7 @@ class StaticLayer:
         labels, ``ask_labels``)."""
         self._centres = [_centroid(t.polygon) for t in self.terrain]
         self._name_labels: dict[tuple[int, int], tuple[pygame.Surface, pygame.Surface]] = {}
+        self._asked: tuple[object, list[Label]] = (None, [])
         self._surface: pygame.Surface | None = None
         self._key: tuple[object, ...] | None = None
         self._exact: pygame.Surface | None = None
@@ -154,14 +171,30 @@ class StaticLayer:
 
     def ask_labels(self, layout: LabelLayout, view: TableView) -> None:
         """Ask ``layout`` for each piece's label on screen: name over traits at its centre, nudged within the piece,
-        never over a unit's body; else the name alone; else none (the hover note still names it)."""
+        never over a unit's body; else the name alone; else none (the hover note still names it). A piece whose
+        centre is off the view (zoomed in) is labelled at the middle of its visible part. The labels asked are
+        cached while the view stays the same."""
+        key = (view.key, view.rect.topleft)
+        if self._asked[0] != key:
+            own = LabelLayout(view.rect)
+            self._ask_labels(own, view)
+            self._asked = (key, own.asked)
+        layout.extend(self._asked[1])
+
+    def _ask_labels(self, layout: LabelLayout, view: TableView) -> None:
         if view.scale < 6:
             return
         size = max(10, min(15, round(view.scale * 0.6)))
+        bounds = view.rect
         for i, piece in enumerate(self.terrain):
             full, name = self._name_label(i, size)
             cx, cy = view.to_screen(self._centres[i])
             xs = [view.to_screen(p) for p in piece.polygon]
+            if not bounds.contains(full.get_rect(center=(round(cx), round(cy)))):
+                visible = _visible_part(xs, bounds)
+                if visible is None:
+                    continue
+                (cx, cy), xs = visible
             box = pygame.Rect(min(p[0] for p in xs), min(p[1] for p in xs), 1, 1)
             box.width = max(1, round(max(p[0] for p in xs) - box.x))
             box.height = max(1, round(max(p[1] for p in xs) - box.y))
@@ -350,5 +383,7 @@ class StaticLayer:
             name = text_cache.get(piece.name, size, (255, 255, 255), True, (0, 0, 0, 120), 2)
             traits = ", ".join(TRAIT_WORDS.get(t, t) for t in sorted(piece.traits)) or "open ground"
             small = text_cache.get(traits, max(9, size - 3), (235, 235, 235), False, (0, 0, 0, 110), 2)
-            surf.blit(name, (cx - name.get_width() / 2, cy - name.get_height()))
-            surf.blit(small, (cx - small.get_width() / 2, cy))
+            room = surf.get_width()       # a piece at the table's edge keeps its words whole on the table
+            for text, top in ((name, cy - name.get_height()), (small, cy)):
+                left = max(0.0, min(cx - text.get_width() / 2, room - text.get_width()))
+                surf.blit(text, (left, top))

@@ -25,6 +25,8 @@ MARKER = 95
 """Objective marker numbers (drawn on the marker, never moved): only kept clear of."""
 MEASURE = 90
 """The tape the player is measuring with, or to the unit under the mouse."""
+LESSON = 85
+"""What a lesson's step points at (its goal area, its points): the learner must find it."""
 UNIT = 80
 """A unit's name, models left and state (Shaken, Fleeing, Engaged)."""
 DECLARED = 70

@@ -247,9 +247,12 @@ class MoveTool:
         self._touch()
 
     def set_forced(self, action: str | None) -> None:
-        """Choose hold / advance / rush explicitly (None: pick the cheapest legal one)."""
+        """Choose hold / advance / rush explicitly (None: pick the cheapest legal one). A ghost just past what the
+        chosen action allows (a drag of 6.3" made an Advance) is pulled back to it (``pull_back``)."""
         self.forced = action
         self._touch()
+        if action is not None and self.kind in ("move", "consolidate") and not self.dragging:
+            self.pull_back()
 
     # --- asking the engine --------------------------------------------------------------------------------
     def _move(self, action: str) -> Move:

@@ -340,8 +340,9 @@ def test_a_unit_without_targets_says_why_for_each_nearby_enemy(driver_factory) -
     uid = next(u.id for u in game.state.units_of(1) if u.on_table and not game.shooting_targets(u.id))
     d.click(_centre(d, game, uid))
     text = scene.banner[0]
-    assert text.startswith(f"{game.state.units[uid].profile.name}: no valid target — ")
+    assert text.startswith(f"{game.state.units[uid].profile.name}: no valid target (Picking Targets) — "), text
     nearest = min((e for e in game.state.enemies_of(1) if e.on_table),
                   key=lambda e: game.state.scene.distance(uid, e.id))
     from game.ui.dice_panel import short_purpose
-    assert short_purpose(scene.insight.shot(uid, nearest.id).reason) in text
+    rule, _, why = short_purpose(scene.insight.shot(uid, nearest.id).reason).partition(": ")
+    assert rule == "Picking Targets" and why in text      # the rule named once, each enemy's reason after it

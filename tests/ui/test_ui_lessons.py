@@ -43,3 +43,20 @@ def test_check_accepts_the_lesson_files(capsys) -> None:  # type: ignore[no-unty
     files = [str(p) for p in sorted((ROOT / "scenarios" / "lessons").glob("*.yaml"))]
     assert files
     assert main.main(["check", *files]) == 0
+
+
+def test_the_first_lesson_not_done_is_chosen_so_enter_starts_it(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """A newcomer pressing Enter on the lessons screen starts a lesson: until one is clicked, Start opens the first
+    one not done (Start was greyed until a click before)."""
+    progress = Progress.load()
+    progress.mark_done(list_lessons()[0].id)
+    menu = driver_factory()
+    menu.frames(2)
+    menu.click_button(menu.scene.lessons_button)
+    lessons = menu.scene
+    assert isinstance(lessons, LessonsScene)
+    second = list_lessons()[1]
+    assert lessons.start.is_enabled and f"Next to do: <b>2. {second.title}</b>" in lessons.summary.html_text
+    assert lessons.list.get_single_selection() is None
+    menu.key(pygame.K_RETURN)
+    assert isinstance(menu.scene, LessonScene) and menu.scene.run.lesson.id == list_lessons()[1].id

@@ -274,6 +274,7 @@ def test_save_scenario_for_check_and_play(driver_factory, tmp_path: Path, monkey
     assert scenario.name == "Hill Fight" and scenario.needs_deployment()
     assert len(scenario.terrain) == len(st.terrain)
     assert "python main.py play" in d.scene.saved_box.html_text
+    assert "main menu lists it" in d.scene.saved_box.html_text     # not only from a terminal (issue 17)
 
 
 def test_start_refused_while_a_list_has_problems(setup) -> None:  # type: ignore[no-untyped-def]

@@ -67,6 +67,17 @@ screen (a banner says whose placement it is)."""
 
 
 
+def _undo_word(why: str) -> str:
+    """A greyed Undo's reason in two or three words on the button itself (the tooltip has it in full): a newcomer
+    does not think of hovering a greyed button."""
+    for start, word in (("Dice were rolled", "dice rolled"), ("Nothing to take back", "nothing yet"),
+                        ("The last action was Player", "not yours"), ("The game is over", "game over"),
+                        ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart")):
+        if why.startswith(start):
+            return word
+    return "not now"
+
+
 class BattleScene(Scene):
     """A hotseat battle in progress."""
 
@@ -122,7 +133,8 @@ class BattleScene(Scene):
         self._private: int | None = None
         """The player alone at the screen: handed it behind a hand-over screen (or who took back); None while
         both players watch (the open decisions of deployment change the seat without a hand-over)."""
-        self._handover_from = len(game.log)
+        self._handover_from = 0 if not game.history else len(game.log)   # a new game: its first hand-over
+        # shows the roll-offs made at the start (the deployment roll-off)
         self._movable: set[str] = set()
         self.actors: set[str] = set()
         """Units of the deciding player that can act in this step (outlined green)."""
@@ -418,7 +430,9 @@ class BattleScene(Scene):
             ButtonSpec("menu", "Menu", "Back to the main menu: the game is saved, resume it from there", right=True),
             ButtonSpec("save", "Save (Ctrl+S)", "The game is saved after every action; this saves it now too "
                        "(same file)", right=True, short="Save"),
-            ButtonSpec("undo", "↶ Undo (Ctrl+Z)", undo_tip, enabled=why is None, right=True, short="↶ Undo"),
+            ButtonSpec("undo", "↶ Undo (Ctrl+Z)" if why is None else f"↶ Undo: {_undo_word(why)}", undo_tip,
+                       enabled=why is None, right=True,
+                       short="↶ Undo" if why is None else f"↶ Undo: {_undo_word(why)}"),
         ]
 
     def _undo_player(self) -> int:
@@ -771,7 +785,20 @@ class BattleScene(Scene):
                 why = shot.reason if shot is not None else None
             if why:       # the engine's words name the enemy already; without the ids, for a banner
                 reasons.append(short_purpose(why))
+        reasons = list(dict.fromkeys(reasons))     # one reason for every enemy (the unit itself cannot) said once
+        done = [s.units[c.target].profile.name for c in s.charges if c.unit == uid and c.target in s.units]
+        shooters_targets = [s.units[t].profile.name for t in s.units[uid].shot_targets if t in s.units]
+        if decision == "declare_charge" and done:      # say what it did, not "no target"
+            return f"{name} has declared its charge this phase (against {', '.join(done)})."
+        if decision == "shoot" and shooters_targets:
+            return f"{name} has shot this phase (at {', '.join(shooters_targets)})."
+        if len(reasons) == 1 and len(enemies) > 1:     # a reason of the unit's own (Shaken, rushed...): once
+            return f"{name}: {reasons[0]}."
         what = "no enemy within charge reach" if decision == "declare_charge" else "no valid target"
+        rules = {r.partition(": ")[0] for r in reasons if ": " in r}
+        if len(rules) == 1 and all(": " in r for r in reasons):      # one rule for all: named once
+            what += f" ({rules.pop()})"
+            reasons = [r.partition(": ")[2] for r in reasons]
         return f"{name}: {what}" + (" — " + "; ".join(reasons) if reasons else "") + "."
 
     def _select(self, uid: str | None) -> None:

@@ -27,8 +27,9 @@ from game.engine.actions import Action
 from game.engine.errors import IllegalAction
 from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
 from game.tutorial.runner import Outcome
-from game.ui import palette
+from game.ui import battle_draw, palette
 from game.ui.action_bar import pressed_key
+from game.ui.label_layout import LESSON, LabelLayout
 from game.ui.overlays import dashed_polyline, label_at, pulse
 from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
@@ -262,18 +263,22 @@ class LessonScene(BattleScene):
                 else:
                     self._blinking.pop(name, None)
 
+    def undo_refusal(self, player: int | None = None) -> str | None:
+        """No Undo in a lesson: a wrong try is taken back by the lesson; Restart plays it again."""
+        return "A lesson takes back a wrong try itself; Restart plays the lesson again from the start."
+
     def save(self) -> bool:
         """Ctrl+S: lessons are not saved (Restart plays one again from the start)."""
         self.show_banner("Lessons are not saved: Restart plays the lesson again from the start.", palette.SHAKEN)
         return False
 
     def draw(self, screen: pygame.Surface) -> None:
-        """The battle, then the step's highlights on top."""
-        super().draw(screen)
-        self.draw_highlights(screen)
+        """The battle with the step's highlights over the table, their labels laid out with the battle's."""
+        battle_draw.draw(self, screen, self.draw_highlights)
 
-    def draw_highlights(self, screen: pygame.Surface) -> None:
-        """Outline the step's units, mark its points and areas, pulse its buttons (only reads)."""
+    def draw_highlights(self, screen: pygame.Surface, labels: LabelLayout | None = None) -> None:
+        """Outline the step's units, mark its points and areas (only reads). Their labels are asked of ``labels``
+        (the frame's layout, at the high ``LESSON`` priority) when given, else drawn at once."""
         h = self.run.highlights
         glow = pulse(self.time)
         k = 0.6 + 0.4 * glow
@@ -300,15 +305,17 @@ class LessonScene(BattleScene):
                 if area.goal:
                     pygame.draw.circle(screen, c, centre, 3)
                     label_at(screen, area.label or "move the unit's centre here", (centre[0], centre[1] - r - 10),
-                             c, 12)
+                             c, 12, layout=labels, priority=LESSON, kind="lesson goal")
                 elif area.label:
-                    label_at(screen, area.label, (centre[0], centre[1] - r - 10), c, 12)
+                    label_at(screen, area.label, (centre[0], centre[1] - r - 10), c, 12, layout=labels,
+                             priority=LESSON, kind="lesson area")
             else:
                 pts = [view.to_screen(p) for p in area.points]
                 pygame.draw.polygon(screen, c, pts, 2)
                 if area.label:
                     top = min(pts, key=lambda q: q[1])
-                    label_at(screen, area.label, (top[0], top[1] - 10), c, 12)
+                    label_at(screen, area.label, (top[0], top[1] - 10), c, 12, layout=labels, priority=LESSON,
+                             kind="lesson area")
         goal = self.run.goal
         if goal is not None and goal[0] in s.units and s.units[goal[0]].on_table:
             unit = s.units[goal[0]]
@@ -319,7 +326,8 @@ class LessonScene(BattleScene):
             pygame.draw.circle(screen, colour, at, 10, 2)
             pygame.draw.circle(screen, colour, at, 3)
             if point.label:
-                label_at(screen, point.label, (at[0], at[1] - 20), colour, 12)
+                label_at(screen, point.label, (at[0], at[1] - 20), colour, 12, layout=labels, priority=LESSON,
+                         kind="lesson point")
         screen.set_clip(clip)
 
 

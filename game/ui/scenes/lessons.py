@@ -55,7 +55,7 @@ def lesson_html(info: LessonInfo, number: int, infos: list[LessonInfo]) -> str:
 INTRO_HTML = ("<b>Learn the game step by step.</b><br><br>Each lesson is a small battle with fixed dice: the panel "
               "says what to do and why, a wrong move is taken back with the rule it breaks, Hint shows where, and "
               "Skip plays a step for you. The lessons follow the turn sequence; the last one is a real game against "
-              "the computer.<br><br>Choose a lesson on the left.")
+              "the computer.<br><br>Choose a lesson on the left, or press Enter for the next one to do.")
 
 
 def done_count(infos: list[LessonInfo]) -> str:
@@ -73,6 +73,8 @@ class LessonsScene(Scene):
         self.list: UISelectionList | None = None
         self.summary: UITextBox | None = None
         self.start: UIButton | None = None
+        self.suggested: LessonInfo | None = None
+        """The lesson Start opens while none is clicked: the first not done."""
         self.back: UIButton | None = None
         self.widgets: list[pygame_gui.core.UIElement] = []
 
@@ -90,12 +92,16 @@ class LessonsScene(Scene):
         top = max(20, (h - body_h - 130) // 3)       # the block a little above the middle of the window
         title = UILabel(pygame.Rect(x, top, pw, 40), f"Lessons — {done_count(self.infos)}", m,
                         object_id="#big_title")
+        # until one is clicked, the first lesson not done is the one Start (Enter) opens: never stuck here
+        pick = next((n for n, info in enumerate(self.infos) if not info.done), 0) if self.infos else None
+        self.suggested = self.infos[pick] if pick is not None else None
         self.list = UISelectionList(pygame.Rect(x, top + 56, lw, body_h), list(self.by_label), m)
-        self.summary = UITextBox(INTRO_HTML, pygame.Rect(x + lw + 12, top + 56, pw - lw - 12, body_h), m)
+        self.summary = UITextBox(self._summary(None), pygame.Rect(x + lw + 12, top + 56, pw - lw - 12, body_h), m)
         y = top + 68 + body_h
         self.start = UIButton(pygame.Rect(x, y, pw // 2 - 6, 44), "Start lesson (Enter)", m,
                               object_id="#primary_button")
-        self.start.disable()
+        if self.suggested is None:
+            self.start.disable()
         self.back = UIButton(pygame.Rect(x + pw // 2 + 6, y, pw // 2 - 6, 44), "Back to the menu (Esc)", m)
         self.widgets = [title, self.list, self.summary, self.start, self.back]
 
@@ -107,10 +113,20 @@ class LessonsScene(Scene):
         self.list = self.summary = self.start = self.back = None
 
     def _chosen(self) -> LessonInfo | None:
+        """The lesson clicked in the list, else the first one not done."""
         if self.list is None:
             return None
         label = self.list.get_single_selection()
-        return self.by_label.get(label) if isinstance(label, str) else None
+        return self.by_label.get(label) if isinstance(label, str) else self.suggested
+
+    def _summary(self, info: LessonInfo | None) -> str:
+        """The summary of ``info`` (None: of the lesson Start opens when none is clicked, after the intro)."""
+        if info is not None:
+            return lesson_html(info, self.infos.index(info) + 1, self.infos)
+        if self.suggested is None:
+            return INTRO_HTML
+        n = self.infos.index(self.suggested) + 1
+        return INTRO_HTML + f" Next to do: <b>{n}. {html.escape(self.suggested.title)}</b>."
 
     def open(self, info: LessonInfo) -> None:
         """Start the lesson ``info`` in the window."""
@@ -123,8 +139,10 @@ class LessonsScene(Scene):
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
             info = self._chosen()
             if info is not None and self.summary is not None and self.start is not None:
-                self.summary.set_text(lesson_html(info, self.infos.index(info) + 1, self.infos))
+                self.summary.set_text(self._summary(info))
                 self.start.enable()
+        elif event.type == pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION and self.summary is not None:
+            self.summary.set_text(self._summary(None))     # clicked again: back to the first one not done
         elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION:
             info = self.by_label.get(event.text)
             if info is not None:

@@ -117,7 +117,7 @@ class MenuScene(Scene):
                                      tool_tip_text="Hotseat game of scenarios/default.yaml (Enter)")
         if not self.default.exists():
             self.play_default.disable()
-        self.setup_button = UIButton(pygame.Rect(30, 196, cw, 34), "New battle (set-up)", m,
+        self.setup_button = UIButton(pygame.Rect(30, 196, cw // 2 - 6, 34), "New battle (set-up)", m,
                                      container=panel, object_id="#primary_button",
                                      tool_tip_text="Build both army lists, set up the terrain, then deploy")
         from game.tutorial import list_lessons
@@ -126,7 +126,6 @@ class MenuScene(Scene):
         self.lessons_button = UIButton(pygame.Rect(cw // 2 + 36, 196, cw // 2 - 6, 34),
                                        f"Lessons ({done_count(list_lessons())})", m, container=panel,
                                        tool_tip_text="Guided lessons that teach the whole game")
-        self.setup_button.set_dimensions((cw // 2 - 6, 34))
         UILabel(pygame.Rect(30, 236, cw, 24), "YOUR BATTLES AND OTHER SCENARIOS" if self.own_files else
                 "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
         self.by_label = {f"★ {scenario_title(p)}   (saved in the set-up, {_date(p)})": p for p in self.own_files}

@@ -292,11 +292,13 @@ class StartScene(SetupScene):
         if self.saved_box is None:
             return
         if self.saved_path is None:
-            self.saved_box.set_text("<font color='#9aa4ac'>Save scenario writes this battle to your data folder. "
-                                    "Open it later from a terminal with <b>python main.py play FILE</b>.</font>")
+            self.saved_box.set_text("<font color='#9aa4ac'>Save scenario writes this battle to your data folder: "
+                                    "the main menu lists it (★) to play again; a terminal can open it too with "
+                                    "<b>python main.py play FILE</b>.</font>")
             return
         p = html.escape(str(self.saved_path))
         self.saved_box.set_text(f"<font color='#8fd6a0'><b>Saved</b></font> {p}<br>"
+                                "The main menu lists it (★) to play again.<br>"
                                 f"Check it: <b>python main.py check {p}</b><br>"
                                 f"Play it: <b>python main.py play {p}</b>")
 
