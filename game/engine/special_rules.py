@@ -604,7 +604,8 @@ __all__ = [
     "describe", "entrenched_modifier", "fast_modifier", "fear_bonus", "fearless_roll", "flying",
     "furious_extra_hits", "ignores_cover", "immobile", "indirect", "indirect_modifier", "lance_modifier",
     "limited_available", "modifiers_in_force", "morale_quality", "musician_modifier", "no_pursuit_or_follow_up",
-    "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits", "rending_hits", "resolve",
+    "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits", "rending_hits",
+    "resolve",
     "sergeant_modifier", "slow_modifier", "sniper", "stealth_modifier", "strider", "use_limited",
     "weapon_value", "wound_capacities",
 ]

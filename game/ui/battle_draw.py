@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.engine.actions import DeclareCharge, Shoot
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
 from game.engine.state import MoveAction, Phase
-from game.ui import decisions, palette, spell_aim
+from game.ui import decisions, odds_panel, palette, spell_aim
 from game.ui import label_layout as prio
 from game.ui.assets import text_cache
 from game.ui.draw_objectives import draw_marker_ghost, draw_objectives, marker_boxes
@@ -722,6 +723,8 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
             pending = scene.game.pending
             verb = "redirect the charge" if pending is not None and pending.decision == "redirect" else \
                 "declare the charge"
+            if pending is not None and pending.decision == "declare_charge" and a.subject is not None:
+                lines += odds_panel.charge_lines(scene.game, DeclareCharge(pending.player, a.subject, hover))
             lines.append((f"Click to {verb}", GREY))
         elif a.charge_problem is not None:
             e = a.charge_problem
@@ -745,6 +748,9 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
                 lines.append((f"To hit ({shot.weapon}): {hit}", (230, 230, 230)))
             if shot.defense:
                 lines.append((f"{name} Defense: {', '.join(shot.defense)}", (230, 230, 230)))
+            if scene.pending is not None and a.subject is not None:
+                lines += odds_panel.shot_lines(scene.game, Shoot(scene.pending.player, a.subject, shot.target,
+                                                                 decisions.shot_weapons(scene, a.subject)))
             lines.append(("Click to shoot", GREY))
     elif a.charge is not None and a.charge.cannot and scene.selected == a.charge.unit:
         unit = s.units[a.charge.unit]
