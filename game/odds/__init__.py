@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from game.engine.actions import Shoot
 from game.engine.game import Game
 from game.odds.exact import Spread, shot_odds, spread
-from game.odds.simulate import BUDGET_S, Study, shot_study
+from game.odds.simulate import BUDGET_S, MIN_SAMPLES, Study, shot_study
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,8 @@ def shot_advice(game: Game, action: Shoot, budget_s: float = BUDGET_S, study: St
     if odds is not None:
         return ShotAdvice(spread(odds.hits), spread(odds.wounds), odds.destroyed, odds.morale_test,
                           odds.morale_fail, 0)
-    got = (study or shot_study(game, action)).advance(budget_s)
+    study = study or shot_study(game, action)
+    got = study.advance(budget_s, at_least=max(0, MIN_SAMPLES - study.samples.n))
     hm, hs = got.mean_sd("hits")
     wm, ws = got.mean_sd("wounds")
     return ShotAdvice(Spread(hm, hs), Spread(wm, ws), got.chance("destroyed"), got.chance("morale_test"),

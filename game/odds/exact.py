@@ -49,6 +49,7 @@ from game.engine.special_rules import (
     rending_hits,
     sergeant_modifier,
     weapon_value,
+    wound_capacities,
 )
 from game.engine.state import GameState, Unit
 
@@ -82,7 +83,8 @@ class ShotOdds:
     hits: Dist
     """Distribution of the hits scored (all weapons, after Relentless and Blast)."""
     wounds: Dist
-    """Distribution of the wounds put on the target (after Defense, Poison, Regeneration and Deadly)."""
+    """Distribution of the wounds put on the target (after Defense, Poison, Regeneration and Deadly; at most what
+    it can take)."""
     destroyed: float
     """Chance the target is destroyed."""
     morale_test: float
@@ -222,7 +224,17 @@ def shot_odds(state: GameState, action: Shoot) -> ShotOdds | None:
         hits = np.convolve(hits, h)
         wounds = np.convolve(wounds, w)
     hero_only = sniping and target.hero_alive
-    return _with_outcomes(target, hits, wounds, hero_only)
+    return _with_outcomes(target, hits, capped(wounds, sum(wound_capacities(target, hero_only))), hero_only)
+
+
+def capped(dist: Dist, most: int) -> Dist:
+    """``dist`` of min(count, ``most``): wounds beyond the last model are lost (``casualties.apply_wounds``; a
+    later weapon does not fire at a destroyed target), so they are not counted."""
+    if len(dist) <= most + 1:
+        return dist
+    out = dist[: most + 1].copy()
+    out[most] += dist[most + 1:].sum()
+    return out
 
 
 def _with_outcomes(target: Unit, hits: Dist, wounds: Dist, hero_only: bool) -> ShotOdds:

@@ -39,6 +39,7 @@ from game.engine.dice import Dice, DiceExhausted
 from game.engine.events import Event
 from game.engine.game import Game
 from game.engine.shooting import needs_shooting_morale_test
+from game.engine.special_rules import wound_capacities
 from game.engine.state import Phase
 from game.odds.exact import morale_fail_chance
 from game.state_file import state_to_dict
@@ -205,11 +206,14 @@ def shot_study(game: Game, action: Shoot) -> Study:
     last is the chance each sample's morale test fails, computed exactly) and ``destroyed``, ``morale_test``
     (counts). The first ``advance`` raises ``IllegalAction`` if the shot is illegal."""
 
+    start = game.state.units.get(action.target)
+    most = sum(wound_capacities(start)) if start is not None else 0
+
     def sample(twin: Game, events: list[Event], out: Samples) -> None:
         target = twin.state.units[action.target]
         out.add("hits", sum(e.data.get("hits", 0) for e in events if e.kind == "hits"))
-        out.add("wounds", sum(e.data.get("wounds", 0) for e in events
-                              if e.kind == "wounds" and e.data.get("unit") == action.target))
+        out.add("wounds", min(most, sum(e.data.get("wounds", 0) for e in events   # as exact.capped
+                                        if e.kind == "wounds" and e.data.get("unit") == action.target)))
         out.count("destroyed", target.removed is not None)
         tests = needs_shooting_morale_test(target)
         out.count("morale_test", tests)
