@@ -16,7 +16,7 @@ from game.engine.game import Game
 from game.engine.morale import morale_test
 from game.engine.profiles import Weapon
 from game.engine.special_rules import wound_capacities
-from game.engine.state import GameState
+from game.engine.state import GameState, Phase
 from game.odds import shot_advice
 from game.odds.exact import binomial, die_success, hit_dice, shot_odds
 from tests.rules.builders import HAND_WEAPON, face_off, join_hero, profile
@@ -145,6 +145,7 @@ def test_a_hero_target_shot_by_two_weapons_is_simulated_with_the_engine():
     s = face_off(10, **case)
     join_hero(s, "orcs-1", profile("Boss", quality=3, defense=3))
     assert shot_odds(s, SHOT) is None
-    advice = shot_advice(Game(s, Dice(seed=1)), SHOT, budget_s=0.0)
+    s.phase = Phase.SHOOTING
+    advice = shot_advice(Game.start(s, Dice(seed=1)), SHOT, budget_s=0.0)
     assert advice.samples >= 8
     assert 0 < advice.wounds.mean < 12
