@@ -191,6 +191,23 @@ class Study:
         return self.samples
 
 
+def advance_together(studies: list[Study], budget_s: float, at_least: int = 0, at_most: int = MAX_SAMPLES) -> None:
+    """Draw samples one at a time for the study with the fewest, until ``budget_s`` seconds are spent and each has
+    ``at_least`` more (or ``at_most`` in all): one sample can take several milliseconds, so a frame's small budget
+    costs about one sample, whatever the number of studies."""
+    begin = time.perf_counter()
+    floor = {id(st): st.samples.n + at_least for st in studies}
+    while True:
+        open_ = [st for st in studies if st.samples.n < min(at_most, MAX_SAMPLES)]
+        if not open_:
+            return
+        short = [st for st in open_ if st.samples.n < floor[id(st)]]
+        if not short and time.perf_counter() - begin > budget_s:
+            return
+        st = min(short or open_, key=lambda x: x.samples.n)
+        st.advance(0.0, at_least=1, at_most=st.samples.n + 1)
+
+
 def play_until_melee_over(twin: Game, reaction: str, player: int, rnd: int) -> list[Event]:
     """Answer decisions with ``fixed_policy`` until ``melee_over``; returns the events."""
     events: list[Event] = []
@@ -250,13 +267,16 @@ def charge_reaction_options(game: Game, action: DeclareCharge) -> tuple[str, ...
     """The reactions the charged unit would be offered (the engine's own options), found on a clone; ("hold",)
     when it gets no choice. Raises ``IllegalAction`` if the charge may not be declared."""
     twin = game.clone()
-    twin.dice = Dice(sequence=[])   # no die is rolled before the reaction is asked
-    twin.apply(action)
-    for _ in range(MAX_STEPS):
-        p = twin.pending
-        if p is None or p.decision != "declare_charge":
-            break
-        twin.apply(Done(p.player))
+    twin.dice = Dice(sequence=[])   # the game's dice are never touched; a die asked for means no reaction is asked
+    try:
+        twin.apply(action)
+        for _ in range(MAX_STEPS):
+            p = twin.pending
+            if p is None or p.decision != "declare_charge":
+                break
+            twin.apply(Done(p.player))
+    except DiceExhausted:           # the charges went ahead at once (the target had no choice)
+        return ("hold",)
     p = twin.pending
     if p is not None and p.decision == "charge_reaction" and p.unit == action.target:
         return tuple(p.options)
@@ -298,9 +318,8 @@ class ChargeStudy:
         return all(st.finished for st in self.studies.values())
 
     def advance(self, budget_s: float = BUDGET_S, at_least: int = 0, at_most: int = MAX_SAMPLES) -> None:
-        """Draw more samples, the budget shared between the reactions."""
-        for st in self.studies.values():
-            st.advance(budget_s / len(self.studies), at_least, at_most)
+        """Draw more samples, the budget shared between the reactions (``advance_together``)."""
+        advance_together(list(self.studies.values()), budget_s, at_least, at_most)
 
     def odds(self) -> list[ChargeOdds]:
         """The odds so far, one per reaction (the engine's order: hold, stand and shoot, flee)."""
@@ -354,9 +373,8 @@ class PursueStudy:
         return all(st.finished for st in self.studies.values())
 
     def advance(self, budget_s: float = BUDGET_S, at_least: int = 0, at_most: int = MAX_SAMPLES) -> None:
-        """Draw more samples, the budget shared between the two answers."""
-        for st in self.studies.values():
-            st.advance(budget_s / 2, at_least, at_most)
+        """Draw more samples, the budget shared between the two answers (``advance_together``)."""
+        advance_together(list(self.studies.values()), budget_s, at_least, at_most)
 
     def odds(self) -> list[PursueOdds]:
         """The odds so far: pursue, then do not pursue."""

@@ -83,6 +83,7 @@ def test_hovering_a_charge_target_shows_the_odds_of_each_reaction(driver_factory
     consumed = game.dice.consumed
     notes = _notes(monkeypatch)
     _hover(d, game, scene, "archers-1", enemy)
+    d.frames(12)                             # the samples grow frame after frame while the mouse stays
     text = [" | ".join(n) for n in notes if n and n[0].startswith("✔ Charge")]
     assert text, notes
     assert "Odds (simulated" in text[-1] and "If it holds: " in text[-1] and "wins the melee " in text[-1]
