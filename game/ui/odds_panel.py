@@ -171,7 +171,7 @@ def charge_lines(game: Game, action: DeclareCharge) -> list[Line]:
             if o.target_destroyed >= 0.005:
                 bits.append(f"destroyed {pct(o.target_destroyed)}")
             if o.charger_lost >= 0.005:
-                bits.append(f"we break {pct(o.charger_lost)}")
+                bits.append(f"charger breaks {pct(o.charger_lost)}")
             text = ", ".join(bits)
         lines.append((f"   {REACTION_WORDS.get(o.reaction, o.reaction)}: {text}", ODDS))
     return lines
