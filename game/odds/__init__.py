@@ -1,4 +1,4 @@
-"""The odds before a decision: what the dice may bring to a shot, a charge or a pursuit (issue 15).
+"""The odds before a decision: what the dice may bring to a shot, a charge, a spell or a pursuit (issue 15).
 
 An advisor for the window, not a rule: it never changes the game, never reads or rolls the game's dice, and gives
 the same odds for the same position. ``exact`` convolves the dice distributions with the engine's own numbers;

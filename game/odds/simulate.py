@@ -1,17 +1,19 @@
 """Odds by simulation: the engine itself plays the decision out on clones of the game, with dice of its own.
 
 Used where the dice do not convolve simply: a charge (its reaction, the charge move, the melee, the morale test and
-the flight, pursuit and follow up after it), the pursue choice, and shots whose weapons change each other's dice
-(``game.odds.exact``). Each sample is ``Game.clone()`` with its ``dice`` replaced by ``Dice(seed=...)`` seeded from
-``advisor_seed``: a hash of the position (``game.state_file.state_to_dict``, which holds no dice) and of the
-question. So the same position gives the same odds, and the game's own dice, past or future, are never read or
-advanced (docs/rulings.md "Odds before a decision").
+the flight, pursuit and follow up after it), the pursue choice, spells cast on a unit (if the opponent does not
+dispel), and shots whose weapons change each other's dice (``game.odds.exact``). Each sample is ``Game.clone()``
+with its ``dice`` replaced by ``Dice(seed=...)`` seeded from ``advisor_seed``: a hash of the position
+(``game.state_file.state_to_dict``, which holds no dice) and of the question. So the same position gives the same
+odds, and the game's own dice, past or future, are never read or advanced (docs/rulings.md "Odds before a decision").
 
 The fixed policy answering the simulation's other decisions (``fixed_policy``), so a sample ends when the melee is
 resolved: no more charges, moves, spells or shots (``done``); the charged unit reacts as asked (other charged units
 Hold); a charger whose target fled runs it down (no redirect); Random Charge Distances: the first charge left is
 rolled; after the melee the winner pursues and follows up (the first candidate), makes no consolidation move and no
-pivot to face. A sample stops when the Close Combat Phase is over (or the turn or game ends). Samples are drawn
+pivot to face; the opponent spends no dispel tokens. A charge or pursuit sample stops when the Close Combat Phase is
+over (or the turn or game ends), a spell's once the cast is resolved. The part every sample shares (no die rolled
+yet: the reaction, a charge move without dangerous terrain) is played once (``deterministic_prefix``). Samples are drawn
 until a time budget is spent (``BUDGET_S``), at least ``MIN_SAMPLES``, at most ``MAX_SAMPLES``; results carry the
 sample count.
 """
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 
 from game.engine.actions import (
     Action,
+    CastSpell,
     ChargeReaction,
     DeclareCharge,
     Done,
@@ -116,25 +119,39 @@ class Samples:
         return mean, max(0.0, var) ** 0.5
 
 
-def melee_over(twin: Game, player: int, rnd: int) -> bool:
-    """A sample is over: the Close Combat Phase of ``player``'s turn of round ``rnd`` has ended (or the game)."""
-    s = twin.state
-    return twin.pending is None or s.active_player != player or s.round != rnd or s.phase is Phase.RALLY
+Over = Callable[[Game], bool]
+"""When a sample is over (``melee_over``, ``cast_over``)."""
 
 
-def deterministic_prefix(game: Game, first: Action | None, reaction: str) -> tuple[Game, list[Event], Action | None]:
+def melee_over(game: Game) -> Over:
+    """A sample is over when the Close Combat Phase of the turn of ``game`` has ended (or the turn, or the game)."""
+    player, rnd = game.state.active_player, game.state.round
+
+    def over(twin: Game) -> bool:
+        s = twin.state
+        return twin.pending is None or s.active_player != player or s.round != rnd or s.phase is Phase.RALLY
+
+    return over
+
+
+def cast_over(twin: Game) -> bool:
+    """A spell's sample is over once the cast is resolved (no dispel decision left)."""
+    return twin.pending is None or twin.pending.decision != "dispel"
+
+
+def deterministic_prefix(game: Game, first: Action, reaction: str, over: Over
+                         ) -> tuple[Game, list[Event], Action | None]:
     """Play ``first`` and then ``fixed_policy`` on a clone of ``game`` for as long as no die is rolled (a charge
     move, the reactions, the moves and phases with nothing to do): every sample shares that part, so it is played
     once. Returns (the position reached, its events, the action that rolls the first die or None if the sample is
-    already over). A clone is tried before each action: an action that asks for a die is left for the samples."""
-    player, rnd = game.state.active_player, game.state.round
+    already ``over``). A clone is tried before each action: an action that asks for a die is left for the samples."""
     cur = game.clone()
     cur.dice = Dice(sequence=[])     # no dice at all: an action needing one stops the prefix
     events: list[Event] = []
-    action = first
+    action: Action | None = first
     for _ in range(MAX_STEPS):
         if action is None:
-            if melee_over(cur, player, rnd):
+            if over(cur):
                 return cur, events, None
             action = fixed_policy(cur, reaction)
         trial = cur.clone()
@@ -144,22 +161,24 @@ def deterministic_prefix(game: Game, first: Action | None, reaction: str) -> tup
             return cur, events, action
         cur, action = trial, None
         events += got
-    raise RuntimeError("odds simulation: the fixed policy did not finish the melee")
+    raise RuntimeError("odds simulation: the fixed policy did not finish the sample")
 
 
 class Study:
     """The samples of one question, drawn a few at a time (``advance``) so that the window can refine them frame
     after frame. Sample ``i`` rolls ``Dice(seed=seed + i)``: the first ``n`` samples are the same whatever the
-    budget, so the odds depend on the position, the question and the sample count only."""
+    budget, so the odds depend on the position, the question and the sample count only.
+
+    ``first`` is the decision asked about; then ``fixed_policy`` (with ``reaction``) answers until ``over`` says
+    the sample is over (None: ``first`` alone); ``sample(twin, events, samples)`` records what happened."""
 
     def __init__(self, game: Game, seed: int, first: Action, sample: Callable[[Game, list[Event], Samples], None],
-                 reaction: str = "hold", play_out: bool = True) -> None:
+                 reaction: str = "hold", over: Over | None = None) -> None:
         self.seed = seed
         self.reaction = reaction
-        self.play_out = play_out
-        self.player, self.round = game.state.active_player, game.state.round
-        if play_out:
-            self.start, self.prefix, self.next = deterministic_prefix(game, first, reaction)
+        self.over = over
+        if over is not None:
+            self.start, self.prefix, self.next = deterministic_prefix(game, first, reaction, over)
         else:
             self.start, self.prefix, self.next = game.clone(), [], first
         self.sample = sample
@@ -183,8 +202,8 @@ class Study:
             events = list(self.prefix)
             if self.next is not None:
                 events += twin.apply(self.next)
-                if self.play_out:
-                    events += play_until_melee_over(twin, self.reaction, self.player, self.round)
+                if self.over is not None:
+                    events += play_until(twin, self.reaction, self.over)
             self.sample(twin, events, self.samples)
             self.samples.n += 1
             drawn += 1
@@ -208,14 +227,14 @@ def advance_together(studies: list[Study], budget_s: float, at_least: int = 0, a
         st.advance(0.0, at_least=1, at_most=st.samples.n + 1)
 
 
-def play_until_melee_over(twin: Game, reaction: str, player: int, rnd: int) -> list[Event]:
-    """Answer decisions with ``fixed_policy`` until ``melee_over``; returns the events."""
+def play_until(twin: Game, reaction: str, over: Over) -> list[Event]:
+    """Answer decisions with ``fixed_policy`` until ``over``; returns the events."""
     events: list[Event] = []
     for _ in range(MAX_STEPS):
-        if melee_over(twin, player, rnd):
+        if over(twin):
             return events
         events += twin.apply(fixed_policy(twin, reaction))
-    raise RuntimeError("odds simulation: the fixed policy did not finish the melee")
+    raise RuntimeError("odds simulation: the fixed policy did not finish the sample")
 
 
 def shot_study(game: Game, action: Shoot) -> Study:
@@ -236,7 +255,7 @@ def shot_study(game: Game, action: Shoot) -> Study:
         out.count("morale_test", tests)
         out.add("morale_fail", morale_fail_chance(target) if tests else 0.0)
 
-    return Study(game, advisor_seed(game, f"shoot {action.to_dict()}"), action, sample, play_out=False)
+    return Study(game, advisor_seed(game, f"shoot {action.to_dict()}"), action, sample)
 
 
 @dataclass(frozen=True)
@@ -310,7 +329,7 @@ class ChargeStudy:
 
         for reaction in charge_reaction_options(game, action):
             seed = advisor_seed(game, f"charge {me} {foe} {reaction}")
-            self.studies[reaction] = Study(game, seed, action, sample, reaction)
+            self.studies[reaction] = Study(game, seed, action, sample, reaction, melee_over(game))
 
     @property
     def finished(self) -> bool:
@@ -365,7 +384,8 @@ class PursueStudy:
             acc.count("holds", bool(tested) and bool(tested[0].data["passed"]))
 
         self.studies = {choice: Study(game, advisor_seed(game, f"pursue {unit} {choice}"),
-                                      Pursue(p.player, unit, choice), sample) for choice in (True, False)}
+                                      Pursue(p.player, unit, choice), sample, over=melee_over(game))
+                        for choice in (True, False)}
 
     @property
     def finished(self) -> bool:
@@ -380,3 +400,26 @@ class PursueStudy:
         """The odds so far: pursue, then do not pursue."""
         return [PursueOdds(choice, st.samples.n, st.samples.chance("catches"), st.samples.chance("holds"))
                 for choice, st in self.studies.items()]
+
+
+def spell_study(game: Game, action: CastSpell) -> Study:
+    """Samples of casting ``action`` on a unit, if the opponent spends no dispel tokens (``fixed_policy``: Done):
+    ``cast`` (count: the casting roll succeeded), ``wounds`` (sum, on the target), ``destroyed``, ``morale_test``
+    (counts: at half strength after wounds this turn, ``shooting.needs_shooting_morale_test``) and ``morale_fail``
+    (sum of exact chances). The first ``advance`` raises ``IllegalAction`` if the cast is illegal."""
+    target_id = action.target
+
+    def sample(twin: Game, events: list[Event], out: Samples) -> None:
+        cast = [e for e in events if e.kind == "spell" and e.data.get("unit") == action.unit]
+        out.count("cast", any(e.data.get("cast") is True for e in cast))
+        if target_id is None or target_id not in twin.state.units:
+            return
+        target = twin.state.units[target_id]
+        out.add("wounds", sum(e.data.get("wounds", 0) for e in events
+                              if e.kind == "wounds" and e.data.get("unit") == target_id))
+        out.count("destroyed", target.removed is not None)
+        tests = needs_shooting_morale_test(target)
+        out.count("morale_test", tests)
+        out.add("morale_fail", morale_fail_chance(target) if tests else 0.0)
+
+    return Study(game, advisor_seed(game, f"cast {action.to_dict()}"), action, sample, over=cast_over)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game.engine.actions import DeclareCharge, Shoot
+from game.engine.actions import CastSpell, DeclareCharge, Shoot
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
 from game.engine.state import MoveAction, Phase
@@ -700,6 +700,9 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
     done = [] if can_act else _done_to(scene, a.subject, hover)
     if done:      # after the action, the target shows what happened, not why it cannot happen again
         lines = done
+    elif (spell := _spell_target(scene)) is not None:     # a spell's target: its odds (game/ui/odds_panel.py)
+        lines = [(f"✔ Cast {spell.spell} on {s.units[spell.target or ''].profile.name}", palette.LEGAL),
+                 *odds_panel.spell_lines(scene.game, spell), ("Click to cast", GREY)]
     elif a.charge is not None and hover is not None and hover in s.units:
         name = s.units[hover].profile.name
         plan = a.charge.plans.get(hover)
@@ -762,6 +765,18 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
         return False
     _note_beside(scene, screen, lines, hover, a, labels)
     return True
+
+
+def _spell_target(scene: BattleScene) -> CastSpell | None:
+    """The cast a click on the unit under the mouse would make (the chosen spell of the selected caster), or
+    None."""
+    pending = scene.game.pending
+    sel, hover = scene.selected, scene.hover
+    if pending is None or pending.decision != "strategy" or scene.spell is None or sel is None or hover is None:
+        return None
+    if hover not in decisions.spell_targets(scene, sel, scene.spell):
+        return None
+    return CastSpell(player=pending.player, unit=sel, spell=scene.spell, target=hover)
 
 
 def _done_to(scene: BattleScene, subject: str | None, hover: str | None) -> list[tuple[str, tuple[int, int, int]]]:

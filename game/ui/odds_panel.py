@@ -1,5 +1,5 @@
 """The odds before a decision, in words for the battle screen (issue 15): lines for the hover note of a valid
-shooting target or charge target, and the tooltips of the pursue buttons.
+shooting target, charge target or spell target, and the tooltips of the pursue buttons.
 
 The figures come from ``game.odds`` (exact convolution for shots, the engine's own simulation with dice of its own
 otherwise). Off the hot path: one ``OddsAdvisor`` per game caches each question per position (the number of actions
@@ -14,12 +14,12 @@ from __future__ import annotations
 import time
 import weakref
 
-from game.engine.actions import DeclareCharge, Shoot
+from game.engine.actions import CastSpell, DeclareCharge, Shoot
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.odds import ShotAdvice, shot_advice
 from game.odds.exact import shot_odds
-from game.odds.simulate import ChargeOdds, ChargeStudy, PursueOdds, PursueStudy, Study, shot_study
+from game.odds.simulate import ChargeOdds, ChargeStudy, PursueOdds, PursueStudy, Samples, Study, shot_study, spell_study
 
 FIRST_BUDGET_S = 0.025
 """Time a new question may take in the frame it is asked, setting up included (one more sample may overrun it by a
@@ -103,6 +103,25 @@ class OddsAdvisor:
             entry.advance(REFINE_BUDGET_S)
         return entry.odds()
 
+    def spell(self, game: Game, action: CastSpell) -> Samples | None:
+        """The samples of casting ``action`` so far (None if it is illegal)."""
+        self._fresh(game)
+        key = ("cast", action)
+        entry = self.cache.get(key)
+        if entry == "illegal":
+            return None
+        begin = time.perf_counter()
+        try:
+            if entry is None:
+                self.cache[key] = entry = spell_study(game, action)
+                left = FIRST_BUDGET_S - (time.perf_counter() - begin)
+                return entry.advance(max(0.0, left), at_least=1)
+            assert isinstance(entry, Study)
+            return entry.advance(0.0 if entry.finished else REFINE_BUDGET_S)
+        except IllegalAction:
+            self.cache[key] = "illegal"
+            return None
+
     def pursue(self, game: Game) -> tuple[PursueStudy, list[PursueOdds]] | None:
         """The study of the pending pursue decision and the odds it showed first (None when none is pending)."""
         self._fresh(game)
@@ -174,6 +193,24 @@ def charge_lines(game: Game, action: DeclareCharge) -> list[Line]:
                 bits.append(f"charger breaks {pct(o.charger_lost)}")
             text = ", ".join(bits)
         lines.append((f"   {REACTION_WORDS.get(o.reaction, o.reaction)}: {text}", ODDS))
+    return lines
+
+
+def spell_lines(game: Game, action: CastSpell) -> list[Line]:
+    """The hover note's lines for a spell's target: the chance the cast succeeds if the opponent does not dispel,
+    and for a spell that wounds, the wounds with their spread, the chance to destroy the target, to make it test
+    morale and fail (simulated with the engine: ``simulate.spell_study``)."""
+    got = advisor(game).spell(game, action)
+    if got is None or not got.n:
+        return []
+    lines = [(f"Odds ({got.n} simulated casts, if not dispelled): cast {pct(got.chance('cast'))}", ODDS)]
+    mean, sd = got.mean_sd("wounds")
+    if mean > 0:
+        bits = [f"wounds {mean:.1f} ± {sd:.1f}", f"destroys {pct(got.chance('destroyed'))}"]
+        if got.chance("morale_test") > 0:
+            bits.append(f"morale test {pct(got.chance('morale_test'))} → fails "
+                        f"{pct(got.mean_sd('morale_fail')[0])}")
+        lines.append(("   " + ", ".join(bits), ODDS))
     return lines
 
 

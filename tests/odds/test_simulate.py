@@ -116,3 +116,18 @@ def test_pursue_odds_for_both_answers():
     assert 0.0 < stay.holds_back <= 1.0
     assert g.dice.consumed == consumed
     assert isinstance(study.studies[True], Study)
+
+
+@pytest.mark.parametrize("shaman", ["near", "far"])
+def test_spell_odds_if_not_dispelled(shaman: str):
+    """Magic ("Cast Spells"): Bolt casts on 4+ and then deals 3 automatic hits at AP(1) against Defense 5+
+    (5/6 wound each): 1.25 wounds expected. With the enemy shaman in reach the opponent is asked to dispel; the
+    fixed policy spends nothing. The game's dice are an empty sequence: any use of them would raise."""
+    from game.odds.simulate import spell_study
+    from tests.rules.test_magic import FAR, NEAR, cast, table
+    game = Game.start(table("basic", shaman=NEAR if shaman == "near" else FAR), Dice(sequence=[]))
+    got = spell_study(game, cast("Bolt")).advance(60.0, at_least=400)
+    assert got.n == 400
+    assert got.chance("cast") == pytest.approx(0.5, abs=0.08)
+    assert got.mean_sd("wounds")[0] == pytest.approx(1.25, abs=0.2)
+    assert game.dice.consumed == 0 and game.history == []

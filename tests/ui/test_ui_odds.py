@@ -90,3 +90,27 @@ def test_hovering_a_charge_target_shows_the_odds_of_each_reaction(driver_factory
     assert game.dice.consumed == consumed
     assert not any(a.type == "declare_charge" for a in game.history)     # hovering declares nothing
     assert scene.last_exception is None
+
+
+def test_hovering_a_spell_target_shows_the_odds_of_the_cast(battle, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A spell's target, once the caster and the spell are chosen: the chance to cast it (if not dispelled) and,
+    for a spell that wounds, the wounds it may cause."""
+    scene = battle.scene
+    game = scene.game
+    unit_casts = [c for c in scene.casts if c.point is None and c.target not in (None, c.unit)]
+    assert unit_casts, "the default scenario has a caster with a spell on another unit"
+    enemy_casts = [c for c in unit_casts if game.state.units[c.target].player != c.player]
+    cast = (enemy_casts or unit_casts)[0]
+    battle.click(battle.table_px(game.state.units[cast.unit].pose.xy))
+    battle.click_button(scene.actions.buttons[f"spell:{cast.spell}"])
+    assert scene.spell == cast.spell
+    consumed = game.dice.consumed
+    notes = _notes(monkeypatch)
+    battle.move(battle.table_px(game.state.units[cast.target].pose.xy), frames=3)
+    text = [" | ".join(n) for n in notes if n and n[0].startswith("✔ Cast")]
+    assert text, notes
+    assert "simulated casts, if not dispelled): cast " in text[-1]
+    if enemy_casts:
+        assert "wounds " in text[-1]
+    assert game.dice.consumed == consumed and not any(a.type == "cast_spell" for a in game.history)
+    assert scene.last_exception is None
