@@ -43,7 +43,7 @@ from game.engine.events import Event
 from game.engine.game import Game
 from game.engine.shooting import needs_shooting_morale_test
 from game.engine.special_rules import wound_capacities
-from game.engine.state import Phase
+from game.engine.state import Phase, Removal
 from game.odds.exact import morale_fail_chance
 from game.state_file import state_to_dict
 
@@ -360,7 +360,8 @@ class PursueOdds:
     samples: int
     """Samples drawn."""
     catches: float
-    """A unit that fled from this melee is caught and routed (or destroyed) by the end of the phase."""
+    """An enemy it fought is routed (caught) or destroyed by the end of the phase (not one that fled off the
+    table)."""
     holds_back: float
     """The unit takes a morale test and passes it (not pursuing: it holds back; rulebook "Consolidation
     Moves")."""
@@ -375,11 +376,13 @@ class PursueStudy:
         if p is None or p.decision != "pursue" or p.unit is None:
             raise ValueError("no pursue decision is pending")
         unit = p.unit
-        fleeing = [u.id for u in game.state.units.values() if u.fleeing and u.on_table and u.player != p.player]
+        # the enemies it fought (their flight moves come after this decision) and any already fleeing
+        fled = sorted(set(game.state.units[unit].engaged_with)
+                      | {u.id for u in game.state.units.values() if u.fleeing and u.player != p.player})
 
         def sample(twin: Game, events: list[Event], acc: Samples) -> None:
             s = twin.state
-            acc.count("catches", any(s.units[f].removed is not None for f in fleeing))
+            acc.count("catches", any(s.units[f].removed in (Removal.ROUTED, Removal.DESTROYED) for f in fled))
             tested = [e for e in events if e.kind == "morale" and e.data.get("unit") == unit and "passed" in e.data]
             acc.count("holds", bool(tested) and bool(tested[0].data["passed"]))
 

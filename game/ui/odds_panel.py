@@ -230,5 +230,6 @@ def pursue_tooltips(game: Game) -> dict[bool, str]:
     if True in odds:
         out[True] = f"Catches the fleeing enemy {pct(odds[True].catches)} {tag}"
     if False in odds:
-        out[False] = f"The unit then takes a morale test: holds back {pct(odds[False].holds_back)} {tag}"
+        out[False] = (f"The unit then takes a morale test: holds back {pct(odds[False].holds_back)} (else it must "
+                      f"pursue); catches the enemy {pct(odds[False].catches)} {tag}")
     return out

@@ -114,3 +114,22 @@ def test_hovering_a_spell_target_shows_the_odds_of_the_cast(battle, monkeypatch)
         assert "wounds " in text[-1]
     assert game.dice.consumed == consumed and not any(a.type == "cast_spell" for a in game.history)
     assert scene.last_exception is None
+
+
+def test_pursue_buttons_tell_their_odds(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """The pursue decision: the Pursue / Do not pursue buttons' tooltips give the odds of each answer."""
+    from game.ui.scenes.battle import BattleScene
+    from tests.odds.test_simulate import _pursue_game
+    d = driver_factory()
+    game = _pursue_game()
+    consumed = game.dice.consumed
+    scene = BattleScene(d.app, game, None, [])
+    d.app.switch(scene)
+    d.pass_handover()
+    d.frames(3)
+    assert game.pending.decision == "pursue"
+    specs = {sp.key: sp for sp in scene.actions._specs}
+    assert specs["pursue"].tooltip.startswith("Catches the fleeing enemy ")
+    assert "holds back " in specs["no_pursue"].tooltip and "simulated" in specs["no_pursue"].tooltip
+    assert game.dice.consumed == consumed
+    assert scene.last_exception is None
