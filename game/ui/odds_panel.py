@@ -188,7 +188,7 @@ def charge_lines(game: Game, action: DeclareCharge) -> list[Line]:
             bits.append(f"wounds {o.wounds[0]:.1f} ± {o.wounds[1]:.1f}")
             bits.append(f"target flees {pct(o.target_breaks)}")
             if o.target_destroyed >= 0.005:
-                bits.append(f"destroyed {pct(o.target_destroyed)}")
+                bits.append(f"off the table {pct(o.target_destroyed)}")
             if o.charger_lost >= 0.005:
                 bits.append(f"charger breaks {pct(o.charger_lost)}")
             text = ", ".join(bits)
