@@ -23,8 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.engine.actions import (
     Action,
@@ -258,6 +259,21 @@ def shot_study(game: Game, action: Shoot) -> Study:
     return Study(game, advisor_seed(game, f"shoot {action.to_dict()}"), action, sample)
 
 
+class StudyGroup:
+    """Studies of the answers to one decision (``studies``, by answer), sampled together."""
+
+    studies: Mapping[Any, Study]
+
+    @property
+    def finished(self) -> bool:
+        """Every answer has all its samples."""
+        return all(st.finished for st in self.studies.values())
+
+    def advance(self, budget_s: float = BUDGET_S, at_least: int = 0, at_most: int = MAX_SAMPLES) -> None:
+        """Draw more samples, the budget shared between the answers (``advance_together``)."""
+        advance_together(list(self.studies.values()), budget_s, at_least, at_most)
+
+
 @dataclass(frozen=True)
 class ChargeOdds:
     """What a charge may bring, for one reaction of the charged unit."""
@@ -302,13 +318,13 @@ def charge_reaction_options(game: Game, action: DeclareCharge) -> tuple[str, ...
     return ("hold",)
 
 
-class ChargeStudy:
+class ChargeStudy(StudyGroup):
     """The odds of declaring a charge, one ``Study`` per reaction the charged unit may choose."""
 
     def __init__(self, game: Game, action: DeclareCharge) -> None:
         """Raises ``IllegalAction`` if the charge may not be declared."""
         me, foe = action.unit, action.target
-        self.studies: dict[str, Study] = {}
+        self.studies: dict[str, Study] = {}     # by reaction
 
         def sample(twin: Game, events: list[Event], acc: Samples) -> None:
             s = twin.state
@@ -330,15 +346,6 @@ class ChargeStudy:
         for reaction in charge_reaction_options(game, action):
             seed = advisor_seed(game, f"charge {me} {foe} {reaction}")
             self.studies[reaction] = Study(game, seed, action, sample, reaction, melee_over(game))
-
-    @property
-    def finished(self) -> bool:
-        """Every reaction has all its samples."""
-        return all(st.finished for st in self.studies.values())
-
-    def advance(self, budget_s: float = BUDGET_S, at_least: int = 0, at_most: int = MAX_SAMPLES) -> None:
-        """Draw more samples, the budget shared between the reactions (``advance_together``)."""
-        advance_together(list(self.studies.values()), budget_s, at_least, at_most)
 
     def odds(self) -> list[ChargeOdds]:
         """The odds so far, one per reaction (the engine's order: hold, stand and shoot, flee)."""
@@ -367,7 +374,7 @@ class PursueOdds:
     Moves")."""
 
 
-class PursueStudy:
+class PursueStudy(StudyGroup):
     """The odds of both answers to a pending ``pursue`` decision."""
 
     def __init__(self, game: Game) -> None:
@@ -386,18 +393,9 @@ class PursueStudy:
             tested = [e for e in events if e.kind == "morale" and e.data.get("unit") == unit and "passed" in e.data]
             acc.count("holds", bool(tested) and bool(tested[0].data["passed"]))
 
-        self.studies = {choice: Study(game, advisor_seed(game, f"pursue {unit} {choice}"),
+        self.studies: dict[bool, Study] = {choice: Study(game, advisor_seed(game, f"pursue {unit} {choice}"),
                                       Pursue(p.player, unit, choice), sample, over=melee_over(game))
                         for choice in (True, False)}
-
-    @property
-    def finished(self) -> bool:
-        """Both answers have all their samples."""
-        return all(st.finished for st in self.studies.values())
-
-    def advance(self, budget_s: float = BUDGET_S, at_least: int = 0, at_most: int = MAX_SAMPLES) -> None:
-        """Draw more samples, the budget shared between the two answers (``advance_together``)."""
-        advance_together(list(self.studies.values()), budget_s, at_least, at_most)
 
     def odds(self) -> list[PursueOdds]:
         """The odds so far: pursue, then do not pursue."""
