@@ -149,3 +149,24 @@ def test_a_hero_target_shot_by_two_weapons_is_simulated_with_the_engine():
     advice = shot_advice(Game.start(s, Dice(seed=1)), SHOT, budget_s=0.0)
     assert advice.samples >= 8
     assert 0 < advice.wounds.mean < 12
+
+
+@pytest.mark.parametrize("tough", [1, 3])
+@pytest.mark.parametrize("hero", [False, True])
+@pytest.mark.parametrize("models", [1, 4])
+def test_strength_after_matches_apply_wounds(tough: int, hero: bool, models: int):
+    """``casualties.strength_after`` (used by the odds) says what ``apply_wounds`` does: models removed and the
+    strength left (rulebook "Remove Casualties", "Tough(X)", "Hero": the hero takes wounds last)."""
+    from game.engine.casualties import apply_wounds, remaining_strength, strength_after
+    rules = (f"Tough({tough})",) if tough > 1 else ()
+    for carried in range(tough):
+        for w in range(0, 20):
+            s = face_off(10, target=profile("Ogres", rules=rules), target_models=models)
+            if hero:
+                join_hero(s, "orcs-1", profile("Boss", rules=("Tough(2)",)))
+            target = s.units["orcs-1"]
+            target.wounds = carried
+            before = target.models
+            removed, left = strength_after(target, w)
+            apply_wounds(s, target, w, "test")
+            assert (removed, left) == (before - target.models, remaining_strength(target)), (carried, w)
