@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from game.engine.dice import Dice
 from game.engine.events import Event
+from game.engine.special_rules import wound_capacities
 from game.engine.state import GameState, Removal, Unit
 
 
@@ -95,3 +96,23 @@ def starting_strength(unit: Unit) -> int:
 def at_half_strength(unit: Unit) -> bool:
     """True when the unit is at half or less of its starting size (or Tough value for single models)."""
     return remaining_strength(unit) * 2 <= starting_strength(unit)
+
+
+def strength_after(unit: Unit, wounds: int, hero_only: bool = False) -> tuple[int, int]:
+    """What ``wounds`` more wounds would leave of ``unit``, without changing it: (models removed, remaining strength
+    as ``remaining_strength`` counts it, 0 when destroyed). Wounds fill the models in ``apply_wounds``' order, the
+    most wounded first and a joined hero last (``special_rules.wound_capacities``). ``hero_only``: a Sniper's unit
+    of one (its hero alone)."""
+    removed = 0
+    left = max(0, wounds)
+    for cap in wound_capacities(unit, hero_only):
+        if cap <= 0 or left < cap:
+            break
+        left -= cap
+        removed += 1
+    models = unit.models - removed
+    if models <= 0:
+        return removed, 0
+    if unit.starting_models == 1:
+        return removed, max(0, unit.tough - unit.wounds - max(0, wounds))
+    return removed, models

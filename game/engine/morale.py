@@ -24,6 +24,34 @@ class MoraleResult:
     """Roll and outcome events."""
 
 
+@dataclass(frozen=True)
+class MoraleTerms:
+    """What a morale test of a unit needs, before any die is rolled (``morale_terms``)."""
+
+    quality: int
+    """The Quality the test needs (the unit's, or its joined hero's)."""
+    who: str
+    """Empty, or who takes the test ("taken by ...")."""
+    modifiers: tuple[Modifier, ...]
+    """Every modifier: those given, then the Banner's, then spells'."""
+    fearless: bool
+    """A failure is saved on 4+ (rulebook "Fearless")."""
+    automatic_fail: bool
+    """The unit is Shaken: it fails without rolling."""
+
+
+def morale_terms(unit: Unit, modifiers: list[Modifier]) -> MoraleTerms:
+    """The terms of a morale test of ``unit`` with ``modifiers`` (rulebook "Taking Morale Tests", "Command Groups:
+    Banner", "Shaken Units", "Fearless", "Hero"); pure: used by ``morale_test`` and by the odds advisor."""
+    mods = list(modifiers)
+    banner = banner_modifier(unit)
+    if banner is not None:
+        mods.append(banner)
+    mods += effect_modifiers(unit, "morale")  # spells (game.engine.magic)
+    quality, who = morale_quality(unit)
+    return MoraleTerms(quality, who, tuple(mods), unit.most_have("Fearless"), unit.shaken)
+
+
 def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str) -> MoraleResult:
     """Take a morale test for ``unit``: one Quality test with ``modifiers`` (rulebook "Taking Morale Tests").
 
@@ -32,16 +60,13 @@ def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str) 
     not save a Shaken unit's automatic failure (docs/rulings.md). A joined hero may take the test with its own
     Quality (rulebook "Hero"; ``special_rules.morale_quality``).
     """
-    mods = list(modifiers)
-    banner = banner_modifier(unit)
-    if banner is not None:
-        mods.append(banner)
-    mods += effect_modifiers(unit, "morale")  # spells (game.engine.magic)
-    if unit.shaken:
+    terms = morale_terms(unit, modifiers)
+    mods = list(terms.modifiers)
+    if terms.automatic_fail:
         ev = Event("morale", f"{unit.name} is Shaken and automatically fails its morale test ({reason})",
                    {"unit": unit.id, "passed": False, "automatic": True, "reason": reason})
         return MoraleResult(False, [ev])
-    quality, who = morale_quality(unit)
+    quality, who = terms.quality, terms.who
     roll = dice.one(f"Morale test of {unit.name} ({reason})")
     passed = succeeds(roll, quality, total(mods))
     need = f"Quality {quality}+" + (f" ({who})" if who else "")

@@ -313,7 +313,7 @@ def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | Non
 
 
 @dataclass
-class _Volley:
+class Volley:
     """One weapon fired by some models of a unit at one target."""
 
     shooter: Unit
@@ -334,7 +334,23 @@ class _Volley:
     """A Sniper shooting the target's joined hero as a unit of one (rulebook "Sniper")."""
 
 
-def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
+def volley_defense(state: GameState, v: Volley, rending: bool = False
+                   ) -> tuple[Profile, list[Modifier], list[Modifier] | None]:
+    """Who rolls Defense against ``v`` and with what (rulebook "Roll to Block", "Hero", "Rending"): (the profile
+    whose Defense is rolled, modifiers against ordinary hits, modifiers against Rending 6s or None when
+    ``rending`` is False). Pure: used by ``_fire`` and by the odds advisor (``game.odds``)."""
+    target, weapon = v.target, v.arm.weapon
+    hero_target = v.hero_target and target.hero_alive
+    defender = target.hero.profile if hero_target and target.hero is not None else defense_profile(target)
+    indirect_fire = indirect(v.arm.profile, weapon)
+    normal = defense_modifiers(state, v.shooter, target, weapon, v.models, hero_target=hero_target,
+                               indirect_fire=indirect_fire)
+    rend = (defense_modifiers(state, v.shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
+                              hero_target=hero_target, indirect_fire=indirect_fire) if rending else None)
+    return defender, normal, rend
+
+
+def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
     """The Shooting Sequence for one weapon (rulebook "The Shooting Sequence"): attacks, hits, blocks, casualties."""
     shooter, target, weapon, prof = v.shooter, v.target, v.arm.weapon, v.arm.profile
     hero_target = v.hero_target and target.hero_alive
@@ -385,16 +401,11 @@ def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
     if total_hits == 0:
         return events
     # 3. Roll to block.
-    defender = target.hero.profile if hero_target and target.hero is not None else defense_profile(target)
+    defender, normal_mods, rending_mods = volley_defense(state, v, rending=bool(rending_hits_))
     defense = defender.defense
     need_block = f"Defense {defense}+" + (f" ({defender.name})" if defender is not target.profile else "")
-    indirect_fire = indirect(prof, weapon)
-    block_batches = [(normal_hits, defense_modifiers(state, shooter, target, weapon, v.models,
-                                                     hero_target=hero_target, indirect_fire=indirect_fire),
-                      "Defense")]
-    if rending_hits_:
-        rending_mods = defense_modifiers(state, shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
-                                         hero_target=hero_target, indirect_fire=indirect_fire)
+    block_batches = [(normal_hits, normal_mods, "Defense")]
+    if rending_hits_ and rending_mods is not None:
         block_batches.append((rending_hits_, rending_mods, "Defense against Rending 6s"))
     wounds, evs = block_hits(dice, block_batches, defender, prof, weapon, lambda what: f"{label}: {what}", label,
                              need_block, target.id)
@@ -429,8 +440,9 @@ def _sniper_pick(target: Unit, model: str | None, unit: Unit) -> int | None:
     return hero_index(target.formation)
 
 
-def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
-    """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting").
+def plan_shot(state: GameState, action: Shoot) -> tuple[list[tuple[Arm, list[int]]], bool]:
+    """What ``action`` would fire, without rolling or changing anything (rulebook "Shooting"): the weapons in fire
+    order, each with the models firing it, and whether a Sniper picked the target's hero (``action.model``).
 
     Checks (raising ``IllegalAction`` naming the rule): the unit may shoot at all (``shooting_restriction``),
     the weapon group (``weapon_group``), at most two different targets per phase ("Multiple Weapon Types"),
@@ -438,10 +450,6 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
     see it with the weapons in range ("Who Can Shoot"; Indirect weapons need no sight): with ``weapons`` None,
     the unfired weapons that reach the target fire and the others stay unfired; every named weapon must reach
     it. With ``model`` (rulebook "Sniper") only Sniper weapons fire, at the target's joined hero as a unit of one.
-    Whose turn and phase it is are checked by the caller.
-
-    Then each weapon goes through the Shooting Sequence (see the module docstring for the order of the dice)
-    and the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
     """
     try:
         unit = state.unit(action.unit)
@@ -469,7 +477,7 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
         if not group:
             raise _illegal("Sniper", f"{unit.name} has no Sniper weapon left to pick a model with", unit)
     rows = shooting_rows(unit)
-    firing: list[tuple[Arm, list[int]]] = []
+    firing: list[tuple[Arm, list[int]]] = []  # (weapon, the models firing it)
     for arm in group:
         models = _shooters(state, unit, target, rows, arm.weapon.range, arm, pick)
         if models:
@@ -488,13 +496,30 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
     if not firing:
         raise _illegal("Picking Targets", f"no model in the {'front row' if rows == 1 else 'two front rows'} of "
                                           f"{unit.name} sees {target.name} within range of its weapons", unit)
-    held = unit.move_action in (None, MoveAction.HOLD)
-    events: list[Event] = []
     by_arm = {id(a): m for a, m in firing}
-    for arm in _fire_order([a for a, _ in firing]):
-        to_hit = to_hit_modifiers(state, unit, target, arm.weapon, profile=arm.profile, hero_target=pick is not None)
-        volley = _Volley(unit, target, arm, by_arm[id(arm)], "shoot", to_hit, held, pick is not None)
-        events += _fire(state, dice, volley)
+    return [(arm, by_arm[id(arm)]) for arm in _fire_order([a for a, _ in firing])], pick is not None
+
+
+def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sniping: bool) -> Volley:
+    """The volley of ``arm`` fired by ``models`` for ``action`` (one item of ``plan_shot``), with the to-hit
+    modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move)."""
+    unit, target = state.unit(action.unit), state.unit(action.target)
+    to_hit = to_hit_modifiers(state, unit, target, arm.weapon, profile=arm.profile, hero_target=sniping)
+    held = unit.move_action in (None, MoveAction.HOLD)
+    return Volley(unit, target, arm, models, "shoot", to_hit, held, sniping)
+
+
+def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
+    """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting"): the weapons and models
+    of ``plan_shot``, each through the Shooting Sequence (see the module docstring for the order of the dice);
+    then the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
+    Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller.
+    """
+    order, sniping = plan_shot(state, action)
+    unit, target = state.unit(action.unit), state.unit(action.target)
+    events: list[Event] = []
+    for arm, models in order:
+        events += _fire(state, dice, volley_now(state, action, arm, models, sniping))
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)
     if target.id not in unit.shot_targets:
@@ -552,7 +577,7 @@ def stand_and_shoot(state: GameState, dice: Dice, unit_id: str, charger_id: str)
         models = _shooters(state, unit, charger, 1, None, arm)
         if not models:
             continue
-        volley = _Volley(unit, charger, arm, models, "stand and shoot",
+        volley = Volley(unit, charger, arm, models, "stand and shoot",
                          to_hit_modifiers(state, unit, charger, arm.weapon, stand_and_shoot=True, profile=arm.profile),
                          False)
         events += _fire(state, dice, volley)

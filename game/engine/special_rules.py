@@ -420,7 +420,7 @@ def block_hits(dice: Dice, batches: Sequence[BlockBatch], defender: Profile, att
     Regeneration. Deadly and casualties are the caller's.
     """
     defense = defender.defense
-    poison = weapon is not None and carries(attacker, weapon, "Poison")
+    poison = poisoned(attacker, weapon)
     wounds = 0
     events: list[Event] = []
     rerolls: list[tuple[int, list[Modifier]]] = []
@@ -440,6 +440,19 @@ def block_hits(dice: Dice, batches: Sequence[BlockBatch], defender: Profile, att
     return wounds, events + evs
 
 
+def poisoned(attacker: Profile, weapon: Weapon | None) -> bool:
+    """Rulebook "Poison": the attack carries Poison (the target re-rolls unmodified Defense 6s)."""
+    return weapon is not None and carries(attacker, weapon, "Poison")
+
+
+def regenerates(defender: Profile, attacker: Profile, weapon: Weapon | None) -> bool:
+    """Rulebook "Regeneration": the defender may ignore wounds from this attack on 5+ (not against Poison or
+    Rending)."""
+    if not defender.has("Regeneration"):
+        return False
+    return not (weapon is not None and (carries(attacker, weapon, "Poison") or carries(attacker, weapon, "Rending")))
+
+
 def poison_rerolls(dice: Dice, sixes: int, defense: int, mods: list[Modifier], purpose: str
                    ) -> tuple[int, list[Event]]:
     """Rulebook "Poison": the target re-rolls its unmodified Defense 6s; a die is re-rolled once only (rulebook
@@ -455,9 +468,7 @@ def regeneration_rolls(dice: Dice, wounds: int, defender: Profile, attacker: Pro
                        purpose: str, unit_id: str) -> tuple[int, list[Event]]:
     """Rulebook "Regeneration": each wound is ignored on a 5+; not against Poison or Rending (rulebook "Poison",
     "Rending"). Returns (wounds left, events)."""
-    if wounds <= 0 or not defender.has("Regeneration"):
-        return wounds, []
-    if weapon is not None and (carries(attacker, weapon, "Poison") or carries(attacker, weapon, "Rending")):
+    if wounds <= 0 or not regenerates(defender, attacker, weapon):
         return wounds, []
     rolls = dice.d6(wounds, f"{purpose}: Regeneration")
     saved = sum(1 for d in rolls if d >= REGENERATION_NEED)
@@ -594,7 +605,8 @@ __all__ = [
     "describe", "entrenched_modifier", "fast_modifier", "fear_bonus", "fearless_roll", "flying",
     "furious_extra_hits", "ignores_cover", "immobile", "indirect", "indirect_modifier", "lance_modifier",
     "limited_available", "modifiers_in_force", "morale_quality", "musician_modifier", "no_pursuit_or_follow_up",
-    "poison_rerolls", "regeneration_rolls", "relentless_extra_hits", "rending_hits", "resolve",
+    "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits", "rending_hits",
+    "resolve",
     "sergeant_modifier", "slow_modifier", "sniper", "stealth_modifier", "strider", "use_limited",
     "weapon_value", "wound_capacities",
 ]

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.engine import shooting
+from game.engine.actions import CastSpell, DeclareCharge, Shoot
 from game.engine.errors import IllegalAction
 from game.engine.movement import move_allowance, pivot_text
 from game.engine.state import GameState, MoveAction, Phase
-from game.ui import decisions, palette, spell_aim
+from game.ui import decisions, odds_panel, palette, spell_aim
 from game.ui import label_layout as prio
 from game.ui.assets import text_cache
 from game.ui.draw_objectives import draw_marker_ghost, draw_objectives, marker_boxes
@@ -803,6 +804,9 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
     done = [] if can_act else _done_to(scene, a.subject, hover)
     if done:      # after the action, the target shows what happened, not why it cannot happen again
         lines = done
+    elif (spell := _spell_target(scene)) is not None:     # a spell's target: its odds (game/ui/odds_panel.py)
+        lines = [(f"✔ Cast {spell.spell} on {s.units[spell.target or ''].profile.name}", palette.LEGAL),
+                 *odds_panel.spell_lines(scene.game, spell), ("Click to cast", GREY)]
     elif a.charge is not None and hover is not None and hover in s.units:
         name = s.units[hover].profile.name
         plan = a.charge.plans.get(hover)
@@ -829,6 +833,8 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
             pending = scene.game.pending
             verb = "redirect the charge" if pending is not None and pending.decision == "redirect" else \
                 "declare the charge"
+            if pending is not None and pending.decision == "declare_charge" and a.subject is not None:
+                lines += odds_panel.charge_lines(scene.game, DeclareCharge(pending.player, a.subject, hover))
             lines.append((f"Click to {verb}", GREY))
         elif a.charge_problem is not None:
             e = a.charge_problem
@@ -852,6 +858,9 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
                 lines.append((f"To hit ({shot.weapon}): {hit}", (230, 230, 230)))
             if shot.defense:
                 lines.append((f"{name} Defense: {', '.join(shot.defense)}", (230, 230, 230)))
+            if scene.pending is not None and a.subject is not None:
+                lines += odds_panel.shot_lines(scene.game, Shoot(scene.pending.player, a.subject, shot.target,
+                                                                 decisions.shot_weapons(scene, a.subject)))
             lines.append(("Click to shoot", GREY))
     elif a.charge is not None and a.charge.cannot and scene.selected == a.charge.unit:
         unit = s.units[a.charge.unit]
@@ -863,6 +872,18 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
         return False
     _note_beside(scene, screen, lines, hover, a, labels)
     return True
+
+
+def _spell_target(scene: BattleScene) -> CastSpell | None:
+    """The cast a click on the unit under the mouse would make (the chosen spell of the selected caster), or
+    None."""
+    pending = scene.game.pending
+    sel, hover = scene.selected, scene.hover
+    if pending is None or pending.decision != "strategy" or scene.spell is None or sel is None or hover is None:
+        return None
+    if hover not in decisions.spell_targets(scene, sel, scene.spell):
+        return None
+    return CastSpell(player=pending.player, unit=sel, spell=scene.spell, target=hover)
 
 
 def _done_to(scene: BattleScene, subject: str | None, hover: str | None) -> list[tuple[str, tuple[int, int, int]]]:

@@ -27,7 +27,7 @@ from game.engine.actions import (
     SetAside,
     TokenSpend,
 )
-from game.ui import describe, palette, spell_aim
+from game.ui import describe, odds_panel, palette, spell_aim
 from game.ui.action_bar import ButtonSpec
 
 if TYPE_CHECKING:
@@ -197,8 +197,9 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
             specs.append(ButtonSpec(f"roll_charge:{uid}", f"Roll for {_choice_name(s, uid, pending.options)}",
                                     describe.charge_roll_hint(s, uid), "#primary_button"))
     elif d == "pursue":
-        specs.append(ButtonSpec("pursue", "Pursue", None, "#primary_button"))
-        specs.append(ButtonSpec("no_pursue", "Do not pursue", "The unit then takes a morale test"))
+        odds = odds_panel.pursue_tooltips(scene.game)     # the odds of each answer (game.odds.simulate)
+        specs.append(ButtonSpec("pursue", "Pursue", odds.get(True), "#primary_button"))
+        specs.append(ButtonSpec("no_pursue", "Do not pursue", odds.get(False, "The unit then takes a morale test")))
     elif d == "pursue_target":  # several fleeing units in the same facing: the player chooses (after the flights)
         s = scene.game.state
         for uid in pending.options:
