@@ -51,6 +51,7 @@ from game.engine.game import Game
 from game.engine.objectives import placement_point
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
+from geometry.shapes import overlap_area
 
 POINT_TRIES = 8
 """Target points sampled around each enemy for an artillery shot (Random Scatter for Artillery)."""
@@ -407,7 +408,7 @@ def state_is_consistent(state: GameState) -> list[str]:
         fa = scene.footprint(a.id)
         for b in on[i + 1:]:
             fb = scene.footprint(b.id)
-            if fa.intersection(fb).area > OVERLAP_AREA:
+            if overlap_area(fa, fb) > OVERLAP_AREA:
                 problems.append(f"{a.id} overlaps {b.id}")
             elif a.player != b.player and fa.distance(fb) < 1.0 - 1e-3:
                 related = (b.id in a.engaged_with or a.id in b.engaged_with or _in_same_combat(state, a, b)

@@ -72,7 +72,7 @@ from game.reader import FileRefused, YamlFile, display_name, read_yaml
 from game.terrain_kinds import IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
 from geometry.formation import Formation, default_per_row
 from geometry.pose import Pose
-from geometry.shapes import footprint_polygon
+from geometry.shapes import footprint_polygon, overlap_area
 from geometry.terrain import TerrainShape, rect_to_polygon
 
 SCENARIO_FORMAT = "regiments-scenario/1"
@@ -1446,12 +1446,12 @@ def _check_poses(doc: _Doc, entries: list[_UnitEntry], table: Table, terrain: li
                                           f"{x1:.2f}, y {y0:.2f} to {y1:.2f} (table {table.width:g} x "
                                           f"{table.depth:g})"))
         for t in impassable:
-            if fp.intersection(t.shape).area > _AREA_EPS:
+            if overlap_area(fp, t.shape) > _AREA_EPS:
                 out.append(doc.problem(where, f"unit stands in impassable terrain {t.name!r} (terrain[{t.index}])"))
         for other, ofp in placed:
             if e.spec.joined_by == other.spec.id or other.spec.joined_by == e.spec.id:
                 continue
-            if shapely.intersects(fp, ofp) and fp.intersection(ofp).area > _AREA_EPS:
+            if overlap_area(fp, ofp) > _AREA_EPS:
                 out.append(doc.problem(where, f"unit overlaps unit {other.spec.id!r}"))
         placed.append((e, fp))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 from shapely import Polygon
+from shapely.geometry.base import BaseGeometry
 
 from geometry.formation import Formation, model_offsets, model_sizes, rect_corners
 from geometry.pose import Pose, forward_vector, right_vector
@@ -59,3 +60,18 @@ def model_polygons(pose: Pose, formation: Formation) -> list[Polygon]:
     if len(corners) == 0:
         return []
     return list(shapely.polygons(corners))
+
+
+def overlap_area(a: BaseGeometry, b: BaseGeometry) -> float:
+    """Area (square inches) the two shapes share; 0 when they only touch.
+
+    Shapely's overlay is not robust for shapes that share an edge whose ends differ in the last bits: two unit
+    footprints placed flush by a charge (an edge 1e-16" apart) came back from ``intersection`` as the whole of one
+    of them (shapely 2.2, GEOS 3.14). The DE-9IM relation is computed robustly, so it decides first whether the
+    interiors share an area at all; only then is the overlay measured.
+    """
+    if not a.intersects(b):
+        return 0.0
+    if shapely.relate(a, b)[0] != "2":  # the interiors' intersection has no area: they touch or cross at lines
+        return 0.0
+    return float(a.intersection(b).area)

@@ -43,7 +43,7 @@ from geometry.arcs import Arc, arc_of_point
 from geometry.contact import best_flush_pose, in_base_contact, touching_sides
 from geometry.motion import SlideResult
 from geometry.pose import Pose, bearing_difference
-from geometry.shapes import footprint_polygon
+from geometry.shapes import footprint_polygon, overlap_area
 
 CONSOLIDATION_DISTANCE = 3.0
 """Rulebook "Consolidation Moves": move by up to 3" in any direction."""
@@ -275,7 +275,7 @@ def _order_index(order: Sequence[str]) -> Callable[[str], tuple[int, str]]:
 
 
 def _overlap(state: GameState, a: str, b: str) -> bool:
-    return float(state.scene.footprint(a).intersection(state.scene.footprint(b)).area) > 1e-6
+    return overlap_area(state.scene.footprint(a), state.scene.footprint(b)) > 1e-6
 
 
 def _place_flush(state: GameState, mover: Unit, other: Unit, side: Arc, combat: Sequence[str],

@@ -69,7 +69,7 @@ from game.engine.events import Event, roll_event
 from game.engine.state import DEPLOYMENT_DEPTH, GameState, Pending, Phase, Step, Unit
 from geometry.pose import Pose
 from geometry.scene import Scene
-from geometry.shapes import footprint_polygon
+from geometry.shapes import footprint_polygon, overlap_area
 from geometry.terrain import TerrainShape
 
 SCOUT_DISTANCE = 12.0
@@ -555,7 +555,7 @@ def _check_placement(s: GameState, unit: Unit, pose: Pose, rule: str) -> None:
                 poly.distance(s.scene.footprint(other.id)) < 1.0 - _EPS:
             raise IllegalAction("General Movement", f"within 1\" of {other.name}", pose.xy)
     for t in s.terrain:
-        if "impassable" in t.traits and poly.intersection(t.shape).area > 1e-9:
+        if "impassable" in t.traits and overlap_area(poly, t.shape) > 1e-9:
             raise IllegalAction("Impassable Terrain", f"the unit would stand in {t.name}", pose.xy)
 
 

@@ -51,7 +51,7 @@ from game.engine.state import GameState, MoveAction, Removal, Unit
 from geometry.arcs import Arc
 from geometry.motion import SlideResult
 from geometry.pose import Point, Pose, normalise_bearing, right_vector
-from geometry.shapes import CONTACT_TOL, footprint_polygon
+from geometry.shapes import CONTACT_TOL, footprint_polygon, overlap_area
 
 FLEE_TURN: dict[Arc, float] = {Arc.FRONT: 180.0, Arc.LEFT: 90.0, Arc.RIGHT: 270.0, Arc.REAR: 0.0}
 """Turn (degrees clockwise from the unit's facing) that points a unit away from an attacker in each arc.
@@ -85,10 +85,10 @@ def blocked_at(state: GameState, unit: Unit, pose: Pose, exclude: Sequence[str] 
     for other in state.units.values():
         if other.id == unit.id or not other.on_table or other.id in exclude:
             continue
-        if float(core.intersection(state.scene.footprint(other.id)).area) > 1e-9:
+        if overlap_area(core, state.scene.footprint(other.id)) > 1e-9:
             out.append(other.id)
     for piece in state.scene.terrain_at(core):
-        if "impassable" in piece.traits and float(core.intersection(piece.shape).area) > 1e-9:
+        if "impassable" in piece.traits and overlap_area(core, piece.shape) > 1e-9:
             out.append(piece.name)
     if not state.scene.on_table(poly):
         out.append("table edge")
@@ -104,7 +104,7 @@ def friends_beside(state: GameState, unit: Unit, start: Pose, bearing: float, di
     end_fp = footprint_polygon(start.moved(*_step(bearing, distance)), unit.formation)
     lane = shapely.buffer(start_fp.union(end_fp).convex_hull, -2 * CONTACT_TOL, join_style="mitre")
     return [f.id for f in state.units_of(unit.player) if f.id != unit.id
-            and float(lane.intersection(state.scene.footprint(f.id)).area) <= 1e-9]
+            and overlap_area(lane, state.scene.footprint(f.id)) <= 1e-9]
 
 
 def _step(bearing: float, distance: float) -> tuple[float, float]:

@@ -61,7 +61,7 @@ from game.engine.state import GameState, Pending, Phase, Step, Unit
 from geometry.formation import pose_keeping_front
 from geometry.point_sight import point_in_sight
 from geometry.pose import Point
-from geometry.shapes import footprint_polygon
+from geometry.shapes import footprint_polygon, overlap_area
 
 MAX_TOKENS = 6
 """Rulebook "Caster(X)": a caster can't hold more than 6 tokens at once."""
@@ -1033,13 +1033,13 @@ def _room_for_one_more(state: GameState, unit: Unit) -> bool:
     if not scene.on_table(poly):
         return False
     for t in state.terrain:
-        if "impassable" in t.traits and poly.intersection(t.shape).area > 1e-9:
+        if "impassable" in t.traits and overlap_area(poly, t.shape) > 1e-9:
             return False
     for other in state.units.values():
         if other.id == unit.id or not other.on_table:
             continue
         fp = scene.footprint(other.id)
-        if poly.intersection(fp).area > 1e-6:
+        if overlap_area(poly, fp) > 1e-6:
             return False
         if other.player != unit.player and other.id not in unit.engaged_with and poly.distance(fp) < 1.0 - 1e-6:
             return False

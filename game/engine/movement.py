@@ -23,7 +23,7 @@ from game.engine.state import GameState, MoveAction, Unit
 from geometry.formation import hero_index
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, bearing_to
-from geometry.shapes import model_polygons
+from geometry.shapes import model_polygons, overlap_area
 
 EPS = 1e-6
 ADVANCE = 6.0
@@ -234,7 +234,7 @@ def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pos
             if m in touched:
                 continue
             swept = MultiPoint(list(pa.exterior.coords) + list(pb.exterior.coords)).convex_hull
-            if any(swept.intersects(t.shape) and swept.intersection(t.shape).area > 1e-9 for t in pieces):
+            if any(overlap_area(swept, t.shape) > 1e-9 for t in pieces):
                 touched.add(m)
     if not touched:
         return []

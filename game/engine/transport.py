@@ -43,7 +43,7 @@ from game.engine.special_rules import TRANSPORT_EXIT, immobile
 from game.engine.state import GameState, MoveAction, Removal, Unit
 from geometry.formation import footprint_corners
 from geometry.pose import Pose
-from geometry.shapes import CONTACT_TOL, footprint_polygon
+from geometry.shapes import CONTACT_TOL, footprint_polygon, overlap_area
 
 HERO_MAX_TOUGH = 6
 """Rulebook "Transport(X)": Heroes with up to Tough(6) take one space."""
@@ -162,7 +162,7 @@ def placement_problem(state: GameState, unit: Unit, pose: Pose, transport: Unit)
         return f"the unit must be placed fully within {TRANSPORT_EXIT:g}\" of {transport.name}"
     core = shapely.buffer(poly, -2 * CONTACT_TOL, join_style="mitre")
     for piece in state.scene.terrain_at(core):
-        if "impassable" in piece.traits and core.intersection(piece.shape).area > 1e-9:
+        if "impassable" in piece.traits and overlap_area(core, piece.shape) > 1e-9:
             return f"the unit would stand in impassable terrain {piece.name!r}"
     for other in state.units.values():
         if other.id == unit.id or not other.on_table:
