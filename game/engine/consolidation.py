@@ -445,8 +445,8 @@ def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
     faces the other first, then the one with fewer engagements, then combat order. Each unit tries, in turn: a
     straight move forward, sideways, backward (keeping its facing), then pivoting to be placed flush against the
     side of the other it touched (``best_flush_pose``). The move must end touching the other unit and every enemy
-    the mover touches now, overlap nothing, stay on the table and come no nearer than 1" to a unit outside the
-    combat; Immobile units are not moved. A pair whose gap no move can close stays locked in combat (the gap is
+    the mover touches now, overlap nothing, stay on the table and come no nearer than 1" to a unit not locked in
+    the combat (one that fled from it is outside it); Immobile units are not moved. A pair whose gap no move can close stays locked in combat (the gap is
     tried again after its next melee; docs/rulings.md). Returns ``consolidate`` events with kind ``close_gap`` and
     ``info`` events for gaps left open.
     """
@@ -461,6 +461,8 @@ def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
         for b_id in sorted(a.engaged_with, key=key):
             if key(a_id) < key(b_id) and state.units[b_id].on_table:
                 pairs.append((a_id, b_id))
+    # the 1" rule spares only the units still locked in this combat: one that fled from it is outside it now
+    locked = [u for u in order if state.units[u].on_table and state.units[u].engaged_with]
     left_open: list[tuple[str, str]] = []
     for _ in range(2):  # a later move can make room for a pair that failed
         left_open = []
@@ -468,7 +470,7 @@ def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
             a, b = state.units[a_id], state.units[b_id]
             if b_id not in a.engaged_with or in_base_contact(scene, a_id, b_id):
                 continue
-            move = _gap_move(state, a, b, order, key)
+            move = _gap_move(state, a, b, locked, key)
             if move is None:
                 left_open.append((a_id, b_id))
                 continue

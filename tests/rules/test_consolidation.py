@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from game.autoplay import state_is_consistent
@@ -673,4 +675,23 @@ def test_a_flight_blocked_at_once_waits_within_1_inch_for_the_pursuit():
     answer(s, d, Pursue(1, "a", True, "t2"))
     # after the pursuit t1 is gone (caught, routed) or more than 1" from every enemy
     assert not t1.on_table or min(s.scene.distance("t1", e.id) for e in s.enemies_of(2)) >= 1.0
+    assert state_is_consistent(s) == []
+
+
+def test_closing_a_gap_keeps_1_inch_from_a_unit_that_fled_the_combat():
+    """Rulebook: Consolidation Moves ("close any gaps ... by moving the remaining units"), General Movement (never
+    within 1" of models from other units). ``w`` is locked with ``t`` across a 0.3" gap; ``f`` fled from the same
+    combat and stands diagonally ahead of ``w``, 1.13" away: sliding ``w`` forward would bring it 0.94" from ``f``,
+    which is no longer in the combat."""
+    w = unit("w", 2, WARRIORS, 5, Pose(36.0, 30.0, 180.0))
+    t = unit("t", 1, WARRIORS, 5, Pose(36.0, 30.0 - INCH_PER_BASE - 0.3, 0.0))
+    half_w = 2.5 * INCH_PER_BASE
+    f = unit("f", 1, WARRIORS, 1, Pose(36.0 + half_w + 0.8 + INCH_PER_BASE / 2,
+                                       30.0 - INCH_PER_BASE / 2 - 0.8 - INCH_PER_BASE / 2, 0.0))
+    s = state_of(w, t, f)
+    s.engage(w, t, Arc.FRONT, Arc.FRONT)
+    f.fleeing = f.shaken = True
+    assert s.scene.distance("w", "f") == pytest.approx(math.hypot(0.8, 0.8), abs=1e-6)
+    close_gaps(s, ["w", "t", "f"])              # f is among the combat's units: it fought in it, then fled
+    assert s.scene.distance("w", "f") >= 1.0 - 1e-3
     assert state_is_consistent(s) == []
