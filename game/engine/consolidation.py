@@ -446,9 +446,9 @@ def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
     straight move forward, sideways, backward (keeping its facing), then pivoting to be placed flush against the
     side of the other it touched (``best_flush_pose``). The move must end touching the other unit and every enemy
     the mover touches now, overlap nothing, stay on the table and come no nearer than 1" to a unit not locked in
-    the combat (one that fled from it is outside it); Immobile units are not moved. A pair whose gap no move can close stays locked in combat (the gap is
-    tried again after its next melee; docs/rulings.md). Returns ``consolidate`` events with kind ``close_gap`` and
-    ``info`` events for gaps left open.
+    the combat (one that fled from it is outside it); Immobile units are not moved. A pair whose gap no move can
+    close stays locked in combat (the gap is tried again after its next melee; docs/rulings.md). Returns
+    ``consolidate`` events with kind ``close_gap`` and ``info`` events for gaps left open.
     """
     events: list[Event] = []
     key = _order_index(order)
