@@ -32,6 +32,37 @@ TERRAIN = 4
 
 _IDENTITY = pymunk.Transform.identity()
 
+# ``Space.shape_query`` builds a ContactPointSet in Python for every shape hit, which an overlap test never reads
+# (4-5 times the cost of the query itself). pymunk's own cffi layer can run the same C query with a callback that
+# only records the shapes hit; ``tests/geometry/test_spatial.py`` checks it answers as ``shape_query`` does. Should
+# a pymunk release change those internals, the public query is used.
+try:
+    from pymunk._chipmunk import ffi as _ffi
+    from pymunk._chipmunk import lib as _lib
+    from pymunk.shapes import Shape as _Shape
+
+    _HITS: list[object] = []
+
+    @_ffi.callback("cpSpaceShapeQueryFunc")  # type: ignore[untyped-decorator]
+    def _record_hit(shape: object, points: object, data: object) -> None:
+        _HITS.append(shape)
+
+    FAST_QUERY = True
+except (ImportError, AttributeError, TypeError):  # pragma: no cover - another pymunk
+    FAST_QUERY = False
+
+
+def shapes_overlapping(space: pymunk.Space, probe: pymunk.Shape) -> list[pymunk.Shape]:
+    """The shapes of ``space`` that ``probe`` overlaps (those ``space.shape_query(probe)`` reports), without
+    their contact points."""
+    if not FAST_QUERY:
+        return [h.shape for h in space.shape_query(probe) if h.shape is not None]
+    _HITS.clear()
+    _lib.cpSpaceShapeQuery(space._space, probe._shape, _record_hit, _ffi.NULL)
+    found = [_Shape._from_cp_shape(p) for p in _HITS]
+    _HITS.clear()
+    return [f for f in found if f is not None]
+
 
 def _convex_pieces(core: BaseGeometry) -> list[list[tuple[float, float]]]:
     """Convex outlines (counter-clockwise vertex lists) covering ``core``: itself when convex, else triangles."""
@@ -55,69 +86,75 @@ class ShapeIndex:
     """Static pymunk shapes of unit cores (key = unit id) and terrain cores (key = position in the scene's
     terrain tuple) for overlap queries.
 
-    Terrain and units live in two pymunk spaces: the terrain space never changes and is shared by every copy
-    (``copy``), so that a copied scene (a game cloned for looking ahead) builds only its few unit boxes, and only
-    when it first asks about units.
+    Two pymunk spaces: ``terrain_space`` holds the terrain alone, never changes and is shared by every copy
+    (``copy``), for the queries about terrain (the terrain a move crosses); ``space`` holds terrain and units
+    together for the queries about units (one query, not two), and is built on the first of them. A copied scene
+    (a game cloned for looking ahead) thus pays for its unit boxes only if it asks about units.
     """
 
     def __init__(self, terrain_cores: Sequence[BaseGeometry], impassable: Iterable[int]) -> None:
+        blocked = set(impassable)
+        self._terrain: list[tuple[list[tuple[float, float]], int, tuple[str, int]]] = [
+            (verts, TERRAIN | (IMPASSABLE if pos in blocked else 0), ("terrain", pos))
+            for pos, core in enumerate(terrain_cores) for verts in _convex_pieces(core)]
         self.terrain_space = pymunk.Space()
         """The terrain pieces' cores (never changes; shared by copies)."""
-        body = self.terrain_space.static_body
-        blocked = set(impassable)
-        for pos, core in enumerate(terrain_cores):
-            cats = TERRAIN | (IMPASSABLE if pos in blocked else 0)
-            for verts in _convex_pieces(core):
-                shape = pymunk.Poly(body, verts)
-                shape.filter = pymunk.ShapeFilter(categories=cats)
-                shape.key = ("terrain", pos)
-                self.terrain_space.add(shape)
-        self.space = pymunk.Space()
-        """The units' cores."""
-        self._body = self.space.static_body
+        self._add_terrain(self.terrain_space)
+        self.space: pymunk.Space | None = None
+        """Terrain and unit cores, built on the first query about units, then kept up to date."""
+        self._cores: dict[str, np.ndarray] = {}
         self._units: dict[str, pymunk.Poly] = {}
         self._groups: dict[str, int] = {}
         self._filters: dict[tuple[int, int], pymunk.ShapeFilter] = {}
-        self._unbuilt: dict[str, np.ndarray] | None = None
-        """Unit cores not yet in ``space`` (a copy builds them on its first query about units), or None."""
+
+    def _add_terrain(self, space: pymunk.Space) -> None:
+        for verts, cats, key in self._terrain:
+            shape = pymunk.Poly(space.static_body, verts)
+            shape.filter = pymunk.ShapeFilter(categories=cats)
+            shape.key = key
+            space.add(shape)
 
     def copy(self, unit_cores: dict[str, np.ndarray]) -> ShapeIndex:
         """An index with the same terrain (shared) and the units ``unit_cores`` (unit id -> corners (4, 2))."""
         twin = object.__new__(ShapeIndex)
+        twin._terrain = self._terrain
         twin.terrain_space = self.terrain_space
-        twin.space = pymunk.Space()
-        twin._body = twin.space.static_body
+        twin.space = None
+        twin._cores = dict(unit_cores)
         twin._units = {}
         twin._groups = dict(self._groups)
         twin._filters = self._filters  # ShapeFilter values are immutable
-        twin._unbuilt = dict(unit_cores)
         return twin
 
-    def _build_units(self) -> None:
-        unbuilt, self._unbuilt = self._unbuilt, None
-        for unit_id, core in (unbuilt or {}).items():
-            self.set_unit(unit_id, core)
+    def _combined(self) -> pymunk.Space:
+        if self.space is None:
+            self.space = pymunk.Space()
+            self._add_terrain(self.space)
+            for unit_id, core in self._cores.items():
+                self._add_unit(unit_id, core)
+        return self.space
 
-    def set_unit(self, unit_id: str, core: np.ndarray) -> None:
-        """Add or move a unit's core (corners (4, 2))."""
-        if self._unbuilt is not None:
-            self._unbuilt[unit_id] = core
-            return
-        self.remove_unit(unit_id)
-        shape = pymunk.Poly(self._body, [(float(x), float(y)) for x, y in core])
+    def _add_unit(self, unit_id: str, core: np.ndarray) -> None:
+        assert self.space is not None
+        shape = pymunk.Poly(self.space.static_body, [(float(x), float(y)) for x, y in core])
         group = self._groups.setdefault(unit_id, len(self._groups) + 1)  # a query can leave its own unit out
         shape.filter = pymunk.ShapeFilter(group=group, categories=UNIT)
         shape.key = ("unit", unit_id)
         self.space.add(shape)
         self._units[unit_id] = shape
 
+    def set_unit(self, unit_id: str, core: np.ndarray) -> None:
+        """Add or move a unit's core (corners (4, 2))."""
+        self.remove_unit(unit_id)
+        self._cores[unit_id] = core
+        if self.space is not None:
+            self._add_unit(unit_id, core)
+
     def remove_unit(self, unit_id: str) -> None:
         """Forget a unit (nothing if absent)."""
-        if self._unbuilt is not None:
-            self._unbuilt.pop(unit_id, None)
-            return
+        self._cores.pop(unit_id, None)
         shape = self._units.pop(unit_id, None)
-        if shape is not None:
+        if shape is not None and self.space is not None:
             self.space.remove(shape)
 
     def overlapping(self, points: Sequence[Sequence[float]] | np.ndarray, mask: int = UNIT | IMPASSABLE,
@@ -134,11 +171,7 @@ class ShapeIndex:
         if filt is None:
             filt = self._filters[(mask, group)] = pymunk.ShapeFilter(group=group, mask=mask)
         probe.filter = filt
-        if mask & UNIT and self._unbuilt is not None:
-            self._build_units()
-        hits = self.space.shape_query(probe) if mask & UNIT else []
-        if mask & (TERRAIN | IMPASSABLE):
-            hits += self.terrain_space.shape_query(probe)
+        hits = shapes_overlapping(self._combined() if mask & UNIT else self.terrain_space, probe)
         if not hits:
             return []
-        return sorted({h.shape.key for h in hits if h.shape is not None})
+        return sorted({h.key for h in hits})

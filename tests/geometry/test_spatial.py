@@ -1,0 +1,65 @@
+"""``geometry.spatial``: the pymunk overlap index. Its fast query (pymunk's C query with a callback that records
+only the shapes hit) must answer exactly as pymunk's public ``Space.shape_query``; a copy of the index (for a
+cloned game) must answer as the original, before and after units move in either."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymunk
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely import box
+
+from geometry.formation import rect_corners
+from geometry.pose import Pose
+from geometry.spatial import FAST_QUERY, IMPASSABLE, TERRAIN, UNIT, ShapeIndex, shapes_overlapping
+
+pose = st.builds(Pose, st.floats(0, 40), st.floats(0, 40), st.floats(0, 359))
+size = st.floats(0.5, 8)
+
+
+def _rect(p: Pose, w: float, d: float) -> np.ndarray:
+    return np.array(rect_corners(p, w, d))
+
+
+def test_the_fast_query_is_in_use():
+    assert FAST_QUERY
+
+
+@given(st.lists(st.tuples(pose, size, size), min_size=1, max_size=12), pose, size, size)
+def test_fast_query_answers_as_shape_query(rects, at, w, d):
+    space = pymunk.Space()
+    for i, (p, rw, rd) in enumerate(rects):
+        shape = pymunk.Poly(space.static_body, [tuple(c) for c in _rect(p, rw, rd).tolist()])
+        shape.key = ("unit", str(i))
+        space.add(shape)
+    probe = pymunk.Poly(None, [tuple(c) for c in _rect(at, w, d).tolist()])
+    probe.update(pymunk.Transform.identity())
+    fast = sorted(s.key for s in shapes_overlapping(space, probe))
+    public = sorted(h.shape.key for h in space.shape_query(probe) if h.shape is not None)
+    assert fast == public
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(pose, size, size), min_size=2, max_size=8), st.lists(pose, min_size=4, max_size=4))
+def test_a_copy_answers_as_the_original_as_units_move(units, probes):
+    terrain = [box(10, 10, 14, 13), box(25, 5, 27, 20)]
+    index = ShapeIndex(terrain, impassable=[1])
+    cores = {f"u{i}": _rect(p, w, d) for i, (p, w, d) in enumerate(units)}
+    for uid, core in cores.items():
+        index.set_unit(uid, core)
+    index.overlapping(_rect(probes[0], 1, 1))            # the original builds its unit space
+    twin = index.copy(cores)
+    moved = _rect(probes[1], 3, 2)
+    twin.set_unit("u0", moved)                            # the copy moves a unit: the original must not see it
+    fresh = ShapeIndex(terrain, impassable=[1])
+    for uid, core in {**cores, "u0": moved}.items():
+        fresh.set_unit(uid, core)
+    for p in probes:
+        for mask in (UNIT, TERRAIN, UNIT | IMPASSABLE, UNIT | TERRAIN):
+            probe = _rect(p, 4, 3)
+            assert twin.overlapping(probe, mask) == fresh.overlapping(probe, mask)
+            original = ShapeIndex(terrain, impassable=[1])
+            for uid, core in cores.items():
+                original.set_unit(uid, core)
+            assert index.overlapping(probe, mask) == original.overlapping(probe, mask)
