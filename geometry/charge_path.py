@@ -342,7 +342,7 @@ def _approaches(side: _Side, width: float, depth: float, f0: float, max_pivot: f
     return out
 
 
-def _side_and_approaches(scene: Scene, target_id: str, side: Arc, width: float, depth: float, facing: float,
+def _side_and_approaches(scene: SceneData, target_id: str, side: Arc, width: float, depth: float, facing: float,
                          max_pivot: float, max_closing: float) -> tuple[_Side, list[_Approach]]:
     """``_side`` and ``_approaches``, kept in ``scene.cache`` until a unit moves (``charge_reach`` and the search
     ask for the same ones). Never modified by their users."""
@@ -735,7 +735,7 @@ class _Search:
         return ChargeSearch(None, blocked, self.shortest, self.capped, self.screened)
 
 
-def charge_reach(scene: Scene, unit_id: str, start: Pose, target_id: str, side: Arc, max_pivot: float = 90.0,
+def charge_reach(scene: SceneData, unit_id: str, start: Pose, target_id: str, side: Arc, max_pivot: float = 90.0,
                  max_closing: float = 45.0) -> float:
     """A lower bound of the travel (inches) of any path ``find_charge_path`` can find from ``start`` to ``side``
     of ``target_id`` with the same ``max_pivot`` and ``max_closing``: the distance from the start centre to the
