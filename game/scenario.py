@@ -1594,6 +1594,7 @@ def new_game_state(scenario: Scenario) -> GameState:
         rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
     return GameState(
         name=scenario.name,
+        ruleset=scenario.ruleset,
         table=scenario.table,
         terrain=list(scenario.terrain),
         units=units,
