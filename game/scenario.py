@@ -53,6 +53,8 @@ from game.engine.magic import (
 )
 from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
+from game.engine.rulesets import RULESETS as ENGINE_RULESETS
+from game.engine.rulesets import unplayable
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
@@ -79,8 +81,9 @@ SCENARIO_FORMAT = "regiments-scenario/1"
 """The ``format`` value of a scenario file."""
 ARMY_FORMAT = "regiments-army/1"
 """The ``format`` value of an army file."""
-RULESETS: frozenset[str] = frozenset({"aowfbr-1.4"})
-"""Rulesets a scenario may name (``ruleset``)."""
+RULESETS: frozenset[str] = frozenset(ENGINE_RULESETS)
+"""Rulesets a scenario may name (``ruleset``): the playable ones (``game.engine.rulesets.RULESETS``); one known but
+not playable yet (``PLANNED``) is refused saying so."""
 OPTION_DEFAULTS: dict[str, object] = {
     "random_charge_distance": False,
     "artillery_scatter": False,
@@ -542,6 +545,13 @@ def _one_of(*choices: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _playable_ruleset(v: str) -> str:
+    """A ruleset the engine can play; a planned one is refused saying it is not playable yet (issue 14)."""
+    if v not in RULESETS:
+        raise ValueError(unplayable(v))
+    return v
+
+
 def _not_playable_yet(rule: str) -> AfterValidator:
     """Refuse ``true`` for an optional rule the engine cannot play: a switch that changes nothing would make the
     players believe the rule is applied."""
@@ -776,7 +786,7 @@ class ScenarioTopModel(_Model):
     format: Annotated[Text, _one_of(SCENARIO_FORMAT)]
     name: Text
     description: Text | None = None
-    ruleset: Annotated[Text, _one_of(*sorted(RULESETS))]
+    ruleset: Annotated[Text, AfterValidator(_playable_ruleset)]
     table: TableModel = TableModel()
     rounds: Annotated[Int, _between(1, 99)] = 4
     seed: Int | None = None

@@ -29,7 +29,7 @@ def make_ruleset(ruleset_id: str, game: GameHost) -> Ruleset:
     that is planned but not playable yet, or unknown."""
     factory = RULESETS.get(ruleset_id)
     if factory is None:
-        raise ValueError(unplayable(ruleset_id))
+        raise ValueError(f"ruleset: {unplayable(ruleset_id)}")
     return factory(game)
 
 
@@ -37,9 +37,9 @@ def unplayable(ruleset_id: str) -> str:
     """Why ``ruleset_id`` cannot be played: not playable yet (a planned one) or unknown."""
     playable = ", ".join(sorted(RULESETS))
     if ruleset_id in PLANNED:
-        return (f"ruleset {ruleset_id!r} ({PLANNED[ruleset_id]}) is not playable yet; the playable "
+        return (f"{ruleset_id!r} ({PLANNED[ruleset_id]}) is not playable yet; the playable "
                 f"ruleset{'s are' if len(RULESETS) > 1 else ' is'}: {playable}")
-    return f"unknown ruleset {ruleset_id!r}; must be one of: {playable}"
+    return f"{ruleset_id!r} is not a known ruleset; must be one of: {playable}"
 
 
 __all__ = ["DEFAULT", "PLANNED", "RULESETS", "GameHost", "Ruleset", "RulesetFactory", "make_ruleset", "unplayable"]
