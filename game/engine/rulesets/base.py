@@ -29,7 +29,8 @@ A module ``game/engine/rulesets/aofr.py`` with ``class AoFR216(Ruleset)`` (id ``
   ``shooting.shoot``), then ``done``. Melee happens inside the charging unit's activation: the ruleset calls the
   shared hit/block mechanics of ``melee`` (``melee.fight``: impact, strikes of the two front rows, the defender
   striking back) and its own melee result (wounds caused + full rows, ``melee.full_rows``) and consolidation
-  (``consolidation``: the charger moves back 1" unless a side was destroyed or routed, else pivot 180° or move 3").
+  (the charger moves back 1" unless a side was destroyed or routed: a straight move back like
+  ``consolidation.retreat``'s, 1" instead of D3+3"; else pivot 180° or move 3": ``consolidation.consolidation_move``).
   Morale at the end of the activation (``morale.morale_test``; ``casualties.at_half_strength``): the flag
   ``Unit.shaken`` is the book's Wavering, so ``morale_states = {"shaken": "Wavering", "routed": "Rout"}``; a
   Wavering unit's activation is idle (a pivot up to 90°: ``rally_pivot``-like) and ends its Wavering. At the end of
