@@ -48,7 +48,7 @@ class Game:
         """For each action applied, the index in ``log`` of its first event."""
         self.ruleset: Ruleset = make_ruleset(state.ruleset, self)
         """The rules of this game's system (turn structure, queries, victory)."""
-        self._handlers: Mapping[type[Action], Handler] = self.ruleset.handlers()
+        self._handlers: Mapping[type[Action], Handler] | None = None   # built at the first apply (clones are many)
 
     # --- construction --------------------------------------------------------------------------------------
     @classmethod
@@ -137,6 +137,8 @@ class Game:
         Raises ``IllegalAction`` naming the rule the action breaks; the state is then unchanged.
         """
         check_turn(self.state.pending, action)
+        if self._handlers is None:
+            self._handlers = self.ruleset.handlers()
         handler = self._handlers.get(type(action))
         if handler is None:
             raise IllegalAction("Turn Sequence", f"{action.type} is not an action of this game")
