@@ -4,7 +4,9 @@ another, and a new ruleset is a new module (a toy one registered here drives a w
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
@@ -200,3 +202,22 @@ def test_a_malformed_ruleset_key_is_refused(tmp_path, value):
     path.write_text(path.read_text().replace("ruleset: aowfbr-1.4", f"ruleset: {value}"))
     with pytest.raises(RecordError, match="ruleset: must be the id of the ruleset"):
         load_record(path)
+
+
+def test_a_discarded_game_is_freed_at_once_without_the_garbage_collector():
+    """The ruleset refers to its game weakly: no reference cycle, so the clones a searching player discards (and
+    their states) go as soon as they are dropped, not at the next collection."""
+    game = Game.start(new_game_state(load_scenario(SMALL)), Dice(seed=1))
+    gc.disable()
+    try:
+        twin = game.clone()
+        assert twin.pending is not None
+        twin.apply(Done(twin.pending.player))       # its handler table (bound to its ruleset) built too
+        gone = weakref.ref(twin)
+        state = weakref.ref(twin.state)
+        del twin
+        assert gone() is None and state() is None
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError, match="no longer exists"):
+        _ = AoWFBR(Game(new_game_state(load_scenario(SMALL)), Dice(seed=1))).state

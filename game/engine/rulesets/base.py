@@ -49,6 +49,7 @@ deployment_styles, side_missions. AoWFBR-only: the phase/step sequence in ``rule
 
 from __future__ import annotations
 
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol
@@ -107,8 +108,18 @@ class Ruleset(ABC):
     AoWFBR, "Wavering" in AoF:R 2.16; ``fleeing``, ``routed``)."""
 
     def __init__(self, game: GameHost) -> None:
-        self.game = game
-        """The game this ruleset referees (its state, dice and history)."""
+        # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
+        # player makes thousands) and its state alive until the garbage collector runs.
+        self._game = weakref.ref(game)
+
+    @property
+    def game(self) -> GameHost:
+        """The game this ruleset referees (its state, dice and history). Raises ``RuntimeError`` once that game is
+        gone (a ruleset lives as long as its game)."""
+        game = self._game()
+        if game is None:
+            raise RuntimeError(f"the game refereed by this {self.id} ruleset no longer exists")
+        return game
 
     @property
     def state(self) -> GameState:
