@@ -68,12 +68,8 @@ from geometry.arcs import Arc, arc_of_point
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference
 
-DEPLOYMENT_DEPTH = deployment.DEPLOYMENT_DEPTH
-"""Units deploy fully within this distance of their table edge (rulebook "Deploying Armies")."""
-
 REACTIONS = ("hold", "stand_and_shoot", "flee")
 """Charge reactions (rulebook "Charge Reactions")."""
-
 
 
 class AoWFBR(Ruleset):

@@ -56,9 +56,7 @@ from typing import Any, ClassVar, Protocol
 
 from game.engine.actions import (
     Action,
-    CastSpell,
     Disembark,
-    Dispel,
     Embark,
     Move,
     RallyPivot,
@@ -214,7 +212,7 @@ class Ruleset(ABC):
         """Why a proposed deployment action is illegal, or None."""
         return self.check(action)
 
-    def check_magic(self, action: CastSpell | Dispel | Action) -> IllegalAction | None:
+    def check_magic(self, action: Action) -> IllegalAction | None:
         """Why a proposed magic action is illegal, or None."""
         return self.check(action)
 
