@@ -49,7 +49,7 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
 from game.engine.objectives import placement_point
-from game.engine.state import GameState, MoveAction, Unit
+from game.engine.state import GameState, MoveAction, Pending, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 from geometry.shapes import overlap_area
 
@@ -73,116 +73,139 @@ class RandomPlayer:
     """(round, player, unit) already considered for a move this turn."""
 
     def choose(self, game: Game) -> Action:
-        """A legal action answering ``game.pending``. Raises ``RuntimeError`` when the game is over."""
+        """A legal action answering ``game.pending``. Raises ``RuntimeError`` when the game is over.
+
+        One named step per pending decision (``_CHOOSERS``); a decision it has no step for is answered ``done``.
+        A ruleset with other decisions (issue 14: ``activate`` in AoF:R) adds its steps there.
+        """
         p = game.pending
         if p is None:
             raise RuntimeError("the game is over")
-        s = game.state
-        player = p.player
-        if p.decision in ("strategy", "dispel", "allocate_tokens"):
-            spell = self._magic(game, player, p.decision, p.unit)
-            if spell is not None:
-                return spell
-        if p.decision == "declare_charge":
-            inside = [u.id for u in s.units.values() if u.player == player and u.embarked_in and u.removed is None]
-            for uid in self._shuffled([u.id for u in s.units_of(player)] + inside):
-                targets = game.charge_targets(uid)
-                if targets and self.rng.random() < 0.7:
-                    return DeclareCharge(player, uid, self.rng.choice(targets))
-            return Done(player)
-        if p.decision == "charge_reaction":
-            assert p.unit is not None
-            return ChargeReaction(player, p.unit, self.rng.choice(list(p.options)))
-        if p.decision == "redirect":
-            assert p.unit is not None
-            targets = game.redirect_targets(p.unit)
-            if targets and self.rng.random() < 0.5:
-                return Redirect(player, p.unit, self.rng.choice(targets))
-            return Redirect(player, p.unit, None)
-        if p.decision == "move":
-            for uid in game.units_to_move(player):
-                key = (s.round, player, uid)
-                if key in self.moved:
-                    continue
-                self.moved.add(key)
-                move = self._sample_move(game, s.units[uid])
-                if move is not None:
-                    return move
-            return Done(player)
-        if p.decision == "shoot":
-            for uid in self._shuffled([u.id for u in s.units_of(player)]):
-                if game.point_shooter(uid):         # Random Scatter for Artillery: a target point
-                    shot = point_shot(game, player, uid, self.rng)
-                    if shot is not None:
-                        return shot
-                    continue
-                targets = game.shooting_targets(uid)
-                if targets:
-                    return Shoot(player, uid, self.rng.choice(targets))
-            return Done(player)
-        if p.decision == "pursue":
-            assert p.unit is not None
-            return Pursue(player, p.unit, self.rng.random() < 0.7)
+        step = _CHOOSERS.get(p.decision)
+        action = step(self, game, p) if step is not None else None
+        return action if action is not None else Done(p.player)
+
+    def _choose_magic(self, game: Game, p: Pending) -> Action | None:
+        return self._magic(game, p.player, p.decision, p.unit)
+
+    def _choose_charge(self, game: Game, p: Pending) -> Action | None:
+        s, player = game.state, p.player
+        inside = [u.id for u in s.units.values() if u.player == player and u.embarked_in and u.removed is None]
+        for uid in self._shuffled([u.id for u in s.units_of(player)] + inside):
+            targets = game.charge_targets(uid)
+            if targets and self.rng.random() < 0.7:
+                return DeclareCharge(player, uid, self.rng.choice(targets))
+        return None
+
+    def _choose_reaction(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        return ChargeReaction(p.player, p.unit, self.rng.choice(list(p.options)))
+
+    def _choose_redirect(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        targets = game.redirect_targets(p.unit)
+        if targets and self.rng.random() < 0.5:
+            return Redirect(p.player, p.unit, self.rng.choice(targets))
+        return Redirect(p.player, p.unit, None)
+
+    def _choose_move(self, game: Game, p: Pending) -> Action | None:
+        s, player = game.state, p.player
+        for uid in game.units_to_move(player):
+            key = (s.round, player, uid)
+            if key in self.moved:
+                continue
+            self.moved.add(key)
+            move = self._sample_move(game, s.units[uid])
+            if move is not None:
+                return move
+        return None
+
+    def _choose_shot(self, game: Game, p: Pending) -> Action | None:
+        s, player = game.state, p.player
+        for uid in self._shuffled([u.id for u in s.units_of(player)]):
+            if game.point_shooter(uid):         # Random Scatter for Artillery: a target point
+                shot = point_shot(game, player, uid, self.rng)
+                if shot is not None:
+                    return shot
+                continue
+            targets = game.shooting_targets(uid)
+            if targets:
+                return Shoot(player, uid, self.rng.choice(targets))
+        return None
+
+    def _choose_pursue(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
         if p.decision == "pursue_target":
-            assert p.unit is not None
-            return Pursue(player, p.unit, True, self.rng.choice(list(p.options)))
-        if p.decision == "follow_up":
-            assert p.unit is not None
-            wants = self.rng.random() < 0.7
-            return FollowUp(player, p.unit, wants, self.rng.choice(list(p.options)) if wants else None)
-        if p.decision == "pivot_to_face":
-            assert p.unit is not None
-            if self.rng.random() < 0.7:
-                return PivotToFace(player, p.unit, self.rng.choice(list(p.options)))
-            return Done(player)
-        if p.decision == "consolidate":
-            assert p.unit is not None
-            unit = s.units[p.unit]
+            return Pursue(p.player, p.unit, True, self.rng.choice(list(p.options)))
+        return Pursue(p.player, p.unit, self.rng.random() < 0.7)
+
+    def _choose_follow_up(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        wants = self.rng.random() < 0.7
+        return FollowUp(p.player, p.unit, wants, self.rng.choice(list(p.options)) if wants else None)
+
+    def _choose_pivot_to_face(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        if self.rng.random() < 0.7:
+            return PivotToFace(p.player, p.unit, self.rng.choice(list(p.options)))
+        return None
+
+    def _choose_consolidation(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        unit = game.state.units[p.unit]
+        if unit.pose is not None and self.rng.random() < 0.5:
+            turn = round(self.rng.uniform(-180, 180), 1)
+            action = Consolidate(p.player, p.unit, (rounded_pose(unit.pose.turned(turn)),))
+            if _legal(game, action):
+                return action
+        return None
+
+    def _choose_rally_pivot(self, game: Game, p: Pending) -> Action | None:
+        for uid in p.options:
+            unit = game.state.units[uid]
             if unit.pose is not None and self.rng.random() < 0.5:
                 turn = round(self.rng.uniform(-180, 180), 1)
-                action = Consolidate(player, p.unit, (rounded_pose(unit.pose.turned(turn)),))
-                if _legal(game, action):
-                    return action
-            return Done(player)
-        if p.decision == "rally":
-            for uid in p.options:
-                unit = s.units[uid]
-                if unit.pose is not None and self.rng.random() < 0.5:
-                    turn = round(self.rng.uniform(-180, 180), 1)
-                    pivot = RallyPivot(player, uid, rounded_pose(unit.pose.turned(turn)).facing)
-                    if _legal(game, pivot):
-                        return pivot
-            return Done(player)
-        if p.decision == "deploy":
-            return self._sample_deploy(game, player, list(p.options))
-        if p.decision == "choose_deployment":
-            edge = self.rng.choice(list(p.options)) if p.options else None
-            return ChooseDeployment(player, self.rng.choice([1, 2]), edge)
-        if p.decision == "set_aside":
-            if p.options and self.rng.random() < 0.7:
-                return SetAside(player, self.rng.choice(list(p.options)))
-            return Done(player)
-        if p.decision == "scout_move":
-            assert p.unit is not None
-            return self._sample_scout_move(game, player, p.unit)
-        if p.decision == "ambush":
-            if self.rng.random() < 0.7:
-                arrival = self._sample_ambush(game, player, list(p.options))
-                if arrival is not None:
-                    return arrival
-            return Done(player)
-        if p.decision == "choose_first_turn":
-            return ChooseFirstTurn(player, self.rng.choice([1, 2]))
-        if p.decision == "roll_charge":
-            return RollCharge(player, self.rng.choice(list(p.options)))
-        if p.decision == "choose_objective_order":
-            return ChooseObjectiveOrder(player, self.rng.choice([1, 2]))
-        if p.decision == "place_objective":
-            return self._sample_objective(game, player)
-        if p.decision == "select_side_mission":
-            # offered() is what this seat may pick; a hidden selection's options are not in the pending decision
-            return SelectSideMission(player, self.rng.choice(side_missions.offered(s)))
-        return Done(player)
+                pivot = RallyPivot(p.player, uid, rounded_pose(unit.pose.turned(turn)).facing)
+                if _legal(game, pivot):
+                    return pivot
+        return None
+
+    def _choose_deploy(self, game: Game, p: Pending) -> Action | None:
+        return self._sample_deploy(game, p.player, list(p.options))
+
+    def _choose_deployment(self, game: Game, p: Pending) -> Action | None:
+        edge = self.rng.choice(list(p.options)) if p.options else None
+        return ChooseDeployment(p.player, self.rng.choice([1, 2]), edge)
+
+    def _choose_set_aside(self, game: Game, p: Pending) -> Action | None:
+        if p.options and self.rng.random() < 0.7:
+            return SetAside(p.player, self.rng.choice(list(p.options)))
+        return None
+
+    def _choose_scout_move(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        return self._sample_scout_move(game, p.player, p.unit)
+
+    def _choose_ambush(self, game: Game, p: Pending) -> Action | None:
+        if self.rng.random() < 0.7:
+            return self._sample_ambush(game, p.player, list(p.options))
+        return None
+
+    def _choose_first_turn(self, game: Game, p: Pending) -> Action | None:
+        return ChooseFirstTurn(p.player, self.rng.choice([1, 2]))
+
+    def _choose_roll_charge(self, game: Game, p: Pending) -> Action | None:
+        return RollCharge(p.player, self.rng.choice(list(p.options)))
+
+    def _choose_objective_order(self, game: Game, p: Pending) -> Action | None:
+        return ChooseObjectiveOrder(p.player, self.rng.choice([1, 2]))
+
+    def _choose_objective(self, game: Game, p: Pending) -> Action | None:
+        return self._sample_objective(game, p.player)
+
+    def _choose_side_mission(self, game: Game, p: Pending) -> Action | None:
+        # offered() is what this seat may pick; a hidden selection's options are not in the pending decision
+        return SelectSideMission(p.player, self.rng.choice(side_missions.offered(game.state)))
 
     def _magic(self, game: Game, player: int, decision: str, unit: str | None) -> Action | None:
         """Spells (game.engine.magic): often casts a spell it may cast (sometimes with extra tokens), sometimes
@@ -317,6 +340,24 @@ class RandomPlayer:
             if _legal(game, action):
                 return action
         return None
+
+
+_CHOOSERS: dict[str, Callable[[RandomPlayer, Game, Pending], Action | None]] = {
+    "strategy": RandomPlayer._choose_magic, "dispel": RandomPlayer._choose_magic,
+    "allocate_tokens": RandomPlayer._choose_magic,
+    "declare_charge": RandomPlayer._choose_charge, "charge_reaction": RandomPlayer._choose_reaction,
+    "redirect": RandomPlayer._choose_redirect, "roll_charge": RandomPlayer._choose_roll_charge,
+    "move": RandomPlayer._choose_move, "shoot": RandomPlayer._choose_shot,
+    "pursue": RandomPlayer._choose_pursue, "pursue_target": RandomPlayer._choose_pursue,
+    "follow_up": RandomPlayer._choose_follow_up, "pivot_to_face": RandomPlayer._choose_pivot_to_face,
+    "consolidate": RandomPlayer._choose_consolidation, "rally": RandomPlayer._choose_rally_pivot,
+    "deploy": RandomPlayer._choose_deploy, "choose_deployment": RandomPlayer._choose_deployment,
+    "set_aside": RandomPlayer._choose_set_aside, "scout_move": RandomPlayer._choose_scout_move,
+    "ambush": RandomPlayer._choose_ambush, "choose_first_turn": RandomPlayer._choose_first_turn,
+    "choose_objective_order": RandomPlayer._choose_objective_order,
+    "place_objective": RandomPlayer._choose_objective, "select_side_mission": RandomPlayer._choose_side_mission,
+}
+"""The random player's step for each pending decision (``RandomPlayer.choose``); ``done`` for any other."""
 
 
 def _legal(game: Game, action: Action) -> bool:

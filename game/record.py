@@ -55,6 +55,11 @@ class Record:
     """For each action, the digest of its outcome when it was recorded (None where unknown)."""
     lines: list[int] = field(default_factory=list)
     """For each action read from a file, its 1-based line there (empty for a record built in memory)."""
+    ruleset: str | None = None
+    """The ruleset the game was played under (key ``ruleset``); None for a record written before records named it
+    (it is then its scenario's)."""
+    ruleset_line: int = 1
+    """The line of the ``ruleset`` key in the file it was read from."""
 
     def where(self, index: int) -> str:
         """``FILE:LINE: actions[N]`` for the action at ``index``, as problems name it (``FILE`` is the record
@@ -74,7 +79,10 @@ class Record:
 
     def to_yaml(self) -> str:
         """The record as YAML text."""
-        data: dict[str, Any] = {"format": RECORD_FORMAT, "scenario": self.scenario, "dice": self.dice}
+        data: dict[str, Any] = {"format": RECORD_FORMAT, "scenario": self.scenario}
+        if self.ruleset is not None:
+            data["ruleset"] = self.ruleset
+        data["dice"] = self.dice
         data.update(self.extra)
         data.pop("length", None)
         if self.actions and len(self.digests) >= len(self.actions) and all(self.digests[:len(self.actions)]):
@@ -206,11 +214,17 @@ def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
                 node = action_nodes[missing[0]] if missing[0] < len(action_nodes) else None
                 problems.append(f"{name}:{_line(node)}: actions[{missing[0]}].digest: missing: the file is truncated "
                                 "or was edited (remove `length` after editing it on purpose)")
+    ruleset = data.get("ruleset")
+    if "ruleset" in data and not (isinstance(ruleset, str) and ruleset.strip()):
+        problems.append(f"{name}:{_line(nodes.get('ruleset'))}: ruleset: must be the id of the ruleset the game "
+                        f"was played under (such as aowfbr-1.4), got {show_value(ruleset)}")
     if problems:
         raise RecordError(problems)
-    extra = {k: v for k, v in data.items() if k not in ("format", "scenario", "dice", "actions", "length")}
+    extra = {k: v for k, v in data.items()
+             if k not in ("format", "scenario", "ruleset", "dice", "actions", "length")}
     assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
-    return Record(scenario, dice, actions, path, extra, digests, lines)
+    return Record(scenario, dice, actions, path, extra, digests, lines,
+                  ruleset if isinstance(ruleset, str) else None, _line(nodes.get("ruleset")))
 
 
 def _last_line(text: str) -> int:
@@ -242,7 +256,20 @@ def new_game(record: Record, scenario: Scenario | None = None) -> Game:
     """
     if scenario is None:
         scenario = scenario_of(record)
+    check_ruleset(record, scenario)
     return Game.start(new_game_state(scenario), Dice.from_record(record.dice))
+
+
+def check_ruleset(record: Record, scenario: Scenario) -> None:
+    """Refuse a record played under another ruleset than its scenario's (issue 14: a record of one ruleset is never
+    replayed under another). Raises ``RecordError`` naming ``FILE:LINE: ruleset``; a record without the key (written
+    before records named their ruleset) is its scenario's."""
+    if record.ruleset is None or record.ruleset == scenario.ruleset:
+        return
+    name = display_name(record.source) if record.source is not None else "<record>"
+    raise RecordError([f"{name}:{record.ruleset_line}: ruleset: the game was played under {record.ruleset!r} but "
+                       f"its scenario {scenario.name!r} is played under {scenario.ruleset!r}; a record is never "
+                       "replayed under another ruleset"])
 
 
 @dataclass
@@ -294,5 +321,5 @@ def replay(record: Record, upto: int | None = None) -> ReplayResult:
     return ReplayResult(game, None, None)
 
 
-__all__ = ["Record", "RecordError", "ReplayResult", "ScenarioError", "load_record", "new_game", "replay",
-           "save_record", "scenario_of", "RECORD_FORMAT"]
+__all__ = ["Record", "RecordError", "ReplayResult", "ScenarioError", "check_ruleset", "load_record", "new_game",
+           "replay", "save_record", "scenario_of", "RECORD_FORMAT"]

@@ -19,7 +19,16 @@ from game.engine.game import Game
 from game.files import FileProblems, fresh_path, records_dir, slug
 from game.limits import MAX_RECORD_BYTES
 from game.reader import FileRefused, display_name, parse_yaml, peek_mapping, read_text
-from game.record import RECORD_FORMAT, Record, RecordError, load_record, new_game, save_record, scenario_of
+from game.record import (
+    RECORD_FORMAT,
+    Record,
+    RecordError,
+    check_ruleset,
+    load_record,
+    new_game,
+    save_record,
+    scenario_of,
+)
 from game.replay import Rewinder
 from game.scenario import ScenarioError
 
@@ -63,7 +72,8 @@ def record_of(game: Game, scenario_path: str | Path | dict[str, Any], record_pat
             "victory_points": {str(k): v for k, v in game.victory_points().items()},
         },
     }
-    return Record(ref, game.dice.to_record(), list(game.history), Path(record_path), extra, list(game.digests))
+    return Record(ref, game.dice.to_record(), list(game.history), Path(record_path), extra, list(game.digests),
+                  ruleset=s.ruleset)
 
 
 def save_game(game: Game, scenario_path: str | Path | dict[str, Any], record_path: str | Path) -> Path:
@@ -265,6 +275,12 @@ def open_saved_game(path: str | Path) -> OpenedGame:
     record = load_record(path)
     try:
         scenario = scenario_of(record)
+    except ScenarioError as e:
+        raise RecordError([f"{path}:1: scenario: cannot be loaded"] + e.problems) from None
+    except RecordError as e:
+        raise RecordError([f"{path}:1: scenario: {p}" for p in e.problems]) from None
+    check_ruleset(record, scenario)   # its own FILE:LINE: ruleset problem
+    try:
         start = new_game(record, scenario)
     except ScenarioError as e:
         raise RecordError([f"{path}:1: scenario: cannot be loaded"] + e.problems) from None

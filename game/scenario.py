@@ -53,6 +53,8 @@ from game.engine.magic import (
 )
 from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
 from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
+from game.engine.rulesets import RULESETS as ENGINE_RULESETS
+from game.engine.rulesets import unplayable
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
@@ -79,8 +81,9 @@ SCENARIO_FORMAT = "regiments-scenario/1"
 """The ``format`` value of a scenario file."""
 ARMY_FORMAT = "regiments-army/1"
 """The ``format`` value of an army file."""
-RULESETS: frozenset[str] = frozenset({"aowfbr-1.4"})
-"""Rulesets a scenario may name (``ruleset``)."""
+RULESETS: frozenset[str] = frozenset(ENGINE_RULESETS)
+"""Rulesets a scenario may name (``ruleset``): the playable ones (``game.engine.rulesets.RULESETS``); one known but
+not playable yet (``PLANNED``) is refused saying so."""
 OPTION_DEFAULTS: dict[str, object] = {
     "random_charge_distance": False,
     "artillery_scatter": False,
@@ -542,6 +545,13 @@ def _one_of(*choices: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _playable_ruleset(v: str) -> str:
+    """A ruleset the engine can play; a planned one is refused saying it is not playable yet (issue 14)."""
+    if v not in RULESETS:
+        raise ValueError(unplayable(v))
+    return v
+
+
 def _not_playable_yet(rule: str) -> AfterValidator:
     """Refuse ``true`` for an optional rule the engine cannot play: a switch that changes nothing would make the
     players believe the rule is applied."""
@@ -785,7 +795,7 @@ class ScenarioTopModel(_Model):
     format: Annotated[Text, _one_of(SCENARIO_FORMAT)]
     name: Text
     description: Text | None = None
-    ruleset: Annotated[Text, _one_of(*sorted(RULESETS))]
+    ruleset: Annotated[Text, AfterValidator(_playable_ruleset)]
     table: TableModel = TableModel()
     rounds: Annotated[Int, _between(1, 99)] = 4
     seed: Int | None = None
@@ -1106,6 +1116,106 @@ class _UnitEntry:
     profile: Profile | None
 
 
+def _load_army(raw: Any, ai: int, doc: _Doc, source: Path, state: _Session, first_army_of: dict[int, int],
+               entries: list[_UnitEntry], broken_ids: set[str]) -> ArmySpec | None:
+    """Validate ``armies[ai]``: its player, its profiles (the included army file's, then its own over them), its
+    spells and its units (added to ``entries``; the ids of units too broken to read to ``broken_ids``). Problems go
+    to ``state``; the army if it names its player."""
+    out = state.problems
+    aloc: Loc = ("armies", ai)
+    if not isinstance(raw, dict):
+        out.append(doc.problem(aloc, f"an army must be a mapping of keys, got {_show(raw)}"))
+        return None
+    _validate(ArmyTopModel, raw, doc, aloc, out)
+    player = _field(ArmyTopModel, raw, "player", None)
+    if player is not None:
+        if player in first_army_of:
+            out.append(doc.problem(aloc + ("player",),
+                                   f"player {player} already has an army (armies[{first_army_of[player]}])"))
+        else:
+            first_army_of[player] = ai
+    include = _field(ArmyTopModel, raw, "include", None)
+    included, profiles, broken = _army_profiles(raw, aloc, include, doc, source, state)
+    spells = dict(included.spells) if included is not None else {}
+    spells.update(state.spells(_field(ArmyTopModel, raw, "spells", []), doc, aloc + ("spells",)))
+    name = _field(ArmyTopModel, raw, "name", None) or (included.name if included else None) \
+        or f"Player {player or ai + 1}"
+    units: list[UnitSpec] = []
+    for ui, uraw in enumerate(_field(ArmyTopModel, raw, "units", [])):
+        loaded = _load_unit(uraw, aloc + ("units", ui), doc, profiles, broken, out)
+        if loaded is None:
+            if isinstance(uraw, dict) and isinstance(uraw.get("id"), str):
+                broken_ids.add(uraw["id"])
+            continue
+        spec, profile = loaded
+        units.append(spec)
+        entries.append(_UnitEntry(ai, player or 0, ui, spec, profile))
+    general = _field(ArmyTopModel, raw, "general", None)
+    if player is None:
+        return None
+    return ArmySpec(player, name, general, profiles, tuple(units), include, spells)
+
+
+def _army_profiles(raw: dict[str, Any], aloc: Loc, include: str | None, doc: _Doc, source: Path, state: _Session
+                   ) -> tuple[_LoadedArmyFile | None, dict[str, Profile], set[str]]:
+    """An army's profiles: the included army file's, then its own over them; returns the included file (None if
+    none or unreadable), the profiles by name and the names of broken ones (``*``: any unknown name may be one)."""
+    out = state.problems
+    included: _LoadedArmyFile | None = None
+    profiles: dict[str, Profile] = {}
+    broken: set[str] = set()
+    if include is not None:
+        inc_path = Path(include)
+        if not inc_path.is_absolute():
+            inc_path = source.parent / inc_path
+        if not inc_path.is_file():
+            out.append(doc.problem(aloc + ("include",), f"no army file {_display(inc_path)}"))
+            broken.add("*")  # every unknown profile may come from the missing file: don't report them
+        else:
+            included = state.army_file(inc_path)
+            if included is None:
+                broken.add("*")
+            else:
+                profiles.update(included.profiles)
+                broken |= included.broken
+    own, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",))
+    profiles.update(own)
+    broken |= own_broken
+    return included, profiles, broken
+
+
+def _load_unit(uraw: Any, uloc: Loc, doc: _Doc, profiles: dict[str, Profile], broken: set[str], out: list[_Problem]
+               ) -> tuple[UnitSpec, Profile | None] | None:
+    """Validate one ``armies[].units[]`` entry against the army's profiles; None if it cannot be read at all."""
+    um = _validate(UnitModel, uraw, doc, uloc, out)
+    if um is None:
+        return None
+    spec = UnitSpec(
+        id=um.id,
+        profile=um.profile,
+        models=um.models,
+        per_row=um.per_row,
+        upgrades=frozenset(um.upgrades),
+        joined_by=um.joined_by,
+        embarked_in=um.embarked_in,
+        pose=Pose(float(um.pose.x), float(um.pose.y), float(um.pose.facing)) if um.pose else None,
+    )
+    profile = profiles.get(um.profile)
+    if profile is None:
+        if um.profile not in broken and "*" not in broken:
+            known = ", ".join(sorted(profiles)) or "none"
+            out.append(doc.problem(uloc + ("profile",),
+                                   f"unknown profile {um.profile!r}{_hint(um.profile, profiles)} "
+                                   f"(profiles: {known})"))
+    else:
+        _check_models(doc, uloc, um, profile, out)
+    for i, up in enumerate(um.upgrades):
+        if up in um.upgrades[:i]:
+            out.append(doc.problem(uloc + ("upgrades", i),
+                                   f"{up} listed twice (rulebook Command Groups: one of each per unit)"))
+    return spec, profile
+
+
 def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | None:
     """Validate a scenario mapping; problems go to ``state``; the Scenario if there were none."""
     out = state.problems
@@ -1126,81 +1236,9 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     broken_ids: set[str] = set()
     first_army_of: dict[int, int] = {}
     for ai, raw in enumerate(armies_raw):
-        aloc: Loc = ("armies", ai)
-        if not isinstance(raw, dict):
-            out.append(doc.problem(aloc, f"an army must be a mapping of keys, got {_show(raw)}"))
-            continue
-        _validate(ArmyTopModel, raw, doc, aloc, out)
-        player = _field(ArmyTopModel, raw, "player", None)
-        if player is not None:
-            if player in first_army_of:
-                out.append(doc.problem(aloc + ("player",),
-                                       f"player {player} already has an army (armies[{first_army_of[player]}])"))
-            else:
-                first_army_of[player] = ai
-        # Profiles: the included file's, then this army's own over them.
-        include = _field(ArmyTopModel, raw, "include", None)
-        included: _LoadedArmyFile | None = None
-        profiles: dict[str, Profile] = {}
-        broken: set[str] = set()
-        if include is not None:
-            inc_path = Path(include)
-            if not inc_path.is_absolute():
-                inc_path = source.parent / inc_path
-            if not inc_path.is_file():
-                out.append(doc.problem(aloc + ("include",), f"no army file {_display(inc_path)}"))
-                broken.add("*")  # every unknown profile may come from the missing file: don't report them
-            else:
-                included = state.army_file(inc_path)
-                if included is None:
-                    broken.add("*")
-                else:
-                    profiles.update(included.profiles)
-                    broken |= included.broken
-        own, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",))
-        profiles.update(own)
-        broken |= own_broken
-        spells = dict(included.spells) if included is not None else {}
-        spells.update(state.spells(_field(ArmyTopModel, raw, "spells", []), doc, aloc + ("spells",)))
-        name = _field(ArmyTopModel, raw, "name", None) or (included.name if included else None) \
-            or f"Player {player or ai + 1}"
-
-        units: list[UnitSpec] = []
-        for ui, uraw in enumerate(_field(ArmyTopModel, raw, "units", [])):
-            uloc: Loc = aloc + ("units", ui)
-            um = _validate(UnitModel, uraw, doc, uloc, out)
-            if um is None:
-                if isinstance(uraw, dict) and isinstance(uraw.get("id"), str):
-                    broken_ids.add(uraw["id"])
-                continue
-            spec = UnitSpec(
-                id=um.id,
-                profile=um.profile,
-                models=um.models,
-                per_row=um.per_row,
-                upgrades=frozenset(um.upgrades),
-                joined_by=um.joined_by,
-                embarked_in=um.embarked_in,
-                pose=Pose(float(um.pose.x), float(um.pose.y), float(um.pose.facing)) if um.pose else None,
-            )
-            profile = profiles.get(um.profile)
-            if profile is None:
-                if um.profile not in broken and "*" not in broken:
-                    known = ", ".join(sorted(profiles)) or "none"
-                    out.append(doc.problem(uloc + ("profile",),
-                                           f"unknown profile {um.profile!r}{_hint(um.profile, profiles)} "
-                                           f"(profiles: {known})"))
-            else:
-                _check_models(doc, uloc, um, profile, out)
-            for i, up in enumerate(um.upgrades):
-                if up in um.upgrades[:i]:
-                    out.append(doc.problem(uloc + ("upgrades", i),
-                                           f"{up} listed twice (rulebook Command Groups: one of each per unit)"))
-            units.append(spec)
-            entries.append(_UnitEntry(ai, player or 0, ui, spec, profile))
-        general = _field(ArmyTopModel, raw, "general", None)
-        if player is not None:
-            armies.append((ai, ArmySpec(player, name, general, profiles, tuple(units), include, spells)))
+        army = _load_army(raw, ai, doc, source, state, first_army_of, entries, broken_ids)
+        if army is not None:
+            armies.append((ai, army))
 
     _check_ids(doc, entries, out)
     _check_generals(doc, armies, entries, broken_ids, out)
@@ -1603,6 +1641,7 @@ def new_game_state(scenario: Scenario) -> GameState:
         rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
     return GameState(
         name=scenario.name,
+        ruleset=scenario.ruleset,
         table=scenario.table,
         terrain=list(scenario.terrain),
         units=units,

@@ -46,6 +46,7 @@ def state_to_dict(game: Game, seat: int | None = None) -> dict[str, Any]:
         extra["side_missions"] = seen
     return {
         "format": STATE_FORMAT,
+        "ruleset": s.ruleset,
         "round": s.round,
         "player": s.active_player,
         "phase": s.phase.value,

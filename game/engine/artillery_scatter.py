@@ -36,7 +36,6 @@ from game.engine.casualties import apply_wounds
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
-from game.engine.magic import effect_modifiers
 from game.engine.morale import make_shaken
 from game.engine.profiles import Profile, Weapon
 from game.engine.shooting import Arm, defense_modifiers, shooting_restriction, shooting_rows, weapon_group
@@ -54,6 +53,7 @@ from game.engine.special_rules import (
     use_limited,
     weapon_value,
 )
+from game.engine.spell_effects import effect_modifiers
 from game.engine.state import GameState, Unit
 from geometry.arcs import Arc, arc_of_point
 from geometry.formation import hero_index

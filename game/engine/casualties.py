@@ -7,10 +7,15 @@ The front edge of the unit stays in place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from game.engine.dice import Dice
-from game.engine.events import Event
+from game.engine.events import Event, roll_event
+from game.engine.morale import make_shaken
 from game.engine.special_rules import wound_capacities
 from game.engine.state import GameState, Removal, Unit
+from game.engine.transport_placement import candidate_poses, placement_problem
+from geometry.formation import hero_index
 
 
 def apply_wounds(state: GameState, unit: Unit, wounds: int, source: str, dice: Dice | None = None, *,
@@ -20,7 +25,7 @@ def apply_wounds(state: GameState, unit: Unit, wounds: int, source: str, dice: D
     ``source`` says what caused them ("shooting by Archers (archers-1)"). Wounds beyond the last model are lost.
     A joined hero takes wounds last, once every other model is dead (rulebook "Hero", "Tough(X)": heroes must be
     assigned wounds last); ``hero_only`` puts them on the hero alone (a Sniper's unit of one). With ``dice``, a
-    destroyed Transport first puts down the units inside (rulebook "Transport(X)"; ``game.engine.transport``).
+    destroyed Transport first puts down the units inside (rulebook "Transport(X)"; ``unload_destroyed``).
     """
     if wounds <= 0 or unit.removed is not None:
         return []
@@ -73,8 +78,6 @@ def apply_wounds(state: GameState, unit: Unit, wounds: int, source: str, dice: D
                             {"unit": unit.id, "hero": hero.id if hero is not None else None}))
     if unit.models <= 0:
         if dice is not None and state.passengers(unit.id):
-            from game.engine.transport import unload_destroyed  # the transport module uses this one
-
             events += unload_destroyed(state, dice, unit)
         state.remove(unit, Removal.DESTROYED)
         events.append(Event("destroyed", f"{unit.name} is destroyed", {"unit": unit.id}))
@@ -116,3 +119,48 @@ def strength_after(unit: Unit, wounds: int, hero_only: bool = False) -> tuple[in
     if unit.starting_models == 1:
         return removed, max(0, unit.tough - unit.wounds - max(0, wounds))
     return removed, models
+
+
+def dangerous_terrain_test(state: GameState, dice: Dice, unit: Unit, models: Sequence[int],
+                           reason: str = "in dangerous terrain") -> list[Event]:
+    """Rulebook "Dangerous Terrain": each of ``models`` (indices in ``model_centres`` order) rolls one die, or as
+    many as its Tough value (a joined hero its own); each 1 is one wound on the unit."""
+    hero = hero_index(unit.formation)
+    count = sum(unit.hero.tough if (m == hero and unit.hero is not None) else unit.tough for m in models)
+    purpose = f"Dangerous terrain test of {unit.name}"
+    results = dice.d6(count, purpose)
+    wounds = sum(1 for d in results if d == 1)
+    n = len(models)
+    who = f"{n} model{'s' if n != 1 else ''} {reason}"
+    if count != n:      # Tough models roll as many dice as their Tough value: say so, or 9 dice for 3 models puzzle
+        tough = sorted({unit.hero.tough if (m == hero and unit.hero is not None) else unit.tough for m in models})
+        who += f" × Tough({'/'.join(str(t) for t in tough)}) = {count} dice"
+    events = [roll_event(purpose, results, None, 0, wounds, [who, "each 1 is a wound"], unit=unit.id)]
+    events += apply_wounds(state, unit, wounds, "dangerous terrain", dice)
+    return events
+
+
+def unload_destroyed(state: GameState, dice: Dice, transport: Unit) -> list[Event]:
+    """Rulebook "Transport(X)": when a Transport is destroyed, the units inside are placed fully within 6" of it
+    before it is removed, take a dangerous terrain test and are Shaken (see the module docstring)."""
+    events: list[Event] = []
+    for unit in state.passengers(transport.id):
+        pose = next((p for p in candidate_poses(state, unit, transport)
+                     if placement_problem(state, unit, p, transport) is None), None)
+        if pose is None:
+            unit.embarked_in = None
+            state.remove(unit, Removal.DESTROYED)
+            events.append(Event("destroyed", f"{unit.name} finds no room to get out of the wreck of "
+                                             f"{transport.name} and is destroyed", {"unit": unit.id}))
+            continue
+        unit.embarked_in = None
+        unit.pose = None
+        state.place(unit, pose)
+        events.append(Event("disembark", f"{unit.name} scrambles out of the wreck of {transport.name}",
+                            {"unit": unit.id, "transport": transport.id, "destroyed": True,
+                             "to": {"x": pose.x, "y": pose.y, "facing": pose.facing}}))
+        events += dangerous_terrain_test(state, dice, unit, list(range(unit.models)),
+                                         f"getting out of the wrecked {transport.name}")
+        if unit.removed is None:
+            events.append(make_shaken(unit))
+    return events

@@ -46,7 +46,7 @@ from game.engine.movement import dangerous_terrain_tests
 from game.engine.random_charge import charge_allowance
 from game.engine.special_rules import TRANSPORT_EXIT, immobile
 from game.engine.state import GameState, MoveAction, Removal, Unit
-from game.engine.transport import fully_within
+from game.engine.transport_placement import fully_within
 from geometry.arcs import Arc, majority_arc, side_segment
 from geometry.contact import best_flush_pose
 from geometry.pose import Pose

@@ -52,6 +52,7 @@ Rulings made here (for docs/rulings.md):
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from game.engine.actions import Action, Consolidate, Done, FollowUp, PivotToFace, Pursue
@@ -425,110 +426,160 @@ def _owner_pending(state: GameState, unit_id: str, decision: str, options: tuple
 
 
 def _run_stage(state: GameState, dice: Dice, phase: CombatPhase) -> list[Event]:
-    """Advance the current combat's moves by one stage, or set ``phase.pending``."""
+    """Advance the current combat's moves by one stage (``_STAGES``), or set ``phase.pending``."""
     a = phase.current
     assert a is not None
-    events: list[Event] = []
-    if a.stage == "pursue_decisions":
-        while a.queue:
-            uid = a.queue[0]
-            unit = state.units[uid]
-            if unit.on_table:
-                phase.pending = _owner_pending(state, uid, "pursue", ("true", "false"))
-                return events
-            a.queue.popleft()
-        a.stage = "flights"
-    elif a.stage == "flights":
-        for uid in a.units:
-            if a.outcomes.get(uid) != FLEES:
-                continue
-            unit = state.units[uid]
-            if not unit.on_table:
-                continue
-            arcs = a.after.get(uid) or a.before.get(uid, {})
-            attackers = [(e, arc) for e, arc in arcs.items() if state.units[e].player != unit.player]
-            if not attackers:
-                continue
-            outcome = flee(state, dice, unit, attackers)
-            a.flights[uid] = outcome
-            events += outcome.events
-        a.stage = "pursuits"
-        a.queue = deque(p.unit for p in a.plans if p.kind == "pursue" and p.pursue)
-    elif a.stage == "pursuits":
-        while a.queue:
-            uid = a.queue[0]
-            unit = state.units[uid]
-            plan = a.plan(uid)
-            candidates = _pursuit_candidates(a, plan) if unit.on_table and not unit.engaged else []
-            if len(candidates) > 1:  # "it has to choose which one to pursue (after flight moves have been made)"
-                phase.pending = _owner_pending(state, uid, "pursue_target", tuple(candidates))
-                return events
-            a.queue.popleft()
-            if candidates:
-                events += _pursuit(state, dice, a, plan, candidates[0])
-            elif unit.on_table and not unit.engaged:
-                a.consolidate.append(unit.id)
-                events.append(Event("info", f"{unit.name} has no fleeing enemy left to pursue", {"unit": unit.id}))
-        # a fleeing unit still within 1" of an enemy after the pursuits could not get away: it is caught
-        for uid in a.flights:
-            unit = state.units[uid]
-            if unit.on_table:
-                events += catch_cornered(state, unit, [e for e in a.units if e != uid])
-        for pursuer, target in a.pursued.items():
-            unit = state.units[pursuer]
-            if unit.on_table and not unit.engaged and not state.units[target].on_table \
-                    and pursuer not in a.consolidate:
-                a.consolidate.append(pursuer)
-        a.stage = "retreats"
-    elif a.stage == "retreats":
-        for uid in a.units:
-            unit = state.units[uid]
-            if a.outcomes.get(uid) == SHAKEN and unit.on_table:
-                evs, start, end = retreat(state, dice, unit)
-                events += evs
-                a.retreats[uid] = (start, end)
-        a.stage = "follow_up_decisions"
-        a.queue = deque(p.unit for p in a.plans if p.kind == "follow_up")
-    elif a.stage == "follow_up_decisions":
-        while a.queue:
-            uid = a.queue[0]
-            unit = state.units[uid]
-            plan = a.plan(uid)
-            candidates = _follow_candidates(state, a, plan) if unit.on_table and not unit.engaged else []
-            if candidates:
-                phase.pending = _owner_pending(state, uid, "follow_up", tuple(candidates))
-                return events
-            a.queue.popleft()
-            if unit.on_table and not unit.engaged:
-                a.consolidate.append(uid)
-        a.stage = "consolidations"
-        a.queue = deque(dict.fromkeys(a.consolidate))
-    elif a.stage == "consolidations":
-        while a.queue:
-            uid = a.queue[0]
-            unit = state.units[uid]
-            if unit.on_table and not unit.engaged and not unit.shaken:
-                phase.pending = _owner_pending(state, uid, "consolidate")
-                return events
-            a.queue.popleft()
-        a.stage = "pivots"
-        # after a tie every unit, else the winner's units (active player's first) may pivot to face
-        a.queue = deque(u for u in a.units if a.winner is None or state.units[u].player == a.winner)
-    elif a.stage == "pivots":
-        while a.queue:
-            uid = a.queue[0]
-            unit = state.units[uid]
-            candidates = pivot_candidates(state, unit, a.units) if unit.on_table and unit.engaged else []
-            if candidates:
-                phase.pending = _owner_pending(state, uid, "pivot_to_face", tuple(candidates))
-                return events
-            a.queue.popleft()
-        events += close_gaps(state, a.units)
-        a.stage = "done"
-    else:
+    stage = _STAGES.get(a.stage)
+    if stage is None:       # "done": the next combat
         phase.current = None
         phase.index += 1
+        return []
+    return stage(state, dice, phase, a)
+
+
+def _stage_pursue_decisions(state: GameState, dice: Dice, phase: CombatPhase, a: Aftermath) -> list[Event]:
+    """Rulebook "Consolidation Moves": each winner whose enemy flees decides whether to pursue."""
+    events: list[Event] = []
+    while a.queue:
+        uid = a.queue[0]
+        unit = state.units[uid]
+        if unit.on_table:
+            phase.pending = _owner_pending(state, uid, "pursue", ("true", "false"))
+            return events
+        a.queue.popleft()
+    a.stage = "flights"
     return events
+
+
+def _stage_flights(state: GameState, dice: Dice, phase: CombatPhase, a: Aftermath) -> list[Event]:
+    """Rulebook "Flight Moves": each unit that flees makes its flight move away from its enemies."""
+    events: list[Event] = []
+    for uid in a.units:
+        if a.outcomes.get(uid) != FLEES:
+            continue
+        unit = state.units[uid]
+        if not unit.on_table:
+            continue
+        arcs = a.after.get(uid) or a.before.get(uid, {})
+        attackers = [(e, arc) for e, arc in arcs.items() if state.units[e].player != unit.player]
+        if not attackers:
+            continue
+        outcome = flee(state, dice, unit, attackers)
+        a.flights[uid] = outcome
+        events += outcome.events
+    a.stage = "pursuits"
+    a.queue = deque(p.unit for p in a.plans if p.kind == "pursue" and p.pursue)
+    return events
+
+
+def _stage_pursuits(state: GameState, dice: Dice, phase: CombatPhase, a: Aftermath) -> list[Event]:
+    """Rulebook "Pursuit Moves": pursuers move (choosing among several fleeing enemies); a fleeing unit still
+    within 1" of an enemy is caught; pursuers whose target left the table consolidate."""
+    events: list[Event] = []
+    while a.queue:
+        uid = a.queue[0]
+        unit = state.units[uid]
+        plan = a.plan(uid)
+        candidates = _pursuit_candidates(a, plan) if unit.on_table and not unit.engaged else []
+        if len(candidates) > 1:  # "it has to choose which one to pursue (after flight moves have been made)"
+            phase.pending = _owner_pending(state, uid, "pursue_target", tuple(candidates))
+            return events
+        a.queue.popleft()
+        if candidates:
+            events += _pursuit(state, dice, a, plan, candidates[0])
+        elif unit.on_table and not unit.engaged:
+            a.consolidate.append(unit.id)
+            events.append(Event("info", f"{unit.name} has no fleeing enemy left to pursue", {"unit": unit.id}))
+    # a fleeing unit still within 1" of an enemy after the pursuits could not get away: it is caught
+    for uid in a.flights:
+        unit = state.units[uid]
+        if unit.on_table:
+            events += catch_cornered(state, unit, [e for e in a.units if e != uid])
+    for pursuer, target in a.pursued.items():
+        unit = state.units[pursuer]
+        if unit.on_table and not unit.engaged and not state.units[target].on_table \
+                and pursuer not in a.consolidate:
+            a.consolidate.append(pursuer)
+    a.stage = "retreats"
+    return events
+
+
+def _stage_retreats(state: GameState, dice: Dice, phase: CombatPhase, a: Aftermath) -> list[Event]:
+    """Rulebook "Consolidation Moves": each Shaken loser retreats D3+3" straight back."""
+    events: list[Event] = []
+    for uid in a.units:
+        unit = state.units[uid]
+        if a.outcomes.get(uid) == SHAKEN and unit.on_table:
+            evs, start, end = retreat(state, dice, unit)
+            events += evs
+            a.retreats[uid] = (start, end)
+    a.stage = "follow_up_decisions"
+    a.queue = deque(p.unit for p in a.plans if p.kind == "follow_up")
+    return events
+
+
+def _stage_follow_up_decisions(state: GameState, dice: Dice, phase: CombatPhase, a: Aftermath) -> list[Event]:
+    """Rulebook "Consolidation Moves": each winner whose enemy retreated may follow up."""
+    events: list[Event] = []
+    while a.queue:
+        uid = a.queue[0]
+        unit = state.units[uid]
+        plan = a.plan(uid)
+        candidates = _follow_candidates(state, a, plan) if unit.on_table and not unit.engaged else []
+        if candidates:
+            phase.pending = _owner_pending(state, uid, "follow_up", tuple(candidates))
+            return events
+        a.queue.popleft()
+        if unit.on_table and not unit.engaged:
+            a.consolidate.append(uid)
+    a.stage = "consolidations"
+    a.queue = deque(dict.fromkeys(a.consolidate))
+    return events
+
+
+def _stage_consolidations(state: GameState, dice: Dice, phase: CombatPhase, a: Aftermath) -> list[Event]:
+    """Rulebook "Consolidation Moves": units free of melee (not Shaken) may make a consolidation move."""
+    events: list[Event] = []
+    while a.queue:
+        uid = a.queue[0]
+        unit = state.units[uid]
+        if unit.on_table and not unit.engaged and not unit.shaken:
+            phase.pending = _owner_pending(state, uid, "consolidate")
+            return events
+        a.queue.popleft()
+    a.stage = "pivots"
+    # after a tie every unit, else the winner's units (active player's first) may pivot to face
+    a.queue = deque(u for u in a.units if a.winner is None or state.units[u].player == a.winner)
+    return events
+
+
+def _stage_pivots(state: GameState, dice: Dice, phase: CombatPhase, a: Aftermath) -> list[Event]:
+    """Rulebook "Consolidation Moves": after a tie every unit, else the winner's, may pivot to face an enemy;
+    then the gaps between units still in melee are closed."""
+    events: list[Event] = []
+    while a.queue:
+        uid = a.queue[0]
+        unit = state.units[uid]
+        candidates = pivot_candidates(state, unit, a.units) if unit.on_table and unit.engaged else []
+        if candidates:
+            phase.pending = _owner_pending(state, uid, "pivot_to_face", tuple(candidates))
+            return events
+        a.queue.popleft()
+    events += close_gaps(state, a.units)
+    a.stage = "done"
+    return events
+
+
+_STAGES: dict[str, Callable[[GameState, Dice, CombatPhase, Aftermath], list[Event]]] = {
+    "pursue_decisions": _stage_pursue_decisions,
+    "flights": _stage_flights,
+    "pursuits": _stage_pursuits,
+    "retreats": _stage_retreats,
+    "follow_up_decisions": _stage_follow_up_decisions,
+    "consolidations": _stage_consolidations,
+    "pivots": _stage_pivots,
+}
+"""The stages of a combat's moves after melee resolution, in order; each sets ``a.stage`` to the next."""
 
 
 def _decide_pursuit(state: GameState, dice: Dice, a: Aftermath, unit: Unit, wants: bool) -> list[Event]:

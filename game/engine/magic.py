@@ -57,6 +57,7 @@ from game.engine.casualties import apply_wounds
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
+from game.engine.spell_effects import ActiveEffect, effect_modifiers, effect_value, melee_attacks, move_bonus
 from game.engine.state import GameState, Pending, Phase, Step, Unit
 from geometry.formation import pose_keeping_front
 from geometry.point_sight import point_in_sight
@@ -179,29 +180,6 @@ class Spell:
 
 
 @dataclass
-class ActiveEffect:
-    """A spell's ``modifier`` on a unit (kept in ``Unit.effects``) until the end of its duration."""
-
-    spell: str
-    """The spell's name (the source)."""
-    caster: str
-    """Id of the caster."""
-    stat: str
-    """One of ``STATS``."""
-    value: int
-    """The modifier."""
-    duration: str
-    """One of ``DURATIONS``."""
-    expires_after: tuple[int, int, int]
-    """The last (round, turn 0/1 within the round, phase order) at which the effect still applies."""
-
-    def to_dict(self) -> dict[str, object]:
-        """The state-file form."""
-        return {"spell": self.spell, "caster": self.caster, "stat": self.stat, "value": self.value,
-                "duration": self.duration, "until_round": self.expires_after[0]}
-
-
-@dataclass
 class TokenPool:
     """A player's magic pool (rulebook "Pooled Tokens")."""
 
@@ -283,33 +261,6 @@ def mode_of(state: GameState) -> str:
 
 
 # --- the one place other rules read spell effects ----------------------------------------------------------------
-
-
-def effect_modifiers(unit: Unit, stat: str) -> list[Modifier]:
-    """The active spell modifiers of ``unit`` to ``stat`` (one of ``STATS``), one ``Modifier`` per spell.
-
-    Rulebook "Rules Priority & Stacking Effects": the same spell does not stack with itself (a second cast
-    replaces the first, see ``add_effect``); different spells add up.
-    """
-    return [Modifier(f"{e.spell} (spell)", e.value) for e in unit.effects
-            if isinstance(e, ActiveEffect) and e.stat == stat]
-
-
-def effect_value(unit: Unit, stat: str) -> int:
-    """The sum of ``unit``'s active spell modifiers to ``stat`` (inches for ``move``, attacks for ``attacks``)."""
-    return total(effect_modifiers(unit, stat))
-
-
-def move_bonus(unit: Unit, advance: bool) -> float:
-    """Inches added to a move by spells (stat ``move``): the value for an Advance, twice it for a Rush or Charge
-    (as Fast and Slow do; rulebook "Random Charge Distances": spell effects change the advance range)."""
-    v = effect_value(unit, "move")
-    return float(v if advance else 2 * v)
-
-
-def melee_attacks(unit: Unit, attacks: int) -> int:
-    """Attacks per model of a melee weapon with ``attacks`` after spells (stat ``attacks``), never below 0."""
-    return max(0, attacks + effect_value(unit, "attacks"))
 
 
 def _now(state: GameState) -> tuple[int, int, int]:

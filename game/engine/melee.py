@@ -62,7 +62,6 @@ from game.engine.attacks import Modifier, roll_to_hit
 from game.engine.casualties import apply_wounds, remaining_strength, starting_strength
 from game.engine.dice import Dice
 from game.engine.events import Event
-from game.engine.magic import effect_modifiers, melee_attacks
 from game.engine.morale import make_shaken, morale_test
 from game.engine.profiles import Profile, Weapon
 from game.engine.shooting import sergeant_index
@@ -86,6 +85,7 @@ from game.engine.special_rules import (
     use_limited,
     weapon_value,
 )
+from game.engine.spell_effects import effect_modifiers, melee_attacks
 from game.engine.state import GameState, Unit
 from geometry.arcs import Arc
 from geometry.contact import models_in_contact

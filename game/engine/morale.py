@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from game.engine.attacks import Modifier, succeeds, total
 from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
-from game.engine.magic import effect_modifiers
 from game.engine.special_rules import banner_modifier, fearless_roll, morale_quality
+from game.engine.spell_effects import effect_modifiers
 from game.engine.state import Unit
 
 

@@ -13,14 +13,13 @@ from dataclasses import dataclass
 
 from shapely.geometry import MultiPoint
 
-from game.engine.casualties import apply_wounds
+from game.engine.casualties import dangerous_terrain_test
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
-from game.engine.events import Event, roll_event
-from game.engine.magic import move_bonus
+from game.engine.events import Event
 from game.engine.special_rules import fast_modifier, flying, immobile, musician_modifier, slow_modifier, strider
+from game.engine.spell_effects import move_bonus
 from game.engine.state import GameState, MoveAction, Unit
-from geometry.formation import hero_index
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, bearing_to
 from geometry.shapes import model_polygons, overlap_area
@@ -239,25 +238,6 @@ def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pos
     if not touched:
         return []
     return dangerous_terrain_test(state, dice, unit, sorted(touched))
-
-
-def dangerous_terrain_test(state: GameState, dice: Dice, unit: Unit, models: Sequence[int],
-                           reason: str = "in dangerous terrain") -> list[Event]:
-    """Rulebook "Dangerous Terrain": each of ``models`` (indices in ``model_centres`` order) rolls one die, or as
-    many as its Tough value (a joined hero its own); each 1 is one wound on the unit."""
-    hero = hero_index(unit.formation)
-    count = sum(unit.hero.tough if (m == hero and unit.hero is not None) else unit.tough for m in models)
-    purpose = f"Dangerous terrain test of {unit.name}"
-    results = dice.d6(count, purpose)
-    wounds = sum(1 for d in results if d == 1)
-    n = len(models)
-    who = f"{n} model{'s' if n != 1 else ''} {reason}"
-    if count != n:      # Tough models roll as many dice as their Tough value: say so, or 9 dice for 3 models puzzle
-        tough = sorted({unit.hero.tough if (m == hero and unit.hero is not None) else unit.tough for m in models})
-        who += f" × Tough({'/'.join(str(t) for t in tough)}) = {count} dice"
-    events = [roll_event(purpose, results, None, 0, wounds, [who, "each 1 is a wound"], unit=unit.id)]
-    events += apply_wounds(state, unit, wounds, "dangerous terrain", dice)
-    return events
 
 
 def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, path: Sequence[Pose],

@@ -26,7 +26,6 @@ from game.engine.casualties import apply_wounds, at_half_strength
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.magic import effect_modifiers
 from game.engine.morale import make_shaken, morale_test
 from game.engine.profiles import Profile, Weapon
 from game.engine.special_rules import (
@@ -51,6 +50,7 @@ from game.engine.special_rules import (
     use_limited,
     weapon_value,
 )
+from game.engine.spell_effects import effect_modifiers
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.formation import hero_index
 from geometry.formation import sergeant_index as formation_sergeant

@@ -162,7 +162,7 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
     _r("Transport", "Carries up to X models (non-hero models with Tough take 3 places); units get in and out "
        "with a move action within 6\", or charge out; units inside see nothing outside and cannot be seen; if it "
        "is destroyed they are put down, Shaken, after a dangerous terrain test.",
-       ("transport.embark", "transport.disembark", "transport.unload_destroyed", "transport.transport_spaces",
+       ("transport.embark", "transport.disembark", "casualties.unload_destroyed", "transport.transport_spaces",
         "charge_out.make_charge_out"), (_M, "any")),
 )}
 """Every rule of the Special Rules Reference by name."""

@@ -399,6 +399,8 @@ class GameState:
     """Units by id, in scenario order."""
     generals: dict[int, str | None]
     """Each player's General (unit id) or None."""
+    ruleset: str = "aowfbr-1.4"
+    """The ruleset refereeing the game (the scenario's ``ruleset``; ``game.engine.rulesets.RULESETS``)."""
     rounds: int = 4
     """Rounds in the game."""
     round: int = 1

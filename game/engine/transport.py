@@ -19,31 +19,23 @@ A faithful minimal version, documented in docs/rulings.md ("Special rules and he
   turn. A unit inside may also use a Charge action to get out (``game.engine.charge_out``).
 * **Inside**: the unit is not on the table: it cannot be seen, shot at or charged, and cannot shoot out (no line
   of sight to the outside: ``shooting.shooting_restriction``). It keeps its last pose as a marker.
-* **Destroyed Transport** (``unload_destroyed``, called by ``casualties.apply_wounds`` before the Transport is
-  removed): each unit inside is put down by the engine fully within 6" of the Transport, as close as it fits
-  (behind it, beside it, in front of it), facing as the Transport, then takes a dangerous terrain test (one die
-  per model, Tough(X) models X dice; each 1 a wound) and is Shaken. A unit that fits nowhere is destroyed. A
+* **Destroyed Transport** (``casualties.unload_destroyed``, called by ``casualties.apply_wounds`` before the
+  Transport is removed): each unit inside is put down by the engine fully within 6" of the Transport, as close as
+  it fits (behind it, beside it, in front of it), facing as the Transport, then takes a dangerous terrain test (one
+  die per model, Tough(X) models X dice; each 1 a wound) and is Shaken. A unit that fits nowhere is destroyed. A
   Transport that is routed or flees the table takes the units inside with it (``GameState.remove``).
 """
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-import shapely
-
-from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.morale import make_shaken
-from game.engine.movement import can_move, dangerous_terrain_test, move_allowance
+from game.engine.movement import can_move, move_allowance
 from game.engine.profiles import Profile
-from game.engine.special_rules import TRANSPORT_EXIT, immobile
-from game.engine.state import GameState, MoveAction, Removal, Unit
-from geometry.formation import footprint_corners
+from game.engine.special_rules import immobile
+from game.engine.state import GameState, MoveAction, Unit
+from game.engine.transport_placement import placement_problem
 from geometry.pose import Pose
-from geometry.shapes import CONTACT_TOL, footprint_polygon, overlap_area
 
 HERO_MAX_TOUGH = 6
 """Rulebook "Transport(X)": Heroes with up to Tough(6) take one space."""
@@ -51,8 +43,6 @@ BIG_MODEL_SPACES = 3
 """Rulebook "Transport(X)": non-Heroes with up to Tough(3) occupy 3 spaces each."""
 NON_HERO_MAX_TOUGH = 5
 """Non-Heroes with Tough(6) or more cannot be transported (the rulebook's example)."""
-ONE_INCH = 1.0
-"""Rulebook "General Movement": models may never be within 1" of models from other units."""
 
 
 def model_spaces(profile: Profile) -> int | None:
@@ -146,33 +136,6 @@ def embark(state: GameState, unit: Unit, transport_id: str, action: str) -> list
                   {"unit": unit.id, "transport": transport.id, "action": action})]
 
 
-def fully_within(state: GameState, unit: Unit, pose: Pose, transport: Unit, distance: float = TRANSPORT_EXIT
-                 ) -> bool:
-    """Every point of ``unit``'s footprint at ``pose`` lies within ``distance`` of ``transport``'s footprint."""
-    fp = state.scene.footprint(transport.id)
-    return all(fp.distance(shapely.Point(c)) <= distance + 1e-6 for c in footprint_corners(pose, unit.formation))
-
-
-def placement_problem(state: GameState, unit: Unit, pose: Pose, transport: Unit) -> str | None:
-    """Why ``unit`` cannot be put down at ``pose`` next to ``transport``, or None."""
-    poly = footprint_polygon(pose, unit.formation)
-    if not state.scene.on_table(poly):
-        return "the unit would not be fully on the table"
-    if not fully_within(state, unit, pose, transport):
-        return f"the unit must be placed fully within {TRANSPORT_EXIT:g}\" of {transport.name}"
-    core = shapely.buffer(poly, -2 * CONTACT_TOL, join_style="mitre")
-    for piece in state.scene.terrain_at(core):
-        if "impassable" in piece.traits and overlap_area(core, piece.shape) > 1e-9:
-            return f"the unit would stand in impassable terrain {piece.name!r}"
-    for other in state.units.values():
-        if other.id == unit.id or not other.on_table:
-            continue
-        d = float(poly.distance(state.scene.footprint(other.id)))
-        if d < ONE_INCH - 1e-6:
-            return f"the unit would be within 1\" of {other.name}"
-    return None
-
-
 def check_disembark(state: GameState, unit: Unit, pose: Pose, action: str) -> Unit:
     """The Transport ``unit`` may get out of at ``pose`` with ``action``; raises ``IllegalAction``."""
     move = _move_action(action)
@@ -211,56 +174,3 @@ def disembark(state: GameState, unit: Unit, pose: Pose, action: str) -> list[Eve
     return [Event("disembark", f"{unit.name} gets out of {transport.name}",
                   {"unit": unit.id, "transport": transport.id, "action": action,
                    "to": {"x": pose.x, "y": pose.y, "facing": pose.facing}})]
-
-
-def _candidate_poses(state: GameState, unit: Unit, transport: Unit) -> list[Pose]:
-    """Poses next to ``transport`` to put a unit down, nearest first: behind, left, right, in front, then further
-    out and turned."""
-    assert transport.pose is not None
-    tp = transport.pose
-    tf, uf = transport.formation, unit.formation
-    out: list[Pose] = []
-    for gap in (ONE_INCH, 2.0, 3.0, 4.0):
-        for turn in (0.0, 90.0, 180.0, 270.0):
-            facing = (tp.facing + turn) % 360.0
-            along = uf.depth if turn in (0.0, 180.0) else uf.width
-            across = uf.width if turn in (0.0, 180.0) else uf.depth
-            offsets = [
-                (0.0, -(tf.depth / 2 + gap + along / 2)),  # behind
-                (-(tf.width / 2 + gap + across / 2), 0.0),  # left
-                (tf.width / 2 + gap + across / 2, 0.0),  # right
-                (0.0, tf.depth / 2 + gap + along / 2),  # in front
-            ]
-            for slide in (0.0, -2.0, 2.0):
-                for u, v in offsets:
-                    du, dv = (slide, 0.0) if u == 0.0 else (0.0, slide)
-                    x, y = tp.to_world((u + du, v + dv))
-                    if math.isfinite(x) and math.isfinite(y):
-                        out.append(Pose(float(np.round(x, 6)), float(np.round(y, 6)), facing))
-    return out
-
-
-def unload_destroyed(state: GameState, dice: Dice, transport: Unit) -> list[Event]:
-    """Rulebook "Transport(X)": when a Transport is destroyed, the units inside are placed fully within 6" of it
-    before it is removed, take a dangerous terrain test and are Shaken (see the module docstring)."""
-    events: list[Event] = []
-    for unit in state.passengers(transport.id):
-        pose = next((p for p in _candidate_poses(state, unit, transport)
-                     if placement_problem(state, unit, p, transport) is None), None)
-        if pose is None:
-            unit.embarked_in = None
-            state.remove(unit, Removal.DESTROYED)
-            events.append(Event("destroyed", f"{unit.name} finds no room to get out of the wreck of "
-                                             f"{transport.name} and is destroyed", {"unit": unit.id}))
-            continue
-        unit.embarked_in = None
-        unit.pose = None
-        state.place(unit, pose)
-        events.append(Event("disembark", f"{unit.name} scrambles out of the wreck of {transport.name}",
-                            {"unit": unit.id, "transport": transport.id, "destroyed": True,
-                             "to": {"x": pose.x, "y": pose.y, "facing": pose.facing}}))
-        events += dangerous_terrain_test(state, dice, unit, list(range(unit.models)),
-                                         f"getting out of the wrecked {transport.name}")
-        if unit.removed is None:
-            events.append(make_shaken(unit))
-    return events

@@ -272,7 +272,8 @@ class LessonRun:
 
     def record(self) -> Record:
         """The lesson's game so far as a game record (``game.record``)."""
-        return Record(str(self.lesson.scenario_path), dict(self.lesson.dice), list(self.game.history))
+        return Record(str(self.lesson.scenario_path), dict(self.lesson.dice), list(self.game.history),
+                      ruleset=self.game.state.ruleset)
 
     # --- acting --------------------------------------------------------------------------------------------------
     def try_action(self, action: Action) -> Outcome:

@@ -15,7 +15,7 @@ from shapely.geometry import Point, Polygon
 
 from game.engine.actions import Disembark, Embark, Shoot
 from game.engine.attacks import Modifier, roll_to_hit, succeeds
-from game.engine.casualties import apply_wounds
+from game.engine.casualties import apply_wounds, unload_destroyed
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
@@ -34,7 +34,7 @@ from game.engine.special_rules import (
     resolve as resolve_name,
 )
 from game.engine.state import GameState, MoveAction, Pending, Phase, Removal, Step, Table, make_unit
-from game.engine.transport import embark, transport_spaces, unload_destroyed
+from game.engine.transport import embark, transport_spaces
 from game.scenario import ScenarioError, load_scenario, new_game_state
 from geometry.pose import Pose
 from geometry.terrain import TerrainShape, rect_to_polygon

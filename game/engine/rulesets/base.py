@@ -1,0 +1,252 @@
+"""The ruleset seam: the one small interface between the generic game machinery and the rules of one game system
+(issue 14). ``Game`` (game.engine.game) keeps what every ruleset shares: the state, the dice, the history of
+actions, the log, the digests, ``dice_used``, ``apply()``'s guarantees (an illegal action raises ``IllegalAction``
+and changes nothing, the acting player is checked against the pending decision), ``clone`` and
+``can_take_back``. A ``Ruleset`` says what the turn structure is: how the game starts, which handler answers each
+action type, what the window and the players may ask (``charge_targets``, ``units_to_move``, ``check_move``...),
+the morale state names it uses and who won.
+
+A ruleset is a class built once per ``Game`` by the factory registered under its id in
+``game.engine.rulesets.RULESETS`` (the scenario's ``ruleset`` key, ``GameState.ruleset``). It keeps no game state
+of its own (only caches that a clone may lose): everything a replay needs is in ``GameState``, so a game record =
+scenario + dice + actions still replays exactly.
+
+Design note: how an activation-based ruleset plugs in (AoF:R 2.16 "Playing the Game", "Activation", "Melee",
+"Morale"; the quick rules; Age of Fantasy: Skirmish, issue 18)
+-------------------------------------------------------------------------------------------------------------------
+A module ``game/engine/rulesets/aofr.py`` with ``class AoFR216(Ruleset)`` (id ``aofr-2.16``), registered in
+``RULESETS`` (and removed from ``PLANNED``), implements:
+
+* ``start()``: deployment as today (``deployment.begin``/``deployment.apply``: objective markers placed alternately
+  by ``objectives``, units placed alternately by ``deployment``), then round 1 with the deployment roll-off winner
+  activating first. Its own turn state (who activates next, which units have activated this round, who finished
+  first last round) lives in a dataclass of its module kept in ``GameState`` like ``combat`` and ``magic`` (an
+  ``object`` field written to the state file under ruleset-specific keys), never in the ruleset object.
+* ``handlers()``: the pending decisions of an activation. ``activate {unit}`` (decision ``activate``: the active
+  player picks a unit that has not activated), then within that activation one of ``move`` (Hold/Advance/Rush with
+  its pivots: ``movement.validate_move``/``apply_move``), ``declare_charge`` (a Charge: ``charge.plan_charge`` and
+  ``charge.make_charge_move``, no reactions), ``shoot`` after a Hold or Advance (``shooting.valid_targets``,
+  ``shooting.shoot``), then ``done``. Melee happens inside the charging unit's activation: the ruleset calls the
+  shared hit/block mechanics of ``melee`` (``melee.fight``: impact, strikes of the two front rows, the defender
+  striking back) and its own melee result (wounds caused + full rows, ``melee.full_rows``) and consolidation
+  (the charger moves back 1" unless a side was destroyed or routed: a straight move back like
+  ``consolidation.retreat``'s, 1" instead of D3+3"; else pivot 180° or move 3": ``consolidation.consolidation_move``).
+  Morale at the end of the activation (``morale.morale_test``; ``casualties.at_half_strength``): the flag
+  ``Unit.shaken`` is the book's Wavering, so ``morale_states = {"shaken": "Wavering", "routed": "Rout"}``; a
+  Wavering unit's activation is idle (a pivot up to 90°: ``rally_pivot``-like) and ends its Wavering. At the end of
+  the round ``objectives.seize``; after 4 rounds the winner by markers (``victory``).
+* Queries: ``charge_targets``/``shooting_targets``/``units_to_move``/``chargers``/``shooters`` answer for the unit
+  being activated (the window already asks the engine, never the ruleset id); ``redirect_targets`` and
+  ``point_shooter`` keep the defaults (AoF:R has no reactions nor scatter). ``check_*`` of the decisions it has.
+* ``victory_points``/``victory_breakdown``/``winner``: markers held (``objectives``), the mission decides.
+
+Shared modules an activation ruleset reuses unchanged: dice, events, state, actions, profiles, special_rules (rules
+shared by name; a ruleset refuses the ones it lacks when the scenario loads), attacks, shooting, casualties,
+movement, charge, melee (hit and block mechanics), consolidation, flight, transport, objectives, deployment,
+deployment_styles, side_missions. AoWFBR-only: the phase/step sequence in ``rulesets/aowfbr.py`` (``Phase``,
+``Step``), close_combat (its phase of several melees), random_charge, charge reactions, magic's strategy phases.
+"""
+
+from __future__ import annotations
+
+import weakref
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol
+
+from game.engine.actions import (
+    Action,
+    Disembark,
+    Embark,
+    Move,
+    RallyPivot,
+    ShootPoint,
+)
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.events import Event
+from game.engine.state import GameState, Pending, Unit
+from geometry.motion import MoveCheck
+
+Handler = Callable[[Any], list[Event]]
+"""Applies one action of its type and everything the rules then do by themselves, until the next decision;
+returns the events. Raises ``IllegalAction`` before changing anything when the action is illegal."""
+
+
+class GameHost(Protocol):
+    """What a ruleset sees of its ``Game`` (game.engine.game.Game): the state, the dice and the actions so far."""
+
+    state: GameState
+    dice: Dice
+    history: list[Action]
+
+    def clone(self) -> GameHost:
+        """An independent copy that continues exactly as this game would."""
+        ...
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action (``Game.apply``)."""
+        ...
+
+
+class Ruleset(ABC):
+    """The rules of one game system as seen by ``Game``: start, handlers, queries, morale names, victory.
+
+    Subclasses set ``id`` (the scenario's ``ruleset`` value), ``title`` and ``morale_states`` and implement
+    ``start``, ``handlers`` and ``victory_points``; every query has a default that is right for a ruleset without
+    that decision (no targets, nothing to move) and every ``check_*`` a default that tries the action on a clone.
+    """
+
+    id: ClassVar[str]
+    """The scenario's ``ruleset`` value, e.g. ``aowfbr-1.4``."""
+    title: ClassVar[str]
+    """The rulebook's name, for messages and the window."""
+    morale_states: ClassVar[Mapping[str, str]]
+    """The unit flags of morale this ruleset uses, by the name its book gives them (``shaken`` -> "Shaken" in
+    AoWFBR, "Wavering" in AoF:R 2.16; ``fleeing``, ``routed``)."""
+
+    def __init__(self, game: GameHost) -> None:
+        # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
+        # player makes thousands) and its state alive until the garbage collector runs.
+        self._game = weakref.ref(game)
+
+    @property
+    def game(self) -> GameHost:
+        """The game this ruleset referees (its state, dice and history). Raises ``RuntimeError`` once that game is
+        gone (a ruleset lives as long as its game)."""
+        game = self._game()
+        if game is None:
+            raise RuntimeError(f"the game refereed by this {self.id} ruleset no longer exists")
+        return game
+
+    @property
+    def state(self) -> GameState:
+        """The game state (mutated only by the handlers)."""
+        return self.game.state
+
+    @property
+    def dice(self) -> Dice:
+        """The game's one source of dice."""
+        return self.game.dice
+
+    @property
+    def history(self) -> list[Action]:
+        """Actions applied so far."""
+        return self.game.history
+
+    # --- the turn structure ---------------------------------------------------------------------------------------
+    @abstractmethod
+    def start(self) -> list[Event]:
+        """Begin the game at the scenario's position and run until the first decision; returns the events."""
+
+    @abstractmethod
+    def handlers(self) -> Mapping[type[Action], Handler]:
+        """The handler of each action type this ruleset knows (``Game.apply`` refuses any other type)."""
+
+    # --- victory ----------------------------------------------------------------------------------------------------
+    @abstractmethod
+    def victory_points(self) -> dict[int, int]:
+        """Victory points (or markers, or whatever this ruleset counts) each player would score now, {1: n, 2: m}."""
+
+    def victory_breakdown(self) -> dict[int, list[tuple[str, int]]]:
+        """Where each player's points come from, line by line (default: one line of the total)."""
+        return {p: [("total", v)] for p, v in self.victory_points().items()}
+
+    def winner(self) -> int | None:
+        """The player ahead now (the winner once the game is over), or None for a draw."""
+        vp = self.victory_points()
+        return None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
+
+    # --- queries the window and the players ask (defaults: a ruleset without that decision) -----------------------
+    def charge_targets(self, unit_id: str) -> list[str]:
+        """Enemy units ``unit_id`` may charge now."""
+        return []
+
+    def redirect_targets(self, unit_id: str) -> list[str]:
+        """Units a charger whose target fled may redirect to now."""
+        return []
+
+    def shooting_targets(self, unit_id: str) -> list[str]:
+        """Valid shooting targets of ``unit_id`` now."""
+        return []
+
+    def point_shooter(self, unit_id: str) -> bool:
+        """True if ``unit_id`` may fire at a target point now."""
+        return False
+
+    def units_to_move(self, player: int) -> list[str]:
+        """Units of ``player`` that may take a move action now."""
+        return []
+
+    def chargers(self, player: int) -> list[str]:
+        """Units of ``player`` with at least one charge target now (units inside a Transport too)."""
+        return [u.id for u in self.state.units.values() if u.player == player and self.charge_targets(u.id)]
+
+    def shooters(self, player: int) -> list[str]:
+        """Units of ``player`` with a shooting target now, or that may fire at a target point."""
+        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id) or self.point_shooter(u.id)]
+
+    def move_info(self, action: Move) -> MoveCheck | None:
+        """The geometry of a legal proposed move, or None (default: not known to this ruleset)."""
+        return None
+
+    # --- checks without changing anything (defaults: try the action on a clone) ------------------------------------
+    def check(self, action: Action) -> IllegalAction | None:
+        """Why ``action`` is illegal now, or None: the action is applied to a clone of the game (nothing here
+        changes). A ruleset overrides the ``check_*`` the window calls often (while dragging) with cheaper ones."""
+        try:
+            self.game.clone().apply(action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def check_move(self, action: Move) -> IllegalAction | None:
+        """Why a proposed move is illegal, or None."""
+        return self.check(action)
+
+    def check_shoot_point(self, action: ShootPoint) -> IllegalAction | None:
+        """Why a proposed ``shoot_point`` is illegal, or None."""
+        return self.check(action)
+
+    def check_deploy(self, action: Action) -> IllegalAction | None:
+        """Why a proposed deployment action is illegal, or None."""
+        return self.check(action)
+
+    def check_magic(self, action: Action) -> IllegalAction | None:
+        """Why a proposed magic action is illegal, or None."""
+        return self.check(action)
+
+    def check_transport(self, action: Embark | Disembark) -> IllegalAction | None:
+        """Why a proposed embark or disembark is illegal, or None."""
+        return self.check(action)
+
+    def check_rally_pivot(self, action: RallyPivot) -> IllegalAction | None:
+        """Why a proposed pivot of a unit recovering from its morale state is illegal, or None."""
+        return self.check(action)
+
+    # --- helpers for handlers ---------------------------------------------------------------------------------------
+    def check_turn(self, action: Action) -> None:
+        """Raises ``IllegalAction`` unless the game waits for a decision of ``action.player``."""
+        check_turn(self.state.pending, action)
+
+    def own_unit(self, action: Any) -> Unit:
+        """The unit ``action.unit`` of ``action.player``; raises ``IllegalAction`` for another player's or none."""
+        unit = self.state.units.get(action.unit)
+        if unit is None:
+            raise IllegalAction("Turn Sequence", f"there is no unit {action.unit!r}")
+        if unit.player != action.player:
+            raise IllegalAction("Turn Sequence", f"{unit.name} belongs to player {unit.player}")
+        return unit
+
+
+def check_turn(pending: Pending | None, action: Action) -> None:
+    """Raises ``IllegalAction`` when the game is over or ``action`` is not the pending decision's player's."""
+    if pending is None:
+        raise IllegalAction("Game Structure", "the game is over")
+    if action.player != pending.player:
+        raise IllegalAction("Turn Sequence", f"player {pending.player} must decide now ({pending.decision}), "
+                            f"not player {action.player}")
+
+
+RulesetFactory = Callable[[GameHost], Ruleset]
+"""Builds the ruleset of one game (a ``Ruleset`` subclass itself is one)."""
