@@ -1,39 +1,26 @@
-"""The window: one pygame-ce display, one pygame_gui manager and the current scene.
+"""The program's window: ``game.ui.window.Window`` with the ways from one scene to another filled in.
 
-``run(scenario_path)`` is what ``main.py`` calls. ``App`` is steppable for tests: post events with
-``pygame.event.post`` and call ``app.step()`` to process one frame.
+This is the top of ``game/ui`` (issue 14): the only module that imports the scenes a scene cannot import itself
+(the menu, the battle, the replay viewer, the results, the set-up steps, the lessons); scenes reach them through
+the ``Window`` methods. ``run(scenario_path)``, ``run_replay`` and ``run_tutorial`` are what ``main.py`` calls.
+``App`` is steppable for tests: post events with ``pygame.event.post`` and call ``app.step()`` to process one frame.
 """
 
 from __future__ import annotations
 
 import os
-import random
 import sys
-import warnings
-import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pygame
-import pygame_gui
-
-from game.ui.assets import FONT_NAME, load_theme
-from game.ui.scenes.base import Scene
+from game.ui.window import DEFAULT_SIZE, Scene, Window
 
 if TYPE_CHECKING:
     from game.engine.game import Game
-
-ROOT = Path(__file__).resolve().parents[2]
-"""The project folder."""
-DEFAULT_SCENARIO = ROOT / "scenarios" / "default.yaml"
-"""The battle one click on the menu starts."""
-DEFAULT_SIZE = (1600, 1000)
-"""Window size at start."""
-FPS = 60
-"""Frame rate target."""
+    from game.ui.scenes.setup_state import SetupState
 
 
-class App:
+class App(Window):
     """The window and its scene loop.
 
     ``App(size, start_scenario=path)`` opens straight into a hotseat battle of that scenario; without it the
@@ -42,64 +29,18 @@ class App:
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, start_scenario: str | os.PathLike[str] | None = None,
                  seed: int | None = None) -> None:
-        pygame.display.init()
-        pygame.font.init()
-        pygame.key.set_repeat(300, 40)
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.display.set_caption("Battle Regiments")
-        self.size: tuple[int, int] = self.screen.get_size()
-        self.manager = pygame_gui.UIManager(self.size, load_theme(), enable_live_theme_updates=False)
-        with warnings.catch_warnings():   # pygame_gui warns about sizes the theme already loaded
-            warnings.simplefilter("ignore")
-            self.manager.preload_fonts([
-                {"name": FONT_NAME, "point_size": s, "style": st}
-                for s in (12, 13, 14, 15, 17, 18, 20) for st in ("regular", "bold")
-            ])
-        self.clock = pygame.time.Clock()
-        self.running = True
-        self.seed = seed
-        self.record_paths: weakref.WeakKeyDictionary[Game, Path] = weakref.WeakKeyDictionary()
-        """The record file of each game played in this window (a game dropped from memory drops out)."""
-        self.record_scenarios: weakref.WeakKeyDictionary[Game, str | dict[str, object]] = \
-            weakref.WeakKeyDictionary()
-        """The scenario a resumed game records with, when it differs from the scene's (an inline scenario)."""
-        self.record_error: str | None = None
-        """The last failure to write a record, for the window to show."""
-        self.frames = 0
-        self.scene: Scene | None = None
-        from game.files import remove_stale_temp_files
-
-        remove_stale_temp_files()   # left by saves a crash interrupted (the saved files themselves are whole)
+        super().__init__(size, seed)
+        self.setup_state: SetupState | None = None
+        """The set-up last used in this window, so that Main menu or a finished battle loses nothing."""
         if start_scenario is not None:
             self.start_battle(str(start_scenario))
         else:
             self.show_menu()
 
-    # --- scenes -------------------------------------------------------------------------------------------
-    def switch(self, scene: Scene) -> None:
-        """Make ``scene`` current."""
-        if self.scene is not None:
-            self.scene.leave()
-        self.scene = scene
-        scene.enter()
-
     def show_menu(self, message: str | None = None) -> None:
         """Go to the main menu (``message``: an error to show there)."""
         from game.ui.scenes.menu import MenuScene
         self.switch(MenuScene(self, message))
-
-    def new_game(self, scenario_path: str) -> tuple[Game, list[str]]:
-        """Load a scenario and start a game of it: the game and the terrain kinds (for colouring)."""
-        from game.engine.dice import Dice
-        from game.engine.game import Game
-        from game.scenario import load_scenario, new_game_state
-
-        scenario = load_scenario(scenario_path)
-        seed = self.seed if self.seed is not None else scenario.seed
-        if seed is None:
-            seed = random.SystemRandom().randrange(1, 2**31)
-        game = Game.start(new_game_state(scenario), Dice(seed=seed))
-        return game, list(scenario.terrain_kinds)
 
     def start_battle(self, scenario_path: str) -> None:
         """Start a hotseat battle of ``scenario_path``; back to the menu with the problems if it will not load."""
@@ -111,41 +52,6 @@ class App:
             return
         self.switch(BattleScene(self, game, scenario_path, kinds))
 
-    def record(self, game: Game, scenario_path: str | None) -> None:
-        """Record ``game`` in the user's data folder (called after every action applied in the window).
-
-        Each game gets its own file, rewritten atomically every time; a failure to write is reported in the
-        window and never stops the game.
-        """
-        scenario = self.record_scenarios.get(game, scenario_path)
-        if scenario is None:
-            return
-        from game.saves import new_record_path, save_game
-
-        path = self.record_paths.get(game)
-        if path is None:
-            stem = scenario if isinstance(scenario, str) else str(scenario.get("name") or "game").replace(" ", "_")
-            path = self.record_paths[game] = new_record_path(stem, title=game.state.name or None)
-        try:
-            save_game(game, scenario, path)
-            self.record_error = None
-        except OSError as e:
-            self.record_error = f"Could not save the game record {path}: {e.strerror or e}"
-        except Exception as e:  # noqa: BLE001 - a record that cannot be written must not stop the game
-            self.record_error = f"Could not save the game record {path}: {e}"
-
-    def record_path(self, game: Game) -> Path | None:
-        """The file ``game`` is recorded in, once it has been written."""
-        return self.record_paths.get(game)
-
-    def replace_game(self, old: Game, new: Game) -> None:
-        """``new`` continues the record of ``old`` (after taking back an action: the same file is rewritten)."""
-        if old in self.record_paths:
-            self.record_paths[new] = self.record_paths.pop(old)
-        if old in self.record_scenarios:
-            self.record_scenarios[new] = self.record_scenarios.pop(old)
-
-    # --- saved games and replays ---------------------------------------------------------------------------
     def resume_game(self, path: str | os.PathLike[str]) -> bool:
         """Continue a saved game in a hotseat battle, recording into the same file.
 
@@ -194,49 +100,29 @@ class App:
         self.switch(ReplayScene(self, cursor, Path(path)))
         return True
 
-    def quit(self) -> None:
-        """Close the window at the end of this frame."""
-        self.running = False
+    def show_results(self, game: Game, back: Scene) -> None:
+        """Go to the results of ``game``; ``back``: the battle or replay viewer they were opened from."""
+        from game.ui.scenes.results import ResultsScene
+        self.switch(ResultsScene(self, game, back=back))
 
-    # --- the loop -----------------------------------------------------------------------------------------
-    def _resize(self, size: tuple[int, int]) -> None:
-        size = (max(800, size[0]), max(560, size[1]))
-        if size == self.size:
-            return
-        self.size = size
-        if self.screen.get_size() != size:
-            self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-        self.manager.set_window_resolution(size)
-        if self.scene is not None:
-            self.scene.resize()
+    def open_setup(self, state: SetupState | None = None, step: int = 1) -> None:
+        """Open the battle set-up at ``step`` with ``state``; by default the set-up last used in this window (kept
+        as ``setup_state``, so that Main menu or a finished battle loses nothing), else a fresh one. Steps 1 and 2
+        are the players' armies, 3 the table, 4 the start (``game.ui.scenes.setup_base.STEPS``)."""
+        from game.ui.scenes.setup_armies import ArmyScene
+        from game.ui.scenes.setup_battle import StartScene
+        from game.ui.scenes.setup_state import SetupState
+        from game.ui.scenes.setup_table import TableScene
 
-    def step(self, dt: float = 1 / FPS) -> bool:
-        """Process one frame: events, update, draw, flip. Returns False once the window should close."""
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT:
-                self.running = False
-                continue
-            if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-                self._resize((event.x, event.y) if event.type == pygame.WINDOWSIZECHANGED else event.size)
-                continue
-            consumed = self.manager.process_events(event)
-            if self.scene is not None:
-                self.scene.handle_event(event, consumed)
-        self.manager.update(dt)
-        if self.scene is not None:
-            self.scene.update(dt)
-            self.scene.draw(self.screen)
-        self.manager.draw_ui(self.screen)
-        pygame.display.flip()
-        self.frames += 1
-        return self.running
-
-    def run(self) -> None:
-        """Run until the window is closed."""
-        while self.running:
-            dt = self.clock.tick(FPS) / 1000.0
-            self.step(dt)
-        pygame.quit()
+        if state is None:
+            state = self.setup_state or SetupState()
+        self.setup_state = state
+        if step in (1, 2):
+            self.switch(ArmyScene(self, state, step))
+        elif step == 3:
+            self.switch(TableScene(self, state))
+        else:
+            self.switch(StartScene(self, state))
 
 
 def run(scenario_path: str | None = None) -> None:
@@ -258,14 +144,19 @@ def run_replay(record_path: str) -> int:
 
 
 def run_tutorial(lesson: str | None = None) -> int:
-    """``python main.py tutorial [LESSON]``: the window on that lesson, or on the list of lessons."""
+    """``python main.py tutorial [LESSON]``: the window on that lesson, or on the list of lessons; 2 if the
+    lesson cannot be opened (reason printed)."""
+    app = App()
     if lesson is not None:
-        from game.ui.scenes.lesson import run_tutorial as run_lesson
+        from game.ui.scenes.lesson import start_lesson
 
-        return run_lesson(lesson)
+        ok = start_lesson(app, lesson)
+        if not ok and app.scene is not None:
+            print(getattr(app.scene, "message", "") or f"Cannot open lesson {lesson}", file=sys.stderr)
+        app.run()
+        return 0 if ok else 2
     from game.ui.scenes.lessons import LessonsScene
 
-    app = App()
     app.switch(LessonsScene(app))
     app.run()
     return 0

@@ -31,7 +31,7 @@ from game.ui.picking import unit_at
 from geometry.pose import Point, forward_vector, right_vector
 
 if TYPE_CHECKING:
-    from game.ui.scenes.battle import BattleScene
+    from game.ui.scene_protocols import BattleSceneLike
 
 AREA = (255, 196, 90)
 """Colour of the aiming area and the artillery's marks."""
@@ -42,7 +42,7 @@ SKIP_KEY = "artillery_skip"
 class ArtilleryTool:
     """The artillery's aiming and its last shots for one battle scene (reads the game, acts through the scene)."""
 
-    def __init__(self, scene: BattleScene) -> None:
+    def __init__(self, scene: BattleSceneLike) -> None:
         self.scene = scene
         self.skip_test = False
         """A cannon skips its first Quality test on the next shot (``ShootPoint.skip_test``)."""
@@ -53,11 +53,10 @@ class ArtilleryTool:
     # --- what is selected ---------------------------------------------------------------------------------
     def unit(self) -> str | None:
         """The selected artillery that fires at target points now, or None."""
-        from game.ui.scenes.replay import ReplayScene  # a replay never acts: no aiming there
         scene = self.scene
         pending = scene.game.pending
         uid = scene.selected
-        if pending is None or pending.decision != "shoot" or uid is None or isinstance(scene, ReplayScene):
+        if pending is None or pending.decision != "shoot" or uid is None or scene.watch_only:
             return None
         return uid if scene.game.point_shooter(uid) else None
 

@@ -59,7 +59,7 @@ from geometry.formation import footprint_corners
 from geometry.pose import Point
 
 if TYPE_CHECKING:
-    from game.ui.scenes.battle import BattleScene
+    from game.ui.scene_protocols import BattleSceneLike
 
 ARC_COLOURS = {Arc.FRONT: (90, 220, 120), Arc.LEFT: (255, 214, 64), Arc.RIGHT: (255, 214, 64),
                Arc.REAR: (240, 90, 70)}
@@ -109,7 +109,7 @@ class Aids:
     """The tape (M)."""
 
 
-def aids(scene: BattleScene) -> Aids:
+def aids(scene: BattleSceneLike) -> Aids:
     """Work out (from the cache) what the table shows about the selected unit now."""
     s = scene.game.state
     pending = scene.game.pending
@@ -168,7 +168,7 @@ class _Layers:
 _LAYERS: weakref.WeakKeyDictionary[Any, _Layers] = weakref.WeakKeyDictionary()
 
 
-def layers(scene: BattleScene) -> _Layers:
+def layers(scene: BattleSceneLike) -> _Layers:
     """The cached layers of ``scene``."""
     got = _LAYERS.get(scene)
     if got is None:
@@ -179,7 +179,7 @@ def layers(scene: BattleScene) -> _Layers:
 # --- the frame ------------------------------------------------------------------------------------------------
 
 
-def draw(scene: BattleScene, screen: pygame.Surface,
+def draw(scene: BattleSceneLike, screen: pygame.Surface,
          over_table: Callable[[pygame.Surface, LabelLayout], None] | None = None) -> None:
     """Draw the battle scene: table, aids, units, highlights, ghost, labels, tapes and notes. Reads, never changes.
 
@@ -290,7 +290,7 @@ def draw(scene: BattleScene, screen: pygame.Surface,
                     f"Engine error (see the terminal): {scene.last_exception}", palette.ILLEGAL)
 
 
-def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> None:
+def _standing_labels(scene: BattleSceneLike, labels: LabelLayout, poses: Any) -> None:
     """Ask ``labels`` for the labels that change only with the view and the game (objective markers, units):
     asked of a layout of their own, cached while nothing moves and moved along while the view pans; then the
     terrain names (cached by the static layer per view)."""
@@ -311,13 +311,13 @@ def _standing_labels(scene: BattleScene, labels: LabelLayout, poses: Any) -> Non
     scene.static.ask_labels(labels, view)     # terrain on its own: a piece half off the view is named where seen
 
 
-def _draw_deployment_zone(scene: BattleScene, surf: pygame.Surface, player: int) -> None:
+def _draw_deployment_zone(scene: BattleSceneLike, surf: pygame.Surface, player: int) -> None:
     """``player``'s deployment zone as its style draws it (game.engine.deployment_styles), labelled."""
     outline, label_at = scene.zone_outline(player)
     draw_zone_polygon(surf, scene.view, outline, palette.PLAYER[player], f"Player {player}'s zone", label_at)
 
 
-def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[str], poses: Any,
+def _draw_base(scene: BattleSceneLike, surf: pygame.Surface, a: Aids, dimmed: set[str], poses: Any,
                zoned: bool) -> None:
     """The table, deployment zone, the aids that lie under the units, the units and their labels."""
     view = scene.view
@@ -346,7 +346,7 @@ def _draw_base(scene: BattleScene, surf: pygame.Surface, a: Aids, dimmed: set[st
     surf.set_clip(clip)
 
 
-def _draw_outlines(scene: BattleScene, screen: pygame.Surface, a: Aids) -> None:
+def _draw_outlines(scene: BattleSceneLike, screen: pygame.Surface, a: Aids) -> None:
     s = scene.game.state
     outlines: dict[str, tuple[tuple[int, int, int], int]] = {}
     for uid in scene.actors:
@@ -385,7 +385,7 @@ def measured_from(state: GameState, uid: str) -> str:
     return inside_transport(state, uid) or uid
 
 
-def target_ids(scene: BattleScene) -> list[str]:
+def target_ids(scene: BattleSceneLike) -> list[str]:
     """The valid targets highlighted now: of the selected unit, or of the charger redirecting."""
     pending = scene.game.pending
     if pending is not None and pending.decision == "redirect" and pending.unit:
@@ -396,7 +396,7 @@ def target_ids(scene: BattleScene) -> list[str]:
 # --- arcs, reach, zones ------------------------------------------------------------------------------------------
 
 
-def _draw_arcs(scene: BattleScene, screen: pygame.Surface, uid: str) -> None:
+def _draw_arcs(scene: BattleSceneLike, screen: pygame.Surface, uid: str) -> None:
     """The four facing arcs (rulebook "Unit Facing"): tinted quadrants from the unit's corners, labelled."""
     wedges = scene.insight.arcs(uid)
     if wedges is None:
@@ -417,7 +417,7 @@ def _draw_arcs(scene: BattleScene, screen: pygame.Surface, uid: str) -> None:
     layers(scene).arcs.blit(screen, (uid, unit.pose, view.key), polys)
 
 
-def _ask_arc_labels(scene: BattleScene, labels: LabelLayout, uid: str) -> None:
+def _ask_arc_labels(scene: BattleSceneLike, labels: LabelLayout, uid: str) -> None:
     """Each facing arc's name, a little way out along the middle of its wedge (nudged outward when crowded)."""
     wedges = scene.insight.arcs(uid)
     if wedges is None:
@@ -438,7 +438,7 @@ def _ask(labels: LabelLayout, kind: str, priority: int, text: str, colour: tuple
     labels.add(kind, priority, surf, [surf.get_rect(center=(round(x), round(y))) for x, y in centres], shy=shy)
 
 
-def _ask_reach_label(scene: BattleScene, labels: LabelLayout, preview: ChargePreview) -> None:
+def _ask_reach_label(scene: BattleSceneLike, labels: LabelLayout, preview: ChargePreview) -> None:
     """The reach outline's label: just above the outline's top (or a little to either side), else below its
     bottom, else beside its left or right end, else just inside its top or bottom."""
     pts = [scene.view.to_screen(p) for p in preview.reach[0]]
@@ -460,7 +460,7 @@ def _ask_reach_label(scene: BattleScene, labels: LabelLayout, preview: ChargePre
     labels.add("reach", prio.REACH, surf, [surf.get_rect(center=(round(x), round(y))) for x, y in centres])
 
 
-def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview) -> None:
+def _draw_reach(scene: BattleSceneLike, screen: pygame.Surface, preview: ChargePreview) -> None:
     """The footprint grown by the charge distance: enemies touching it may be in reach."""
     view = scene.view
     ring = preview.reach[0]
@@ -472,7 +472,7 @@ def _draw_reach(scene: BattleScene, screen: pygame.Surface, preview: ChargePrevi
     layers(scene).reach.blit(screen, (preview.unit, scene.insight.stamp, view.key), polys)
 
 
-def _aimless(scene: BattleScene, a: Aids) -> str | None:
+def _aimless(scene: BattleSceneLike, a: Aids) -> str | None:
     """The selected shooter that may still shoot but has no valid target (step 4.2), or None."""
     pending = scene.game.pending
     uid = a.subject
@@ -484,7 +484,7 @@ def _aimless(scene: BattleScene, a: Aids) -> str | None:
     return uid if shooting.ranged_arms(unit) else None
 
 
-def _fire_zone(scene: BattleScene, uid: str) -> tuple[float, list[Point]]:
+def _fire_zone(scene: BattleSceneLike, uid: str) -> tuple[float, list[Point]]:
     """The longest range of ``uid``'s ranged weapons and the outline of where it reaches in the front arc
     (rulebook "Picking Targets": targets in the front arc, within range), measured from the footprint."""
     from shapely.geometry import Polygon
@@ -499,12 +499,12 @@ def _fire_zone(scene: BattleScene, uid: str) -> tuple[float, list[Point]]:
     return longest, ring
 
 
-def _longest_range(scene: BattleScene, uid: str) -> float:
+def _longest_range(scene: BattleSceneLike, uid: str) -> float:
     """The longest range of ``uid``'s ranged weapons, inches."""
     return max((arm.weapon.range or 0) for arm in shooting.ranged_arms(scene.game.state.units[uid]))
 
 
-def _draw_fire_zone(scene: BattleScene, screen: pygame.Surface, uid: str) -> None:
+def _draw_fire_zone(scene: BattleSceneLike, screen: pygame.Surface, uid: str) -> None:
     """A shooter without a valid target: its front arc out to its longest range, so the player sees at a glance
     which enemies lie outside (the banner gives each one's reason)."""
     view = scene.view
@@ -518,7 +518,7 @@ def _draw_fire_zone(scene: BattleScene, screen: pygame.Surface, uid: str) -> Non
     layers(scene).fire.blit(screen, (uid, unit.pose, view.key), polys)
 
 
-def _ask_fire_zone_label(scene: BattleScene, labels: LabelLayout, uid: str) -> None:
+def _ask_fire_zone_label(scene: BattleSceneLike, labels: LabelLayout, uid: str) -> None:
     unit = scene.game.state.units[uid]
     assert unit.pose is not None
     longest = _longest_range(scene, uid)
@@ -535,7 +535,7 @@ def _zone_reach(t: MoveTool) -> float:
     return 100.0
 
 
-def _draw_zones(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None:
+def _draw_zones(scene: BattleSceneLike, screen: pygame.Surface, t: MoveTool) -> None:
     """1" around the other units near the moving one (rulebook "General Movement")."""
     view = scene.view
     zones = scene.insight.exclusion_zones(t.unit.id, _zone_reach(t))
@@ -553,7 +553,7 @@ def _draw_zones(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None
     layers(scene).zones.blit(screen, (t.unit.id, scene.insight.stamp, view.key, _zone_reach(t)), polys)
 
 
-def _draw_broken_zones(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None:
+def _draw_broken_zones(scene: BattleSceneLike, screen: pygame.Surface, t: MoveTool) -> None:
     """The 1" zones the ghost enters, in red."""
     zones = scene.insight.exclusion_zones(t.unit.id, _zone_reach(t))
     for oid in _zones_broken(scene, t, zones):
@@ -561,7 +561,7 @@ def _draw_broken_zones(scene: BattleScene, screen: pygame.Surface, t: MoveTool) 
         pygame.draw.polygon(screen, palette.ILLEGAL, [scene.view.to_screen(p) for p in ring], 2)
 
 
-def _zones_broken(scene: BattleScene, t: MoveTool, zones: list[tuple[str, list[Point]]]) -> list[str]:
+def _zones_broken(scene: BattleSceneLike, t: MoveTool, zones: list[tuple[str, list[Point]]]) -> list[str]:
     """Units whose 1" zone the ghost's final footprint enters (cached per ghost pose)."""
     lay = layers(scene)
     key = (t.unit.id, t.ghost, scene.insight.stamp)
@@ -578,7 +578,7 @@ def _zones_broken(scene: BattleScene, t: MoveTool, zones: list[tuple[str, list[P
     return near
 
 
-def _draw_crossed(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> None:
+def _draw_crossed(scene: BattleSceneLike, screen: pygame.Surface, t: MoveTool) -> None:
     """Outline the terrain pieces the ghost's path crosses."""
     ev = t.evaluate()
     if not ev.terrain:
@@ -593,7 +593,7 @@ def _draw_crossed(scene: BattleScene, screen: pygame.Surface, t: MoveTool) -> No
 # --- over the units -----------------------------------------------------------------------------------------------
 
 
-def _draw_firing_models(scene: BattleScene, screen: pygame.Surface, shot: ShotPreview) -> None:
+def _draw_firing_models(scene: BattleSceneLike, screen: pygame.Surface, shot: ShotPreview) -> None:
     """Outline the shooter's models that can fire at the target under the mouse."""
     s = scene.game.state
     model_corners = s.scene.model_corners(shot.unit)
@@ -603,7 +603,7 @@ def _draw_firing_models(scene: BattleScene, screen: pygame.Surface, shot: ShotPr
             pygame.draw.polygon(screen, FIRING, pts, 2)
 
 
-def _ghost_sprite(scene: BattleScene, uid: str, pose: Any) -> tuple[pygame.Surface, tuple[int, int]]:
+def _ghost_sprite(scene: BattleSceneLike, uid: str, pose: Any) -> tuple[pygame.Surface, tuple[int, int]]:
     view = scene.view
     unit = scene.game.state.units[uid]
     lay = layers(scene)
@@ -620,7 +620,7 @@ def _ghost_sprite(scene: BattleScene, uid: str, pose: Any) -> tuple[pygame.Surfa
     return surf, (round(cx - surf.get_width() / 2), round(cy - surf.get_height() / 2))
 
 
-def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: ChargePreview,
+def _draw_charge_plans(scene: BattleSceneLike, screen: pygame.Surface, preview: ChargePreview,
                        labels: LabelLayout) -> None:
     """For each valid target: the side the charge would contact, the path and the charger's final pose; the side's
     label is asked of ``labels``."""
@@ -665,7 +665,7 @@ def _draw_charge_plans(scene: BattleScene, screen: pygame.Surface, preview: Char
         _ask(labels, "charge side", prio.CHARGE_SIDE, text, palette.TARGET, [out, far] + sides)
 
 
-def _draw_sight(scene: BattleScene, screen: pygame.Surface, sight: SightPreview, labels: LabelLayout) -> None:
+def _draw_sight(scene: BattleSceneLike, screen: pygame.Surface, sight: SightPreview, labels: LabelLayout) -> None:
     """A clear sight line to each enemy the subject sees; the others are dimmed and marked."""
     s = scene.game.state
     view = scene.view
@@ -683,7 +683,7 @@ def _draw_sight(scene: BattleScene, screen: pygame.Surface, sight: SightPreview,
                  prio.AID, "not in sight")
 
 
-def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout) -> None:
+def _draw_declared_charges(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout) -> None:
     """Charges declared this movement phase and not yet moved: an amber tape from charger to target."""
     s = scene.game.state
     if s.phase.value != "movement":
@@ -700,7 +700,7 @@ def _draw_declared_charges(scene: BattleScene, screen: pygame.Surface, labels: L
                   labels, prio.DECLARED, "declared charge")
 
 
-def _draw_trails(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout) -> None:
+def _draw_trails(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout) -> None:
     """Flight, pursuit, retreat, follow-up, charge and consolidation moves: an arrow from where the unit was to
     where it ended, with what happened; units caught or routed marked where they were last."""
     pending = scene.game.pending
@@ -751,7 +751,7 @@ def _draw_trails(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout
 # --- tapes and notes -----------------------------------------------------------------------------------------------
 
 
-def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> None:
+def _draw_target_tapes(scene: BattleSceneLike, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> None:
     """Distances to the valid targets (shooting, redirect without a plan); charge plans carry their own."""
     s = scene.game.state
     sel = a.subject
@@ -767,7 +767,7 @@ def _draw_target_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labe
                   prio.TARGET_TAPE, "target tape")
 
 
-def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> None:
+def _draw_tapes(scene: BattleSceneLike, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> None:
     s = scene.game.state
     view = scene.view
     if scene.measure:
@@ -793,7 +793,7 @@ def _draw_tapes(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: Lab
                   priority=prio.MEASURE, kind="measure")
 
 
-def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> bool:
+def _draw_hover_note(scene: BattleSceneLike, screen: pygame.Surface, a: Aids, labels: LabelLayout) -> bool:
     """Next to the mouse: why the enemy under it may not be charged or shot at (the engine's rule and words, with a
     cross where it breaks), or what a charge or a shot at it would be. True if a note was drawn."""
     s = scene.game.state
@@ -874,7 +874,7 @@ def _draw_hover_note(scene: BattleScene, screen: pygame.Surface, a: Aids, labels
     return True
 
 
-def _spell_target(scene: BattleScene) -> CastSpell | None:
+def _spell_target(scene: BattleSceneLike) -> CastSpell | None:
     """The cast a click on the unit under the mouse would make (the chosen spell of the selected caster), or
     None."""
     pending = scene.game.pending
@@ -886,7 +886,7 @@ def _spell_target(scene: BattleScene) -> CastSpell | None:
     return CastSpell(player=pending.player, unit=sel, spell=scene.spell, target=hover)
 
 
-def _done_to(scene: BattleScene, subject: str | None, hover: str | None) -> list[tuple[str, tuple[int, int, int]]]:
+def _done_to(scene: BattleSceneLike, subject: str | None, hover: str | None) -> list[tuple[str, tuple[int, int, int]]]:
     """What the subject already did to the enemy under the mouse this phase (a declared charge, a shot), in words;
     empty when it did nothing to it."""
     s = scene.game.state
@@ -931,13 +931,13 @@ def wrap_lines(lines: list[tuple[str, tuple[int, int, int]]], width: int, size: 
     return out
 
 
-def _screen_box(scene: BattleScene, pts: list[Point]) -> pygame.Rect:
+def _screen_box(scene: BattleSceneLike, pts: list[Point]) -> pygame.Rect:
     sp = [scene.view.to_screen(p) for p in pts]
     xs, ys = [p[0] for p in sp], [p[1] for p in sp]
     return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
 
 
-def _note_beside(scene: BattleScene, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]],
+def _note_beside(scene: BattleSceneLike, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]],
                  uid: str | None, a: Aids, labels: LabelLayout) -> None:
     """A note next to unit ``uid`` (not under the mouse), clear of the subject and the charge ghosts (the other
     labels make way for it)."""
@@ -960,7 +960,7 @@ def _note_beside(scene: BattleScene, screen: pygame.Surface, lines: list[tuple[s
     draw_note(screen, scene.mouse, lines, scene.view.rect, 13, at=at, layout=labels)
 
 
-def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool, labels: LabelLayout) -> bool:
+def _draw_ghost_note(scene: BattleSceneLike, screen: pygame.Surface, t: MoveTool, labels: LabelLayout) -> bool:
     if t.kind == "move" and not (t.changed or t.legs):
         return False
     ev = t.evaluate()
@@ -1013,7 +1013,7 @@ def _draw_ghost_note(scene: BattleScene, screen: pygame.Surface, t: MoveTool, la
     return True
 
 
-def _unit_boxes(scene: BattleScene, t: MoveTool | None) -> list[pygame.Rect]:
+def _unit_boxes(scene: BattleSceneLike, t: MoveTool | None) -> list[pygame.Rect]:
     """Screen boxes of the units (with room for their labels) that notes should not cover (cached)."""
     lay = layers(scene)
     skip = t.unit.id if t is not None else None
@@ -1031,7 +1031,7 @@ def _unit_boxes(scene: BattleScene, t: MoveTool | None) -> list[pygame.Rect]:
     return avoid
 
 
-def _body_boxes(scene: BattleScene) -> list[pygame.Rect]:
+def _body_boxes(scene: BattleSceneLike) -> list[pygame.Rect]:
     """Screen boxes of the units' bodies (labels keep off them where they can; terrain names always; cached, and
     moved along while the view pans)."""
     lay = layers(scene)

@@ -31,7 +31,7 @@ from game.ui import describe, odds_panel, palette, spell_aim
 from game.ui.action_bar import ButtonSpec
 
 if TYPE_CHECKING:
-    from game.ui.scenes.battle import BattleScene
+    from game.ui.scene_protocols import BattleSceneLike
 
 DONE_LABELS = {
     "strategy": "Done: go on (Space)",
@@ -51,7 +51,7 @@ DONE_LABELS = {
 
 
 # --- spells ---------------------------------------------------------------------------------------------------
-def cast_options(scene: BattleScene) -> list[CastSpell]:
+def cast_options(scene: BattleSceneLike) -> list[CastSpell]:
     """Every spell the deciding player may try now (empty when magic is not in this game)."""
     pending = scene.game.pending
     if pending is None or pending.decision != "strategy":
@@ -63,7 +63,7 @@ def cast_options(scene: BattleScene) -> list[CastSpell]:
         return []
 
 
-def spell_info(scene: BattleScene, player: int, name: str) -> Any:
+def spell_info(scene: BattleSceneLike, player: int, name: str) -> Any:
     """The ``Spell`` called ``name`` of ``player``'s army, or None."""
     try:
         from game.engine import magic
@@ -72,12 +72,12 @@ def spell_info(scene: BattleScene, player: int, name: str) -> Any:
         return None
 
 
-def spell_targets(scene: BattleScene, caster: str, spell: str) -> list[str]:
+def spell_targets(scene: BattleSceneLike, caster: str, spell: str) -> list[str]:
     """Targets the chosen spell of ``caster`` may be cast on now."""
     return [c.target for c in scene.casts if c.unit == caster and c.spell == spell and c.target is not None]
 
 
-def _spell_buttons(scene: BattleScene) -> list[ButtonSpec]:
+def _spell_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
     pending = scene.game.pending
     caster = scene.selected
     if pending is None or caster is None:
@@ -100,7 +100,7 @@ def _spell_buttons(scene: BattleScene) -> list[ButtonSpec]:
     return out
 
 
-def _dispel_buttons(scene: BattleScene) -> list[ButtonSpec]:
+def _dispel_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
     """A button per token source and count (up to 3) that may be spent against the spell being cast."""
     pending = scene.game.pending
     if pending is None:
@@ -122,12 +122,12 @@ def _dispel_buttons(scene: BattleScene) -> list[ButtonSpec]:
 
 
 # --- weapon groups ------------------------------------------------------------------------------------------------
-def _ranged_left(scene: BattleScene, uid: str) -> list[str]:
+def _ranged_left(scene: BattleSceneLike, uid: str) -> list[str]:
     unit = scene.game.state.units[uid]
     return [w.name for w in unit.profile.ranged_weapons if w.name not in unit.weapons_fired]
 
 
-def _weapon_buttons(scene: BattleScene) -> list[ButtonSpec]:
+def _weapon_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
     """With a shooter selected that has two or more ranged weapons left: a toggle per weapon."""
     s = scene.game.state
     pending = scene.game.pending
@@ -143,7 +143,7 @@ def _weapon_buttons(scene: BattleScene) -> list[ButtonSpec]:
                        "#toggle_on" if name in chosen else None) for name in left]
 
 
-def shot_weapons(scene: BattleScene, uid: str) -> tuple[str, ...] | None:
+def shot_weapons(scene: BattleSceneLike, uid: str) -> tuple[str, ...] | None:
     """The weapons the next shot of ``uid`` fires: None (all left) unless a group was chosen."""
     left = _ranged_left(scene, uid)
     chosen = scene.fire.get(uid)
@@ -160,7 +160,7 @@ def _choice_name(state: Any, uid: str, options: tuple[str, ...]) -> str:
     return f"{name} ({uid})" if twins else name
 
 
-def button_specs(scene: BattleScene) -> list[ButtonSpec]:
+def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     """The action bar for the decision at hand, then the view buttons."""
     pending = scene.game.pending
     if pending is None:
@@ -265,7 +265,7 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     return specs
 
 
-def _side_mission_buttons(scene: BattleScene) -> list[ButtonSpec]:
+def _side_mission_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
     """AoF:R 2.16 "Side-Missions": Free, a button per category and then one per side-mission of it (with Back);
     Limited, one per side-mission of the category rolled. Each tooltip gives the book's condition. Only the side-
     missions the player can complete are offered (``side_missions.offered``)."""
@@ -293,7 +293,7 @@ def _side_mission_buttons(scene: BattleScene) -> list[ButtonSpec]:
 
 
 # --- pressing them -------------------------------------------------------------------------------------------------
-def run(scene: BattleScene, key: str) -> None:
+def run(scene: BattleSceneLike, key: str) -> None:
     """Do what button ``key`` stands for."""
     pending = scene.game.pending
     if scene.artillery.run(key):       # Random Scatter for Artillery: a cannon's "skip first Quality test"
@@ -313,8 +313,7 @@ def run(scene: BattleScene, key: str) -> None:
         if scene.show_trails and not scene.trails.last:
             scene.show_banner("No flight, pursuit, retreat or charge moves yet in this game.", palette.SHAKEN)
     elif key == "results" and pending is None:
-        from game.ui.scenes.results import ResultsScene
-        scene.app.switch(ResultsScene(scene.app, scene.game, back=scene))
+        scene.show_results()
     if pending is None:
         return
     p = pending.player
@@ -386,7 +385,7 @@ def run(scene: BattleScene, key: str) -> None:
             scene.side_category = None
 
 
-def _choose_spell(scene: BattleScene, name: str) -> None:
+def _choose_spell(scene: BattleSceneLike, name: str) -> None:
     """Pick (or drop) a spell of the selected caster; a spell with a single possible target is cast at once."""
     pending = scene.game.pending
     caster = scene.selected
@@ -405,7 +404,7 @@ def _choose_spell(scene: BattleScene, name: str) -> None:
                           f"of sight (Esc: cancel)", palette.LEGAL, 5.0)
 
 
-def cast_spell(scene: BattleScene, target: str) -> bool:
+def cast_spell(scene: BattleSceneLike, target: str) -> bool:
     """Cast the chosen spell of the selected caster on ``target``."""
     pending = scene.game.pending
     if pending is None or scene.selected is None or scene.spell is None:

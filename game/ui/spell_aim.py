@@ -41,7 +41,7 @@ from game.ui.overlays import (
 from geometry.pose import Point
 
 if TYPE_CHECKING:
-    from game.ui.scenes.battle import BattleScene
+    from game.ui.scene_protocols import BattleSceneLike
 
 AREA = (255, 150, 60)
 """The area circle of a legal point, and the outline of the units it would affect."""
@@ -95,14 +95,14 @@ class _State:
 _STATES: weakref.WeakKeyDictionary[Any, _State] = weakref.WeakKeyDictionary()
 
 
-def _state(scene: BattleScene) -> _State:
+def _state(scene: BattleSceneLike) -> _State:
     got = _STATES.get(scene)
     if got is None:
         got = _STATES[scene] = _State()
     return got
 
 
-def aimed_spell(scene: BattleScene) -> magic.Spell | None:
+def aimed_spell(scene: BattleSceneLike) -> magic.Spell | None:
     """The picked spell of the selected caster if it is aimed at a point (strategy step, the deciding player's)."""
     pending = scene.game.pending
     if pending is None or pending.decision != "strategy" or scene.selected is None or scene.spell is None:
@@ -113,7 +113,7 @@ def aimed_spell(scene: BattleScene) -> magic.Spell | None:
     return spell
 
 
-def point_casters(scene: BattleScene) -> set[str]:
+def point_casters(scene: BattleSceneLike) -> set[str]:
     """Casters of the deciding player that may try a ``point`` spell now (anywhere: no target unit needed)."""
     pending = scene.game.pending
     if pending is None or pending.decision != "strategy":
@@ -123,7 +123,7 @@ def point_casters(scene: BattleScene) -> set[str]:
     return {c for c, name in magic.castable(s, pending.player) if spells[name].target == "point"}
 
 
-def point_spells_of(scene: BattleScene, caster: str) -> list[str]:
+def point_spells_of(scene: BattleSceneLike, caster: str) -> list[str]:
     """Names of the ``point`` spells ``caster`` may try now (for the action bar's spell buttons)."""
     pending = scene.game.pending
     if pending is None or pending.decision != "strategy":
@@ -138,7 +138,7 @@ def snap(point: Point) -> Point:
     return (round(point[0], 2), round(point[1], 2))
 
 
-def preview(scene: BattleScene, point: Point) -> AimPreview | None:
+def preview(scene: BattleSceneLike, point: Point) -> AimPreview | None:
     """What the picked point spell would do at ``point`` (cached per position, spell and 1/100 inch)."""
     spell = aimed_spell(scene)
     caster = scene.game.state.units.get(scene.selected) if scene.selected else None
@@ -156,7 +156,7 @@ def preview(scene: BattleScene, point: Point) -> AimPreview | None:
     return st.preview
 
 
-def click(scene: BattleScene, point: Point) -> bool:
+def click(scene: BattleSceneLike, point: Point) -> bool:
     """A left click on the table while a point spell is picked: cast it there, or say why not. True if the click
     was taken (a point spell is picked); False leaves the click to the scene."""
     spell = aimed_spell(scene)
@@ -171,14 +171,14 @@ def click(scene: BattleScene, point: Point) -> bool:
 # --- drawing ----------------------------------------------------------------------------------------------------
 
 
-def _circle(scene: BattleScene, centre: Point, radius: float) -> list[tuple[float, float]]:
+def _circle(scene: BattleSceneLike, centre: Point, radius: float) -> list[tuple[float, float]]:
     view = scene.view
     return [view.to_screen((centre[0] + radius * math.cos(2 * math.pi * k / CIRCLE_STEPS),
                             centre[1] + radius * math.sin(2 * math.pi * k / CIRCLE_STEPS)))
             for k in range(CIRCLE_STEPS)]
 
 
-def _draw_reach(scene: BattleScene, screen: pygame.Surface, caster: str, spell: magic.Spell) -> None:
+def _draw_reach(scene: BattleSceneLike, screen: pygame.Surface, caster: str, spell: magic.Spell) -> None:
     """The caster's footprint grown by the spell's range: the point must lie inside (and be seen)."""
     s = scene.game.state
     view = scene.view
@@ -195,7 +195,7 @@ def _draw_reach(scene: BattleScene, screen: pygame.Surface, caster: str, spell: 
     st.reach.blit(screen, (caster, spell.name, spell.range, scene.insight.stamp, view.key), polys)
 
 
-def draw(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout | None = None) -> bool:
+def draw(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout | None = None) -> bool:
     """Draw the aim of a picked point spell (reach, area at the mouse, affected units, note) and the results of
     recent point casts; their labels and note are asked of the frame's ``labels`` layout when given. True if a
     note was drawn next to the mouse (the scene then draws no other note)."""
@@ -238,7 +238,7 @@ def draw(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout | None 
     return True
 
 
-def _draw_pending_cast(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout | None) -> None:
+def _draw_pending_cast(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout | None) -> None:
     """While the opponent decides whether to spend tokens against a point spell (decision ``dispel``): where it is
     aimed and the units it would affect, dashed."""
     pending = scene.game.pending
@@ -261,7 +261,7 @@ def _draw_pending_cast(scene: BattleScene, screen: pygame.Surface, labels: Label
              kind="spell")
 
 
-def _collect(scene: BattleScene) -> list[_Shown]:
+def _collect(scene: BattleSceneLike) -> list[_Shown]:
     """The point casts among the game's new events since the last frame (all forgotten when the game object is
     replaced, by undo or a jump)."""
     st = _state(scene)
@@ -284,7 +284,7 @@ def _collect(scene: BattleScene) -> list[_Shown]:
     return st.shown
 
 
-def _draw_results(scene: BattleScene, screen: pygame.Surface, labels: LabelLayout | None) -> None:
+def _draw_results(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout | None) -> None:
     shown = _collect(scene)
     if not shown:
         return
@@ -315,7 +315,7 @@ def _draw_results(scene: BattleScene, screen: pygame.Surface, labels: LabelLayou
     _state(scene).shown = keep
 
 
-def _unit_boxes(scene: BattleScene) -> list[pygame.Rect]:
+def _unit_boxes(scene: BattleSceneLike) -> list[pygame.Rect]:
     """Screen boxes of the units on the table (labels and notes keep clear of them)."""
     s = scene.game.state
     boxes = []
@@ -327,7 +327,7 @@ def _unit_boxes(scene: BattleScene) -> list[pygame.Rect]:
     return boxes
 
 
-def _label_spot(scene: BattleScene, text: str, ring: list[tuple[float, float]],
+def _label_spot(scene: BattleSceneLike, text: str, ring: list[tuple[float, float]],
                 gone: tuple[str, ...] = ()) -> tuple[float, float]:
     """Where a circle's label goes: above it, else below, else on its left or right, the first that covers no
     unit on the table nor the fate label of a unit of ``gone`` just removed (game/ui/trails.py; above when all

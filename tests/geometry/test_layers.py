@@ -1,4 +1,4 @@
-"""Imports only point downwards (brief, "Layers": geometry/ <- game/engine/ <- game/ <- game/ui/; issue 14).
+"""Imports only point downwards (brief, "Layers": geometry/ <- game/engine/ <- game/ <- game/ui/ <- main.py; issue 14).
 
 The import graph is read from the source with ``ast``, so every import counts: top-level ones, those inside
 ``if TYPE_CHECKING:`` and those inside functions (a lazy import still ties the two modules together).
@@ -126,6 +126,30 @@ def test_geometry_imports_neither_the_game_nor_pygame() -> None:
 def test_engine_imports_no_higher_layer_nor_pygame() -> None:
     """game/engine/ (the rules) sits on geometry/ only: never game/ (files, records, UI) nor pygame."""
     assert _outside(_graph(["game.engine"]), ["game", "pygame", "pygame_gui"], allowed=["game.engine"]) == []
+
+
+def test_game_below_the_window_imports_neither_the_ui_nor_pygame() -> None:
+    """game/ (files, records, autoplay, set-up, tutorial) sits below game/ui/: it never imports the window."""
+    graph = {m: i for m, i in _graph(["game"]).items() if not (m == "game.ui" or m.startswith("game.ui."))}
+    assert _outside(graph, ["game.ui", "pygame", "pygame_gui", "main"]) == []
+
+
+def test_ui_imports_nothing_above_it() -> None:
+    """game/ui/ is the top layer under main.py: it never imports main.py (main.py imports it)."""
+    assert _outside(_graph(["game.ui"]), ["main"]) == []
+
+
+def test_ui_has_no_import_cycle() -> None:
+    """Issue 14: no window module imports one that (directly or not) imports it back. The scenes type the window
+    as ``game.ui.window.Window`` and go to scenes above them through its methods (``game.ui.app.App`` makes those
+    scenes); the battle scene's helper modules type it as ``game.ui.scene_protocols.BattleSceneLike``."""
+    assert _cycle(_graph(["game.ui"])) is None
+
+
+def test_only_the_app_imports_the_app() -> None:
+    """``game.ui.app`` is the top of game/ui/: no other window module imports it (main.py and tests do)."""
+    graph = _graph(["game.ui"])
+    assert sorted(m for m, imports in graph.items() if "game.ui.app" in imports) == []
 
 
 def test_engine_has_no_import_cycle() -> None:

@@ -88,7 +88,6 @@ def test_set_up_box_and_artillery_types(driver_factory, tmp_path: Path, monkeypa
     artillery's type."""
     from game.engine.artillery_scatter import active, profile_type
     from game.scenario import load_scenario
-    from game.ui.scenes.setup_base import open_setup
     from game.ui.scenes.setup_battle import artillery_types
     from tests.ui.test_ui_setup import _ready_state
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -100,7 +99,7 @@ def test_set_up_box_and_artillery_types(driver_factory, tmp_path: Path, monkeypa
     lst.points = 1000
     entry = lst.add(gun)
     assert st.problems(1) == []
-    open_setup(d.app, st, 4)
+    d.app.open_setup(st, 4)
     d.frames(2)
     assert f"{gun}: type {profile_type(lst.army.profiles[gun])}" in artillery_types(st, 1)
     assert entry.profile == gun

@@ -219,10 +219,9 @@ def test_start_battle_begins_with_deployment(driver_factory, tmp_path: Path, mon
     from game.files import user_data_dir
     from game.ui.scenes.battle import BattleScene
     from game.ui.scenes.handover import HandoverScene
-    from game.ui.scenes.setup_base import open_setup
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     d = driver_factory()
-    open_setup(d.app, _ready_state(), 4)
+    d.app.open_setup(_ready_state(), 4)
     d.frames(2)
     d.click_button(d.scene.start_button)
     assert isinstance(d.scene, HandoverScene)
@@ -256,11 +255,10 @@ def test_start_battle_begins_with_deployment(driver_factory, tmp_path: Path, mon
 
 
 def test_save_scenario_for_check_and_play(driver_factory, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from game.ui.scenes.setup_base import open_setup
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     d = driver_factory()
     st = _ready_state()
-    open_setup(d.app, st, 4)
+    d.app.open_setup(st, 4)
     d.frames(2)
     d.click(d.scene.name_entry.rect.center)
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="Hill Fight"))
@@ -291,11 +289,10 @@ def test_a_mission_chosen_in_the_set_up_is_played(driver_factory, tmp_path: Path
     the battle written by Start battle plays it."""
     from game.scenario import load_scenario
     from game.ui.scenes.handover import HandoverScene
-    from game.ui.scenes.setup_base import open_setup
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     d = driver_factory()
     st = _ready_state()
-    open_setup(d.app, st, 4)
+    d.app.open_setup(st, 4)
     d.frames(2)
     _pick(d, d.scene.mission_menu, "Seize Ground")
     assert st.mission == "seize_ground"
@@ -312,11 +309,10 @@ def test_random_charge_distances_box_is_played(driver_factory, tmp_path: Path, m
     from game.engine.random_charge import active
     from game.scenario import load_scenario
     from game.ui.scenes.handover import HandoverScene
-    from game.ui.scenes.setup_base import open_setup
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     d = driver_factory()
     st = _ready_state()
-    open_setup(d.app, st, 4)
+    d.app.open_setup(st, 4)
     d.frames(2)
     box = next(b for b, key in d.scene.option_boxes.items() if key == "random_charge_distance")
     d.click(box.rect.center, frames=4)

@@ -34,12 +34,11 @@ def test_set_up_offers_deployment_styles_and_side_missions_and_the_battle_plays_
     """The Deployment and Side-missions drop-downs next to Mission write the scenario keys the battle plays."""
     from game.scenario import load_scenario
     from game.ui.scenes.handover import HandoverScene
-    from game.ui.scenes.setup_base import open_setup
     from tests.ui.test_ui_setup import _pick, _ready_state
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     d = driver_factory()
     st = _ready_state()
-    open_setup(d.app, st, 4)
+    d.app.open_setup(st, 4)
     d.frames(2)
     assert not d.scene.selection_menu.is_enabled          # no side-missions: no selection method to pick
     _pick(d, d.scene.deployment_menu, "Long Haul")

@@ -100,7 +100,7 @@ def test_a_game_without_a_record_lists_its_turning_points_without_offering_them(
     """A game that was not recorded cannot be replayed: its turning points are listed, none is a button."""
     from game.record import new_game
     from game.replay import Rewinder
-    from game.ui.scenes.base import Scene
+    from game.ui.window import Scene
 
     record = load_record(record_file)
     start = new_game(record)

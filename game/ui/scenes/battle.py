@@ -46,16 +46,17 @@ from game.ui.layout import BattleLayout
 from game.ui.log_panel import MAX_LINES, LogPanel, event_html
 from game.ui.move_tool import MoveTool
 from game.ui.picking import point_in_unit, unit_at
-from game.ui.scenes.base import Scene
+from game.ui.scenes.handover import HandoverScene
 from game.ui.table_view import TableView
 from game.ui.trails import CombatTrails
 from game.ui.unit_card import UnitCard
 from game.ui.view_tools import ViewTools, view_below
+from game.ui.window import Scene
 from geometry.pose import Point, Pose, bearing_to
 
 if TYPE_CHECKING:
     from game.engine.game import Game
-    from game.ui.app import App
+    from game.ui.window import Window
 
 PIVOT_STEP = 5.0
 """Degrees per Q/E press or wheel notch."""
@@ -81,7 +82,11 @@ def _undo_word(why: str) -> str:
 class BattleScene(Scene):
     """A hotseat battle in progress."""
 
-    def __init__(self, app: App, game: Game, scenario_path: str | None = None, kinds: list[str] | None = None) -> None:
+    watch_only = False
+    """Only shows the game, never acts (the replay viewer): nothing is aimed then (artillery_tool.py)."""
+
+    def __init__(self, app: Window, game: Game, scenario_path: str | None = None,
+                 kinds: list[str] | None = None) -> None:
         super().__init__(app)
         self.game = game
         self.scenario_path = scenario_path
@@ -235,6 +240,10 @@ class BattleScene(Scene):
             self.log.note(f"Not allowed — {error.rule}: {error.message}", "illegal")
         self.log_lines.append(Event("illegal", f"Not allowed — {error.rule}: {error.message}"))
 
+    def show_results(self) -> None:
+        """Go to the results of this game (its table one click away, "Look at the table")."""
+        self.app.show_results(self.game, back=self)
+
     def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
         """A message over the bottom of the table for a few seconds."""
         self.banner = (text, colour, self.time + seconds)
@@ -255,9 +264,8 @@ class BattleScene(Scene):
             self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds, names=False)
             self.static.home = home_edge(s, 1)
         if s.game_over or pending is None:
-            from game.ui.scenes.results import ResultsScene
             self.app.record(self.game, self.scenario_path)
-            self.app.switch(ResultsScene(self.app, self.game, back=self))
+            self.show_results()
             return
         d = pending.decision
         self._movable = set(self.game.units_to_move(pending.player)) if d == "move" else set()
@@ -304,7 +312,6 @@ class BattleScene(Scene):
                          palette.PLAYER[player], 3.0)
 
     def _hand_over(self, player: int) -> None:
-        from game.ui.scenes.handover import HandoverScene
         s = self.game.state
         # what happened since, with the roll-offs' dice (the other rolls are in the log and the dice panel)
         recent = [event_html(e) for e in self.game.log[self._handover_from:]

@@ -11,10 +11,10 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
 
 from game.ui import palette
-from game.ui.scenes.base import Scene
+from game.ui.window import Scene
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 
 KEY_DELAY = 0.4
@@ -26,7 +26,7 @@ GO_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 class HandoverScene(Scene):
     """"Player N, take the seat": what happened since, what is expected, and a button to go on."""
 
-    def __init__(self, app: App, back: Scene, player: int, position: str, expected: str,
+    def __init__(self, app: Window, back: Scene, player: int, position: str, expected: str,
                  recent: Sequence[str] = ()) -> None:
         super().__init__(app)
         self.back = back

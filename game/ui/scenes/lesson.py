@@ -17,7 +17,6 @@ lesson; Restart starts again). Nothing here changes the game except through ``Le
 from __future__ import annotations
 
 import html
-import sys
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -35,7 +34,7 @@ from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 HIGHLIGHT = (255, 236, 120)
 """Outline of the units, points and areas a step points at."""
@@ -82,7 +81,7 @@ class LessonPanel:
 class LessonScene(BattleScene):
     """A lesson being played (see the module docstring)."""
 
-    def __init__(self, app: App, run: LessonRun) -> None:
+    def __init__(self, app: Window, run: LessonRun) -> None:
         super().__init__(app, run.game, None, list(run.lesson.scenario.terrain_kinds))
         self.run = run
         """The lesson: the only way the game changes."""
@@ -331,7 +330,7 @@ class LessonScene(BattleScene):
         screen.set_clip(clip)
 
 
-def start_lesson(app: App, lesson: str | None = None) -> bool:
+def start_lesson(app: Window, lesson: str | None = None) -> bool:
     """Open ``lesson`` (number, id, name or path; default: the first one not done yet) in the window.
 
     A lesson that cannot be found or loaded opens the menu with the reason. True if it started."""
@@ -350,16 +349,4 @@ def start_lesson(app: App, lesson: str | None = None) -> bool:
         return False
     app.switch(LessonScene(app, run))
     return True
-
-
-def run_tutorial(lesson: str | None = None) -> int:
-    """``python main.py tutorial [LESSON]``: the window on a lesson; 2 if it cannot be opened (reason printed)."""
-    from game.ui.app import App
-
-    app = App()
-    ok = start_lesson(app, lesson)
-    if not ok and app.scene is not None:
-        print(getattr(app.scene, "message", "") or f"Cannot open lesson {lesson}", file=sys.stderr)
-    app.run()
-    return 0 if ok else 2
 

@@ -11,10 +11,10 @@ from pygame_gui.elements import UIButton, UILabel, UISelectionList, UITextBox
 
 from game.tutorial import LessonInfo, list_lessons
 from game.ui import palette
-from game.ui.scenes.base import Scene
+from game.ui.window import Scene
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 DONE_MARK = "✓"
 """Shown before a lesson completed (DejaVu Sans has it)."""
@@ -66,7 +66,7 @@ def done_count(infos: list[LessonInfo]) -> str:
 class LessonsScene(Scene):
     """Pick a lesson: the list (done ones ticked), its summary, Start and Back."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Window) -> None:
         super().__init__(app)
         self.infos: list[LessonInfo] = []
         self.by_label: dict[str, LessonInfo] = {}

@@ -14,11 +14,12 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UIT
 from game.files import user_data_dir
 from game.reader import peek_mapping
 from game.ui import palette
-from game.ui.scenes.base import Scene
-from game.ui.scenes.saves import SavedGamesPanel
+from game.ui.scenes.lessons import LessonsScene, done_count
+from game.ui.scenes.saves import SavedGamesPanel, SavesScene
+from game.ui.window import DEFAULT_SCENARIO, Scene
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 
 def scenario_files(folder: Path) -> list[Path]:
@@ -66,11 +67,10 @@ def scenario_title(path: Path) -> str:
 class MenuScene(Scene):
     """Title, the big "hotseat battle" button, a list of other scenarios, Quit."""
 
-    def __init__(self, app: App, message: str | None = None) -> None:
+    def __init__(self, app: Window, message: str | None = None) -> None:
         super().__init__(app)
         self.message = message
         self.widgets: list[pygame_gui.core.UIElement] = []
-        from game.ui.app import DEFAULT_SCENARIO
         self.default = DEFAULT_SCENARIO
         self.files = scenario_files(DEFAULT_SCENARIO.parent)
         self.own_files = sorted(scenario_files(user_data_dir() / "scenarios"), key=_age)
@@ -121,7 +121,6 @@ class MenuScene(Scene):
                                      container=panel, object_id="#primary_button",
                                      tool_tip_text="Build both army lists, set up the terrain, then deploy")
         from game.tutorial import list_lessons
-        from game.ui.scenes.lessons import done_count
 
         self.lessons_button = UIButton(pygame.Rect(cw // 2 + 36, 196, cw // 2 - 6, 34),
                                        f"Lessons ({done_count(list_lessons())})", m, container=panel,
@@ -160,17 +159,14 @@ class MenuScene(Scene):
         if self.saves is not None and self.saves.handle(event):
             return
         if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.saves_button:
-            from game.ui.scenes.saves import SavesScene
             self.app.switch(SavesScene(self.app))
             return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is getattr(self, "lessons_button", None):
-                from game.ui.scenes.lessons import LessonsScene
                 self.app.switch(LessonsScene(self.app))
                 return
             if event.ui_element is getattr(self, "setup_button", None):
-                from game.ui.scenes.setup_base import open_setup
-                open_setup(self.app)
+                self.app.open_setup()
                 return
             if event.ui_element is self.play_default:
                 self.app.start_battle(str(self.default))

@@ -42,7 +42,7 @@ from game.ui.view_tools import ViewTools, view_below
 
 if TYPE_CHECKING:
     from game.engine.actions import Action
-    from game.ui.app import App
+    from game.ui.window import Window
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """Playing speeds, actions per second."""
@@ -228,7 +228,9 @@ class Timeline:
 class ReplayScene(BattleScene):
     """Watch a recorded game (``python main.py replay RECORD`` or Watch replay on the menu)."""
 
-    def __init__(self, app: App, cursor: ReplayCursor, path: Path | None = None) -> None:
+    watch_only = True
+
+    def __init__(self, app: Window, cursor: ReplayCursor, path: Path | None = None) -> None:
         super().__init__(app, cursor.game_at(0), None, list(cursor.scenario.terrain_kinds))
         self.cursor = cursor
         """The record, replayed, with its snapshots and timeline."""
@@ -622,8 +624,7 @@ class ReplayScene(BattleScene):
         elif key == "menu":
             self.app.show_menu()
         elif key == "results" and self.game.state.game_over:
-            from game.ui.scenes.results import ResultsScene
-            self.app.switch(ResultsScene(self.app, self.game, back=self))
+            self.show_results()
 
     # --- input ------------------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:

@@ -15,11 +15,11 @@ from pygame_gui.elements import UIButton, UIImage, UILabel, UIPanel, UIScrolling
 
 from game.stats import BattleStats, PlayerStats, TurningPoint, game_stats
 from game.ui import palette
-from game.ui.scenes.base import Scene
 from game.ui.stats_draw import fit_text, luck_html, render_unit_table, render_vp_chart
+from game.ui.window import Scene
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 
 def verdict(vp: dict[int, int]) -> str:
@@ -75,7 +75,7 @@ class ResultsScene(Scene):
     the statistics are left out and the screen shows the breakdown only.
     """
 
-    def __init__(self, app: App, game: Any, back: Scene | None = None) -> None:
+    def __init__(self, app: Window, game: Any, back: Scene | None = None) -> None:
         super().__init__(app)
         self.game = game
         self.back = back

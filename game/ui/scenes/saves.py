@@ -20,10 +20,10 @@ from pygame_gui.windows import UIConfirmationDialog
 from game.engine.state import Phase
 from game.saves import SavedGame, delete_saved_game, list_saved_games, verify_saved_game
 from game.ui import palette
-from game.ui.scenes.base import Scene
+from game.ui.window import Scene
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 PHASE_WORDS = {
     Phase.DEPLOYMENT.value: "Deployment", Phase.STRATEGY_1.value: "1. Strategy", Phase.MOVEMENT.value: "2. Movement",
@@ -63,7 +63,7 @@ def details_html(item: SavedGame) -> str:
 class SavedGamesPanel:
     """The list of saved and finished games with Resume, Watch replay and Delete (pygame_gui widgets)."""
 
-    def __init__(self, app: App, rect: pygame.Rect, select: Path | None = None) -> None:
+    def __init__(self, app: Window, rect: pygame.Rect, select: Path | None = None) -> None:
         self.app = app
         self.rect = rect
         m = app.manager
@@ -197,7 +197,7 @@ class SavedGamesPanel:
 class SavesScene(Scene):
     """The saved games on their own screen (for windows too narrow to show them beside the menu)."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Window) -> None:
         super().__init__(app)
         self.panel: SavedGamesPanel | None = None
         self.back: UIButton | None = None

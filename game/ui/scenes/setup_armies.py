@@ -60,7 +60,7 @@ from game.ui.scenes.setup_state import (
 from game.ui.unit_card import weapon_text
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 NO_HERO = "none"
 """The hero drop-down's entry for a unit without a hero."""
@@ -132,7 +132,7 @@ def saved_list_title(path: Path) -> str:
 class ArmyScene(SetupScene):
     """Set-up step 1 or 2: player ``player`` builds their army list."""
 
-    def __init__(self, app: App, state: SetupState, player: int) -> None:
+    def __init__(self, app: Window, state: SetupState, player: int) -> None:
         super().__init__(app, state)
         self.player = player
         self.step = player

@@ -1,8 +1,8 @@
 """The frame every battle set-up screen shares: the step bar at the top, Back / Next and a message line below.
 
 The set-up is four steps, each a scene over one ``SetupState``: 1 Player 1's army, 2 Player 2's army, 3 Table,
-4 Start (``STEPS``). ``open_setup(app)`` opens step 1 with a fresh state; ``SetupScene.go(step)`` moves between
-steps keeping the state.
+4 Start (``STEPS``). ``Window.open_setup()`` opens it; ``SetupScene.go(step)`` moves between steps keeping the
+state. The steps are scenes built on this one, so this module names none of them: the window makes them.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
 
 from game.ui import palette
-from game.ui.scenes.base import Scene
 from game.ui.scenes.setup_state import SetupState
+from game.ui.window import Scene
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 HEADER = 56
 """Height of the step bar."""
@@ -46,34 +46,13 @@ def ensure_theme(manager: pygame_gui.UIManager) -> None:
     manager.get_theme().load_theme(THEME)
 
 
-def open_setup(app: App, state: SetupState | None = None, step: int = 1) -> None:
-    """Open the battle set-up at ``step`` with ``state``; by default the set-up last used in this window (kept on
-    the app as ``setup_state``, so that Main menu or a finished battle loses nothing), else a fresh one."""
-    if state is None:
-        state = getattr(app, "setup_state", None) or SetupState()
-    app.setup_state = state  # type: ignore[attr-defined]
-    app.switch(make_step(app, state, step))
-
-
-def make_step(app: App, state: SetupState, step: int) -> SetupScene:
-    """The scene of set-up step ``step`` (1-4)."""
-    if step in (1, 2):
-        from game.ui.scenes.setup_armies import ArmyScene
-        return ArmyScene(app, state, step)
-    if step == 3:
-        from game.ui.scenes.setup_table import TableScene
-        return TableScene(app, state)
-    from game.ui.scenes.setup_battle import StartScene
-    return StartScene(app, state)
-
-
 class SetupScene(Scene):
     """One set-up step: builds the step bar and footer, and its own body in ``build_body``."""
 
     step = 1
     """This scene's step number (1-based, ``STEPS``)."""
 
-    def __init__(self, app: App, state: SetupState) -> None:
+    def __init__(self, app: Window, state: SetupState) -> None:
         super().__init__(app)
         self.state = state
         self.widgets: list[pygame_gui.core.UIElement] = []
@@ -159,7 +138,7 @@ class SetupScene(Scene):
     def go(self, step: int) -> None:
         """Go to set-up step ``step`` (the state is kept)."""
         self.leave_step()
-        self.app.switch(make_step(self.app, self.state, step))
+        self.app.open_setup(self.state, step)
 
     def leave_step(self) -> None:
         """Called before moving to another step: store what the widgets hold (text fields) in the state."""
@@ -173,7 +152,7 @@ class SetupScene(Scene):
                 self.app.show_menu()
                 return
             if el is self.reset_button:
-                open_setup(self.app, SetupState(), 1)
+                self.app.open_setup(SetupState(), 1)
                 return
             if el is self.back_button and self.step > 1:
                 self.go(self.step - 1)

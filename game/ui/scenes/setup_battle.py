@@ -1,7 +1,7 @@
 """Set-up step 4: name the battle, check both lists and the table, then start it (or save it as a scenario).
 
 "Start battle" writes the set-up as a scenario (``write_scenario``, units without poses) in the user data folder
-(``user_data_dir()/scenarios``) and starts it with ``App.start_battle``: the battle scene then runs the rulebook's
+(``user_data_dir()/scenarios``) and starts it with ``Window.start_battle``: the battle scene then runs the rulebook's
 deployment (roll-off, edges, alternating placement in the 12" zones, Scout and Ambush, the first-turn roll-off).
 "Save scenario" writes the same file under the battle's name, for ``python main.py check`` and ``play``.
 """
@@ -39,7 +39,7 @@ from game.ui.scenes.setup_state import ROUND_CHOICES, TABLE_SIZE, SetupState, gu
 from game.ui.table_view import TableView
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 OPTIONAL_RULES: dict[str, tuple[str, str]] = {
     "random_charge_distance": ("Random charge distances", "AoWFBR \"Optional Rules\": charge range is Advance + 6\"; "
@@ -166,7 +166,7 @@ class StartScene(SetupScene):
 
     step = 4
 
-    def __init__(self, app: App, state: SetupState) -> None:
+    def __init__(self, app: Window, state: SetupState) -> None:
         super().__init__(app, state)
         state.ensure_table()
         self.name_entry: UITextEntryLine | None = None

@@ -38,7 +38,7 @@ from game.ui.table_view import TableView
 from geometry.pose import Point
 
 if TYPE_CHECKING:
-    from game.ui.app import App
+    from game.ui.window import Window
 
 SIDE = 390
 """Width of the panel right of the table."""
@@ -102,7 +102,7 @@ class TableScene(SetupScene):
 
     step = 3
 
-    def __init__(self, app: App, state: SetupState) -> None:
+    def __init__(self, app: Window, state: SetupState) -> None:
         super().__init__(app, state)
         state.ensure_table()
         self.view = TableView(pygame.Rect(0, 0, 800, 600), *TABLE_SIZE)
