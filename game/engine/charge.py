@@ -71,6 +71,12 @@ def can_charge(unit: Unit) -> str | None:
         return "the unit is not on the table"
     if unit.engaged:
         return "the unit is already locked in melee"
+    return charge_action_refusal(unit)
+
+
+def charge_action_refusal(unit: Unit) -> str | None:
+    """Why ``unit``, wherever it stands, may not take a Charge action now, or None: Shaken units stay idle
+    (rulebook "Shaken Units"), Immobile ones only Hold ("Immobile"), one action a turn ("Movement Phase")."""
     if unit.shaken:
         return "Shaken units must stay idle"
     if immobile(unit):

@@ -34,6 +34,7 @@ from game.engine.charge import (
     CHARGE_CLEARANCE,
     CONTACT,
     ChargePlan,
+    charge_action_refusal,
     engage_contacts,
     front_row_points,
     has_charge_sight,
@@ -44,7 +45,7 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.movement import dangerous_terrain_tests
 from game.engine.random_charge import charge_allowance
-from game.engine.special_rules import TRANSPORT_EXIT, immobile
+from game.engine.special_rules import TRANSPORT_EXIT
 from game.engine.state import GameState, MoveAction, Removal, Unit
 from game.engine.transport_placement import fully_within
 from geometry.arcs import Arc, majority_arc, side_segment
@@ -71,12 +72,9 @@ def can_charge_out(unit: Unit) -> str | None:
     "Immobile", "Transport(X)")."""
     if not inside(unit):
         return "the unit is not inside a Transport"
-    if unit.shaken:
-        return "Shaken units must stay idle"
-    if immobile(unit):
-        return "Immobile units may only Hold"
-    if unit.move_action is not None:
-        return "the unit has already taken its action this turn"
+    why = charge_action_refusal(unit)
+    if why:
+        return why
     if unit.embarked_this_turn:
         return "the unit got into its Transport this turn and cannot get out again"
     return None
