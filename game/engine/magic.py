@@ -528,6 +528,10 @@ def cast_problem(state: GameState, unit: Unit) -> str | None:
     """Why ``unit`` may not cast now (ignoring whose turn it is), or None."""
     if caster_value(unit) <= 0:
         return f"{unit.name} is not a Caster"
+    if unit.embarked_in is not None and unit.removed is None:
+        # Transport(X) would let it target only its Transport and the units inside: not played yet (docs/rulings.md)
+        return (f"{unit.name} is inside a Transport: casting from inside (at the Transport and the units inside "
+                "only) is not played yet")
     if not unit.on_table:
         return f"{unit.name} is not on the table"
     if unit.shaken:

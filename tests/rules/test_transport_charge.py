@@ -151,3 +151,15 @@ def test_units_inside_cannot_shoot_out_and_cannot_be_shot_from_outside():
     assert "foot" not in shooting.valid_targets(s, "archers") and "wagon" in shooting.valid_targets(s, "archers")
     with pytest.raises(IllegalAction, match="no line of sight to the inside"):
         shooting.shoot(s, Dice(sequence=[6] * 20), Shoot(2, "archers", "foot"))
+
+
+def test_a_caster_inside_a_transport_is_refused_with_the_reason():
+    """Transport(X): a unit inside may target only its Transport and the units inside; casting from inside is not
+    played yet (docs/rulings.md "Casting inside a Transport"), and the refusal says so rather than "not on the
+    table"."""
+    from game.engine.magic import cast_problem
+    mage = make_unit("mage", 1, profile("Mage", weapons=(HAND_WEAPON,), rules=("Hero", "Caster(2)"), size=1),
+                     1, None)
+    mage.embarked_in = "wagon"
+    s = state_with(mage)
+    assert "inside a Transport" in (cast_problem(s, s.units["mage"]) or "")
