@@ -48,7 +48,7 @@ from game.engine.deployment import zone_polygon
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
-from game.engine.objectives import placement_point
+from game.engine.objectives import free_area, placement_point
 from game.engine.state import GameState, MoveAction, Pending, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 from geometry.shapes import overlap_area
@@ -284,13 +284,20 @@ class RandomPlayer:
     def _sample_objective(self, game: Game, player: int) -> Action:
         """A random legal point for an objective marker (the mission's placing rules, asked of the engine)."""
         s = game.state
-        for _ in range(500):
-            x, y = placement_point(s, player, round(self.rng.uniform(0, s.table.width), 1),
-                                   round(self.rng.uniform(0, s.table.depth), 1))
-            action = PlaceObjective(player, x, y)
+        area = free_area(s, player)
+        if not area.is_empty:
+            lo_x, lo_y, hi_x, hi_y = area.bounds
+            for _ in range(500):       # uniform within the room left (its bounding box, then the shape)
+                x, y = placement_point(s, player, round(self.rng.uniform(lo_x, hi_x), 1),
+                                       round(self.rng.uniform(lo_y, hi_y), 1))
+                action = PlaceObjective(player, x, y)
+                if _legal(game, action):
+                    return action
+            inside = area.representative_point()
+            action = PlaceObjective(player, *placement_point(s, player, inside.x, inside.y))
             if _legal(game, action):
                 return action
-        raise RuntimeError("no room for an objective marker")
+        raise RuntimeError("no room for an objective marker")   # the engine ends the placing before that
 
     def _sample_deploy(self, game: Game, player: int, options: list[str]) -> Action:
         """A random legal placement in the player's deployment zone (its style's polygon), facing the table

@@ -609,8 +609,14 @@ def _objectives(s: GameState, d: DeploymentState, action: ChooseObjectiveOrder |
     events = [Event("objective", f"Player {action.player} places objective marker {n} of {d.objectives_to_place} "
                     f"at ({action.x:.1f}, {action.y:.1f})", {"objective": n - 1, "x": action.x, "y": action.y})]
     if n < d.objectives_to_place:
-        s.pending = Pending(3 - action.player, "place_objective")
-        return events
+        if objectives.room_for_marker(s, 3 - action.player):
+            s.pending = Pending(3 - action.player, "place_objective")
+            return events
+        # the markers placed leave no spot for the next one: the mission is played with those (docs/rulings.md)
+        events.append(Event("objective", f"No room is left for objective marker {n + 1} (outside the deployment "
+                            f"zones and over {objectives.MARKER_SPACING:g}\" from every marker): the mission is "
+                            f"played with {n}", {"placed": n, "rolled": d.objectives_to_place}))
+        d.objectives_to_place = n
     d.stage = "choose"
     return events + _deployment_roll_off(s, d, dice)
 

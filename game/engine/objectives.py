@@ -30,8 +30,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely import Point, box
-from shapely.ops import nearest_points
+from shapely import LineString, Point, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points, unary_union
 
 from game.engine import deployment_styles
 from game.engine.errors import IllegalAction
@@ -72,9 +73,9 @@ RANDOM_MISSIONS: tuple[str, ...] = ("standard", "seize_ground", "relic_hunt", "s
                                     "king_of_the_hill")
 """``mission: random``: one die picks the mission, in the rulebook's order (1 Duel ... 6 King of the Hill)."""
 ALL_MISSIONS: tuple[str, ...] = (*MISSIONS, "random")
+"""Every mission name a scenario may give."""
 FIXED_MISSIONS: tuple[str, ...] = ("seize_ground", "breakthrough")
 """Missions whose markers their own rule places (``fixed_markers``)."""
-"""Every mission name a scenario may give."""
 SEIZE_DISTANCE = 3.0
 """Inches: a unit within this distance of a marker seizes or contests it."""
 MARKER_SPACING = 9.0
@@ -177,6 +178,38 @@ def check_place(state: GameState, player: int, x: float, y: float) -> None:
         if gap <= MARKER_SPACING + _EPS:
             raise IllegalAction(rule, f"markers are placed over {MARKER_SPACING:g}\" from each other; marker "
                                 f"{i + 1} is {gap:.1f}\" away", (x, y))
+
+
+def free_area(state: GameState, player: int) -> BaseGeometry:
+    """Where ``player`` may place the next marker now: ``check_place``'s rules as a shape (inches). The table
+    outside both deployment zones (King of the Hill: over 9" from them and from the table edges; Sabotage: the
+    player's 12" line), out of impassable terrain, over 9" from every marker. Empty when no spot is left: the
+    placing then ends (``room_for_marker``)."""
+    t = state.table
+    zones = [deployment_styles.zone_of(state, p) for p in (1, 2)]
+    area: BaseGeometry
+    if state.mission == "sabotage":
+        axis, value = sabotage_line(state, player)
+        area = LineString([(0, value), (t.width, value)] if axis == "y" else [(value, 0), (value, t.depth)])
+    elif state.mission == "king_of_the_hill":
+        inner = box(MARKER_SPACING + _EPS, MARKER_SPACING + _EPS, t.width - MARKER_SPACING - _EPS,
+                    t.depth - MARKER_SPACING - _EPS) if min(t.width, t.depth) > 2 * MARKER_SPACING else box(0, 0, 0, 0)
+        area = inner.difference(unary_union([z.buffer(MARKER_SPACING + _EPS) for z in zones]))
+    else:
+        area = box(0, 0, t.width, t.depth).difference(unary_union(zones))
+    impassable = [piece.shape for piece in state.terrain if IMPASSABLE in piece.traits]
+    if impassable:
+        area = area.difference(unary_union(impassable))
+    if state.mission != "sabotage" and state.objectives:
+        area = area.difference(unary_union([Point(o.x, o.y).buffer(MARKER_SPACING + _EPS, 64)
+                                            for o in state.objectives]))
+    return area
+
+
+def room_for_marker(state: GameState, player: int) -> bool:
+    """Whether ``player`` can place another marker anywhere (``free_area`` is not empty)."""
+    area = free_area(state, player)
+    return not area.is_empty and (area.area > 1e-6 if area.area > 0 else area.length > 1e-6)
 
 
 def placed(state: GameState, player: int, x: float, y: float) -> Objective:

@@ -4,10 +4,14 @@ game/engine/objectives.py), with fixed dice."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely import Point
 
 import main
 from game.autoplay import play_out
@@ -16,7 +20,8 @@ from game.engine.actions import ChooseDeployment, ChooseObjectiveOrder, PlaceObj
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
-from game.engine.state import Objective, Step
+from game.engine.objectives import free_area
+from game.engine.state import Objective, Step, Table
 from game.engine.victory import victory_breakdown, victory_points
 from game.scenario import ScenarioError, load_scenario, new_game_state
 from tests.rules.builders import FRONT_Y, face_off, forest
@@ -150,17 +155,21 @@ def test_each_marker_held_is_worth_100_victory_points() -> None:
 
 
 def test_markers_are_seized_at_the_end_of_each_round_in_a_whole_game(scenario) -> None:
-    game = Game.start(new_game_state(scenario), Dice(seed=4))
-    play_out(game, 4)
-    assert game.state.game_over and len(game.state.objectives) in (3, 4, 5)
-    ends = [e for e in game.log if e.kind == "objective" and "controller" in e.data]
-    assert ends, "no marker was ever seized or contested"
-    held = {1: 0, 2: 0}
-    for o in game.state.objectives:
-        if o.controller:
-            held[o.controller] += 1
-    lines = victory_breakdown(game.state)
-    assert all(sum(1 for text, _ in lines[p] if text.startswith("objective marker")) == held[p] for p in (1, 2))
+    """Whole random games: markers are seized or contested at the ends of rounds (in some game at least), and the
+    victory points count exactly the markers held at the end."""
+    seized = 0
+    for seed in range(1, 7):
+        game = Game.start(new_game_state(scenario), Dice(seed=seed))
+        play_out(game, seed)
+        assert game.state.game_over and len(game.state.objectives) in (3, 4, 5)
+        seized += sum(1 for e in game.log if e.kind == "objective" and "controller" in e.data)
+        held = {1: 0, 2: 0}
+        for o in game.state.objectives:
+            if o.controller:
+                held[o.controller] += 1
+        lines = victory_breakdown(game.state)
+        assert all(sum(1 for text, _ in lines[p] if text.startswith("objective marker")) == held[p] for p in (1, 2))
+    assert seized, "no marker was ever seized or contested"
 
 
 def test_the_state_file_lists_the_markers_with_their_controller(tmp_path: Path, capsys) -> None:
@@ -324,3 +333,43 @@ def test_every_mission_plays_whole_games(tmp_path: Path, mission: str) -> None:
         play_out(game, seed)
         assert game.state.game_over and game.state.mission in objectives.MISSIONS
         assert game.state.objectives
+
+
+def test_when_no_room_is_left_the_placing_ends_with_the_markers_placed(scenario) -> None:
+    """"Alternate in placing one marker each outside of the deployment zones, and over 9" away from other
+    objective markers": on a small table three markers can leave no such spot for the fourth of five; the placing
+    then ends and the mission is played with three (docs/rulings.md "Objective markers that do not fit")."""
+    small = dataclasses.replace(scenario, table=Table(24.0, 32.0))
+    game = start(small, [5, 6, 3, 4, 2])     # D3 = 3: 5 markers; player 1 wins 6-3; deployment roll-off 4-2
+    game.apply(ChooseObjectiveOrder(1, 1))
+    events = []
+    for player, x in ((1, 2.0), (2, 12.0), (1, 22.0)):
+        events = game.apply(PlaceObjective(player, x, 16.0))
+    assert not objectives.room_for_marker(game.state, 2)
+    assert any("No room is left for objective marker 4" in e.text for e in events)
+    assert len(game.state.objectives) == 3 and game.state.deployment.objectives_to_place == 3
+    assert game.pending.decision == "choose_deployment"
+
+
+@given(st.lists(st.tuples(st.floats(0, 72), st.floats(12, 36)), max_size=4),
+       st.lists(st.tuples(st.floats(-1, 73), st.floats(-1, 49)), min_size=20, max_size=20),
+       st.sampled_from(["standard", "king_of_the_hill", "sabotage", "relic_hunt"]))
+@settings(max_examples=40, deadline=None)
+def test_free_area_is_where_check_place_allows(markers, points, mission) -> None:
+    """``free_area`` (the room the players' and the engine's ``room_for_marker`` use) agrees with ``check_place``:
+    a spot clearly inside it is allowed, a spot allowed lies in it."""
+    state = new_game_state(load_scenario(DEFAULT))
+    state.mission = mission
+    state.objectives = [Objective(x, y) for x, y in markers]
+    area = free_area(state, 1)
+    inside, around = area.buffer(-1e-3), area.buffer(1e-3)
+    for x, y in points:
+        try:
+            objectives.check_place(state, 1, x, y)
+            allowed = True
+        except IllegalAction:
+            allowed = False
+        if allowed:
+            assert around.contains(Point(x, y)), (x, y)
+        elif mission != "sabotage":
+            assert not inside.contains(Point(x, y)), (x, y)
