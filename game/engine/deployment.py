@@ -601,21 +601,28 @@ def _objectives(s: GameState, d: DeploymentState, action: ChooseObjectiveOrder |
     if isinstance(action, ChooseObjectiveOrder):
         d.stage = "objectives"
         s.step = Step.PLACE_OBJECTIVES
-        s.pending = Pending(action.first, "place_objective")
-        return [Event("objective", f"Player {action.player} chooses: player {action.first} places the first "
-                      "objective marker", {"first": action.first})]
+        events = [Event("objective", f"Player {action.player} chooses: player {action.first} places the first "
+                        "objective marker", {"first": action.first})]
+        return events + _next_marker(s, d, action.first, dice)
     objectives.placed(s, action.player, action.x, action.y)
     n = len(s.objectives)
     events = [Event("objective", f"Player {action.player} places objective marker {n} of {d.objectives_to_place} "
                     f"at ({action.x:.1f}, {action.y:.1f})", {"objective": n - 1, "x": action.x, "y": action.y})]
+    return events + _next_marker(s, d, 3 - action.player, dice)
+
+
+def _next_marker(s: GameState, d: DeploymentState, player: int, dice: Dice) -> list[Event]:
+    """``player`` places the next marker; or, every marker placed or no spot left for the next one (a small table,
+    a random mission that does not fit it), the placing ends and the deployment roll-off follows: the mission is
+    played with the markers placed (docs/rulings.md "Objective markers that do not fit")."""
+    n = len(s.objectives)
+    events: list[Event] = []
     if n < d.objectives_to_place:
-        if objectives.room_for_marker(s, 3 - action.player):
-            s.pending = Pending(3 - action.player, "place_objective")
+        if objectives.room_for_marker(s, player):
+            s.pending = Pending(player, "place_objective")
             return events
-        # the markers placed leave no spot for the next one: the mission is played with those (docs/rulings.md)
-        events.append(Event("objective", f"No room is left for objective marker {n + 1} (outside the deployment "
-                            f"zones and over {objectives.MARKER_SPACING:g}\" from every marker): the mission is "
-                            f"played with {n}", {"placed": n, "rolled": d.objectives_to_place}))
+        events.append(Event("objective", f"No room is left for objective marker {n + 1} (the mission's placing "
+                            f"rules): the mission is played with {n}", {"placed": n, "rolled": d.objectives_to_place}))
         d.objectives_to_place = n
     d.stage = "choose"
     return events + _deployment_roll_off(s, d, dice)

@@ -373,3 +373,13 @@ def test_free_area_is_where_check_place_allows(markers, points, mission) -> None
             assert around.contains(Point(x, y)), (x, y)
         elif mission != "sabotage":
             assert not inside.contains(Point(x, y)), (x, y)
+
+
+def test_a_mission_that_does_not_fit_the_table_places_no_marker(scenario) -> None:
+    """King of the Hill's marker goes over 9" from the deployment zones and the table edges: a 32"-deep table has
+    no such spot (a random mission can roll it there). The placing ends at once: no marker, then deployment."""
+    small = dataclasses.replace(scenario, table=Table(48.0, 32.0), mission="king_of_the_hill")
+    game = start(small, [6, 3, 4, 2])        # KotH: 1 marker; player 1 wins 6-3; deployment roll-off 4-2
+    events = game.apply(ChooseObjectiveOrder(1, 1))
+    assert any("No room is left for objective marker 1" in e.text for e in events)
+    assert game.state.objectives == [] and game.pending.decision == "choose_deployment"
