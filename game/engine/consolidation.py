@@ -274,6 +274,12 @@ def _order_index(order: Sequence[str]) -> Callable[[str], tuple[int, str]]:
     return lambda u: (idx.get(u, len(idx)), u)
 
 
+def _still_locked(state: GameState, order: Sequence[str]) -> list[str]:
+    """The units of the combat ``order`` still locked in it: on the table and engaged. The 1" rule spares only
+    those; a unit that fled or retreated out of the combat is outside it (rulebook "General Movement")."""
+    return [u for u in order if state.units[u].on_table and state.units[u].engaged_with]
+
+
 def _overlap(state: GameState, a: str, b: str) -> bool:
     return overlap_area(state.scene.footprint(a), state.scene.footprint(b)) > 1e-6
 
@@ -281,11 +287,12 @@ def _overlap(state: GameState, a: str, b: str) -> bool:
 def _place_flush(state: GameState, mover: Unit, other: Unit, side: Arc, combat: Sequence[str],
                  ignore: Sequence[str] = ()) -> Pose | None:
     """Pose putting ``mover``'s front flush against ``side`` of ``other``, nearest its current place, overlapping
-    no unit (but ``ignore``) and at least 1" from every enemy unit outside the combat ``combat``
-    (rulebook "General Movement"); None if there is none."""
+    no unit (but ``ignore``) and at least 1" from every enemy unit not still locked in the combat ``combat``
+    (``_still_locked``; rulebook "General Movement"); None if there is none."""
     assert mover.pose is not None
     f = mover.formation
-    clear = [e.id for e in state.enemies_of(mover.player) if e.id not in combat]
+    locked = _still_locked(state, combat)
+    clear = [e.id for e in state.enemies_of(mover.player) if e.id not in locked]
     return best_flush_pose(state.scene, mover.id, other.id, side, f.width, f.depth, mover.pose.xy, ignore,
                            keep_clear=clear)
 
@@ -316,7 +323,7 @@ def _pivot_pose(state: GameState, unit: Unit, chosen: Unit, enemies: Sequence[Un
     side = chosen.contact_arcs.get(unit.id, Arc.FRONT)
     others = [e.id for e in enemies if e is not chosen]
     pose = _place_flush(state, unit, chosen, side, order, others)
-    if pose is None or comes_near(state, unit, pose, order) is not None:
+    if pose is None or comes_near(state, unit, pose, _still_locked(state, order)) is not None:
         return None
     return pose
 
@@ -461,8 +468,7 @@ def close_gaps(state: GameState, order: Sequence[str]) -> list[Event]:
         for b_id in sorted(a.engaged_with, key=key):
             if key(a_id) < key(b_id) and state.units[b_id].on_table:
                 pairs.append((a_id, b_id))
-    # the 1" rule spares only the units still locked in this combat: one that fled from it is outside it now
-    locked = [u for u in order if state.units[u].on_table and state.units[u].engaged_with]
+    locked = _still_locked(state, order)
     left_open: list[tuple[str, str]] = []
     for _ in range(2):  # a later move can make room for a pair that failed
         left_open = []

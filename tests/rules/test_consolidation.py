@@ -21,6 +21,7 @@ from game.engine.state import Removal
 from geometry.arcs import Arc
 from geometry.contact import in_base_contact
 from geometry.pose import Pose
+from geometry.shapes import footprint_polygon
 from tests.rules.melee_builders import (
     INCH_PER_BASE,
     WARRIORS,
@@ -695,3 +696,28 @@ def test_closing_a_gap_keeps_1_inch_from_a_unit_that_fled_the_combat():
     close_gaps(s, ["w", "t", "f"])              # f is among the combat's units: it fought in it, then fled
     assert s.scene.distance("w", "f") >= 1.0 - 1e-3
     assert state_is_consistent(s) == []
+
+
+def test_pivot_to_face_keeps_1_inch_from_a_unit_that_fled_the_combat():
+    """Rulebook: Consolidation Moves (pivot to face a unit in the flank), General Movement. ``f`` fought in the
+    combat and fled: it is outside the combat now, so the pivot ends 1" from it or is not offered (the soak found
+    one ending 0.47" away)."""
+    from game.engine.consolidation import _pivot_pose, pivot_candidates
+    s = charge_setup(side=Arc.LEFT, charged=False, attacker_models=5)
+    t, a = s.units["t"], s.units["a"]
+    assert pivot_candidates(s, t, ["t", "a"]) == ["a"]
+    pose = _pivot_pose(s, t, a, [a], ["t", "a"])
+    assert pose is not None
+    # a fled unit of a's side 0.5" beyond the far side of where t would stand, more than 1" from t as it stands
+    after = footprint_polygon(pose, t.formation)
+    far = max(after.exterior.coords, key=lambda c: math.dist(c, a.pose.xy))
+    away = (far[0] - pose.x, far[1] - pose.y)
+    norm = math.hypot(*away)
+    centre = (far[0] + away[0] / norm * (0.5 + INCH_PER_BASE / 2), far[1] + away[1] / norm * (0.5 + INCH_PER_BASE / 2))
+    f = unit("f", a.player, WARRIORS, 1, Pose(centre[0], centre[1], 0.0))
+    f.fleeing = f.shaken = True
+    s2 = state_of(*[u for u in s.units.values()], f)
+    if s2.scene.distance("f", "t") < 1.0:
+        pytest.skip("the constructed spot is already within 1\" of t")   # keeps the test honest about its setup
+    before = _pivot_pose(s2, s2.units["t"], s2.units["a"], [s2.units["a"]], ["t", "a", "f"])
+    assert before is None or footprint_polygon(before, t.formation).distance(s2.scene.footprint("f")) >= 1 - 1e-3
