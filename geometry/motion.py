@@ -389,11 +389,12 @@ def slide(
         targets = [j for j in range(len(obs)) if is_target[j]]
         t_block = min([float(t_gap[j]) for j in others], default=math.inf)
         if targets:
-            # a stop_at unit is contacted if the slide reaches it before anything else stops it; otherwise it
-            # is an obstacle like the others (the slide must not end within ``gap`` of it without contact)
+            # a stop_at unit is contacted if the slide reaches it before anything else stops it, the other stop_at
+            # units included (it must not pass within ``gap`` of one without touching it)
             t_touch = first_times(obs, rect, w, np.where(is_target, TOL, np.nan), overlap)
             first = min(targets, key=lambda j: (float(t_touch[j]), obs.keys[j]))
-            if float(t_touch[first]) <= min(t_block, t_edge, t_stop) + EPS:
+            t_other = min([float(t_gap[j]) for j in targets if j != first], default=math.inf)
+            if float(t_touch[first]) <= min(t_block, t_other, t_edge, t_stop) + EPS:
                 t_stop = max(0.0, float(t_touch[first]))
                 contacted = obs.keys[first]
         if contacted is None:

@@ -7,7 +7,7 @@ import pytest
 from geometry.formation import Formation
 from geometry.motion import RULE_IMPASSABLE, RULE_ONE_INCH, RULE_TABLE_EDGE, RULE_THROUGH_UNIT
 from geometry.pose import Pose
-from tests.geometry.helpers import INF10, INF20, piece, put, scene
+from tests.geometry.helpers import INF10, INF20, SINGLE, piece, put, scene
 
 HALF_D = INF10.depth / 2
 HALF_W = INF10.width / 2
@@ -162,6 +162,20 @@ def test_slide_never_ends_within_gap_of_a_stop_at_unit_it_does_not_reach() -> No
     put(s, "c", 36, 15, 90, Formation(1, 1, 25.4, 25.4), player=1)
     r = s.slide("a", s.pose("a"), 0, 12, stop_at=["b"])
     assert r.blocked_by == "c" and r.contacted is None
+
+
+def test_slide_does_not_pass_within_gap_of_another_stop_at_unit_to_reach_the_first() -> None:
+    """Rulebook "Pursuit Moves": the pursuer stops 1" from a unit that blocks it, and contact is made with a fleeing
+    unit only if nothing stops it first; another fleeing unit beside the line (a stop_at unit not reached) blocks
+    like any unit (the soak found a pursuer ending 0.72" from one, having caught the other)."""
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 20, 0, player=2)                                 # straight ahead: contact after 10 - 2 HALF_D
+    put(s, "c", 36 + 2.0 + 0.5 + 0.5, 16, 0, SINGLE, player=2)       # beside the line, 0.5" from a's side
+    r = s.slide("a", s.pose("a"), 0, 12, stop_at=["b", "c"])
+    assert r.contacted is None and r.blocked_by == "c"
+    put(s, "a", r.pose.x, r.pose.y, r.pose.facing)
+    assert s.distance("a", "c") >= 1 - 2e-3
 
 
 @pytest.mark.parametrize("sink", [0.0, 0.0004, 0.0005, 0.0009])
