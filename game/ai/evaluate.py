@@ -29,9 +29,9 @@ from geometry.pose import bearing_difference, bearing_to
 
 MATERIAL = 0.5
 """Share of a unit's cost it is worth while in the game (its full cost is already VP once it is gone)."""
-FLEEING = 0.6
+FLEEING = 0.9
 """Share of its worth a fleeing unit loses."""
-SHAKEN = 0.25
+SHAKEN = 0.35
 """Share of its worth a Shaken unit loses."""
 CHARGE_REACH = 12.0
 """Inches: how far an enemy unit may charge (rulebook "Charge Moves": at most 12"); a proxy of its reach."""

@@ -77,9 +77,9 @@ class Budget:
 
 
 LEVELS: dict[str, Budget] = {
-    "ai-easy": Budget(candidates=4, samples=2, moves=3, move_depth=0, per_unit=1),
-    "ai": Budget(candidates=8, samples=4, moves=7, move_depth=0, per_unit=2),
-    "ai-hard": Budget(candidates=12, samples=8, moves=9, move_depth=1, per_unit=3),
+    "ai-easy": Budget(candidates=4, samples=3, moves=3, move_depth=0, per_unit=1),
+    "ai": Budget(candidates=6, samples=8, moves=7, move_depth=0, per_unit=2),
+    "ai-hard": Budget(candidates=10, samples=16, moves=9, move_depth=1, per_unit=3),
 }
 """The levels by player name (``game.players``): the same search, different budgets."""
 
@@ -163,7 +163,8 @@ class SearchPlayer:
             return out[: b.candidates + 1], 1
         if d == "charge_reaction":
             assert p.unit is not None
-            return [ChargeReaction(me, p.unit, r) for r in p.options], 1
+            order = sorted(p.options, key=lambda r: r == "flee")      # fleeing is judged last (ties: stay)
+            return [ChargeReaction(me, p.unit, r) for r in order], 1
         if d == "redirect":
             assert p.unit is not None
             return [Redirect(me, p.unit, None)] + [Redirect(me, p.unit, t)
@@ -292,7 +293,8 @@ def _facing_nearest(game: Game, unit: Unit) -> Pose | None:
     near = min(enemies, key=lambda e: (s.scene.distance(unit.id, e.id), e.id))
     assert near.pose is not None
     turn = bearing_difference(unit.pose.facing, bearing_to(unit.pose.xy, near.pose.xy))
-    return None if abs(turn) < 2.0 else rounded_pose(unit.pose.turned(turn))
+    # the centre stays exactly where it is (a rounded centre would be a move as well as a pivot)
+    return None if abs(turn) < 2.0 else Pose(unit.pose.x, unit.pose.y, round(unit.pose.turned(turn).facing, 3))
 
 
 def _split(game: Game, me: int) -> Action:
