@@ -12,9 +12,9 @@ The score is zero-sum (the same terms for both sides, the other side's subtracte
   enemy is the side that acts next, ``LATER`` of it otherwise;
 * shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
-* closing in: a unit of ``seat`` of several models without ranged weapons loses a little for each inch to the nearest enemy
-  (``APPROACH``), so moves that lead to a charge next turn are preferred over standing still (this term alone is
-  not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
+* closing in: a unit of ``seat`` of several models without ranged weapons loses a little for each inch to the
+  nearest enemy (``APPROACH``), so moves that lead to a charge next turn are preferred over standing still (this
+  term alone is not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): each marker is worth up to ``OBJECTIVE_PULL`` to the side whose nearest
   unit is closer to it (beyond the 100 VP a held one already gives).
 

@@ -167,8 +167,9 @@ class SearchPlayer:
             return [ChargeReaction(me, p.unit, r) for r in order], 1
         if d == "redirect":
             assert p.unit is not None
-            return [Redirect(me, p.unit, None)] + [Redirect(me, p.unit, t)
-                                                   for t in game.redirect_targets(p.unit)[: b.per_unit]], 1
+            out = [Redirect(me, p.unit, None)]
+            out += [Redirect(me, p.unit, t) for t in game.redirect_targets(p.unit)[: b.per_unit]]
+            return out, 1
         if d == "roll_charge":
             return [RollCharge(me, p.options[0])], 0
         if d == "move":
@@ -188,7 +189,8 @@ class SearchPlayer:
             return [Pursue(me, p.unit, True, t) for t in p.options], 1
         if d == "follow_up":
             assert p.unit is not None
-            return [FollowUp(me, p.unit, True, t) for t in (p.options or (None,))] + [FollowUp(me, p.unit, False)], 1
+            out = [FollowUp(me, p.unit, True, t) for t in (p.options or (None,))]
+            return out + [FollowUp(me, p.unit, False)], 1
         if d == "pivot_to_face":
             assert p.unit is not None
             return [Done(me)] + [PivotToFace(me, p.unit, t) for t in p.options], 0
