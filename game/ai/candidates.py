@@ -5,7 +5,7 @@ longest legal distance of each idea is kept, trying shorter ones when the engine
 
 * toward the enemy the unit would most like to charge (worth over distance): an Advance or Rush all the way, or
   stopping just outside that enemy's charge reach (``STAY_OUT``) so the enemy cannot charge first, or closing to
-  charge next turn;
+  charge next turn (the reach is the engine's ``charge_allowance``: 12", Fast, Slow, musician, spells);
 * toward the nearest objective marker when a mission is played;
 * into the nearest terrain piece that gives cover (terrain trait ``cover``);
 * backing away from the nearest enemy (an Advance keeping the facing: out of its charge reach);
@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from game.ai.evaluate import CHARGE_REACH, worth
+from game.ai.evaluate import charge_reach, worth
 from game.engine.actions import Action, Move, rounded_pose
 from game.engine.game import Game
 from game.engine.state import Unit
@@ -32,8 +32,8 @@ ADVANCE = 6.0
 """Inches of an Advance (rulebook "Advance"); the engine refuses more, and shorter tries follow."""
 RUSH = 12.0
 """Inches of a Rush (rulebook "Rush")."""
-STAY_OUT = CHARGE_REACH + 0.6
-"""Inches to keep from an enemy to stay out of its charge reach."""
+STAY_OUT = 0.6
+"""Inches beyond an enemy's charge reach to keep, to stay out of it."""
 SHORTER = (1.0, 0.75, 0.5, 0.25)
 """Fractions of a wanted distance tried in turn when the engine refuses the longer."""
 
@@ -108,10 +108,11 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
     start = unit.pose
     to_prey = bearing_to(start.xy, prey.pose.xy)
     gap = gaps[prey.id]
+    stay_out = charge_reach(game, prey) + STAY_OUT
     shooter = any((w.range or 0.0) > 0.0 for w in unit.profile.weapons)
     # Stop just outside the prey's charge reach (it cannot charge first), or close in all the way.
-    if gap > STAY_OUT:
-        short = gap - STAY_OUT
+    if gap > stay_out:
+        short = gap - stay_out
         yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, short)])
         if short > ADVANCE:
             yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, short)])
@@ -136,10 +137,11 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
             yield _first_legal(game, unit, "advance" if d <= ADVANCE else "rush", bearing_to(start.xy, cover),
                                [d])
     near_gap = gaps[nearest.id]
-    if near_gap < STAY_OUT:     # back away, keeping the facing (no turn): out of its reach if possible
+    near_out = charge_reach(game, nearest) + STAY_OUT
+    if near_gap < near_out:     # back away, keeping the facing (no turn): out of its reach if possible
         away = bearing_to(nearest.pose.xy, start.xy)
         r = math.radians(away)
-        for d in (min(ADVANCE, STAY_OUT - near_gap), ADVANCE / 2):
+        for d in (min(ADVANCE, near_out - near_gap), ADVANCE / 2):
             end = rounded_pose(Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing))
             move = Move(unit.player, unit.id, "advance", (end,))
             if game.check_move(move) is None:

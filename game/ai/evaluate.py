@@ -7,9 +7,9 @@ The score is zero-sum (the same terms for both sides, the other side's subtracte
 * the worth of each unit still in the game: ``MATERIAL`` x its cost x the share of its models left (plus a living
   joined hero's cost), less ``FLEEING`` or ``SHAKEN`` of it for a unit fleeing or Shaken (a unit that may rout or
   cannot charge is worth less than its models);
-* threats: each unit within ``CHARGE_REACH`` of an enemy that may charge loses a share of its worth, more when the
-  enemy stands on its flank or rear (rulebook "Charging": a flank or rear charge is deadlier), and fully when the
-  enemy is the side that acts next, ``LATER`` of it otherwise;
+* threats: each unit within charge reach of an enemy that may charge (``charge_reach``) loses a share of its
+  worth, more when the enemy stands on its flank or rear (rulebook "Charging": a flank or rear charge is
+  deadlier), and fully when the enemy is the side that acts next, ``LATER`` of it otherwise;
 * shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
 * closing in: a unit of ``seat`` of several models without ranged weapons loses a little for each inch to the
@@ -18,12 +18,15 @@ The score is zero-sum (the same terms for both sides, the other side's subtracte
 * objectives (when a mission is played): each marker is worth up to ``OBJECTIVE_PULL`` to the side whose nearest
   unit is closer to it (beyond the 100 VP a held one already gives).
 
+Once the game is over only the Victory Points count (the result, scaled to outweigh any estimate).
+
 Only public state is read (no dice, no hidden choices: the search evaluates a seat view, ``game.ai.view``).
 """
 
 from __future__ import annotations
 
 from game.engine.game import Game
+from game.engine.random_charge import charge_allowance
 from game.engine.state import Unit
 from geometry.pose import bearing_difference, bearing_to
 
@@ -33,9 +36,7 @@ FLEEING = 0.9
 """Share of its worth a fleeing unit loses."""
 SHAKEN = 0.35
 """Share of its worth a Shaken unit loses."""
-CHARGE_REACH = 12.0
-"""Inches: how far an enemy unit may charge (rulebook "Charge Moves": at most 12"); a proxy of its reach."""
-THREAT = {"front": 0.05, "flank": 0.3, "rear": 0.45}
+THREAT = {"front": 0.15, "flank": 0.35, "rear": 0.5}
 """Share of a unit's worth at risk from an enemy within charge reach, by the side the enemy stands on."""
 LATER = 0.3
 """Weight of the threats of the side that does not act next."""
@@ -44,7 +45,7 @@ SHOT_AT = {"alone": 0.25, "unit": 0.04}
 monster) falls to a few hits."""
 SHOOT_READY = 0.12
 """Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
-APPROACH = 3.0
+APPROACH = 2.0
 """Points per inch (scaled by worth / 100) a unit without ranged weapons loses for its distance to the enemy."""
 OBJECTIVE_PULL = 40.0
 """Points an objective marker is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
@@ -67,6 +68,12 @@ def side_of(target: Unit, enemy: Unit) -> str:
     return "front" if off <= 45.0 else ("flank" if off <= 135.0 else "rear")
 
 
+def charge_reach(game: Game, unit: Unit) -> float:
+    """Inches ``unit`` may charge (rulebook "Charge Moves": 12", Fast, Slow, musician, spells; the engine's
+    ``random_charge.charge_allowance``)."""
+    return charge_allowance(game.state, unit)
+
+
 def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
@@ -77,8 +84,11 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
     s = game.state
     vp = game.victory_points()
     score = float(vp[seat] - vp[3 - seat])
+    if s.game_over:
+        return score * 10.0     # the result: only the Victory Points count now (x10 so that it outweighs any guess)
     scene = s.scene
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
+    reach = {u.id: charge_reach(game, u) for u in on}
     for u in s.units.values():
         w = worth(u)
         if w <= 0.0:
@@ -99,7 +109,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         nearest = min(g for g, _ in gaps)
         risk = 0.0
         for gap, e in gaps:
-            if gap > CHARGE_REACH or e.fleeing or e.engaged_with or u.engaged_with:
+            if gap > reach[e.id] or e.fleeing or e.engaged_with or u.engaged_with:
                 continue
             share = THREAT[side_of(u, e)] * min(1.0, worth(e) / max(w, 1.0))
             risk = max(risk, share * (1.0 if e.player == next_to_act else LATER))
@@ -110,9 +120,9 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         score -= sign * risk * w
         if u.fleeing or u.engaged_with:
             continue
-        reach = _reach(u)
-        if reach > 0.0:
-            if nearest <= reach:
+        fire = _reach(u)
+        if fire > 0.0:
+            if nearest <= fire:
                 score += sign * SHOOT_READY * w
         elif u.player == seat and u.starting_models > 1:
             # only its own side's units (the other side keeping away is no gain); a lone hero stays back

@@ -8,7 +8,8 @@ For the pending decision (``Game.pending``) the player:
    reactions, redirects, pursuit, follow-up, pivots, casts and dispels), legal by the engine's validators;
 3. judges each candidate: ``samples`` clones of the view, each rolling dice seeded from the same per-decision seeds
    (common random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy
-   of ``game.ai.rollout`` to the end of the turn (moves at depth 0 are scored right after they are made), then
+   of ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
+   charge whatever they can (moves at depth 0 are scored right after they are made), then
    ``game.ai.evaluate.evaluate``; the mean is the candidate's value;
 4. returns the best (the earliest on a tie, so "do nothing" wins ties where it is listed first).
 
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 
 from game.ai.candidates import move_candidates
 from game.ai.evaluate import evaluate
-from game.ai.rollout import play_to_turn_end
+from game.ai.rollout import play_through_next_turn, play_to_turn_end
 from game.ai.view import seat_view
 from game.autoplay import RandomPlayer, point_shot
 from game.engine import magic
@@ -71,15 +72,20 @@ class Budget:
     moves: int
     """Candidate moves per unit."""
     move_depth: int
-    """0: a move is scored right after it is made; 1: after the rest of the turn is played out (samples)."""
+    """0: a move is scored right after it is made; 1: after the rest of the turn is played out; 2: and the
+    other player's next turn (``game.ai.rollout.play_through_next_turn``)."""
+    move_samples: int
+    """Dice samples per candidate move (at depth 1 or 2)."""
+    depth: int
+    """Look-ahead of the other searched decisions: 1 to the end of the turn, 2 through the other player's next."""
     per_unit: int
     """Charge or shooting targets considered per unit (nearest first)."""
 
 
 LEVELS: dict[str, Budget] = {
-    "ai-easy": Budget(candidates=4, samples=3, moves=3, move_depth=0, per_unit=1),
-    "ai": Budget(candidates=6, samples=8, moves=7, move_depth=0, per_unit=2),
-    "ai-hard": Budget(candidates=10, samples=16, moves=9, move_depth=1, per_unit=3),
+    "ai-easy": Budget(candidates=4, samples=3, moves=3, move_depth=0, move_samples=1, depth=1, per_unit=1),
+    "ai": Budget(candidates=6, samples=6, moves=7, move_depth=0, move_samples=1, depth=2, per_unit=2),
+    "ai-hard": Budget(candidates=10, samples=10, moves=9, move_depth=2, move_samples=2, depth=2, per_unit=3),
 }
 """The levels by player name (``game.players``): the same search, different budgets."""
 
@@ -118,7 +124,12 @@ class SearchPlayer:
             return Done(me)
         if len(candidates) == 1:
             return candidates[0]
-        samples = self.budget.samples if depth > 0 else 1
+        if depth == 0:
+            samples = 1
+        elif p.decision == "move":
+            samples = self.budget.move_samples
+        else:
+            samples = self.budget.samples
         seeds = [self.rng.getrandbits(48) for _ in range(samples)]
         best: Action = candidates[0]
         best_value = -math.inf
@@ -139,16 +150,18 @@ class SearchPlayer:
             except IllegalAction:
                 return None
             s = twin.state
-            start = (s.round, s.active_player)
-            if depth > 0:
-                play_to_turn_end(twin)
-            turned = (s.round, s.active_player) != start or twin.pending is None
-            total += evaluate(twin, me, s.active_player if depth > 0 and turned else 3 - s.active_player)
+            turned = False
+            if depth == 1:
+                turned = play_to_turn_end(twin)
+            elif depth >= 2:
+                turned = play_through_next_turn(twin)
+            total += evaluate(twin, me, s.active_player if turned else 3 - s.active_player)
         return total / len(seeds)
 
     # --- candidates ----------------------------------------------------------------------------------------
     def _candidates(self, game: Game, me: int) -> tuple[list[Action], int]:
-        """(candidates, depth) for the pending decision; depth 0 scores right after the action, 1 after the turn."""
+        """(candidates, depth) for the pending decision; depth 0 scores right after the action, 1 after the turn,
+        2 after the other player's next turn too."""
         p = game.pending
         assert p is not None
         s = game.state
@@ -160,16 +173,16 @@ class SearchPlayer:
             for uid in game.chargers(me):
                 targets = sorted(game.charge_targets(uid), key=lambda t: (s.scene.distance(uid, t), t))
                 out += [DeclareCharge(me, uid, t) for t in targets[: b.per_unit]]
-            return out[: b.candidates + 1], 1
+            return out[: b.candidates + 1], b.depth
         if d == "charge_reaction":
             assert p.unit is not None
             order = sorted(p.options, key=lambda r: r == "flee")      # fleeing is judged last (ties: stay)
-            return [ChargeReaction(me, p.unit, r) for r in order], 1
+            return [ChargeReaction(me, p.unit, r) for r in order], b.depth
         if d == "redirect":
             assert p.unit is not None
             out = [Redirect(me, p.unit, None)]
             out += [Redirect(me, p.unit, t) for t in game.redirect_targets(p.unit)[: b.per_unit]]
-            return out, 1
+            return out, b.depth
         if d == "roll_charge":
             return [RollCharge(me, p.options[0])], 0
         if d == "move":
@@ -180,17 +193,17 @@ class SearchPlayer:
                 return list(move_candidates(game, unit, b.moves)), b.move_depth
             return [Done(me)], 0
         if d == "shoot":
-            return self._shots(game, me), 1
+            return self._shots(game, me), b.depth
         if d == "pursue":
             assert p.unit is not None
-            return [Pursue(me, p.unit, True), Pursue(me, p.unit, False)], 1
+            return [Pursue(me, p.unit, True), Pursue(me, p.unit, False)], b.depth
         if d == "pursue_target":
             assert p.unit is not None
-            return [Pursue(me, p.unit, True, t) for t in p.options], 1
+            return [Pursue(me, p.unit, True, t) for t in p.options], b.depth
         if d == "follow_up":
             assert p.unit is not None
             out = [FollowUp(me, p.unit, True, t) for t in (p.options or (None,))]
-            return out + [FollowUp(me, p.unit, False)], 1
+            return out + [FollowUp(me, p.unit, False)], b.depth
         if d == "pivot_to_face":
             assert p.unit is not None
             return [Done(me)] + [PivotToFace(me, p.unit, t) for t in p.options], 0
@@ -211,7 +224,7 @@ class SearchPlayer:
             return [Done(me)], 0
         if d == "strategy":
             casts: list[Action] = [c for c in magic.cast_options(s, me) if game.check_magic(c) is None]
-            return [Done(me)] + casts[: b.candidates], 1
+            return [Done(me)] + casts[: b.candidates], b.depth
         if d == "dispel":
             assert p.unit is not None
             out = [Dispel(me)]
@@ -220,7 +233,7 @@ class SearchPlayer:
                 spend = Dispel(me, tuple(TokenSpend(n, u) for u, n in sources if n > 0))
                 if game.check_magic(spend) is None:
                     out.append(spend)
-            return out, 1
+            return out, b.depth
         if d == "allocate_tokens":
             return [_split(game, me)], 0
         return [Done(me)], 0
