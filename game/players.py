@@ -1,20 +1,21 @@
 """The computer players ``main.py autoplay --players`` can seat, by name (../shared/spec.md "Command line").
 
 ``random`` picks random legal actions (``game.autoplay.RandomPlayer``); ``simple`` is the lessons' rule-based
-opponent (``game.tutorial.opponent.SimplePlayer``). The searching opponents the spec names (``ai``, ``ai-easy``,
-``ai-hard``) are not built yet: asking for one is refused with a message, never answered with another player.
+opponent (``game.tutorial.opponent.SimplePlayer``); ``ai-easy``, ``ai`` and ``ai-hard`` are the computer opponent
+(``game.ai.SearchPlayer``) at its three thinking budgets (``game.ai.LEVELS``).
 """
 
 from __future__ import annotations
 
 import random
 
+from game.ai import LEVELS, SearchPlayer
 from game.autoplay import Player, RandomPlayer
 from game.tutorial.opponent import SimplePlayer
 
-PLAYERS: tuple[str, ...] = ("random", "simple")
+PLAYERS: tuple[str, ...] = ("random", "simple", "ai-easy", "ai", "ai-hard")
 """Player names that can be seated now."""
-PLANNED: tuple[str, ...] = ("ai", "ai-easy", "ai-hard")
+PLANNED: tuple[str, ...] = ()
 """Player names the spec reserves for the computer opponent still to come."""
 
 
@@ -30,6 +31,8 @@ def make_player(name: str, seed: int) -> Player:
         return RandomPlayer(random.Random(seed))
     if name == "simple":
         return SimplePlayer(seed)
+    if name in LEVELS:
+        return SearchPlayer(seed, LEVELS[name])
     if name in PLANNED:
         raise UnknownPlayer(f"the computer opponent {name!r} is not available yet; choose one of "
                             f"{', '.join(PLAYERS)}")

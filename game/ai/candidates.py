@@ -1,0 +1,172 @@
+"""Candidate actions for the computer opponent: a small purposeful set per decision, legal by the engine's checks.
+
+Moves (step 2.4) for one unit, in order of preference, each kept only if ``Game.check_move`` accepts it (the
+longest legal distance of each idea is kept, trying shorter ones when the engine refuses):
+
+* toward the enemy the unit would most like to charge (worth over distance): an Advance or Rush all the way, or
+  stopping just outside that enemy's charge reach (``STAY_OUT``) so the enemy cannot charge first, or closing to
+  charge next turn (the reach is the engine's ``charge_allowance``: 12", Fast, Slow, musician, spells);
+* toward the nearest objective marker when a mission is played;
+* into the nearest terrain piece that gives cover (terrain trait ``cover``);
+* backing away from the nearest enemy (an Advance keeping the facing: out of its charge reach);
+* holding, or holding with a pivot to face the nearest enemy (which also guards the flanks; a shooting unit holds
+  to shoot).
+
+Other decisions take the engine's own options (charge targets, shooting targets, reactions, redirects, pursuit and
+follow-up choices, casts from ``magic.cast_options``), pruned to the nearest few per unit. Nothing here judges a
+candidate; ``game.ai.search`` does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from game.ai.evaluate import charge_reach, worth
+from game.engine.actions import Action, Move, rounded_pose
+from game.engine.game import Game
+from game.engine.state import Unit
+from geometry.pose import Pose, bearing_difference, bearing_to
+
+ADVANCE = 6.0
+"""Inches of an Advance (rulebook "Advance"); the engine refuses more, and shorter tries follow."""
+RUSH = 12.0
+"""Inches of a Rush (rulebook "Rush")."""
+STAY_OUT = 0.6
+"""Inches beyond an enemy's charge reach to keep, to stay out of it."""
+SHORTER = (1.0, 0.75, 0.5, 0.25)
+"""Fractions of a wanted distance tried in turn when the engine refuses the longer."""
+
+
+def _path(start: Pose, bearing: float, dist: float, turn_limit: float = 90.0) -> tuple[Pose, ...]:
+    """Pivot toward ``bearing`` (at most ``turn_limit`` degrees) then move ``dist`` inches straight ahead."""
+    turn = max(-turn_limit, min(turn_limit, bearing_difference(start.facing, bearing)))
+    facing = start.turned(turn).facing
+    r = math.radians(facing)
+    end = Pose(start.x + dist * math.sin(r), start.y + dist * math.cos(r), facing)
+    if abs(turn) > 1e-6:
+        return (rounded_pose(start.facing_to(facing)), rounded_pose(end))
+    return (rounded_pose(end),)
+
+
+def _first_legal(game: Game, unit: Unit, kind: str, bearing: float, dists: list[float]) -> Move | None:
+    """The first of the moves toward ``bearing`` over ``dists`` (each tried at ``SHORTER`` fractions) the engine
+    accepts."""
+    assert unit.pose is not None
+    tried: set[float] = set()
+    for want in dists:
+        for f in SHORTER:
+            d = round(want * f, 2)
+            if d < 0.3 or d in tried:
+                continue
+            tried.add(d)
+            move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing, d))
+            if game.check_move(move) is None:
+                return move
+    return None
+
+
+def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
+    """Up to ``limit`` distinct legal moves for ``unit`` (see the module docstring), hold first."""
+    assert unit.pose is not None
+    s = game.state
+    start = unit.pose
+    hold = Move(unit.player, unit.id, "hold", ())
+    out: list[Move] = [hold]
+    seen: set[tuple[Pose, ...]] = {()}
+
+    def add(move: Move | None) -> None:
+        if move is not None and move.path not in seen and len(out) < limit:
+            seen.add(move.path)
+            out.append(move)
+
+    enemies = [e for e in s.enemies_of(unit.player) if e.pose is not None and not e.fleeing]
+    if not enemies:
+        return out
+    scene = s.scene
+    gaps = {e.id: scene.distance(unit.id, e.id) for e in enemies}
+    nearest = min(enemies, key=lambda e: (gaps[e.id], e.id))
+    prey = max(enemies, key=lambda e: (worth(e) / (gaps[e.id] + 6.0), e.id))
+    for idea in _ideas(game, unit, nearest, prey, gaps):
+        if len(out) >= limit:
+            break
+        add(idea)
+    if len(out) < limit:
+        assert nearest.pose is not None
+        turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(start.xy, nearest.pose.xy))))
+        if abs(turn) > 2.0:
+            pivot = Move(unit.player, unit.id, "hold", (rounded_pose(start.turned(turn)),))
+            if game.check_move(pivot) is None:
+                add(pivot)
+    return out
+
+
+def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, float]) -> Iterator[Move | None]:
+    """The move ideas in order of preference, lazily (each costs ``check_move`` calls)."""
+    s = game.state
+    assert unit.pose is not None and prey.pose is not None and nearest.pose is not None
+    start = unit.pose
+    to_prey = bearing_to(start.xy, prey.pose.xy)
+    gap = gaps[prey.id]
+    stay_out = charge_reach(game, prey) + STAY_OUT
+    shooter = any((w.range or 0.0) > 0.0 for w in unit.profile.weapons)
+    # Stop just outside the prey's charge reach (it cannot charge first), or close in all the way.
+    if gap > stay_out:
+        short = gap - stay_out
+        yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, short)])
+        if short > ADVANCE:
+            yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, short)])
+    close = max(gap - 1.2, 0.0)
+    yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, close)])
+    if not shooter and close > ADVANCE:
+        yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, close)])
+    if s.mission is not None:
+        marks = [o for o in s.objectives if not o.destroyed and o.carried_by is None]
+        if marks:
+            o = min(marks, key=lambda o: (start.x - o.x) ** 2 + (start.y - o.y) ** 2)
+            d = math.hypot(start.x - o.x, start.y - o.y)
+            if d > 1.0:
+                b = bearing_to(start.xy, (o.x, o.y))
+                yield _first_legal(game, unit, "advance", b, [min(ADVANCE, d)])
+                if d > ADVANCE:
+                    yield _first_legal(game, unit, "rush", b, [min(RUSH, d)])
+    cover = _nearest_cover(game, start)
+    if cover is not None:
+        d = math.hypot(cover[0] - start.x, cover[1] - start.y)
+        if 0.5 < d <= RUSH:
+            yield _first_legal(game, unit, "advance" if d <= ADVANCE else "rush", bearing_to(start.xy, cover),
+                               [d])
+    near_gap = gaps[nearest.id]
+    near_out = charge_reach(game, nearest) + STAY_OUT
+    if near_gap < near_out:     # back away, keeping the facing (no turn): out of its reach if possible
+        away = bearing_to(nearest.pose.xy, start.xy)
+        r = math.radians(away)
+        for d in (min(ADVANCE, near_out - near_gap), ADVANCE / 2):
+            end = rounded_pose(Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing))
+            move = Move(unit.player, unit.id, "advance", (end,))
+            if game.check_move(move) is None:
+                yield move
+                break
+    if nearest.id != prey.id and gaps[nearest.id] > 1.5:
+        yield _first_legal(game, unit, "advance", bearing_to(start.xy, nearest.pose.xy),
+                           [min(ADVANCE, gaps[nearest.id] - 1.2)])
+
+
+def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:
+    """The centre of the nearest terrain piece that gives cover (trait ``cover``), or None."""
+    best: tuple[float, tuple[float, float]] | None = None
+    for t in game.state.terrain:
+        if "cover" not in t.traits or "impassable" in t.traits:
+            continue
+        xs = [p[0] for p in t.polygon]
+        ys = [p[1] for p in t.polygon]
+        c = (sum(xs) / len(xs), sum(ys) / len(ys))
+        d = math.hypot(c[0] - start.x, c[1] - start.y)
+        if best is None or d < best[0]:
+            best = (d, c)
+    return None if best is None else best[1]
+
+
+def pruned(actions: list[Action], limit: int) -> list[Action]:
+    """The first ``limit`` of ``actions`` (they come nearest first)."""
+    return actions[:limit]

@@ -1,0 +1,139 @@
+"""Position evaluation for the computer opponent: one number, in points, good for ``seat`` when positive.
+
+The score is zero-sum (the same terms for both sides, the other side's subtracted) and is made of:
+
+* Victory Points now (``Game.victory_points``: destroyed, routed and fled units, half-strength units, killed
+  heroes and Generals, objectives held; rulebook "Victory Conditions"), which is what wins the game;
+* the worth of each unit still in the game: ``MATERIAL`` x its cost x the share of its models left (plus a living
+  joined hero's cost), less ``FLEEING`` or ``SHAKEN`` of it for a unit fleeing or Shaken (a unit that may rout or
+  cannot charge is worth less than its models);
+* threats: each unit within charge reach of an enemy that may charge (``charge_reach``) loses a share of its
+  worth, more when the enemy stands on its flank or rear (rulebook "Charging": a flank or rear charge is
+  deadlier), and fully when the enemy is the side that acts next, ``LATER`` of it otherwise;
+* shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
+* shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
+* closing in: a unit of ``seat`` of several models without ranged weapons loses a little for each inch to the
+  nearest enemy (``APPROACH``), so moves that lead to a charge next turn are preferred over standing still (this
+  term alone is not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
+* objectives (when a mission is played): each marker is worth up to ``OBJECTIVE_PULL`` to the side whose nearest
+  unit is closer to it (beyond the 100 VP a held one already gives).
+
+Once the game is over only the Victory Points count (the result, scaled to outweigh any estimate).
+
+Only public state is read (no dice, no hidden choices: the search evaluates a seat view, ``game.ai.view``).
+"""
+
+from __future__ import annotations
+
+from game.engine.game import Game
+from game.engine.random_charge import charge_allowance
+from game.engine.state import Unit
+from geometry.pose import bearing_difference, bearing_to
+
+MATERIAL = 0.5
+"""Share of a unit's cost it is worth while in the game (its full cost is already VP once it is gone)."""
+FLEEING = 0.9
+"""Share of its worth a fleeing unit loses."""
+SHAKEN = 0.35
+"""Share of its worth a Shaken unit loses."""
+THREAT = {"front": 0.15, "flank": 0.35, "rear": 0.5}
+"""Share of a unit's worth at risk from an enemy within charge reach, by the side the enemy stands on."""
+LATER = 0.3
+"""Weight of the threats of the side that does not act next."""
+SHOT_AT = {"alone": 0.25, "unit": 0.04}
+"""Share of a unit's worth at risk when an enemy shooting unit has it within range: a lone model (a hero, a
+monster) falls to a few hits."""
+SHOOT_READY = 0.12
+"""Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
+APPROACH = 2.0
+"""Points per inch (scaled by worth / 100) a unit without ranged weapons loses for its distance to the enemy."""
+OBJECTIVE_PULL = 40.0
+"""Points an objective marker is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
+
+
+def worth(unit: Unit) -> float:
+    """Points a unit in the game is worth now: its cost x models left / starting models, plus a living hero."""
+    if unit.removed is not None or unit.starting_models <= 0:
+        return 0.0
+    w = unit.cost * unit.models / unit.starting_models
+    if unit.hero is not None and unit.hero_alive:
+        w += unit.hero.cost
+    return w
+
+
+def side_of(target: Unit, enemy: Unit) -> str:
+    """``front``, ``flank`` or ``rear``: where ``enemy``'s centre stands seen from ``target``'s facing."""
+    assert target.pose is not None and enemy.pose is not None
+    off = abs(bearing_difference(target.pose.facing, bearing_to(target.pose.xy, enemy.pose.xy)))
+    return "front" if off <= 45.0 else ("flank" if off <= 135.0 else "rear")
+
+
+def charge_reach(game: Game, unit: Unit) -> float:
+    """Inches ``unit`` may charge (rulebook "Charge Moves": 12", Fast, Slow, musician, spells; the engine's
+    ``random_charge.charge_allowance``)."""
+    return charge_allowance(game.state, unit)
+
+
+def _reach(unit: Unit) -> float:
+    return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
+
+
+def evaluate(game: Game, seat: int, next_to_act: int) -> float:
+    """The position for ``seat`` (points, positive = good), ``next_to_act`` being the player whose turn comes
+    next (their threats count fully). See the module docstring for the terms."""
+    s = game.state
+    vp = game.victory_points()
+    score = float(vp[seat] - vp[3 - seat])
+    if s.game_over:
+        return score * 10.0     # the result: only the Victory Points count now (x10 so that it outweighs any guess)
+    scene = s.scene
+    on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
+    reach = {u.id: charge_reach(game, u) for u in on}
+    for u in s.units.values():
+        w = worth(u)
+        if w <= 0.0:
+            continue
+        value = MATERIAL * w
+        if u.fleeing:
+            value -= FLEEING * w
+        elif u.shaken:
+            value -= SHAKEN * w
+        score += value if u.player == seat else -value
+    for u in on:
+        w = worth(u)
+        sign = 1.0 if u.player == seat else -1.0
+        enemies = [e for e in on if e.player != u.player]
+        if not enemies:
+            continue
+        gaps = [(scene.distance(u.id, e.id), e) for e in enemies]
+        nearest = min(g for g, _ in gaps)
+        risk = 0.0
+        for gap, e in gaps:
+            if gap > reach[e.id] or e.fleeing or e.engaged_with or u.engaged_with:
+                continue
+            share = THREAT[side_of(u, e)] * min(1.0, worth(e) / max(w, 1.0))
+            risk = max(risk, share * (1.0 if e.player == next_to_act else LATER))
+        shot_at = any(_reach(e) >= g for g, e in gaps if not e.fleeing and not e.engaged_with)
+        if shot_at and not u.engaged_with:
+            later = 1.0 if u.player != next_to_act else LATER
+            risk += SHOT_AT["alone" if u.starting_models == 1 else "unit"] * later
+        score -= sign * risk * w
+        if u.fleeing or u.engaged_with:
+            continue
+        fire = _reach(u)
+        if fire > 0.0:
+            if nearest <= fire:
+                score += sign * SHOOT_READY * w
+        elif u.player == seat and u.starting_models > 1:
+            # only its own side's units (the other side keeping away is no gain); a lone hero stays back
+            score -= APPROACH * (w / 100.0) * min(nearest, 36.0)
+    if s.mission is not None:
+        for o in s.objectives:
+            if o.destroyed or o.carried_by is not None:
+                continue
+            mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing]
+            theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing]
+            d_me = min(mine, default=48.0)
+            d_them = min(theirs, default=48.0)
+            score += OBJECTIVE_PULL * max(-12.0, min(12.0, d_them - d_me)) / 12.0
+    return score

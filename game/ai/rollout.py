@@ -1,0 +1,115 @@
+"""The cheap fixed policy the search plays after a candidate action, to the end of the turn.
+
+After the candidate, both seats answer with this policy until the turn is over (the active player changes, a new
+round begins or the game ends) or ``MAX_STEPS`` actions were taken: no further charges, moves, spells, dispels,
+consolidation moves or pivots (``Done``); a charged unit Stands and Shoots when it may, else Holds; a charger whose
+target fled runs it down; Random Charge Distances: the first charge left is rolled; every unit that may shoot fires
+one weapon group at its nearest valid target (artillery firing at points does not); after a melee the winner
+pursues and follows up (the first candidate); spell tokens are split the engine's default way. So a charge or a shot
+is judged by its melee, its morale tests and its flight, and a move by what the turn's shooting and combat make of
+it. ``play_through_next_turn`` also plays the other player's next turn, where every unit that may charge does
+(at its nearest target): so the answer to a position is simulated, not guessed. All dice are the clone's own
+(``game.ai.view``).
+"""
+
+from __future__ import annotations
+
+from game.engine import magic
+from game.engine.actions import (
+    Action,
+    ChargeReaction,
+    DeclareCharge,
+    Done,
+    FollowUp,
+    Pursue,
+    Redirect,
+    RollCharge,
+    Shoot,
+)
+from game.engine.errors import IllegalAction
+from game.engine.game import Game
+
+MAX_STEPS = 120
+"""Actions a rollout may take before it stops (a whole turn of the fixed policy takes far fewer)."""
+
+
+def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Action:
+    """The fixed policy's answer to ``game.pending`` (see the module docstring). ``idle``: units already found with
+    no shooting target this phase (skipped, and added to as more are found; the hot path of a rollout). ``charge``:
+    charges are declared greedily (each unit that may charge, at its nearest target), as an aggressive opponent
+    would."""
+    p = game.pending
+    assert p is not None
+    player = p.player
+    d = p.decision
+    if d == "charge_reaction":
+        assert p.unit is not None
+        return ChargeReaction(player, p.unit, "stand_and_shoot" if "stand_and_shoot" in p.options else "hold")
+    if d == "redirect":
+        assert p.unit is not None
+        return Redirect(player, p.unit, None)
+    if d == "roll_charge":
+        return RollCharge(player, p.options[0])
+    if d in ("pursue", "pursue_target"):
+        assert p.unit is not None
+        return Pursue(player, p.unit, True, p.options[0] if d == "pursue_target" and p.options else None)
+    if d == "follow_up":
+        assert p.unit is not None
+        return FollowUp(player, p.unit, True, p.options[0] if p.options else None)
+    if d == "declare_charge" and charge:
+        s = game.state
+        for uid in game.chargers(player):
+            if not any(c.unit == uid for c in s.charges):
+                targets = game.charge_targets(uid)
+                if targets:
+                    return DeclareCharge(player, uid, min(targets, key=lambda t: (s.scene.distance(uid, t), t)))
+        return Done(player)
+    if d == "allocate_tokens":
+        return magic.default_allocation(game.state, player)
+    if d == "shoot":
+        shot = nearest_shot(game, player, idle)
+        if shot is not None:
+            return shot
+    return Done(player)
+
+
+def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot | None:
+    """A shot at the nearest valid target by the first unit of ``player`` that has not fired yet, or None. Units in
+    ``idle`` are skipped; units found without a target are added to it (targets only go away within a phase)."""
+    s = game.state
+    for unit in s.units_of(player):
+        if unit.shot_targets or (idle is not None and unit.id in idle):
+            continue
+        targets = game.shooting_targets(unit.id)
+        if targets:
+            return Shoot(player, unit.id, min(targets, key=lambda t: (s.scene.distance(unit.id, t), t)))
+        if idle is not None:
+            idle.add(unit.id)
+    return None
+
+
+def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = False) -> bool:
+    """Play ``game`` (a clone rolling the AI's own dice) with ``policy`` until the turn is over (see the module
+    docstring); ``charge``: charges declared greedily. An action the engine refuses ends the rollout where it
+    stands. Returns whether the turn is over (or the game)."""
+    s = game.state
+    start = (s.round, s.active_player)
+    idle: set[str] = set()
+    phase = s.phase
+    for _ in range(max_steps):
+        if game.pending is None or (s.round, s.active_player) != start:
+            return True
+        if s.phase is not phase:
+            idle.clear()
+            phase = s.phase
+        try:
+            game.apply(policy(game, idle, charge))
+        except IllegalAction:
+            return False
+    return False
+
+
+def play_through_next_turn(game: Game) -> bool:
+    """The rest of this turn (``play_to_turn_end``), then the other player's whole next turn with greedy charges:
+    what the enemy's charges would make of the position. Returns whether both turns were played out."""
+    return play_to_turn_end(game) and (game.pending is None or play_to_turn_end(game, charge=True))

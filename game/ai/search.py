@@ -1,0 +1,331 @@
+"""``SearchPlayer``: the computer opponent's decisions, by simulation on seat views with its own dice.
+
+For the pending decision (``Game.pending``) the player:
+
+1. makes a seat view of the game (``game.ai.view.seat_view``): a clone holding only what its seat may see, whose
+   dice are its own, drawn from its seeded ``random.Random`` (never the game's dice object or stream);
+2. lists candidate actions (``game.ai.candidates`` for moves; the engine's own options for charges, targets,
+   reactions, redirects, pursuit, follow-up, pivots, casts and dispels), legal by the engine's validators;
+3. judges each candidate: ``samples`` clones of the view, each rolling dice seeded from the same per-decision seeds
+   (common random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy
+   of ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
+   charge whatever they can (moves at depth 0 are scored right after they are made), then
+   ``game.ai.evaluate.evaluate``; the mean is the candidate's value;
+4. returns the best (the earliest on a tie, so "do nothing" wins ties where it is listed first).
+
+A decision with one candidate is answered without search. Set-up decisions (deployment, roll-off choices, Scout,
+Ambush, objective markers, side-missions) use quick heuristics (``_setup``), and spell tokens are split
+two thirds spell, one third dispel when the enemy has casters. The levels differ only by ``Budget``.
+The player keeps no memory between calls, so it may be asked about any game, cloned or not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from game.ai.candidates import move_candidates
+from game.ai.evaluate import evaluate
+from game.ai.rollout import play_through_next_turn, play_to_turn_end
+from game.ai.view import seat_view
+from game.autoplay import RandomPlayer, point_shot
+from game.engine import magic
+from game.engine.actions import (
+    Action,
+    AllocateTokens,
+    ChargeReaction,
+    ChooseDeployment,
+    ChooseFirstTurn,
+    Consolidate,
+    DeclareCharge,
+    Deploy,
+    Dispel,
+    Done,
+    FollowUp,
+    PivotToFace,
+    Pursue,
+    RallyPivot,
+    Redirect,
+    RollCharge,
+    Shoot,
+    TokenSpend,
+    TokenSplit,
+    rounded_pose,
+)
+from game.engine.deployment import zone_polygon
+from game.engine.dice import Dice
+from game.engine.errors import IllegalAction
+from game.engine.game import Game
+from game.engine.state import Unit
+from geometry.pose import Pose, bearing_difference, bearing_to
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a level thinks per decision."""
+
+    candidates: int
+    """Candidates judged at most per decision (charges, shots, casts...)."""
+    samples: int
+    """Dice samples per candidate whose outcome depends on dice."""
+    moves: int
+    """Candidate moves per unit."""
+    move_depth: int
+    """0: a move is scored right after it is made; 1: after the rest of the turn is played out; 2: and the
+    other player's next turn (``game.ai.rollout.play_through_next_turn``)."""
+    move_samples: int
+    """Dice samples per candidate move (at depth 1 or 2)."""
+    depth: int
+    """Look-ahead of the other searched decisions: 1 to the end of the turn, 2 through the other player's next."""
+    per_unit: int
+    """Charge or shooting targets considered per unit (nearest first)."""
+
+
+LEVELS: dict[str, Budget] = {
+    "ai-easy": Budget(candidates=4, samples=3, moves=3, move_depth=0, move_samples=1, depth=1, per_unit=1),
+    "ai": Budget(candidates=6, samples=6, moves=7, move_depth=0, move_samples=1, depth=2, per_unit=2),
+    "ai-hard": Budget(candidates=10, samples=10, moves=9, move_depth=2, move_samples=2, depth=2, per_unit=3),
+}
+"""The levels by player name (``game.players``): the same search, different budgets."""
+
+DEPLOY_TRIES = 24
+"""Legal placements sampled per unit deployed; the most forward one, away from friends' flanks, is kept."""
+
+
+@dataclass
+class SearchPlayer:
+    """The computer opponent (see the module docstring): ``choose(game) -> Action`` for ``game.pending``."""
+
+    seed: int = 1
+    """Seed of the player's own generator (candidate sampling and its dice)."""
+    budget: Budget = field(default_factory=lambda: LEVELS["ai"])
+    """How much it thinks."""
+    rng: random.Random = field(init=False, repr=False)
+    _setup_player: RandomPlayer = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self._setup_player = RandomPlayer(random.Random(self.seed ^ 0x5EED))
+
+    # --- the decision --------------------------------------------------------------------------------------
+    def choose(self, game: Game) -> Action:
+        """A legal action answering ``game.pending``. Raises ``RuntimeError`` when the game is over."""
+        p = game.pending
+        if p is None:
+            raise RuntimeError("the game is over")
+        me = p.player
+        view = seat_view(game, me, self.rng)
+        setup = self._setup(view, me)
+        if setup is not None:
+            return setup
+        candidates, depth = self._candidates(view, me)
+        if not candidates:
+            return Done(me)
+        if len(candidates) == 1:
+            return candidates[0]
+        if depth == 0:
+            samples = 1
+        elif p.decision == "move":
+            samples = self.budget.move_samples
+        else:
+            samples = self.budget.samples
+        seeds = [self.rng.getrandbits(48) for _ in range(samples)]
+        best: Action = candidates[0]
+        best_value = -math.inf
+        for action in candidates:
+            value = self._judge(view, action, me, seeds, depth)
+            if value is not None and value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _judge(self, view: Game, action: Action, me: int, seeds: list[int], depth: int) -> float | None:
+        """Mean evaluation of ``action`` over the sampled dice, or None if the engine refuses it."""
+        total = 0.0
+        for seed in seeds:
+            twin = view.clone()
+            twin.dice = Dice(seed=seed)
+            try:
+                twin.apply(action)
+            except IllegalAction:
+                return None
+            s = twin.state
+            turned = False
+            if depth == 1:
+                turned = play_to_turn_end(twin)
+            elif depth >= 2:
+                turned = play_through_next_turn(twin)
+            total += evaluate(twin, me, s.active_player if turned else 3 - s.active_player)
+        return total / len(seeds)
+
+    # --- candidates ----------------------------------------------------------------------------------------
+    def _candidates(self, game: Game, me: int) -> tuple[list[Action], int]:
+        """(candidates, depth) for the pending decision; depth 0 scores right after the action, 1 after the turn,
+        2 after the other player's next turn too."""
+        p = game.pending
+        assert p is not None
+        s = game.state
+        b = self.budget
+        d = p.decision
+        out: list[Action] = []
+        if d == "declare_charge":
+            out.append(Done(me))
+            for uid in game.chargers(me):
+                targets = sorted(game.charge_targets(uid), key=lambda t: (s.scene.distance(uid, t), t))
+                out += [DeclareCharge(me, uid, t) for t in targets[: b.per_unit]]
+            return out[: b.candidates + 1], b.depth
+        if d == "charge_reaction":
+            assert p.unit is not None
+            order = sorted(p.options, key=lambda r: r == "flee")      # fleeing is judged last (ties: stay)
+            return [ChargeReaction(me, p.unit, r) for r in order], b.depth
+        if d == "redirect":
+            assert p.unit is not None
+            out = [Redirect(me, p.unit, None)]
+            out += [Redirect(me, p.unit, t) for t in game.redirect_targets(p.unit)[: b.per_unit]]
+            return out, b.depth
+        if d == "roll_charge":
+            return [RollCharge(me, p.options[0])], 0
+        if d == "move":
+            for uid in game.units_to_move(me):
+                unit = s.units[uid]
+                if unit.pose is None:
+                    continue
+                return list(move_candidates(game, unit, b.moves)), b.move_depth
+            return [Done(me)], 0
+        if d == "shoot":
+            return self._shots(game, me), b.depth
+        if d == "pursue":
+            assert p.unit is not None
+            return [Pursue(me, p.unit, True), Pursue(me, p.unit, False)], b.depth
+        if d == "pursue_target":
+            assert p.unit is not None
+            return [Pursue(me, p.unit, True, t) for t in p.options], b.depth
+        if d == "follow_up":
+            assert p.unit is not None
+            out = [FollowUp(me, p.unit, True, t) for t in (p.options or (None,))]
+            return out + [FollowUp(me, p.unit, False)], b.depth
+        if d == "pivot_to_face":
+            assert p.unit is not None
+            return [Done(me)] + [PivotToFace(me, p.unit, t) for t in p.options], 0
+        if d == "consolidate":
+            assert p.unit is not None
+            out = [Done(me)]
+            face = _facing_nearest(game, s.units[p.unit])
+            if face is not None:
+                out.append(Consolidate(me, p.unit, (face,)))
+            return out, 0
+        if d == "rally":
+            for uid in p.options:
+                face = _facing_nearest(game, s.units[uid])
+                if face is not None:
+                    pivot = RallyPivot(me, uid, face.facing)
+                    if game.check_rally_pivot(pivot) is None:
+                        return [Done(me), pivot], 0
+            return [Done(me)], 0
+        if d == "strategy":
+            casts: list[Action] = [c for c in magic.cast_options(s, me) if game.check_magic(c) is None]
+            return [Done(me)] + casts[: b.candidates], b.depth
+        if d == "dispel":
+            assert p.unit is not None
+            out = [Dispel(me)]
+            sources = magic.token_sources(s, s.units[p.unit], me)
+            if sources:
+                spend = Dispel(me, tuple(TokenSpend(n, u) for u, n in sources if n > 0))
+                if game.check_magic(spend) is None:
+                    out.append(spend)
+            return out, b.depth
+        if d == "allocate_tokens":
+            return [_split(game, me)], 0
+        return [Done(me)], 0
+
+    def _shots(self, game: Game, me: int) -> list[Action]:
+        """Shots of the first unit that may still shoot, at its nearest few targets; Done when none may."""
+        s = game.state
+        for unit in s.units_of(me):
+            if unit.shot_targets:
+                continue
+            if game.point_shooter(unit.id):
+                shot = point_shot(game, me, unit.id, None)
+                if shot is not None:
+                    return [shot]
+                continue
+            targets = sorted(game.shooting_targets(unit.id), key=lambda t: (s.scene.distance(unit.id, t), t))
+            if targets:
+                return [Shoot(me, unit.id, t) for t in targets[: max(self.budget.per_unit, 2)]]
+        return [Done(me)]
+
+    # --- set-up --------------------------------------------------------------------------------------------
+    def _setup(self, game: Game, me: int) -> Action | None:
+        """Heuristic answers to the set-up decisions, or None for a decision the search makes."""
+        p = game.pending
+        assert p is not None
+        d = p.decision
+        if d == "deploy":
+            return self._deploy(game, me, p.options[0])
+        if d == "choose_first_turn":
+            return ChooseFirstTurn(me, me)       # the first charge is worth more than the last word
+        if d == "choose_deployment":
+            return ChooseDeployment(me, 3 - me, p.options[0] if p.options else None)  # deploy second: see theirs
+        if d == "set_aside":
+            return Done(me)
+        if d in ("scout_move", "ambush", "choose_objective_order", "place_objective", "select_side_mission"):
+            return self._setup_player.choose(game)
+        return None
+
+    def _deploy(self, game: Game, me: int, uid: str) -> Action:
+        """A legal placement in the deployment zone, facing the table centre, as far forward as the samples
+        allow (a lone model as far back) and a little apart from friends already placed."""
+        s = game.state
+        zone = zone_polygon(s, me)
+        x0, y0, x1, y1 = zone.bounds
+        centre = (s.table.width / 2, s.table.depth / 2)
+        cx, cy = zone.centroid.x, zone.centroid.y
+        facing = round(bearing_to((cx, cy), centre) / 45.0) * 45.0 % 360.0
+        friends = [u.pose for u in s.units_of(me) if u.pose is not None]
+        best: tuple[float, Action] | None = None
+        for _ in range(DEPLOY_TRIES):
+            pose = rounded_pose(Pose(self.rng.uniform(x0, x1), self.rng.uniform(y0, y1), facing))
+            action = Deploy(me, uid, pose)
+            if game.check_deploy(action) is not None:
+                continue
+            score = -math.hypot(pose.x - centre[0], pose.y - centre[1])
+            if s.units[uid].starting_models == 1:
+                score = -score        # a lone hero stays at the back, out of the first volleys
+            score -= sum(3.0 for f in friends if math.hypot(f.x - pose.x, f.y - pose.y) < 6.0)
+            if best is None or score > best[0]:
+                best = (score, action)
+        return best[1] if best is not None else self._setup_player.choose(game)
+
+
+def _facing_nearest(game: Game, unit: Unit) -> Pose | None:
+    """``unit``'s pose pivoted to face the nearest enemy, or None if it already does (within 2 degrees)."""
+    s = game.state
+    if unit.pose is None:
+        return None
+    enemies = [e for e in s.enemies_of(unit.player) if e.pose is not None]
+    if not enemies:
+        return None
+    near = min(enemies, key=lambda e: (s.scene.distance(unit.id, e.id), e.id))
+    assert near.pose is not None
+    turn = bearing_difference(unit.pose.facing, bearing_to(unit.pose.xy, near.pose.xy))
+    # the centre stays exactly where it is (a rounded centre would be a move as well as a pivot)
+    return None if abs(turn) < 2.0 else Pose(unit.pose.x, unit.pose.y, round(unit.pose.turned(turn).facing, 3))
+
+
+def _split(game: Game, me: int) -> Action:
+    """Spell tokens: two thirds spell, one third dispel when the enemy has casters, else all spell; the engine's
+    default split if the engine refuses that."""
+    s = game.state
+    default = magic.default_allocation(s, me)
+    if not magic.casters_of(s, 3 - me):
+        return default
+    if magic.mode_of(s) == "pooled":
+        total = magic.allocation_total(s, me)
+        action: Action = AllocateTokens(me, spell_tokens=total - total // 3, dispel_tokens=total // 3)
+    else:
+        splits = tuple(TokenSplit(t.unit, t.spell - t.spell // 3, t.spell // 3) for t in default.casters)
+        action = AllocateTokens(me, casters=splits)
+    return action if game.check_magic(action) is None else default
+
+
+__all__ = ["LEVELS", "Budget", "SearchPlayer"]
