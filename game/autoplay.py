@@ -18,6 +18,7 @@ import shapely
 from game.engine import magic, side_missions
 from game.engine.actions import (
     Action,
+    Activate,
     AllocateTokens,
     ChargeReaction,
     ChooseDeployment,
@@ -41,6 +42,7 @@ from game.engine.actions import (
     SetAside,
     Shoot,
     ShootPoint,
+    StrikeBack,
     TokenSpend,
     TokenSplit,
     rounded_pose,
@@ -172,6 +174,32 @@ class RandomPlayer:
                 pivot = RallyPivot(p.player, uid, rounded_pose(unit.pose.turned(turn)).facing)
                 if _legal(game, pivot):
                     return pivot
+        return None
+
+    def _choose_activation(self, game: Game, p: Pending) -> Action | None:
+        """An activation ruleset (AoF:R 2.16): any unit not activated yet."""
+        return Activate(p.player, self.rng.choice(list(p.options)))
+
+    def _choose_action(self, game: Game, p: Pending) -> Action | None:
+        """The activated unit's action: often a Charge when it has a target, else a move (None: stays idle)."""
+        assert p.unit is not None
+        targets = game.charge_targets(p.unit)
+        if targets and self.rng.random() < 0.7:
+            return DeclareCharge(p.player, p.unit, self.rng.choice(targets))
+        return self._choose_move(game, p)
+
+    def _choose_strike_back(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        return StrikeBack(p.player, p.unit) if self.rng.random() < 0.8 else None
+
+    def _choose_wavering(self, game: Game, p: Pending) -> Action | None:
+        """A Wavering unit's idle activation: sometimes a pivot by up to 90 degrees."""
+        unit = game.state.units[p.unit] if p.unit is not None else None
+        if unit is not None and unit.pose is not None and self.rng.random() < 0.5:
+            pivot = RallyPivot(p.player, unit.id, rounded_pose(unit.pose.turned(round(self.rng.uniform(-90, 90),
+                                                                                    1))).facing)
+            if _legal(game, pivot):
+                return pivot
         return None
 
     def _choose_deploy(self, game: Game, p: Pending) -> Action | None:
@@ -360,6 +388,8 @@ _CHOOSERS: dict[str, Callable[[RandomPlayer, Game, Pending], Action | None]] = {
     "ambush": RandomPlayer._choose_ambush, "choose_first_turn": RandomPlayer._choose_first_turn,
     "choose_objective_order": RandomPlayer._choose_objective_order,
     "place_objective": RandomPlayer._choose_objective, "select_side_mission": RandomPlayer._choose_side_mission,
+    "activate": RandomPlayer._choose_activation, "action": RandomPlayer._choose_action,
+    "strike_back": RandomPlayer._choose_strike_back, "wavering": RandomPlayer._choose_wavering,
 }
 """The random player's step for each pending decision (``RandomPlayer.choose``); ``done`` for any other."""
 

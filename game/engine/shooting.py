@@ -55,6 +55,9 @@ from game.engine.state import GameState, MoveAction, Unit
 from geometry.formation import hero_index
 from geometry.formation import sergeant_index as formation_sergeant
 
+ALL_ROWS = 1 << 16
+"""AoF:R 2.16 "Who Can Shoot": every model of the unit may fire (``shoot(..., all_rows=True)``)."""
+
 MAX_TARGETS = 2
 """Rulebook "Multiple Weapon Types": a unit may fire at up to two different targets per Shooting Phase."""
 
@@ -214,13 +217,13 @@ def quality_for(shooter: Unit, weapon: Weapon) -> int:
 
 def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weapon, models: list[int],
                       ap: int | None = None, *, hero_target: bool = False,
-                      indirect_fire: bool = False) -> list[Modifier]:
+                      indirect_fire: bool = False, cover: bool = True) -> list[Modifier]:
     """Modifiers to the target's Defense rolls against ``weapon`` fired by the shooter's ``models``.
 
     Rulebook "AP(X)": -X (``ap`` overrides the weapon's X, for Rending 6s). Rulebook "Cover Terrain": +1 when
     the target is in cover from the firing models (``Scene.in_cover``); "Blast(X)" ignores cover; "Indirect"
     (``indirect_fire``) ignores cover from sight obstructions; a Sniper's unit of one (``hero_target``) is judged
-    alone.
+    alone. ``cover`` False: cover does not count here (AoF:R 2.16 makes it a -1 to hit: ``shoot``).
     """
     mods: list[Modifier] = []
     x = weapon.ap if ap is None else ap
@@ -228,7 +231,7 @@ def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Wea
     if apm is not None:
         mods.append(apm)
     target_model = hero_index(target.formation) if hero_target else None
-    if not ignores_cover(weapon) and state.scene.in_cover(shooter.id, target.id, models, target_model,
+    if cover and not ignores_cover(weapon) and state.scene.in_cover(shooter.id, target.id, models, target_model,
                                                           not indirect_fire):
         mods.append(Modifier("Cover", 1))
     mods += effect_modifiers(target, "defense")  # spells (game.engine.magic)
@@ -284,17 +287,20 @@ def _target_problem(state: GameState, shooter: Unit, target: Unit) -> str | None
     return None
 
 
-def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | None = None) -> list[str]:
+def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | None = None, *,
+                  all_rows: bool = False) -> list[str]:
     """Enemy units ``unit_id`` may shoot at now (rulebook "Picking Targets"), scenario order.
 
     A target is an enemy unit on the table, not in melee, such that at least one model of the shooting rows
     sees one of its models in its front arc (Indirect weapons: has it in its front arc) and has a weapon of the
     group (``weapons``; None = every ranged weapon not fired yet) within range of it. Once a unit has shot at two
     targets, only those remain (rulebook "Multiple Weapon Types"). Empty if the unit may not shoot. Raises
-    ``IllegalAction`` for bad weapon names.
+    ``IllegalAction`` for bad weapon names. ``all_rows``: every model may fire (AoF:R 2.16 "Who Can Shoot").
     """
     unit = state.unit(unit_id)
     rows = shooting_rows(unit)
+    if all_rows and rows:
+        rows = ALL_ROWS
     group = weapon_group(unit, weapons)
     if rows == 0 or not group:
         return []
@@ -332,6 +338,8 @@ class _Volley:
     """Relentless applies (Hold action, Shooting Phase)."""
     hero_target: bool = False
     """A Sniper shooting the target's joined hero as a unit of one (rulebook "Sniper")."""
+    cover_defense: bool = True
+    """Cover gives +1 to Defense rolls (AoWFBR); False when it was a -1 to hit instead (AoF:R 2.16)."""
 
 
 def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
@@ -390,11 +398,13 @@ def _fire(state: GameState, dice: Dice, v: _Volley) -> list[Event]:
     need_block = f"Defense {defense}+" + (f" ({defender.name})" if defender is not target.profile else "")
     indirect_fire = indirect(prof, weapon)
     block_batches = [(normal_hits, defense_modifiers(state, shooter, target, weapon, v.models,
-                                                     hero_target=hero_target, indirect_fire=indirect_fire),
+                                                     hero_target=hero_target, indirect_fire=indirect_fire,
+                                                     cover=v.cover_defense),
                       "Defense")]
     if rending_hits_:
         rending_mods = defense_modifiers(state, shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
-                                         hero_target=hero_target, indirect_fire=indirect_fire)
+                                         hero_target=hero_target, indirect_fire=indirect_fire,
+                                         cover=v.cover_defense)
         block_batches.append((rending_hits_, rending_mods, "Defense against Rending 6s"))
     wounds, evs = block_hits(dice, block_batches, defender, prof, weapon, lambda what: f"{label}: {what}", label,
                              need_block, target.id)
@@ -413,6 +423,10 @@ def _illegal(rule: str, message: str, unit: Unit) -> IllegalAction:
     return IllegalAction(rule, message, unit.pose.xy if unit.pose is not None else None)
 
 
+def _rows_text(rows: int) -> str:
+    return "" if rows >= ALL_ROWS else f" in the {'front row' if rows == 1 else 'two front rows'}"
+
+
 def _range_text(weapon: Weapon) -> str:
     return f'{weapon.range:g}"' if weapon.range is not None else "any range"
 
@@ -429,7 +443,8 @@ def _sniper_pick(target: Unit, model: str | None, unit: Unit) -> int | None:
     return hero_index(target.formation)
 
 
-def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
+def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False,
+          cover_to_hit: bool = False) -> list[Event]:
     """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting").
 
     Checks (raising ``IllegalAction`` naming the rule): the unit may shoot at all (``shooting_restriction``),
@@ -438,7 +453,8 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
     see it with the weapons in range ("Who Can Shoot"; Indirect weapons need no sight): with ``weapons`` None,
     the unfired weapons that reach the target fire and the others stay unfired; every named weapon must reach
     it. With ``model`` (rulebook "Sniper") only Sniper weapons fire, at the target's joined hero as a unit of one.
-    Whose turn and phase it is are checked by the caller.
+    Whose turn and phase it is are checked by the caller. AoF:R 2.16 ("Who Can Shoot", "Cover Terrain"):
+    ``all_rows`` lets every model fire; ``cover_to_hit`` makes cover a -1 to hit instead of +1 to Defense.
 
     Then each weapon goes through the Shooting Sequence (see the module docstring for the order of the dice)
     and the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
@@ -469,6 +485,8 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
         if not group:
             raise _illegal("Sniper", f"{unit.name} has no Sniper weapon left to pick a model with", unit)
     rows = shooting_rows(unit)
+    if all_rows and rows:
+        rows = ALL_ROWS
     firing: list[tuple[Arm, list[int]]] = []
     for arm in group:
         models = _shooters(state, unit, target, rows, arm.weapon.range, arm, pick)
@@ -476,24 +494,28 @@ def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
             firing.append((arm, models))
         elif action.weapons is not None and not any(a.name == arm.name and a is not arm for a in group):
             sees = "has in its front arc" if indirect(arm.profile, arm.weapon) else "sees"
-            raise _illegal("Who Can Shoot", f"no model in the {'front row' if rows == 1 else 'two front rows'} "
+            raise _illegal("Who Can Shoot", f"no model{_rows_text(rows)} "
                                             f"of {unit.name} {sees} {target.name} within {arm.name} range "
                                             f"({_range_text(arm.weapon)})", unit)
     if action.weapons is not None:
         fired_names = {a.name for a, _ in firing}
         missing = [n for n in action.weapons if n not in fired_names]
         if missing:
-            raise _illegal("Who Can Shoot", f"no model in the {'front row' if rows == 1 else 'two front rows'} "
+            raise _illegal("Who Can Shoot", f"no model{_rows_text(rows)} "
                                             f"of {unit.name} sees {target.name} within {missing[0]} range", unit)
     if not firing:
-        raise _illegal("Picking Targets", f"no model in the {'front row' if rows == 1 else 'two front rows'} of "
+        raise _illegal("Picking Targets", f"no model{_rows_text(rows)} of "
                                           f"{unit.name} sees {target.name} within range of its weapons", unit)
     held = unit.move_action in (None, MoveAction.HOLD)
     events: list[Event] = []
     by_arm = {id(a): m for a, m in firing}
     for arm in _fire_order([a for a, _ in firing]):
         to_hit = to_hit_modifiers(state, unit, target, arm.weapon, profile=arm.profile, hero_target=pick is not None)
-        volley = _Volley(unit, target, arm, by_arm[id(arm)], "shoot", to_hit, held, pick is not None)
+        if cover_to_hit and not ignores_cover(arm.weapon) and state.scene.in_cover(unit.id, target.id,
+                                                                                  by_arm[id(arm)], None, True):
+            to_hit = [*to_hit, Modifier("Cover", -1)]
+        volley = _Volley(unit, target, arm, by_arm[id(arm)], "shoot", to_hit, held, pick is not None,
+                         cover_defense=not cover_to_hit)
         events += _fire(state, dice, volley)
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)

@@ -66,7 +66,7 @@ from game.engine.actions import (
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.state import GameState, Pending, Unit
+from game.engine.state import GameState, Pending, Phase, Unit
 from geometry.motion import MoveCheck
 
 Handler = Callable[[Any], list[Event]]
@@ -105,6 +105,15 @@ class Ruleset(ABC):
     morale_states: ClassVar[Mapping[str, str]]
     """The unit flags of morale this ruleset uses, by the name its book gives them (``shaken`` -> "Shaken" in
     AoWFBR, "Wavering" in AoF:R 2.16; ``fleeing``, ``routed``)."""
+    special_rules: ClassVar[frozenset[str] | None] = None
+    """The special rules (unit and weapon, by name) this ruleset plays; None: every rule the program knows. A
+    scenario whose profiles use another is refused at load (``game.scenario``)."""
+    upgrades: ClassVar[frozenset[str] | None] = None
+    """The command group upgrades this ruleset plays; None: all of them."""
+    terrain_traits: ClassVar[frozenset[str] | None] = None
+    """The terrain traits this ruleset plays; None: all of them."""
+    start_phases: ClassVar[frozenset[str]] = frozenset(p.value for p in Phase if p is not Phase.ACTIVATION)
+    """The phases a scenario's ``start: {phase}`` may name under this ruleset (default: AoWFBR 1.4's)."""
 
     def __init__(self, game: GameHost) -> None:
         self.game = game
