@@ -1293,7 +1293,9 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
     traits: frozenset[str] | None = getattr(factory, "terrain_traits", None)
     title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
     phases: frozenset[str] | None = getattr(factory, "start_phases", None)
-    if start_m is not None and phases is not None and start_m.phase not in phases:
+    if phases is None:
+        phases = frozenset(p.value for p in Phase if p is not Phase.ACTIVATION)
+    if start_m is not None and start_m.phase not in phases:
         out.append(doc.problem(("start", "phase"), f"{title} has no {start_m.phase} phase; a game of it may start "
                                f"in: {', '.join(sorted(phases))}"))
     if traits is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from game.engine import charge as charging
 from game.engine import deployment, objectives, shooting
@@ -128,7 +128,7 @@ class AoFR216(Ruleset):
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
-    start_phases: ClassVar[frozenset[str]] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
+    start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)
@@ -191,6 +191,15 @@ class AoFR216(Ruleset):
             RallyPivot: self._wavering_pivot,
             Done: self._done,
         }
+
+    def state_keys(self) -> dict[str, Any]:
+        """The state file's ``activation`` key (docs/formats.md): ``{first, activated, unit, stage,
+        finished_first, fatigued}`` of the round in progress; none before the first round."""
+        a = self._current()
+        if a is None:
+            return {}
+        return {"activation": {"first": a.first, "activated": list(a.activated), "unit": a.unit, "stage": a.stage,
+                               "finished_first": a.finished_first, "fatigued": list(a.fatigued)}}
 
     # --- rounds -----------------------------------------------------------------------------------------------
     def _begin_round(self, first: int) -> list[Event]:

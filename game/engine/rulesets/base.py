@@ -66,7 +66,7 @@ from game.engine.actions import (
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.state import GameState, Pending, Phase, Unit
+from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
 Handler = Callable[[Any], list[Event]]
@@ -112,8 +112,9 @@ class Ruleset(ABC):
     """The command group upgrades this ruleset plays; None: all of them."""
     terrain_traits: ClassVar[frozenset[str] | None] = None
     """The terrain traits this ruleset plays; None: all of them."""
-    start_phases: ClassVar[frozenset[str]] = frozenset(p.value for p in Phase if p is not Phase.ACTIVATION)
-    """The phases a scenario's ``start: {phase}`` may name under this ruleset (default: AoWFBR 1.4's)."""
+    start_phases: ClassVar[frozenset[str] | None] = None
+    """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
+    but ``activation``)."""
 
     def __init__(self, game: GameHost) -> None:
         self.game = game
@@ -156,6 +157,10 @@ class Ruleset(ABC):
         """The player ahead now (the winner once the game is over), or None for a draw."""
         vp = self.victory_points()
         return None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
+
+    def state_keys(self) -> dict[str, Any]:
+        """The ruleset-specific keys of the state file (docs/formats.md "State file"), JSON-ready; default none."""
+        return {}
 
     # --- queries the window and the players ask (defaults: a ruleset without that decision) -----------------------
     def charge_targets(self, unit_id: str) -> list[str]:
