@@ -93,8 +93,12 @@ class App:
         from game.engine.dice import Dice
         from game.engine.game import Game
         from game.scenario import load_scenario, new_game_state
+        from game.ui.decisions import window_refusal
 
         scenario = load_scenario(scenario_path)
+        why = window_refusal(scenario.ruleset)
+        if why is not None:
+            raise ValueError(why)
         seed = self.seed if self.seed is not None else scenario.seed
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
@@ -165,6 +169,11 @@ class App:
             self.show_menu(refusal(Path(path), [f"{type(e).__name__}: {e}"], "resume"))
             return False
         game = opened.game
+        from game.ui.decisions import window_refusal
+        why = window_refusal(game.state.ruleset)
+        if why is not None:
+            self.show_menu(refusal(Path(path), [why], "resume"))
+            return False
         self.record_paths[game] = Path(path)
         scenario_path = opened.scenario if isinstance(opened.scenario, str) else None
         if not isinstance(opened.scenario, str):
@@ -181,10 +190,15 @@ class App:
         from game.record import load_record
         from game.replay import ReplayCursor
         from game.saves import refusal
+        from game.ui.decisions import window_refusal
         from game.ui.scenes.replay import ReplayScene
 
         try:
             cursor = ReplayCursor(load_record(Path(path)))
+            why = window_refusal(cursor.scenario.ruleset)
+            if why is not None:
+                self.show_menu(refusal(Path(path), [why], "replay"))
+                return False
         except FileProblems as e:
             self.show_menu(refusal(Path(path), e.problems, "replay"))
             return False

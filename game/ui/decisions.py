@@ -50,6 +50,30 @@ DONE_LABELS = {
 """The Done button of each decision that Done answers."""
 
 
+WINDOW_DECISIONS = frozenset({
+    "strategy", "dispel", "allocate_tokens", "declare_charge", "charge_reaction", "redirect", "roll_charge", "move",
+    "shoot", "pursue", "pursue_target", "follow_up", "pivot_to_face", "consolidate", "rally", "deploy", "ambush",
+    "scout_move", "set_aside", "choose_objective_order", "place_objective", "select_side_mission",
+    "choose_first_turn", "choose_deployment",
+})
+"""The pending decisions the battle screen presents (``button_specs`` and the table's clicks and drags)."""
+
+
+def window_refusal(ruleset_id: str) -> str | None:
+    """Why the window cannot play a game of ``ruleset_id`` (a ruleset asking decisions the battle screen does not
+    present, e.g. AoF:R 2.16's activations, which are played headless: ``main.py autoplay``/``run``), or None."""
+    from game.engine.rulesets import RULESETS
+
+    factory = RULESETS.get(ruleset_id)
+    asked: frozenset[str] | None = getattr(factory, "decisions", None)
+    missing = sorted(asked - WINDOW_DECISIONS) if asked is not None else []
+    if not missing:
+        return None
+    title = getattr(factory, "title", ruleset_id)
+    return (f"{title} ({ruleset_id}) cannot be played in the window yet: the battle screen has no way to answer "
+            f"its decisions {', '.join(missing)}. Play it headless with python main.py autoplay, check and run.")
+
+
 # --- spells ---------------------------------------------------------------------------------------------------
 def cast_options(scene: BattleScene) -> list[CastSpell]:
     """Every spell the deciding player may try now (empty when magic is not in this game)."""

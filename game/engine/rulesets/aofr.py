@@ -88,6 +88,12 @@ TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dan
 (a forest is seen into, not through: docs/rulings.md). AoWFBR's "dangerous when rushing" and its elevated hills are
 refused at load; AoF:R's Elevation (vertical movement counted) needs heights the table does not model."""
 
+DECISIONS = frozenset({
+    "choose_objective_order", "place_objective", "choose_deployment", "deploy",   # deployment (shared)
+    "activate", "action", "shoot", "strike_back", "consolidate", "wavering",      # an activation
+})
+"""The ``pending`` decisions of an AoF:R 2.16 game (docs/formats.md "AoF:R 2.16 activations")."""
+
 BACK_OFF = 1.0
 """AoF:R 2.16 "Consolidation Moves": the charging unit moves back by 1"."""
 
@@ -128,6 +134,7 @@ class AoFR216(Ruleset):
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
+    decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
 
     def __init__(self, game: GameHost) -> None:

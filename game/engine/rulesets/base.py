@@ -112,6 +112,9 @@ class Ruleset(ABC):
     """The command group upgrades this ruleset plays; None: all of them."""
     terrain_traits: ClassVar[frozenset[str] | None] = None
     """The terrain traits this ruleset plays; None: all of them."""
+    decisions: ClassVar[frozenset[str] | None] = None
+    """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
+    ruleset with decisions it cannot present)."""
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
