@@ -112,6 +112,9 @@ class Ruleset(ABC):
     """The command group upgrades this ruleset plays; None: all of them."""
     terrain_traits: ClassVar[frozenset[str] | None] = None
     """The terrain traits this ruleset plays; None: all of them."""
+    units_score: ClassVar[bool] = True
+    """Whether destroyed, routed or fled enemy units score (AoWFBR's victory points, ``game.engine.victory``);
+    False when only the mission does (AoF:R 2.16: markers). The statistics credit units only when True."""
     decisions: ClassVar[frozenset[str] | None] = None
     """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
     ruleset with decisions it cannot present)."""
