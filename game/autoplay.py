@@ -207,7 +207,10 @@ class RandomPlayer:
 
     def _choose_deployment(self, game: Game, p: Pending) -> Action | None:
         edge = self.rng.choice(list(p.options)) if p.options else None
-        return ChooseDeployment(p.player, self.rng.choice([1, 2]), edge)
+        choice = ChooseDeployment(p.player, self.rng.choice([1, 2]), edge)
+        if game.check_deploy(choice) is not None:    # AoF:R 2.16: the roll-off winner deploys first
+            choice = ChooseDeployment(p.player, p.player, edge)
+        return choice
 
     def _choose_set_aside(self, game: Game, p: Pending) -> Action | None:
         if p.options and self.rng.random() < 0.7:

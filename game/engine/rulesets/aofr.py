@@ -172,14 +172,22 @@ class AoFR216(Ruleset):
         return []
 
     def _deploy(self, action: Action) -> list[Event]:
+        self._check_deploy_rules(action)
+        return deployment.apply(self.state, self.dice, action) + self._after_deployment()
+
+    def _check_deploy_rules(self, action: Action) -> None:
+        """"Deploying Armies": the deployment roll-off winner "must start deploying their army first"."""
         if self.state.phase is not Phase.DEPLOYMENT:
             raise IllegalAction("Deploying Armies", f"'{action.type}' is only possible during deployment")
-        return deployment.apply(self.state, self.dice, action) + self._after_deployment()
+        if isinstance(action, ChooseDeployment) and action.first != action.player:
+            raise IllegalAction("Deploying Armies", f"the deployment roll-off winner deploys first: first must be "
+                                f"{action.player}")
 
     def check_deploy(self, action: Action) -> IllegalAction | None:
         """Why a proposed deployment action is illegal, or None (nothing changes)."""
         try:
             self.check_turn(action)
+            self._check_deploy_rules(action)
             deployment.check(self.state, action)
         except IllegalAction as e:
             return e

@@ -85,3 +85,19 @@ def test_a_whole_game_records_and_replays_bit_identically(tmp_path, seed):
     assert result.ok
     assert result.game.digests == game.digests and result.game.state.units.keys() == game.state.units.keys()
     assert main.main(["check", str(path)]) == 0
+
+
+def test_the_deployment_roll_off_winner_deploys_first():
+    """"Deploying Armies": "the players roll-off and the winner must start deploying their army first"."""
+    from game.engine.actions import ChooseDeployment
+    game = Game.start(new_game_state(load_scenario(SHIPPED)), Dice(seed=7))
+    player = RandomPlayer(random.Random(7))
+    while game.pending is not None and game.pending.decision != "choose_deployment":
+        game.apply(player.choose(game))
+    p = game.pending
+    assert p is not None
+    other = ChooseDeployment(p.player, 3 - p.player, p.options[0] if p.options else None)
+    err = game.check_deploy(other)
+    assert err is not None and err.rule == "Deploying Armies" and "deploys first" in err.message
+    game.apply(ChooseDeployment(p.player, p.player, p.options[0] if p.options else None))
+    assert game.pending is not None and game.pending.decision == "deploy" and game.pending.player == p.player
