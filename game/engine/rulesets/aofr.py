@@ -70,7 +70,7 @@ from game.engine.special_rules import (
 from game.engine.state import MoveAction, Pending, Phase, Removal, Step, Unit
 from geometry.arcs import Arc
 from geometry.motion import MoveCheck
-from geometry.pose import Pose, bearing_difference
+from geometry.pose import Pose, bearing_difference, forward_vector
 
 SPECIAL_RULES = frozenset({
     "AP", "Blast", "Deadly", "Fast", "Fearless", "Flying", "Furious", "Immobile", "Impact", "Regeneration",
@@ -594,18 +594,25 @@ class AoFR216(Ruleset):
         return events
 
     def _back_off(self, charger: Unit, target: Unit) -> list[Event]:
-        """"Consolidation Moves": the charger moves straight back 1" (less if blocked: docs/rulings.md)."""
+        """"Consolidation Moves": the charger moves straight back 1", away from the defending unit. If something
+        blocks it, the defending unit moves 1" the other way (along the charger's facing) instead; else the charger
+        moves back as far as it can (3/4", 1/2", 1/4"); else they stay (the quick rules: "if possible").
+        docs/rulings.md "AoF:R 2.16"."""
         s = self.state
         s.disengage(charger, target)
+        tries = [(charger, target, BACK_OFF), (target, charger, BACK_OFF)] + \
+            [(charger, target, d) for d in (0.75, 0.5, 0.25)]
         assert charger.pose is not None
-        for d in (BACK_OFF, 0.75, 0.5, 0.25):
-            end = charger.pose.advanced(-d)
-            check = s.scene.check_path(charger.id, charger.pose, [end], exclusion=0.0)
-            if check.ok:
-                start = charger.pose
-                s.place(charger, end)
-                return [Event("consolidate", f"{charger.name} moves back {d:g}\"",
-                              {"unit": charger.id, "kind": "back", "from": _pose(start), "to": _pose(end)})]
+        fx, fy = forward_vector(charger.pose.facing)     # the charger's straight back is -forward
+        for mover, _other, d in tries:
+            assert mover.pose is not None
+            sign = -1.0 if mover is charger else 1.0
+            end = mover.pose.moved(sign * fx * d, sign * fy * d)
+            if s.scene.check_path(mover.id, mover.pose, [end], exclusion=0.0).ok:
+                start = mover.pose
+                s.place(mover, end)
+                return [Event("consolidate", f"{mover.name} moves back {d:g}\"",
+                              {"unit": mover.id, "kind": "back", "from": _pose(start), "to": _pose(end)})]
         return [Event("consolidate", f"{charger.name} cannot move back", {"unit": charger.id, "kind": "none"})]
 
     def _consolidate(self, action: Consolidate) -> list[Event]:
