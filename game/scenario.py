@@ -1236,11 +1236,12 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     _check_generals(doc, armies, entries, broken_ids, out)
     _check_joins(doc, entries, broken_ids, out)
     _check_transports(doc, entries, broken_ids, out)
-    _check_ruleset_rules(doc, _field(ScenarioTopModel, data, "ruleset", ""), entries, terrain, start_m, out)
     if table is not None:
         _check_poses(doc, entries, table, terrain, out)
     start = _check_start(doc, start_m, rounds, entries, out)
     mission, markers = _check_mission(doc, data, table, terrain, out)
+    _check_ruleset_rules(doc, _field(ScenarioTopModel, data, "ruleset", ""), entries, terrain, start_m, out)
+    _check_ruleset_game(doc, data, mission, out)
 
     if out:
         return None
@@ -1320,6 +1321,29 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
                 if up not in upgrades:
                     out.append(doc.problem(loc + ("upgrades",), f"{title} has no {up} upgrade here; it plays: "
                                            f"{', '.join(sorted(upgrades)) or 'none'}"))
+
+
+def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None, out: list[_Problem]) -> None:
+    """The mission, optional rules and side-missions must be ones the scenario's ruleset plays (``Ruleset.missions``,
+    ``optional_rules``, ``side_missions``): AoF:R 2.16 plays the mission of its core rules, ``standard``."""
+    ruleset = _field(ScenarioTopModel, data, "ruleset", "")
+    factory = ENGINE_RULESETS.get(ruleset)
+    if factory is None:
+        return
+    title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
+    missions: frozenset[str] | None = getattr(factory, "missions", None)
+    if missions is not None and mission not in missions:
+        where: Loc = ("mission",) if "mission" in data else ("ruleset",)
+        out.append(doc.problem(where, f"{title} plays the mission of its core rules: give mission: "
+                               f"{' or '.join(sorted(missions))}" + (f", not {mission}" if mission else "")))
+    options = data.get("options")
+    if not getattr(factory, "optional_rules", True) and isinstance(options, dict):
+        for key in options:
+            out.append(doc.problem(("options", key), f"{title} has no such optional rule here (AoWFBR 1.4's "
+                                   "optional rules are not part of it)"))
+    if not getattr(factory, "side_missions", True) and data.get("side_missions") is not None:
+        out.append(doc.problem(("side_missions",), f"{title} is played without side-missions here: the mission "
+                               "alone decides the winner"))
 
 
 def _side_missions(data: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -134,6 +134,9 @@ class AoFR216(Ruleset):
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
+    missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
+    optional_rules: ClassVar[bool] = False
+    side_missions: ClassVar[bool] = False
     units_score: ClassVar[bool] = False
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})

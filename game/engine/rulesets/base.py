@@ -112,6 +112,12 @@ class Ruleset(ABC):
     """The command group upgrades this ruleset plays; None: all of them."""
     terrain_traits: ClassVar[frozenset[str] | None] = None
     """The terrain traits this ruleset plays; None: all of them."""
+    missions: ClassVar[frozenset[str] | None] = None
+    """The scenario ``mission`` values this ruleset plays (None: every mission, or none)."""
+    optional_rules: ClassVar[bool] = True
+    """Whether a scenario may set ``options`` (AoWFBR 1.4's optional rules)."""
+    side_missions: ClassVar[bool] = True
+    """Whether a scenario may play side-missions."""
     units_score: ClassVar[bool] = True
     """Whether destroyed, routed or fled enemy units score (AoWFBR's victory points, ``game.engine.victory``);
     False when only the mission does (AoF:R 2.16: markers). The statistics credit units only when True."""
