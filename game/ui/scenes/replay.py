@@ -332,7 +332,7 @@ class ReplayScene(BattleScene):
             on = mark.player == p and not deploying
             row2.append(Control(f"player:{p}", str(p), str(p), f"Go to player {p}'s turn in round {mark.round}",
                                 "#toggle_on" if on else None, ok, group="Player"))
-        for ph in Phase:
+        for ph in PHASE_SHORT:   # AoWFBR's phases (an activation ruleset's records are not shown here)
             if ph is Phase.DEPLOYMENT and not any(m.phase is Phase.DEPLOYMENT for m in c.marks):
                 continue
             player = None if ph is Phase.DEPLOYMENT else mark.player
