@@ -107,3 +107,15 @@ def test_the_deployment_roll_off_winner_deploys_first():
     assert err is not None and err.rule == "Deploying Armies" and "deploys first" in err.message
     game.apply(ChooseDeployment(p.player, p.player, p.options[0] if p.options else None))
     assert game.pending is not None and game.pending.decision == "deploy" and game.pending.player == p.player
+
+
+def test_a_scenario_may_start_at_the_activations_with_its_markers_given():
+    """``start: {round: 1, player: 1, phase: activation}`` with ``objectives`` given: no deployment, player 1
+    activates first, the markers are the file's (docs/formats.md "start")."""
+    game = Game.start(new_game_state(load_scenario(ROOT / "scenarios" / "tests" / "aofr_skirmish.yaml")),
+                      Dice(seed=3))
+    assert game.state.phase is Phase.ACTIVATION and game.dice.consumed == 0
+    assert game.pending is not None and (game.pending.player, game.pending.decision) == (1, "activate")
+    assert [(o.x, o.y) for o in game.state.objectives] == [(36.0, 24.0), (20.0, 30.0), (52.0, 18.0)]
+    play_out(game, 3)
+    assert game.state.game_over
