@@ -238,6 +238,21 @@ def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Wea
     return mods
 
 
+def volley_modifiers(state: GameState, shooter: Unit, target: Unit, arm: Arm, models: list[int], *,
+                     hero_target: bool = False, cover_to_hit: bool = False) -> tuple[list[Modifier], list[Modifier]]:
+    """The modifiers to the hit rolls and to the target's Defense rolls of ``arm`` fired by ``models``: ``shoot``'s
+    and the window's preview alike. ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1
+    to Defense."""
+    fires_indirect = indirect(arm.profile, arm.weapon)
+    to_hit = to_hit_modifiers(state, shooter, target, arm.weapon, profile=arm.profile, hero_target=hero_target)
+    if cover_to_hit and not ignores_cover(arm.weapon) and state.scene.in_cover(
+            shooter.id, target.id, models, hero_index(target.formation) if hero_target else None, not fires_indirect):
+        to_hit.append(Modifier("Cover", -1))
+    defense = defense_modifiers(state, shooter, target, arm.weapon, models, hero_target=hero_target,
+                                indirect_fire=fires_indirect, cover=not cover_to_hit)
+    return to_hit, defense
+
+
 def sergeant_index(unit: Unit) -> int | None:
     """Index (``geometry.formation.model_centres`` order) of the Sergeant: the middle model of the front row (next
     to a joined hero standing there; ``geometry.formation.sergeant_index``).
@@ -510,10 +525,8 @@ def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False
     events: list[Event] = []
     by_arm = {id(a): m for a, m in firing}
     for arm in _fire_order([a for a, _ in firing]):
-        to_hit = to_hit_modifiers(state, unit, target, arm.weapon, profile=arm.profile, hero_target=pick is not None)
-        if cover_to_hit and not ignores_cover(arm.weapon) and state.scene.in_cover(unit.id, target.id,
-                                                                                  by_arm[id(arm)], None, True):
-            to_hit = [*to_hit, Modifier("Cover", -1)]
+        to_hit = volley_modifiers(state, unit, target, arm, by_arm[id(arm)], hero_target=pick is not None,
+                                  cover_to_hit=cover_to_hit)[0]
         volley = _Volley(unit, target, arm, by_arm[id(arm)], "shoot", to_hit, held, pick is not None,
                          cover_defense=not cover_to_hit)
         events += _fire(state, dice, volley)

@@ -25,6 +25,7 @@ from game.engine.actions import (
     RollCharge,
     SelectSideMission,
     SetAside,
+    StrikeBack,
     TokenSpend,
 )
 from game.ui import describe, palette, spell_aim
@@ -46,6 +47,9 @@ DONE_LABELS = {
     "set_aside": "Done: deploy the rest normally (Space)",
     "scout_move": "Stay here (Space)",
     "ambush": "Done: keep the rest waiting (Space)",
+    "action": "Stay idle (Space)",
+    "strike_back": "Do not strike back (Space)",
+    "wavering": "Stay idle, no pivot (Space)",
 }
 """The Done button of each decision that Done answers."""
 
@@ -54,7 +58,7 @@ WINDOW_DECISIONS = frozenset({
     "strategy", "dispel", "allocate_tokens", "declare_charge", "charge_reaction", "redirect", "roll_charge", "move",
     "shoot", "pursue", "pursue_target", "follow_up", "pivot_to_face", "consolidate", "rally", "deploy", "ambush",
     "scout_move", "set_aside", "choose_objective_order", "place_objective", "select_side_mission",
-    "choose_first_turn", "choose_deployment",
+    "choose_first_turn", "choose_deployment", "activate", "action", "strike_back", "wavering",
 })
 """The pending decisions the battle screen presents (``button_specs`` and the table's clicks and drags)."""
 
@@ -194,7 +198,7 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     d = pending.decision
     t = scene.tool
     p = pending.player
-    if d == "move":
+    if d in ("move", "action"):     # "action": the activated unit's Hold/Advance/Rush (AoF:R 2.16)
         for a in ("hold", "advance", "rush"):
             on = t is not None and t.forced == a
             article = "an" if a == "advance" else "a"
@@ -246,8 +250,11 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
     elif d == "consolidate":
         specs.append(ButtonSpec("confirm", "Confirm (Enter)", None, "#primary_button"))
         specs.append(ButtonSpec("reset", "Reset"))
-    elif d == "rally":
+    elif d in ("rally", "wavering"):
         specs.append(ButtonSpec("confirm", "Confirm pivot (Enter)", None, "#primary_button", enabled=t is not None))
+    elif d == "strike_back":
+        specs.append(ButtonSpec("strike_back", "Strike back", "The two front rows strike the charging unit (the unit "
+                                "is then fatigued for the rest of the round)", "#primary_button"))
     elif d in ("deploy", "ambush", "scout_move"):
         label = "Scout here (Enter)" if d == "scout_move" else "Deploy here (Enter)"
         specs.append(ButtonSpec("confirm", label, None, "#primary_button", enabled=t is not None))
@@ -281,7 +288,7 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
                 specs.append(ButtonSpec(f"deployment:{edge or ''}:{first}", f"{where}Player {first} places first",
                                         None, "#primary_button", short=f"{where}P{first} first"))
     if d in DONE_LABELS:
-        style = None if d in ("move", "consolidate") else "#primary_button"
+        style = None if d in ("move", "consolidate", "action") else "#primary_button"
         specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
     # the view's tools (measure, arcs, sight, last combat, fit, turn) are on the strip over the table
     # (game/ui/view_tools.py)
@@ -345,7 +352,7 @@ def run(scene: BattleScene, key: str) -> None:
     if key == "done":
         if pending.decision not in DONE_LABELS:
             return
-        if scene.tool is not None and scene.tool.changed and pending.decision == "move":
+        if scene.tool is not None and scene.tool.changed and pending.decision in ("move", "action"):
             scene.show_banner("Confirm the move (Enter) or cancel it (Esc) before ending the step.", palette.SHAKEN)
             return
         scene.act(Done(player=p))
@@ -361,6 +368,8 @@ def run(scene: BattleScene, key: str) -> None:
     elif key in ("hold", "advance", "rush"):
         if scene.tool is not None:
             scene.tool.set_forced(None if scene.tool.forced == key else key)
+    elif key == "strike_back" and unit is not None:
+        scene.act(StrikeBack(player=p, unit=unit))
     elif key.startswith("react:") and unit is not None:
         scene.act(ChargeReaction(player=p, unit=unit, reaction=key.split(":", 1)[1]))
     elif key == "run_down" and unit is not None:

@@ -137,6 +137,15 @@ class AoFR216(Ruleset):
     missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
     optional_rules: ClassVar[bool] = False
     side_missions: ClassVar[bool] = False
+    all_models_shoot: ClassVar[bool] = True
+    cover_to_hit: ClassVar[bool] = True
+    rule_texts: ClassVar[Mapping[str, str]] = {
+        "Impact": "When it charges (not fatigued), each model of the two front rows deals X automatic hits.",
+        "Furious": "When it charges, each striking model gets +1 attack with its first melee weapon.",
+        "Fearless": "+1 to its morale test rolls.",
+    }
+    shaken_text: ClassVar[str | None] = ("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next "
+                                         "activation is idle (a pivot up to 90°), then it recovers")
     units_score: ClassVar[bool] = False
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
@@ -396,7 +405,7 @@ class AoFR216(Ruleset):
         """"Activating Units": after a Hold or an Advance the unit may shoot."""
         a = self.act
         if unit.on_table and unit.move_action in (MoveAction.HOLD, MoveAction.ADVANCE) \
-                and shooting.valid_targets(self.state, unit.id, all_rows=True):
+                and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
             a.stage = "shoot"
             self.state.pending = Pending(unit.player, "shoot", unit.id)
             return []
@@ -415,13 +424,14 @@ class AoFR216(Ruleset):
         a = self._current()
         if a is None or a.stage != "shoot" or a.unit != unit_id:
             return []
-        return shooting.valid_targets(self.state, unit_id, all_rows=True)
+        return shooting.valid_targets(self.state, unit_id, all_rows=self.all_models_shoot)
 
     def _shoot(self, action: Shoot) -> list[Event]:
         a = self._expect(action, "shoot")
         unit = self._active_unit(action, a)
-        events = shooting.shoot(self.state, self.dice, action, all_rows=True, cover_to_hit=True)
-        if unit.on_table and shooting.valid_targets(self.state, unit.id, all_rows=True):
+        events = shooting.shoot(self.state, self.dice, action, all_rows=self.all_models_shoot,
+                                cover_to_hit=self.cover_to_hit)
+        if unit.on_table and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
             return events   # "Multiple Weapon Types": another weapon group may fire
         return events + self._end_activation()
 
@@ -437,11 +447,10 @@ class AoFR216(Ruleset):
         out = []
         for enemy_id in s.scene.units_within(unit.id, reach, players=[3 - unit.player]):
             try:
-                plan = charging.plan_charge(s, unit, s.units[enemy_id], need_sight=False, explain=False)
+                self._plan(unit, s.units[enemy_id], explain=False)
             except IllegalAction:
                 continue
-            if not plan.also_contacts:
-                out.append(enemy_id)
+            out.append(enemy_id)
         return [u for u in s.units if u in out]
 
     def _charge(self, action: DeclareCharge) -> list[Event]:
@@ -451,11 +460,7 @@ class AoFR216(Ruleset):
         target = s.units.get(action.target)
         if target is None:
             raise IllegalAction("Picking Targets", f"there is no unit {action.target!r}")
-        plan = charging.plan_charge(s, unit, target, need_sight=False)   # raises when it is not a valid charge
-        if plan.also_contacts:
-            others = ", ".join(s.units[u].name for u in plan.also_contacts)
-            raise IllegalAction("Charging", f"the charge would end in base contact with {others} too; a Charge "
-                                "brings the unit into contact with its target only (docs/rulings.md)")
+        self._plan(unit, target)   # raises when it is not a valid charge
         events = [Event("charge", f"{unit.name} charges {target.name}", {"unit": unit.id, "target": target.id,
                                                                           "declared": True})]
         events += charging.make_charge_move(s, self.dice, unit, target)
@@ -469,6 +474,20 @@ class AoFR216(Ruleset):
             s.pending = Pending(target.player, "strike_back", target.id)
             return events
         return events + self._melee_result()
+
+    def _plan(self, unit: Unit, target: Unit, explain: bool = True) -> charging.ChargePlan:
+        """"Charging": a clear path within charge distance (no line of sight needed), ending in contact with the
+        target only. Raises ``IllegalAction`` naming the rule."""
+        plan = charging.plan_charge(self.state, unit, target, need_sight=False, explain=explain)
+        if plan.also_contacts:
+            others = ", ".join(self.state.units[u].name for u in plan.also_contacts)
+            raise IllegalAction("Charging", f"the charge would end in base contact with {others} too; a Charge "
+                                "brings the unit into contact with its target only (docs/rulings.md)")
+        return plan
+
+    def charge_plan(self, unit_id: str, target_id: str) -> charging.ChargePlan:
+        """How the charge would go (the window's preview); ``IllegalAction`` when it is not a valid charge."""
+        return self._plan(self.state.units[unit_id], self.state.units[target_id])
 
     def _strikers(self, unit: Unit, enemy: Unit) -> int:
         """"Who Can Strike": models of the two front rows, only at targets in their front facing."""
@@ -636,7 +655,9 @@ class AoFR216(Ruleset):
         if abs(turn) > WAVERING_PIVOT + 1e-6:
             raise IllegalAction("Wavering Units", "a Wavering unit may only pivot by up to 90°")
         new = unit.pose.facing_to(action.facing)
-        check = self.state.scene.check_path(unit.id, unit.pose, [new])
+        # "Pivoting": "you may ignore all terrain and units (friendly or enemy) to complete the pivot"; where it
+        # ends must still be free (no overlap, on the table)
+        check = self.state.scene.check_path(unit.id, unit.pose, [new], exclusion=0.0)
         if not check.ok:
             raise path_problem(check, self.state)
         return unit, new, turn

@@ -63,6 +63,7 @@ from game.engine.actions import (
     RallyPivot,
     ShootPoint,
 )
+from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
@@ -112,6 +113,16 @@ class Ruleset(ABC):
     """The command group upgrades this ruleset plays; None: all of them."""
     terrain_traits: ClassVar[frozenset[str] | None] = None
     """The terrain traits this ruleset plays; None: all of them."""
+    all_models_shoot: ClassVar[bool] = False
+    """Every model of a shooting unit may fire (AoF:R 2.16 "Who Can Shoot"); False: AoWFBR's two front rows after a
+    Hold, one after an Advance (``shooting.shooting_rows``)."""
+    cover_to_hit: ClassVar[bool] = False
+    """Cover gives the shooters -1 to hit (AoF:R 2.16 "Cover Terrain"); False: +1 to the target's Defense."""
+    rule_texts: ClassVar[Mapping[str, str]] = {}
+    """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
+    the others are ``special_rules.RULES``'s."""
+    shaken_text: ClassVar[str | None] = None
+    """What the morale state ``shaken`` does, in words, for the unit card; None: AoWFBR's Shaken."""
     missions: ClassVar[frozenset[str] | None] = None
     """The scenario ``mission`` values this ruleset plays (None: every mission, or none)."""
     optional_rules: ClassVar[bool] = True
@@ -173,6 +184,12 @@ class Ruleset(ABC):
     def state_keys(self) -> dict[str, Any]:
         """The ruleset-specific keys of the state file (docs/formats.md "State file"), JSON-ready; default none."""
         return {}
+
+    def charge_plan(self, unit_id: str, target_id: str) -> ChargePlan:
+        """How ``unit_id``'s charge at ``target_id`` would go (the window's charge preview), raising
+        ``IllegalAction`` naming the rule when it is not a valid charge (default: ``charge.plan_charge``, AoWFBR's
+        line of sight from the unit or a friend within 6")."""
+        return plan_charge(self.state, self.state.units[unit_id], self.state.units[target_id])
 
     # --- queries the window and the players ask (defaults: a ruleset without that decision) -----------------------
     def charge_targets(self, unit_id: str) -> list[str]:
