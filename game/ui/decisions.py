@@ -281,6 +281,8 @@ def button_specs(scene: BattleScene) -> list[ButtonSpec]:
             edges.sort(key=lambda e: e != ("south" if p == 1 else "north"))
         for edge in edges:
             for first in (p, 3 - p):
+                if scene.game.check_deploy(ChooseDeployment(p, first, edge)) is not None:
+                    continue    # AoF:R 2.16: the roll-off winner deploys first (the engine says which choices)
                 where = f"{edge.capitalize()} edge · " if edge else ""
                 if edge and style not in (None, "front_line", "random"):   # the zones are drawn, not edges
                     own = (edge == "south") == (p == 1)

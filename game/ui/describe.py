@@ -174,7 +174,8 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         where = {"sabotage": "anywhere along your 12\" line", "king_of_the_hill": "over 9\" from the deployment "
                  "zones and the table edges"}.get(state.mission or "", "outside both deployment zones, over 9\" "
                                                                        "from the other markers")
-        told = f" {mission.name}: {mission.summary}." if mission is not None else ""
+        summary = getattr(ruleset_of(state), "mission_text", None) or (mission.summary if mission else "")
+        told = f" {mission.name}: {summary}." if mission is not None else ""
         return f"Click the table to place an objective marker, {where}.{told}"
     if d == "choose_first_turn":
         return "You won the roll-off for the first turn: choose who takes the first turn of each round."

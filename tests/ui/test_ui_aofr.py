@@ -89,3 +89,33 @@ def test_a_ruleset_asking_decisions_the_window_cannot_answer_is_refused(monkeypa
     why = window_refusal("future-1")
     assert why is not None and "A Future Game (future-1) cannot be played in the window yet" in why
     assert "bid_initiative" in why
+
+
+def test_only_the_deployment_choices_the_ruleset_allows_are_offered(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "Deploying Armies": the roll-off winner deploys first, so the buttons offer only that (asked of
+    the engine: ``check_deploy``); the objective placement tells the AoF:R mission's winner, not victory points."""
+    import random
+
+    from game.autoplay import RandomPlayer
+    from game.ui import describe
+    from game.ui.scenes.handover import HandoverScene
+    d = driver_factory(start_scenario=AOFR, seed=4)
+    d.frames(2)
+    if isinstance(d.scene, HandoverScene):
+        d.pass_handover()
+    game = d.scene.game
+    assert game.pending is not None
+    player = RandomPlayer(random.Random(1))
+    while game.pending.decision != "choose_deployment":
+        if game.pending.decision == "place_objective":
+            text = describe.instruction(game.state, game.pending)
+            assert "controls most markers wins" in text and "VP" not in text
+        game.apply(player.choose(game))
+        d.frames(2)
+        if isinstance(d.scene, HandoverScene):
+            d.pass_handover()
+    p = game.pending.player
+    keys = [k for k in d.scene.actions.buttons if k.startswith("deployment:")]
+    assert keys and all(k.endswith(f":{p}") for k in keys)
+    d.click_button(d.scene.actions.buttons[keys[0]])
+    assert game.history[-1].type == "choose_deployment" and game.pending.decision == "deploy"

@@ -146,6 +146,8 @@ class AoFR216(Ruleset):
     }
     shaken_text: ClassVar[str | None] = ("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next "
                                          "activation is idle (a pivot up to 90°), then it recovers")
+    mission_text: ClassVar[str | None] = ("D3+2 markers placed by the players, seized at the end of each round; "
+                                          "after 4 rounds the player who controls most markers wins")
     units_score: ClassVar[bool] = False
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})

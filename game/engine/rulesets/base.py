@@ -121,6 +121,9 @@ class Ruleset(ABC):
     rule_texts: ClassVar[Mapping[str, str]] = {}
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""
+    mission_text: ClassVar[str | None] = None
+    """How this ruleset's mission is won, in words, where it differs from the mission's own summary
+    (``objectives.MISSIONS``: AoWFBR's victory points); None: the summary."""
     shaken_text: ClassVar[str | None] = None
     """What the morale state ``shaken`` does, in words, for the unit card; None: AoWFBR's Shaken."""
     missions: ClassVar[frozenset[str] | None] = None
