@@ -71,6 +71,7 @@ from game.engine.state import MoveAction, Pending, Phase, Removal, Step, Unit
 from geometry.arcs import Arc
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, forward_vector
+from geometry.shapes import footprint_polygon
 
 SPECIAL_RULES = frozenset({
     "AP", "Blast", "Deadly", "Fast", "Fearless", "Flying", "Furious", "Immobile", "Impact", "Regeneration",
@@ -628,16 +629,38 @@ class AoFR216(Ruleset):
             [(charger, target, d) for d in (0.75, 0.5, 0.25)]
         assert charger.pose is not None
         fx, fy = forward_vector(charger.pose.facing)     # the charger's straight back is -forward
+        legal: list[tuple[Unit, Pose, float]] = []
         for mover, _other, d in tries:
             assert mover.pose is not None
             sign = -1.0 if mover is charger else 1.0
             end = mover.pose.moved(sign * fx * d, sign * fy * d)
             if s.scene.check_path(mover.id, mover.pose, [end], exclusion=0.0).ok:
-                start = mover.pose
-                s.place(mover, end)
-                return [Event("consolidate", f"{mover.name} moves back {d:g}\"",
-                              {"unit": mover.id, "kind": "back", "from": _pose(start), "to": _pose(end)})]
-        return [Event("consolidate", f"{charger.name} cannot move back", {"unit": charger.id, "kind": "none"})]
+                legal.append((mover, end, d))
+        if not legal:
+            return [Event("consolidate", f"{charger.name} cannot move back", {"unit": charger.id, "kind": "none"})]
+        # the first that leaves both 1" from every enemy (the charge may have ended nearer another), else the first
+        mover, end, d = next((c for c in legal if self._clear_of_enemies(c[0], c[1], charger, target)), legal[0])
+        assert mover.pose is not None
+        start = mover.pose
+        s.place(mover, end)
+        return [Event("consolidate", f"{mover.name} moves back {d:g}\"",
+                      {"unit": mover.id, "kind": "back", "from": _pose(start), "to": _pose(end)})]
+
+    def _clear_of_enemies(self, mover: Unit, end: Pose, charger: Unit, target: Unit) -> bool:
+        """Whether ``mover`` at ``end`` and the other unit of the melee stand 1" from every enemy unit."""
+        scene = self.state.scene
+        fp = footprint_polygon(end, mover.formation)
+        for unit in (charger, target):
+            for enemy in self.state.enemies_of(unit.player):
+                if unit is mover:
+                    d = fp.distance(scene.footprint(enemy.id))
+                elif enemy is mover:
+                    d = scene.footprint(unit.id).distance(fp)
+                else:
+                    d = scene.distance(unit.id, enemy.id)
+                if d < 1.0 - 1e-6:
+                    return False
+        return True
 
     def _consolidate(self, action: Consolidate) -> list[Event]:
         a = self._expect(action, "consolidate")
@@ -659,9 +682,17 @@ class AoFR216(Ruleset):
         new = unit.pose.facing_to(action.facing)
         # "Pivoting": "you may ignore all terrain and units (friendly or enemy) to complete the pivot"; where it
         # ends must still be free (no overlap, on the table)
-        check = self.state.scene.check_path(unit.id, unit.pose, [new], exclusion=0.0)
+        scene = self.state.scene
+        check = scene.check_path(unit.id, unit.pose, [new], exclusion=0.0)
         if not check.ok:
             raise path_problem(check, self.state)
+        # where it ends keeps the 1" of "Advancing" from other units (or comes no closer than it stood)
+        end = footprint_polygon(new, unit.formation)
+        for other in scene.units_within(unit.id, 1.0 + unit.formation.width + unit.formation.depth):
+            d_end, d_now = end.distance(scene.footprint(other)), scene.distance(unit.id, other)
+            if d_end < 1.0 - 1e-6 and d_end < d_now - 1e-6:
+                raise IllegalAction("Pivoting", f"the pivot would end within 1\" of {self.state.units[other].name} "
+                                    f"({d_end:.2f}\")")
         return unit, new, turn
 
     def check_rally_pivot(self, action: RallyPivot) -> IllegalAction | None:
