@@ -16,6 +16,7 @@ from typing import Protocol
 from game.engine import magic, side_missions
 from game.engine.actions import (
     Action,
+    Activate,
     AllocateTokens,
     ChargeReaction,
     ChooseDeployment,
@@ -39,6 +40,7 @@ from game.engine.actions import (
     SetAside,
     Shoot,
     ShootPoint,
+    StrikeBack,
     TokenSpend,
     TokenSplit,
     rounded_pose,
@@ -170,12 +172,41 @@ class RandomPlayer:
                     return pivot
         return None
 
+    def _choose_activation(self, game: Game, p: Pending) -> Action | None:
+        """An activation ruleset (AoF:R 2.16): any unit not activated yet."""
+        return Activate(p.player, self.rng.choice(list(p.options)))
+
+    def _choose_action(self, game: Game, p: Pending) -> Action | None:
+        """The activated unit's action: often a Charge when it has a target, else a move (None: stays idle)."""
+        assert p.unit is not None
+        targets = game.charge_targets(p.unit)
+        if targets and self.rng.random() < 0.7:
+            return DeclareCharge(p.player, p.unit, self.rng.choice(targets))
+        return self._choose_move(game, p)
+
+    def _choose_strike_back(self, game: Game, p: Pending) -> Action | None:
+        assert p.unit is not None
+        return StrikeBack(p.player, p.unit) if self.rng.random() < 0.8 else None
+
+    def _choose_wavering(self, game: Game, p: Pending) -> Action | None:
+        """A Wavering unit's idle activation: sometimes a pivot by up to 90 degrees."""
+        unit = game.state.units[p.unit] if p.unit is not None else None
+        if unit is not None and unit.pose is not None and self.rng.random() < 0.5:
+            pivot = RallyPivot(p.player, unit.id, rounded_pose(unit.pose.turned(round(self.rng.uniform(-90, 90),
+                                                                                    1))).facing)
+            if _legal(game, pivot):
+                return pivot
+        return None
+
     def _choose_deploy(self, game: Game, p: Pending) -> Action | None:
         return self._sample_deploy(game, p.player, list(p.options))
 
     def _choose_deployment(self, game: Game, p: Pending) -> Action | None:
         edge = self.rng.choice(list(p.options)) if p.options else None
-        return ChooseDeployment(p.player, self.rng.choice([1, 2]), edge)
+        choice = ChooseDeployment(p.player, self.rng.choice([1, 2]), edge)
+        if game.check_deploy(choice) is not None:    # AoF:R 2.16: the roll-off winner deploys first
+            choice = ChooseDeployment(p.player, p.player, edge)
+        return choice
 
     def _choose_set_aside(self, game: Game, p: Pending) -> Action | None:
         if p.options and self.rng.random() < 0.7:
@@ -363,6 +394,8 @@ _CHOOSERS: dict[str, Callable[[RandomPlayer, Game, Pending], Action | None]] = {
     "ambush": RandomPlayer._choose_ambush, "choose_first_turn": RandomPlayer._choose_first_turn,
     "choose_objective_order": RandomPlayer._choose_objective_order,
     "place_objective": RandomPlayer._choose_objective, "select_side_mission": RandomPlayer._choose_side_mission,
+    "activate": RandomPlayer._choose_activation, "action": RandomPlayer._choose_action,
+    "strike_back": RandomPlayer._choose_strike_back, "wavering": RandomPlayer._choose_wavering,
 }
 """The random player's step for each pending decision (``RandomPlayer.choose``); ``done`` for any other."""
 

@@ -109,6 +109,7 @@ PHASE_FIRST_STEP: dict[Phase, Step] = {
     Phase.SHOOTING: Step.RANGED_ATTACKS,
     Phase.CLOSE_COMBAT: Step.MELEE,
     Phase.RALLY: Step.RALLY,
+    Phase.ACTIVATION: Step.ACTIVATION,
 }
 """The first step of each phase: where a game given ``start: {phase: ...}`` begins."""
 
@@ -1248,6 +1249,8 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
         _check_poses(doc, entries, table, terrain, out)
     start = _check_start(doc, start_m, rounds, entries, out)
     mission, markers = _check_mission(doc, data, table, terrain, out)
+    _check_ruleset_rules(doc, _field(ScenarioTopModel, data, "ruleset", ""), entries, terrain, start_m, out)
+    _check_ruleset_game(doc, data, mission, out)
 
     if out:
         return None
@@ -1287,6 +1290,69 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
                                            "placed: leave it out or let the players deploy"))
             return None
     return scenario
+
+
+def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], terrain: list[TerrainShape],
+                         start_m: StartModel | None, out: list[_Problem]) -> None:
+    """A unit whose profile uses a special rule (its own or a weapon's) or an upgrade, or a terrain piece with a
+    trait, that the scenario's ruleset does not play is refused, naming the ruleset (issue 14;
+    ``Ruleset.special_rules``, ``Ruleset.upgrades``, ``Ruleset.terrain_traits``)."""
+    factory = ENGINE_RULESETS.get(ruleset)
+    rules: frozenset[str] | None = getattr(factory, "special_rules", None)
+    upgrades: frozenset[str] | None = getattr(factory, "upgrades", None)
+    traits: frozenset[str] | None = getattr(factory, "terrain_traits", None)
+    title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
+    phases: frozenset[str] | None = getattr(factory, "start_phases", None)
+    if phases is None:
+        phases = frozenset(p.value for p in Phase if p is not Phase.ACTIVATION)
+    if start_m is not None and start_m.phase not in phases:
+        out.append(doc.problem(("start", "phase"), f"{title} has no {start_m.phase} phase; a game of it may start "
+                               f"in: {', '.join(sorted(phases))}"))
+    if traits is not None:
+        for i, piece in enumerate(terrain):
+            extra = sorted(piece.traits - traits)
+            if extra:
+                out.append(doc.problem(("terrain", i), f"{piece.name} is {', '.join(extra)} terrain, which {title} "
+                                       f"does not play here; it plays: {', '.join(sorted(traits))}"))
+    for e in entries:
+        loc: Loc = ("armies", e.army, "units", e.index)
+        if e.profile is not None and rules is not None:
+            used = [(r, None) for r in e.profile.rules] + [(r, w.name) for w in e.profile.weapons for r in w.rules]
+            for text, weapon in used:
+                name = parse_rule(text)[0]
+                if name not in rules:
+                    where = f" (weapon {weapon})" if weapon else ""
+                    out.append(doc.problem(loc + ("profile",), f"{e.profile.name} has {text}{where}, a special rule "
+                                           f"{title} does not have here; it plays: {', '.join(sorted(rules))}"))
+                    break
+        if upgrades is not None:
+            for up in sorted(e.spec.upgrades):
+                if up not in upgrades:
+                    out.append(doc.problem(loc + ("upgrades",), f"{title} has no {up} upgrade here; it plays: "
+                                           f"{', '.join(sorted(upgrades)) or 'none'}"))
+
+
+def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None, out: list[_Problem]) -> None:
+    """The mission, optional rules and side-missions must be ones the scenario's ruleset plays (``Ruleset.missions``,
+    ``optional_rules``, ``side_missions``): AoF:R 2.16 plays the mission of its core rules, ``standard``."""
+    ruleset = _field(ScenarioTopModel, data, "ruleset", "")
+    factory = ENGINE_RULESETS.get(ruleset)
+    if factory is None:
+        return
+    title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
+    missions: frozenset[str] | None = getattr(factory, "missions", None)
+    if missions is not None and mission not in missions:
+        where: Loc = ("mission",) if "mission" in data else ("ruleset",)
+        out.append(doc.problem(where, f"{title} plays the mission of its core rules: give mission: "
+                               f"{' or '.join(sorted(missions))}" + (f", not {mission}" if mission else "")))
+    options = data.get("options")
+    if not getattr(factory, "optional_rules", True) and isinstance(options, dict):
+        for key in options:
+            out.append(doc.problem(("options", key), f"{title} has no such optional rule here (AoWFBR 1.4's "
+                                   "optional rules are not part of it)"))
+    if not getattr(factory, "side_missions", True) and data.get("side_missions") is not None:
+        out.append(doc.problem(("side_missions",), f"{title} is played without side-missions here: the mission "
+                               "alone decides the winner"))
 
 
 def _side_missions(data: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -41,6 +41,7 @@ def state_to_dict(game: Game, seat: int | None = None) -> dict[str, Any]:
         extra["objectives"] = [_objective_dict(s, o) for o in s.objectives]
     if s.deployment_style is not None:   # AoF:R 2.16 "Deployment Styles" (random until rolled)
         extra["deployment"] = s.deployment_style
+    extra.update(game.ruleset.state_keys())   # e.g. AoF:R 2.16's round of activations
     seen = side_missions.state_dict(s, seat)
     if seen is not None:
         extra["side_missions"] = seen

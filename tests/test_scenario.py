@@ -510,7 +510,7 @@ def test_start_checks(tmp_path: Path) -> None:
     assert problems(tmp_path, BASE + "start: {round: 5, player: 3, phase: combat}\n") == [
         "s.yaml:44: start.player: must be 1 or 2, got 3",
         "s.yaml:44: start.phase: must be one of deployment, strategy_1, movement, strategy_2, shooting, "
-        "close_combat, rally; got 'combat'",
+        "close_combat, rally, activation; got 'combat'",
     ]
     assert problems(tmp_path, BASE + "start: {round: 5, player: 1, phase: movement}\n") == [
         "s.yaml:44: start.round: must be at most rounds (4), got 5"]

@@ -236,6 +236,23 @@ class RallyPivot(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """AoF:R 2.16 "Activating Units": the player picks one of its units that has not been activated this round
+    (decision ``activate``)."""
+
+    type: ClassVar[str] = "activate"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeBack(Action):
+    """AoF:R 2.16 "Return Strikes": the charged unit strikes back (decision ``strike_back``; ``done`` declines)."""
+
+    type: ClassVar[str] = "strike_back"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class Done(Action):
     """The acting player has nothing more to do in the current step."""
 
@@ -410,7 +427,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
                 Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge,
-                ShootPoint, SelectSideMission)
+                ShootPoint, SelectSideMission, Activate, StrikeBack)
 }
 """Every action type by its record name."""
 

@@ -129,6 +129,9 @@ class DeploymentState:
     """(round, player) whose Ambush step has already been offered."""
     resume: tuple[Step, Pending | None] | None = None
     """The strategy step and decision to return to after the Ambush step."""
+    first_turn_roll_off: bool = True
+    """AoWFBR "Playing the Game": a first-turn roll-off ends deployment. False for AoF:R 2.16 ("the player that won
+    the deployment roll-off takes the first turn"): deployment ends with ``first_player`` its winner."""
     ambush_round: dict[str, int] = field(default_factory=dict)
     """Units that arrived from Ambush: unit id -> the round (they neither seize nor contest objectives then)."""
 
@@ -191,14 +194,17 @@ def zone_polygon(state: GameState, player: int) -> Polygon:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def begin(state: GameState, dice: Dice) -> list[Event]:
+def begin(state: GameState, dice: Dice, *, first_turn_roll_off: bool = True) -> list[Event]:
     """Start deployment: the deployment roll-off and the winner's choice of edge and first player.
+
+    ``first_turn_roll_off`` False (AoF:R 2.16): no first-turn roll-off; the deployment roll-off winner takes the
+    first turn (``DeploymentState.first_turn_roll_off``).
 
     With no unit to deploy the deployment roll-off is skipped and the first-turn roll-off follows at once.
     Sets ``state.deployment``, ``state.step`` and ``state.pending``.
     """
     s = state
-    d = DeploymentState()
+    d = DeploymentState(first_turn_roll_off=first_turn_roll_off)
     s.deployment = d
     s.phase = Phase.DEPLOYMENT
     s.round = 1
@@ -684,9 +690,12 @@ def _next(s: GameState, dice: Dice) -> list[Event]:
 
 
 def _first_turn_roll_off(s: GameState, dice: Dice) -> list[Event]:
-    """Rulebook "Playing the Game": roll-off, +1 for the player who finished deploying first; ties re-roll."""
+    """Rulebook "Playing the Game": roll-off, +1 for the player who finished deploying first; ties re-roll.
+    Without a first-turn roll-off (AoF:R 2.16) deployment ends here: ``_deployment_winner_first``."""
     d = progress(s)
     assert d is not None
+    if not d.first_turn_roll_off:
+        return _deployment_winner_first(s, d, dice)
     last = {p: max((i for i, q in enumerate(d.placements) if q == p), default=-1) for p in (1, 2)}
     d.finished_first = None if last[1] == last[2] else (1 if last[1] < last[2] else 2)
     bonus = {p: 1 if d.finished_first == p else 0 for p in (1, 2)}
@@ -701,6 +710,23 @@ def _first_turn_roll_off(s: GameState, dice: Dice) -> list[Event]:
     d.stage = "first_turn"
     s.step = Step.FIRST_TURN
     s.pending = Pending(winner, "choose_first_turn", None, ("1", "2"))
+    return events
+
+
+def _deployment_winner_first(s: GameState, d: DeploymentState, dice: Dice) -> list[Event]:
+    """AoF:R 2.16 "Game Structure": "the player that won the deployment roll-off takes the first turn". When every
+    unit was placed by the scenario there was no deployment roll-off: it is rolled now for the first turn
+    (docs/rulings.md)."""
+    events: list[Event] = [Event("deploy", "Deployment is over", {})]
+    winner = d.roll_off_winner
+    if winner is None:
+        winner, roll_events = _roll_off(dice, "Deployment roll-off", {1: 0, 2: 0})
+        d.roll_off_winner = winner
+        events += roll_events
+    s.first_player = winner
+    d.stage = "done"
+    events.append(Event("deploy", f"Player {winner} won the deployment roll-off and activates first",
+                        {"first_player": winner}))
     return events
 
 

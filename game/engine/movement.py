@@ -157,13 +157,15 @@ def can_move(state: GameState, unit: Unit) -> str | None:
     return None
 
 
-def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequence[Pose]) -> MoveCheck:
+def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequence[Pose], *,
+                  rush_near_enemy: bool = False) -> MoveCheck:
     """Check a Hold, Advance or Rush along ``path``; returns the geometry check of the legal path.
 
     Raises ``IllegalAction`` naming the rule broken: Shaken/melee units stay idle, Immobile units only Hold,
     Rush with an enemy within 6", pivot limits, distance (with Fast/Slow/Musician and the difficult terrain
     cap), sideways/backward moves up to half an Advance, Rush forward only, and the geometry of the path
-    (table edge, impassable terrain, through units, within 1" of another unit).
+    (table edge, impassable terrain, through units, within 1" of another unit). ``rush_near_enemy`` True lifts
+    AoWFBR's "no Rush with an enemy within 6\"" (AoF:R 2.16 has no such rule).
     """
     why = can_move(state, unit)
     if why:
@@ -175,7 +177,7 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
     check_pivots(action, shape.pivots)
     if action is MoveAction.HOLD and shape.legs:
         raise IllegalAction("Holding", "a unit that Holds does not move; it may only pivot", shape.legs[0][1].xy)
-    if action is MoveAction.RUSH:
+    if action is MoveAction.RUSH and not rush_near_enemy:
         close = state.scene.units_within(unit.id, RUSH_ENEMY_DISTANCE, players=[3 - unit.player])
         if close:
             raise IllegalAction("Rushing", f"may not Rush with an enemy unit within 6\" ({state.units[close[0]].name})")

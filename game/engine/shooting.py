@@ -55,6 +55,9 @@ from game.engine.state import GameState, MoveAction, Unit
 from geometry.formation import hero_index
 from geometry.formation import sergeant_index as formation_sergeant
 
+ALL_ROWS = 1 << 16
+"""AoF:R 2.16 "Who Can Shoot": every model of the unit may fire (``shoot(..., all_rows=True)``)."""
+
 MAX_TARGETS = 2
 """Rulebook "Multiple Weapon Types": a unit may fire at up to two different targets per Shooting Phase."""
 
@@ -214,13 +217,13 @@ def quality_for(shooter: Unit, weapon: Weapon) -> int:
 
 def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weapon, models: list[int],
                       ap: int | None = None, *, hero_target: bool = False,
-                      indirect_fire: bool = False) -> list[Modifier]:
+                      indirect_fire: bool = False, cover: bool = True) -> list[Modifier]:
     """Modifiers to the target's Defense rolls against ``weapon`` fired by the shooter's ``models``.
 
     Rulebook "AP(X)": -X (``ap`` overrides the weapon's X, for Rending 6s). Rulebook "Cover Terrain": +1 when
     the target is in cover from the firing models (``Scene.in_cover``); "Blast(X)" ignores cover; "Indirect"
     (``indirect_fire``) ignores cover from sight obstructions; a Sniper's unit of one (``hero_target``) is judged
-    alone.
+    alone. ``cover`` False: cover does not count here (AoF:R 2.16 makes it a -1 to hit: ``shoot``).
     """
     mods: list[Modifier] = []
     x = weapon.ap if ap is None else ap
@@ -228,11 +231,34 @@ def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Wea
     if apm is not None:
         mods.append(apm)
     target_model = hero_index(target.formation) if hero_target else None
-    if not ignores_cover(weapon) and state.scene.in_cover(shooter.id, target.id, models, target_model,
+    if cover and not ignores_cover(weapon) and state.scene.in_cover(shooter.id, target.id, models, target_model,
                                                           not indirect_fire):
         mods.append(Modifier("Cover", 1))
     mods += effect_modifiers(target, "defense")  # spells (game.engine.magic)
     return mods
+
+
+def volley_modifiers(state: GameState, shooter: Unit, target: Unit, arm: Arm, models: list[int], *,
+                     hero_target: bool = False, cover_to_hit: bool = False) -> tuple[list[Modifier], list[Modifier]]:
+    """The modifiers to the hit rolls and to the target's Defense rolls of ``arm`` fired by ``models``: ``shoot``'s
+    and the window's preview alike. ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1
+    to Defense."""
+    to_hit = volley_to_hit(state, shooter, target, arm, models, hero_target=hero_target, cover_to_hit=cover_to_hit)
+    defense = defense_modifiers(state, shooter, target, arm.weapon, models, hero_target=hero_target,
+                                indirect_fire=indirect(arm.profile, arm.weapon), cover=not cover_to_hit)
+    return to_hit, defense
+
+
+def volley_to_hit(state: GameState, shooter: Unit, target: Unit, arm: Arm, models: list[int], *,
+                  hero_target: bool = False, cover_to_hit: bool = False) -> list[Modifier]:
+    """The modifiers to the hit rolls of ``arm`` fired by ``models`` (``to_hit_modifiers``; with ``cover_to_hit``,
+    AoF:R 2.16 "Cover Terrain": -1 when the target is in cover from them)."""
+    to_hit = to_hit_modifiers(state, shooter, target, arm.weapon, profile=arm.profile, hero_target=hero_target)
+    if cover_to_hit and not ignores_cover(arm.weapon) and state.scene.in_cover(
+            shooter.id, target.id, models, hero_index(target.formation) if hero_target else None,
+            not indirect(arm.profile, arm.weapon)):
+        to_hit.append(Modifier("Cover", -1))
+    return to_hit
 
 
 def sergeant_index(unit: Unit) -> int | None:
@@ -284,17 +310,20 @@ def _target_problem(state: GameState, shooter: Unit, target: Unit) -> str | None
     return None
 
 
-def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | None = None) -> list[str]:
+def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | None = None, *,
+                  all_rows: bool = False) -> list[str]:
     """Enemy units ``unit_id`` may shoot at now (rulebook "Picking Targets"), scenario order.
 
     A target is an enemy unit on the table, not in melee, such that at least one model of the shooting rows
     sees one of its models in its front arc (Indirect weapons: has it in its front arc) and has a weapon of the
     group (``weapons``; None = every ranged weapon not fired yet) within range of it. Once a unit has shot at two
     targets, only those remain (rulebook "Multiple Weapon Types"). Empty if the unit may not shoot. Raises
-    ``IllegalAction`` for bad weapon names.
+    ``IllegalAction`` for bad weapon names. ``all_rows``: every model may fire (AoF:R 2.16 "Who Can Shoot").
     """
     unit = state.unit(unit_id)
     rows = shooting_rows(unit)
+    if all_rows and rows:
+        rows = ALL_ROWS
     group = weapon_group(unit, weapons)
     if rows == 0 or not group:
         return []
@@ -332,6 +361,8 @@ class Volley:
     """Relentless applies (Hold action, Shooting Phase)."""
     hero_target: bool = False
     """A Sniper shooting the target's joined hero as a unit of one (rulebook "Sniper")."""
+    cover_defense: bool = True
+    """Cover gives +1 to Defense rolls (AoWFBR); False when it was a -1 to hit instead (AoF:R 2.16)."""
 
 
 def volley_defense(state: GameState, v: Volley, rending: bool = False
@@ -344,9 +375,10 @@ def volley_defense(state: GameState, v: Volley, rending: bool = False
     defender = target.hero.profile if hero_target and target.hero is not None else defense_profile(target)
     indirect_fire = indirect(v.arm.profile, weapon)
     normal = defense_modifiers(state, v.shooter, target, weapon, v.models, hero_target=hero_target,
-                               indirect_fire=indirect_fire)
+                               indirect_fire=indirect_fire, cover=v.cover_defense)
     rend = (defense_modifiers(state, v.shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
-                              hero_target=hero_target, indirect_fire=indirect_fire) if rending else None)
+                              hero_target=hero_target, indirect_fire=indirect_fire, cover=v.cover_defense)
+            if rending else None)
     return defender, normal, rend
 
 
@@ -424,6 +456,10 @@ def _illegal(rule: str, message: str, unit: Unit) -> IllegalAction:
     return IllegalAction(rule, message, unit.pose.xy if unit.pose is not None else None)
 
 
+def _rows_text(rows: int) -> str:
+    return "" if rows >= ALL_ROWS else f" in the {'front row' if rows == 1 else 'two front rows'}"
+
+
 def _range_text(weapon: Weapon) -> str:
     return f'{weapon.range:g}"' if weapon.range is not None else "any range"
 
@@ -440,7 +476,7 @@ def _sniper_pick(target: Unit, model: str | None, unit: Unit) -> int | None:
     return hero_index(target.formation)
 
 
-def plan_shot(state: GameState, action: Shoot) -> tuple[list[tuple[Arm, list[int]]], bool]:
+def plan_shot(state: GameState, action: Shoot, *, all_rows: bool = False) -> tuple[list[tuple[Arm, list[int]]], bool]:
     """What ``action`` would fire, without rolling or changing anything (rulebook "Shooting"): the weapons in fire
     order, each with the models firing it, and whether a Sniper picked the target's hero (``action.model``).
 
@@ -450,6 +486,7 @@ def plan_shot(state: GameState, action: Shoot) -> tuple[list[tuple[Arm, list[int
     see it with the weapons in range ("Who Can Shoot"; Indirect weapons need no sight): with ``weapons`` None,
     the unfired weapons that reach the target fire and the others stay unfired; every named weapon must reach
     it. With ``model`` (rulebook "Sniper") only Sniper weapons fire, at the target's joined hero as a unit of one.
+    AoF:R 2.16 "Who Can Shoot": ``all_rows`` lets every model fire.
     """
     try:
         unit = state.unit(action.unit)
@@ -477,49 +514,56 @@ def plan_shot(state: GameState, action: Shoot) -> tuple[list[tuple[Arm, list[int
         if not group:
             raise _illegal("Sniper", f"{unit.name} has no Sniper weapon left to pick a model with", unit)
     rows = shooting_rows(unit)
-    firing: list[tuple[Arm, list[int]]] = []  # (weapon, the models firing it)
+    if all_rows and rows:
+        rows = ALL_ROWS
+    firing: list[tuple[Arm, list[int]]] = []
     for arm in group:
         models = _shooters(state, unit, target, rows, arm.weapon.range, arm, pick)
         if models:
             firing.append((arm, models))
         elif action.weapons is not None and not any(a.name == arm.name and a is not arm for a in group):
             sees = "has in its front arc" if indirect(arm.profile, arm.weapon) else "sees"
-            raise _illegal("Who Can Shoot", f"no model in the {'front row' if rows == 1 else 'two front rows'} "
+            raise _illegal("Who Can Shoot", f"no model{_rows_text(rows)} "
                                             f"of {unit.name} {sees} {target.name} within {arm.name} range "
                                             f"({_range_text(arm.weapon)})", unit)
     if action.weapons is not None:
         fired_names = {a.name for a, _ in firing}
         missing = [n for n in action.weapons if n not in fired_names]
         if missing:
-            raise _illegal("Who Can Shoot", f"no model in the {'front row' if rows == 1 else 'two front rows'} "
+            raise _illegal("Who Can Shoot", f"no model{_rows_text(rows)} "
                                             f"of {unit.name} sees {target.name} within {missing[0]} range", unit)
     if not firing:
-        raise _illegal("Picking Targets", f"no model in the {'front row' if rows == 1 else 'two front rows'} of "
+        raise _illegal("Picking Targets", f"no model{_rows_text(rows)} of "
                                           f"{unit.name} sees {target.name} within range of its weapons", unit)
     by_arm = {id(a): m for a, m in firing}
     return [(arm, by_arm[id(arm)]) for arm in _fire_order([a for a, _ in firing])], pick is not None
 
 
-def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sniping: bool) -> Volley:
+def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sniping: bool, *,
+               cover_to_hit: bool = False) -> Volley:
     """The volley of ``arm`` fired by ``models`` for ``action`` (one item of ``plan_shot``), with the to-hit
-    modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move)."""
+    modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move).
+    ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense."""
     unit, target = state.unit(action.unit), state.unit(action.target)
-    to_hit = to_hit_modifiers(state, unit, target, arm.weapon, profile=arm.profile, hero_target=sniping)
+    to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit)
     held = unit.move_action in (None, MoveAction.HOLD)
-    return Volley(unit, target, arm, models, "shoot", to_hit, held, sniping)
+    return Volley(unit, target, arm, models, "shoot", to_hit, held, sniping, cover_defense=not cover_to_hit)
 
 
-def shoot(state: GameState, dice: Dice, action: Shoot) -> list[Event]:
+def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False,
+          cover_to_hit: bool = False) -> list[Event]:
     """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting"): the weapons and models
     of ``plan_shot``, each through the Shooting Sequence (see the module docstring for the order of the dice);
     then the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
-    Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller.
+    Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller. AoF:R 2.16
+    ("Who Can Shoot", "Cover Terrain"): ``all_rows`` lets every model fire; ``cover_to_hit`` makes cover a -1 to
+    hit instead of +1 to Defense.
     """
-    order, sniping = plan_shot(state, action)
+    order, sniping = plan_shot(state, action, all_rows=all_rows)
     unit, target = state.unit(action.unit), state.unit(action.target)
     events: list[Event] = []
     for arm, models in order:
-        events += _fire(state, dice, volley_now(state, action, arm, models, sniping))
+        events += _fire(state, dice, volley_now(state, action, arm, models, sniping, cover_to_hit=cover_to_hit))
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)
     if target.id not in unit.shot_targets:

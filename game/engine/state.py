@@ -29,6 +29,8 @@ class Phase(str, Enum):
     SHOOTING = "shooting"
     CLOSE_COMBAT = "close_combat"
     RALLY = "rally"
+    ACTIVATION = "activation"
+    """AoF:R 2.16 "Playing the Game": a round of alternating unit activations (game.engine.rulesets.aofr)."""
 
 
 class Step(str, Enum):
@@ -72,6 +74,8 @@ class Step(str, Enum):
     """6.1 Rally: rallied units may pivot."""
     ALLOCATE_TOKENS = "allocate_tokens"
     """0.1 Allocate spell tokens: each player splits spell and dispel tokens (optional rules; game.engine.magic)."""
+    ACTIVATION = "activation"
+    """AoF:R 2.16: the decisions of one unit's activation (game.engine.rulesets.aofr)."""
     DISPEL = "dispel"
     """1.3/3.2 The opponent may spend tokens against the spell being cast (game.engine.magic)."""
 
@@ -425,6 +429,8 @@ class GameState:
     """Random Charge Distances: every charge of this movement phase is declared; they are rolled (step 5)."""
     rallied: list[str] = field(default_factory=list)
     """Units that rallied in this rally phase (each may pivot once by up to 180 degrees)."""
+    activation: object | None = None
+    """The round of activations of an activation ruleset (AoF:R 2.16: game.engine.rulesets.aofr.Activations)."""
     combat: object | None = None
     """Progress through the close combat phase (game.engine.close_combat.CombatPhase), None outside it."""
     deployment: object | None = None

@@ -15,7 +15,7 @@ from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.engine.special_rules import wound_capacities
 from game.engine.state import GameState, Phase, Removal, Unit
-from game.engine.victory import hero_victory_points, unit_victory_points, victory_breakdown, victory_points
+from game.engine.victory import hero_victory_points, unit_victory_points
 from game.record import Record, new_game
 from game.replay import action_text
 from game.stats.figures import (
@@ -49,7 +49,7 @@ def game_stats(start: Game, actions: Sequence[Action], digests: Sequence[str | N
     differs (as ``game.record.replay`` does).
     """
     game = start.clone()
-    standings = [_standing(game.state, 0)]
+    standings = [_standing(game, 0)]
     phases = [game.state.phase]
     problem = None
     for i, action in enumerate(actions):
@@ -62,7 +62,7 @@ def game_stats(start: Game, actions: Sequence[Action], digests: Sequence[str | N
         if want is not None and game.digests[-1] != want:
             problem = f"action {i} no longer gives the recorded outcome; the statistics stop there"
             break
-        standings.append(_standing(game.state, i + 1))
+        standings.append(_standing(game, i + 1))
         phases.append(game.state.phase)
     ledger = Ledger(start.state)
     applied = len(standings) - 1
@@ -71,8 +71,10 @@ def game_stats(start: Game, actions: Sequence[Action], digests: Sequence[str | N
     return _assemble(start.state, game, standings, phases, ledger, problem)
 
 
-def _standing(state: GameState, position: int) -> Standing:
-    vp = victory_points(state)
+def _standing(game: Game, position: int) -> Standing:
+    """The score (the ruleset's victory points: AoWFBR's, or AoF:R's markers) and units left after ``position``."""
+    state = game.state
+    vp = game.victory_points()
     units = {p: sum(1 for u in state.units.values() if u.player == p and u.removed is None) for p in PLAYERS}
     return Standing(position, state.round, state.active_player, {p: vp.get(p, 0) for p in PLAYERS}, units)
 
@@ -86,7 +88,9 @@ def _status(unit: Unit) -> str:
     return "in reserve" if unit.pose is None else "in the game"
 
 
-def _vp_given(unit: Unit) -> tuple[int, list[tuple[str, int]]]:
+def _vp_given(unit: Unit, units_score: bool = True) -> tuple[int, list[tuple[str, int]]]:
+    if not units_score:     # a ruleset whose mission alone scores (AoF:R 2.16)
+        return 0, []
     lines = [s for s in (unit_victory_points(unit), hero_victory_points(unit)) if s is not None]
     return sum(p for _, p in lines), lines
 
@@ -100,7 +104,7 @@ def _assemble(start: GameState, game: Game, standings: list[Standing], phases: l
     earned: dict[str, int] = defaultdict(int)
     last_removal = {r.unit: r for r in ledger.removals}
     for uid, unit in state.units.items():
-        given, lines = _vp_given(unit)
+        given, lines = _vp_given(unit, game.ruleset.units_score)
         enemy = 3 - unit.player
         unit_lines[enemy] += lines
         weights: dict[str, Fraction] = {a: Fraction(w) for a, w in ledger.wounds_on.get(uid, {}).items()
@@ -115,14 +119,16 @@ def _assemble(start: GameState, game: Game, standings: list[Standing], phases: l
             players[enemy].vp_unassigned += given
         for a, v in shares.items():
             earned[a] += v
+    units_score = game.ruleset.units_score
     for uid, unit in state.units.items():
         first = start.units.get(uid)
         units.append(UnitStats(
             uid, unit_label(state, uid), unit.player, unit.total_cost,
             first.models if first is not None else unit.starting_models, max(0, unit.models), _status(unit),
             ledger.hits[uid], ledger.kills[uid], ledger.wounds_dealt[uid], ledger.wounds_taken[uid],
-            ledger.models_lost[uid], ledger.charges[uid], ledger.declared[uid], earned[uid], _vp_given(unit)[0]))
-    breakdown = victory_breakdown(state)
+            ledger.models_lost[uid], ledger.charges[uid], ledger.declared[uid], earned[uid],
+            _vp_given(unit, units_score)[0]))
+    breakdown = game.victory_breakdown()
     final = standings[-1]
     for p in PLAYERS:
         ps = players[p]

@@ -3,7 +3,8 @@
 ``SimplePlayer`` plays like a beginner who knows the rules: it charges whatever it can reach (the nearest
 target), answers charges with Stand and Shoot when it may, else Holds, runs down fleeing units, advances toward the
 nearest enemy (or holds to shoot when a target is already in range), shoots the nearest valid target, always
-pursues and follows up, and casts no spells. It never rolls dice of its own and uses its seeded generator only for
+pursues and follows up, and casts no spells; in an activation ruleset (AoF:R 2.16) it activates its units in
+scenario order and always strikes back. It never rolls dice of its own and uses its seeded generator only for
 the few decisions it leaves to ``game.autoplay.RandomPlayer`` (deployment). It keeps no memory between calls (all
 it needs is in the game state), so it may be asked about cloned games. Moves are checked by the engine's validator.
 """
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from game.autoplay import RandomPlayer, point_shot
 from game.engine.actions import (
     Action,
+    Activate,
     ChargeReaction,
     DeclareCharge,
     Done,
@@ -26,6 +28,7 @@ from game.engine.actions import (
     Redirect,
     RollCharge,
     Shoot,
+    StrikeBack,
     rounded_pose,
 )
 from game.engine.game import Game
@@ -55,8 +58,19 @@ class SimplePlayer:
         s = game.state
         player = p.player
         d = p.decision
-        if d in ("strategy", "dispel", "rally", "consolidate", "ambush"):
+        if d in ("strategy", "dispel", "rally", "consolidate", "ambush", "wavering"):
             return Done(player)
+        if d == "activate":         # an activation ruleset (AoF:R 2.16): its units in scenario order
+            return Activate(player, p.options[0])
+        if d == "action":           # the activated unit charges the nearest target it can reach, else moves
+            assert p.unit is not None
+            targets = game.charge_targets(p.unit)
+            if targets:
+                return DeclareCharge(player, p.unit, self._nearest(game, s.units[p.unit], targets))
+            return self._move(game, s.units[p.unit])
+        if d == "strike_back":
+            assert p.unit is not None
+            return StrikeBack(player, p.unit)
         if d == "declare_charge":
             for unit in s.units_of(player):
                 targets = game.charge_targets(unit.id)

@@ -42,6 +42,17 @@ class App(Window):
         from game.ui.scenes.menu import MenuScene
         self.switch(MenuScene(self, message))
 
+    def new_game(self, scenario_path: str) -> tuple[Game, list[str]]:
+        """``Window.new_game``, refusing (``ValueError``) a ruleset whose decisions the battle screen cannot answer
+        (``decisions.window_refusal``)."""
+        from game.ui.decisions import window_refusal
+
+        game, kinds = super().new_game(scenario_path)
+        why = window_refusal(game.state.ruleset)
+        if why is not None:
+            raise ValueError(why)
+        return game, kinds
+
     def start_battle(self, scenario_path: str) -> None:
         """Start a hotseat battle of ``scenario_path``; back to the menu with the problems if it will not load."""
         from game.ui.scenes.battle import BattleScene
@@ -71,6 +82,11 @@ class App(Window):
             self.show_menu(refusal(Path(path), [f"{type(e).__name__}: {e}"], "resume"))
             return False
         game = opened.game
+        from game.ui.decisions import window_refusal
+        why = window_refusal(game.state.ruleset)
+        if why is not None:
+            self.show_menu(refusal(Path(path), [why], "resume"))
+            return False
         self.record_paths[game] = Path(path)
         scenario_path = opened.scenario if isinstance(opened.scenario, str) else None
         if not isinstance(opened.scenario, str):
@@ -87,10 +103,15 @@ class App(Window):
         from game.record import load_record
         from game.replay import ReplayCursor
         from game.saves import refusal
+        from game.ui.decisions import window_refusal
         from game.ui.scenes.replay import ReplayScene
 
         try:
             cursor = ReplayCursor(load_record(Path(path)))
+            why = window_refusal(cursor.scenario.ruleset)
+            if why is not None:
+                self.show_menu(refusal(Path(path), [why], "replay"))
+                return False
         except FileProblems as e:
             self.show_menu(refusal(Path(path), e.problems, "replay"))
             return False

@@ -125,10 +125,10 @@ def aids(scene: BattleSceneLike) -> Aids:
     unit = s.units[subject]
     hover = scene.hover if scene.hover in s.units and scene.hover != subject else None
     own = pending is not None and unit.player == pending.player
-    if own and d in ("declare_charge", "redirect"):
+    if own and d in ("declare_charge", "redirect", "action"):   # "action": an activated unit may charge
         out.charge = insight.charge(subject)
         if hover is not None and s.units[hover].player != unit.player and out.charge is not None \
-                and hover not in out.charge.plans and d == "declare_charge":
+                and hover not in out.charge.plans and d in ("declare_charge", "action"):
             out.charge_problem = insight.charge_problem(subject, hover)
     if own and d == "shoot" and hover is not None and s.units[hover].player != unit.player:
         out.shot = insight.shot(subject, hover, decisions.shot_weapons(scene, subject))
@@ -197,7 +197,7 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface,
     moving = t is not None and (t.kind != "move" or t.changed or t.dragging or bool(t.legs))
     zoned = t is not None and moving and (t.dragging or t.changed) and t.kind in ZONE_KINDS
     own_done: set[str] = set()
-    if pending is not None and pending.decision in ("move", "declare_charge", "shoot"):
+    if pending is not None and pending.decision in ("move", "declare_charge", "shoot", "activate"):
         own_done = {u.id for u in s.units_of(pending.player) if u.id not in scene.actors}
     dimmed = own_done | set(a.sight.unseen if a.sight is not None else ())
     poses = scene.anims.poses(scene.time)
@@ -982,7 +982,9 @@ def _draw_ghost_note(scene: BattleSceneLike, screen: pygame.Surface, t: MoveTool
         else:
             head = f"Consolidation: {ev.distance:.1f}\" of 3\""
     elif t.kind == "rally":
-        head = f"Rally pivot to {t.ghost.facing:.0f}°"
+        pending = scene.game.pending
+        word = "Pivot" if pending is not None and pending.decision == "wavering" else "Rally pivot"
+        head = f"{word} to {t.ghost.facing:.0f}°"
     elif t.kind == "scout":
         head = f"Scout: {ev.distance:.1f}\" of 12\""
     else:

@@ -25,6 +25,7 @@ from game.engine.actions import (
     RollCharge,
     SelectSideMission,
     SetAside,
+    StrikeBack,
     TokenSpend,
 )
 from game.ui import describe, odds_panel, palette, spell_aim
@@ -46,8 +47,35 @@ DONE_LABELS = {
     "set_aside": "Done: deploy the rest normally (Space)",
     "scout_move": "Stay here (Space)",
     "ambush": "Done: keep the rest waiting (Space)",
+    "action": "Stay idle (Space)",
+    "strike_back": "Do not strike back (Space)",
+    "wavering": "Stay idle, no pivot (Space)",
 }
 """The Done button of each decision that Done answers."""
+
+
+WINDOW_DECISIONS = frozenset({
+    "strategy", "dispel", "allocate_tokens", "declare_charge", "charge_reaction", "redirect", "roll_charge", "move",
+    "shoot", "pursue", "pursue_target", "follow_up", "pivot_to_face", "consolidate", "rally", "deploy", "ambush",
+    "scout_move", "set_aside", "choose_objective_order", "place_objective", "select_side_mission",
+    "choose_first_turn", "choose_deployment", "activate", "action", "strike_back", "wavering",
+})
+"""The pending decisions the battle screen presents (``button_specs`` and the table's clicks and drags)."""
+
+
+def window_refusal(ruleset_id: str) -> str | None:
+    """Why the window cannot play a game of ``ruleset_id`` (a ruleset asking decisions the battle screen does not
+    present, e.g. AoF:R 2.16's activations, which are played headless: ``main.py autoplay``/``run``), or None."""
+    from game.engine.rulesets import RULESETS
+
+    factory = RULESETS.get(ruleset_id)
+    asked: frozenset[str] | None = getattr(factory, "decisions", None)
+    missing = sorted(asked - WINDOW_DECISIONS) if asked is not None else []
+    if not missing:
+        return None
+    title = getattr(factory, "title", ruleset_id)
+    return (f"{title} ({ruleset_id}) cannot be played in the window yet: the battle screen has no way to answer "
+            f"its decisions {', '.join(missing)}. Play it headless with python main.py autoplay, check and run.")
 
 
 # --- spells ---------------------------------------------------------------------------------------------------
@@ -170,7 +198,7 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     d = pending.decision
     t = scene.tool
     p = pending.player
-    if d == "move":
+    if d in ("move", "action"):     # "action": the activated unit's Hold/Advance/Rush (AoF:R 2.16)
         for a in ("hold", "advance", "rush"):
             on = t is not None and t.forced == a
             article = "an" if a == "advance" else "a"
@@ -223,8 +251,11 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     elif d == "consolidate":
         specs.append(ButtonSpec("confirm", "Confirm (Enter)", None, "#primary_button"))
         specs.append(ButtonSpec("reset", "Reset"))
-    elif d == "rally":
+    elif d in ("rally", "wavering"):
         specs.append(ButtonSpec("confirm", "Confirm pivot (Enter)", None, "#primary_button", enabled=t is not None))
+    elif d == "strike_back":
+        specs.append(ButtonSpec("strike_back", "Strike back", "The two front rows strike the charging unit (the unit "
+                                "is then fatigued for the rest of the round)", "#primary_button"))
     elif d in ("deploy", "ambush", "scout_move"):
         label = "Scout here (Enter)" if d == "scout_move" else "Deploy here (Enter)"
         specs.append(ButtonSpec("confirm", label, None, "#primary_button", enabled=t is not None))
@@ -251,6 +282,8 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
             edges.sort(key=lambda e: e != ("south" if p == 1 else "north"))
         for edge in edges:
             for first in (p, 3 - p):
+                if scene.game.check_deploy(ChooseDeployment(p, first, edge)) is not None:
+                    continue    # AoF:R 2.16: the roll-off winner deploys first (the engine says which choices)
                 where = f"{edge.capitalize()} edge · " if edge else ""
                 if edge and style not in (None, "front_line", "random"):   # the zones are drawn, not edges
                     own = (edge == "south") == (p == 1)
@@ -258,7 +291,7 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
                 specs.append(ButtonSpec(f"deployment:{edge or ''}:{first}", f"{where}Player {first} places first",
                                         None, "#primary_button", short=f"{where}P{first} first"))
     if d in DONE_LABELS:
-        style = None if d in ("move", "consolidate") else "#primary_button"
+        style = None if d in ("move", "consolidate", "action") else "#primary_button"
         specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
     # the view's tools (measure, arcs, sight, last combat, fit, turn) are on the strip over the table
     # (game/ui/view_tools.py)
@@ -321,7 +354,7 @@ def run(scene: BattleSceneLike, key: str) -> None:
     if key == "done":
         if pending.decision not in DONE_LABELS:
             return
-        if scene.tool is not None and scene.tool.changed and pending.decision == "move":
+        if scene.tool is not None and scene.tool.changed and pending.decision in ("move", "action"):
             scene.show_banner("Confirm the move (Enter) or cancel it (Esc) before ending the step.", palette.SHAKEN)
             return
         scene.act(Done(player=p))
@@ -337,6 +370,8 @@ def run(scene: BattleSceneLike, key: str) -> None:
     elif key in ("hold", "advance", "rush"):
         if scene.tool is not None:
             scene.tool.set_forced(None if scene.tool.forced == key else key)
+    elif key == "strike_back" and unit is not None:
+        scene.act(StrikeBack(player=p, unit=unit))
     elif key.startswith("react:") and unit is not None:
         scene.act(ChargeReaction(player=p, unit=unit, reaction=key.split(":", 1)[1]))
     elif key == "run_down" and unit is not None:

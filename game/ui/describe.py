@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from game.engine.movement import move_allowance
 from game.engine.state import GameState, MoveAction, Pending, Phase, Step
 
@@ -13,6 +15,7 @@ PHASE_NAMES = {
     Phase.SHOOTING: "Shooting Phase",
     Phase.CLOSE_COMBAT: "Close Combat Phase",
     Phase.RALLY: "Rally Phase",
+    Phase.ACTIVATION: "Activations",
 }
 """Each phase as the rulebook's turn sequence names it."""
 
@@ -36,6 +39,7 @@ STEP_NAMES = {
     Step.RANGED_ATTACKS: "4.2 Ranged attacks",
     Step.MELEE: "5.4-5.5 Flight, pursuit and consolidation",
     Step.RALLY: "6.1 Rally",
+    Step.ACTIVATION: "one unit's activation",
 }
 """Each step with its turn sequence number."""
 
@@ -50,6 +54,19 @@ def step_name(phase: Phase, step: Step, decision: str | None = None) -> str:
     if step is Step.STRATEGY:
         return "1.2-1.3 Special rules and spells" if phase is Phase.STRATEGY_1 else "3.1-3.2 Special rules and spells"
     return str(STEP_NAMES.get(step, step.value.replace("_", " ")))
+
+
+def ruleset_of(state: GameState) -> Any:
+    """The class of the ruleset refereeing ``state`` (``game.engine.rulesets.RULESETS``), or None: what the window
+    asks for the names and summaries the ruleset's book uses."""
+    from game.engine.rulesets import RULESETS
+    return RULESETS.get(state.ruleset)
+
+
+def morale_word(state: GameState, flag: str = "shaken") -> str:
+    """The ruleset's name for a morale state flag: ``shaken`` is "Shaken" in AoWFBR, "Wavering" in AoF:R 2.16."""
+    names = getattr(ruleset_of(state), "morale_states", {}) or {}
+    return str(names.get(flag, flag.capitalize()))
 
 
 def unit_name(state: GameState, unit_id: str | None) -> str:
@@ -157,7 +174,8 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         where = {"sabotage": "anywhere along your 12\" line", "king_of_the_hill": "over 9\" from the deployment "
                  "zones and the table edges"}.get(state.mission or "", "outside both deployment zones, over 9\" "
                                                                        "from the other markers")
-        told = f" {mission.name}: {mission.summary}." if mission is not None else ""
+        summary = getattr(ruleset_of(state), "mission_text", None) or (mission.summary if mission else "")
+        told = f" {mission.name}: {summary}." if mission is not None else ""
         return f"Click the table to place an objective marker, {where}.{told}"
     if d == "choose_first_turn":
         return "You won the roll-off for the first turn: choose who takes the first turn of each round."
@@ -186,6 +204,19 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
     if d == "roll_charge":
         return ("Random charge distances: pick the next charge to roll for (a button, or click the charging unit); "
                 "2D6, the highest + its Advance must reach the distance measured.")
+    if d == "activate":     # an activation ruleset (AoF:R 2.16)
+        return "Click one of your highlighted units to activate it (each unit activates once a round)."
+    if d == "action":
+        if moving:
+            return ("Drag to move (Advance 6\", Rush 12\" straight after one pivot); Q/E pivots; Enter confirms; "
+                    "Esc cancels.")
+        return (f"{unit}: drag it to Hold, Advance or Rush (Q/E pivots, Enter confirms), click a highlighted enemy "
+                "to charge it, or Space to stay idle.")
+    if d == "strike_back":
+        return f"{unit} was charged: strike back with its two front rows, or not (Space)."
+    if d == "wavering":
+        return (f"{unit} is Wavering: it stays idle and may pivot up to 90° (Q/E, Enter), then recovers. "
+                "Space = no pivot.")
     if d == "move":
         if moving:
             return ("Drag to move; Q/E or wheel pivots 5° (Shift 15°); Enter confirms; Backspace undoes a leg; "

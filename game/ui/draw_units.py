@@ -15,6 +15,7 @@ import pygame
 from game.engine.state import GameState, Unit
 from game.ui import palette
 from game.ui.assets import text_cache
+from game.ui.describe import morale_word
 from game.ui.label_layout import UNIT, LabelLayout
 from game.ui.table_view import TableView
 from geometry.formation import Formation, footprint_corners, model_offsets
@@ -198,14 +199,15 @@ class UnitPainter:
         rear edge, else in front, else beside it; else the short name (``short_name``) there; else none."""
         size = max(10, min(14, round(view.scale * 0.55)))
         poses = poses or {}
+        shaken = morale_word(state)         # "Shaken" (AoWFBR) or "Wavering" (AoF:R 2.16)
         for unit in state.units.values():
             if not unit.on_table or unit.models <= 0:
                 continue
             assert unit.pose is not None
             pose = poses.get(unit.id, unit.pose)
             bold = unit.id == selected
-            full = self.label(unit, size, bold)
-            short = self.label(unit, size, bold, short=True)
+            full = self.label(unit, size, bold, shaken=shaken)
+            short = self.label(unit, size, bold, short=True, shaken=shaken)
             spots = self._spots(view, unit, pose, full.get_size())
             forms = [(short, self._spots(view, unit, pose, short.get_size()))] if short is not full else []
             layout.add("unit", UNIT, full, spots, short=forms, shy="ignore")
@@ -231,7 +233,7 @@ class UnitPainter:
         return out
 
     @staticmethod
-    def label(unit: Unit, size: int, bold: bool, short: bool = False) -> pygame.Surface:
+    def label(unit: Unit, size: int, bold: bool, short: bool = False, shaken: str = "Shaken") -> pygame.Surface:
         """The label of a unit: name (``short``: ``short_name``), models left (and of how many), wounds, status
         markers (cached text)."""
         text = f"{short_name(unit.profile.name) if short else unit.profile.name} {unit.models}"
@@ -244,7 +246,7 @@ class UnitPainter:
         if unit.fleeing:
             parts.append(text_cache.get("⚑ Fleeing", size - 1, (0, 0, 0), True, palette.FLEEING + (235,), 2))
         elif unit.shaken:
-            parts.append(text_cache.get("⚠ Shaken", size - 1, (0, 0, 0), True, palette.SHAKEN + (235,), 2))
+            parts.append(text_cache.get(f"⚠ {shaken}", size - 1, (0, 0, 0), True, palette.SHAKEN + (235,), 2))
         if unit.engaged:
             parts.append(text_cache.get("⚔ Engaged", size - 1, (0, 0, 0), True, palette.ENGAGED + (235,), 2))
         if len(parts) == 1:

@@ -294,7 +294,7 @@ class Insight:
                 elif redirect:
                     plan = charging.plan_charge_for_move(s, unit, s.units[tid])
                 else:
-                    plan = charging.plan_charge(s, unit, s.units[tid])
+                    plan = game.ruleset.charge_plan(unit.id, tid)   # the ruleset's charge (AoF:R: no sight)
             except IllegalAction:
                 continue
             preview.plans[tid] = plan
@@ -316,7 +316,7 @@ class Insight:
             if charge_out.inside(unit):
                 charge_out.plan_charge_out(self.state, unit, other)
             else:
-                charging.plan_charge(self.state, unit, other)
+                self.game.ruleset.charge_plan(unit.id, other.id)
         except IllegalAction as e:
             return e
         return None
@@ -348,7 +348,10 @@ class Insight:
             preview.reason = (f"Multiple Weapon Types: {unit.name} already shot at {shooting.MAX_TARGETS} targets "
                               "this phase")
             return preview
+        rules = self.game.ruleset
         rows = shooting.shooting_rows(unit)
+        if rows and rules.all_models_shoot:     # AoF:R 2.16 "Who Can Shoot": every model
+            rows = shooting.ALL_ROWS
         try:
             group = shooting.weapon_group(unit, weapons)
         except IllegalAction as e:
@@ -371,7 +374,7 @@ class Insight:
             if ms and first is None:
                 first = (arm, ms)
         preview.models = sorted(chosen)
-        which = "front row" if rows == 1 else "two front rows"
+        which = "front row" if rows == 1 else "two front rows" if rows == 2 else "unit"
         if not chosen:
             if not scene.models_with_sight(unit.id, target.id, rows, None) and not any(
                     indirect(a.profile, a.weapon) for a in group):
@@ -386,9 +389,7 @@ class Insight:
         preview.weapon = arm.name
         preview.quality = attack_quality(arm.profile, arm.weapon, True)[1]
         try:
-            hits = shooting.to_hit_modifiers(s, unit, target, arm.weapon, profile=arm.profile)
-            blocks = shooting.defense_modifiers(s, unit, target, arm.weapon, ms,
-                                                indirect_fire=indirect(arm.profile, arm.weapon))
+            hits, blocks = shooting.volley_modifiers(s, unit, target, arm, ms, cover_to_hit=rules.cover_to_hit)
         except Exception:  # noqa: BLE001 - a preview must never break the window
             hits, blocks = [], []
         preview.to_hit = [str(m) for m in hits]

@@ -9,6 +9,7 @@ mouse), so the card says what the dice will use.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from typing import Any
 
 import pygame
@@ -17,6 +18,7 @@ from pygame_gui.elements import UILabel, UIPanel, UITextBox
 
 from game.engine.profiles import Weapon
 from game.engine.state import GameState, Unit
+from game.ui.describe import morale_word, ruleset_of
 from game.ui.palette import PLAYER_HTML
 
 GREY = "#9aa4ac"
@@ -49,7 +51,7 @@ def unit_state_words(state: GameState, unit: Unit) -> list[str]:
     if unit.fleeing:
         out.append("<font color='#ff7ad0'>Fleeing</font>")
     if unit.shaken:
-        out.append("<font color='#ffaa28'>Shaken</font>")
+        out.append(f"<font color='#ffaa28'>{html.escape(morale_word(state))}</font>")
     if unit.engaged:
         parts = []
         for e in sorted(unit.engaged_with):
@@ -80,13 +82,17 @@ def unit_link(uid: str, name: str) -> str:
     return f"<a href='unit:{html.escape(uid, quote=True)}'>{html.escape(name)}</a>"
 
 
-def rule_lines(unit: Unit) -> list[tuple[str, str]]:
-    """The unit's special rules, weapon rules, hero and command group as (label, summary in our words)."""
+def rule_lines(unit: Unit, texts: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """The unit's special rules, weapon rules, hero and command group as (label, summary in our words); ``texts``:
+    the ruleset's own summaries of rules its book changes (``Ruleset.rule_texts``), by rule name."""
     try:
         from game.engine.special_rules import describe
-        return describe(unit)
+        lines = describe(unit)
     except (ImportError, AttributeError, KeyError):
         return [(r, "") for r in unit.profile.rules]
+    if not texts:
+        return lines
+    return [(label, texts.get(label.split("(")[0].strip(), summary)) for label, summary in lines]
 
 
 def magic_words(unit: Unit) -> list[str]:
@@ -108,9 +114,13 @@ def modifiers_words(state: GameState, unit: Unit) -> list[str]:
     """What changes the unit's rolls and moves right now (``special_rules.modifiers_in_force``)."""
     try:
         from game.engine.special_rules import modifiers_in_force
-        return list(modifiers_in_force(state, unit))
+        words = list(modifiers_in_force(state, unit))
     except (ImportError, AttributeError):
         return []
+    own = getattr(ruleset_of(state), "shaken_text", None)     # the ruleset's words for its Shaken (Wavering)
+    if own and unit.shaken:
+        words = [own if w.startswith("Shaken:") else w for w in words]
+    return words
 
 
 def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:
@@ -136,10 +146,10 @@ def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:
             continue
         arm = arms[0]
         try:
-            hit = shooting.to_hit_modifiers(state, a, b, arm.weapon, profile=arm.profile)
-            models = scene.models_with_sight(a.id, b.id, 2, None) or list(range(min(a.models, 5)))
-            block = shooting.defense_modifiers(state, a, b, arm.weapon, models,
-                                               indirect_fire=indirect(arm.profile, arm.weapon))
+            rows = shooting.ALL_ROWS if getattr(ruleset_of(state), "all_models_shoot", False) else 2
+            models = scene.models_with_sight(a.id, b.id, rows, None) or list(range(min(a.models, 5)))
+            hit, block = shooting.volley_modifiers(state, a, b, arm, models,
+                                                   cover_to_hit=getattr(ruleset_of(state), "cover_to_hit", False))
         except Exception:  # noqa: BLE001 - the card must never break the window
             continue
         words = [f"{m.value:+d} to hit ({m.reason})" for m in hit]
@@ -176,7 +186,7 @@ def card_html(state: GameState, unit: Unit, other: Unit | None = None) -> str:
         if vs:
             lines.append(f"<b>Against {html.escape(other.profile.name)}</b>")
             lines += [f"<font color='{MOD}'>  · {html.escape(m)}</font>" for m in vs]
-    rules = rule_lines(unit)
+    rules = rule_lines(unit, getattr(ruleset_of(state), "rule_texts", None))
     if rules:
         lines.append("<b>Special rules</b>")
         for label, summary in rules:

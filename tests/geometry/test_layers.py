@@ -164,6 +164,7 @@ AOWFBR_SEQUENCE_AWARE = {
     "game.engine.deployment": "deployment steps (choose deployment, set aside, deploy, Scouts) and 1.1 Ambush",
     "game.engine.magic": "spell tokens in step 0.1, casting in the strategy phases, durations by phase",
     "game.engine.side_missions": "side-mission selection before deployment; kills scored by the phase they fell in",
+    "game.engine.rulesets.aofr": "AoF:R 2.16: the shared deployment (Phase.DEPLOYMENT), then its own ACTIVATION",
 }
 """Engine modules that know AoWFBR's phases and steps (``Phase``, ``Step``), besides ``state`` that defines them."""
 

@@ -62,6 +62,7 @@ from game.engine.actions import (
     RallyPivot,
     ShootPoint,
 )
+from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
@@ -104,6 +105,41 @@ class Ruleset(ABC):
     morale_states: ClassVar[Mapping[str, str]]
     """The unit flags of morale this ruleset uses, by the name its book gives them (``shaken`` -> "Shaken" in
     AoWFBR, "Wavering" in AoF:R 2.16; ``fleeing``, ``routed``)."""
+    special_rules: ClassVar[frozenset[str] | None] = None
+    """The special rules (unit and weapon, by name) this ruleset plays; None: every rule the program knows. A
+    scenario whose profiles use another is refused at load (``game.scenario``)."""
+    upgrades: ClassVar[frozenset[str] | None] = None
+    """The command group upgrades this ruleset plays; None: all of them."""
+    terrain_traits: ClassVar[frozenset[str] | None] = None
+    """The terrain traits this ruleset plays; None: all of them."""
+    all_models_shoot: ClassVar[bool] = False
+    """Every model of a shooting unit may fire (AoF:R 2.16 "Who Can Shoot"); False: AoWFBR's two front rows after a
+    Hold, one after an Advance (``shooting.shooting_rows``)."""
+    cover_to_hit: ClassVar[bool] = False
+    """Cover gives the shooters -1 to hit (AoF:R 2.16 "Cover Terrain"); False: +1 to the target's Defense."""
+    rule_texts: ClassVar[Mapping[str, str]] = {}
+    """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
+    the others are ``special_rules.RULES``'s."""
+    mission_text: ClassVar[str | None] = None
+    """How this ruleset's mission is won, in words, where it differs from the mission's own summary
+    (``objectives.MISSIONS``: AoWFBR's victory points); None: the summary."""
+    shaken_text: ClassVar[str | None] = None
+    """What the morale state ``shaken`` does, in words, for the unit card; None: AoWFBR's Shaken."""
+    missions: ClassVar[frozenset[str] | None] = None
+    """The scenario ``mission`` values this ruleset plays (None: every mission, or none)."""
+    optional_rules: ClassVar[bool] = True
+    """Whether a scenario may set ``options`` (AoWFBR 1.4's optional rules)."""
+    side_missions: ClassVar[bool] = True
+    """Whether a scenario may play side-missions."""
+    units_score: ClassVar[bool] = True
+    """Whether destroyed, routed or fled enemy units score (AoWFBR's victory points, ``game.engine.victory``);
+    False when only the mission does (AoF:R 2.16: markers). The statistics credit units only when True."""
+    decisions: ClassVar[frozenset[str] | None] = None
+    """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
+    ruleset with decisions it cannot present)."""
+    start_phases: ClassVar[frozenset[str] | None] = None
+    """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
+    but ``activation``)."""
 
     def __init__(self, game: GameHost) -> None:
         # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
@@ -156,6 +192,16 @@ class Ruleset(ABC):
         """The player ahead now (the winner once the game is over), or None for a draw."""
         vp = self.victory_points()
         return None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
+
+    def state_keys(self) -> dict[str, Any]:
+        """The ruleset-specific keys of the state file (docs/formats.md "State file"), JSON-ready; default none."""
+        return {}
+
+    def charge_plan(self, unit_id: str, target_id: str) -> ChargePlan:
+        """How ``unit_id``'s charge at ``target_id`` would go (the window's charge preview), raising
+        ``IllegalAction`` naming the rule when it is not a valid charge (default: ``charge.plan_charge``, AoWFBR's
+        line of sight from the unit or a friend within 6")."""
+        return plan_charge(self.state, self.state.units[unit_id], self.state.units[target_id])
 
     # --- queries the window and the players ask (defaults: a ruleset without that decision) -----------------------
     def charge_targets(self, unit_id: str) -> list[str]:

@@ -18,6 +18,7 @@ from shapely import Point as ShapelyPoint
 
 from game.engine.actions import (
     Action,
+    Activate,
     DeclareCharge,
     Deploy,
     PlaceObjective,
@@ -268,8 +269,10 @@ class BattleScene(Scene):
             self.show_results()
             return
         d = pending.decision
-        self._movable = set(self.game.units_to_move(pending.player)) if d == "move" else set()
-        if d == "declare_charge":
+        self._movable = set(self.game.units_to_move(pending.player)) if d in ("move", "action") else set()
+        if d == "activate":        # an activation ruleset (AoF:R 2.16): the units that may activate
+            self.actors = set(pending.options)
+        elif d == "declare_charge":
             self.actors = set(self.game.chargers(pending.player))
         elif d == "shoot":
             self.actors = set(self.game.shooters(pending.player))
@@ -294,6 +297,8 @@ class BattleScene(Scene):
             self._start_deploy_tool()
         elif d == "scout_move" and pending.unit in s.units and s.units[pending.unit].on_table:
             self.tool = MoveTool(self.game, s.units[pending.unit], pending.player, "scout")
+        elif d == "wavering" and pending.unit in s.units and s.units[pending.unit].on_table:
+            self.tool = MoveTool(self.game, s.units[pending.unit], pending.player, "rally")
         self._refresh_widgets()
         if pending.player != self._seat:
             if d in OPEN_DECISIONS and self._seat is not None:
@@ -402,7 +407,7 @@ class BattleScene(Scene):
         if uid in self._targets:
             return self._targets[uid]
         targets: list[str] = []
-        if d == "declare_charge":
+        if d in ("declare_charge", "action"):
             targets = self.game.charge_targets(uid)
         elif d == "shoot":
             targets = self.game.shooting_targets(uid)
@@ -657,9 +662,11 @@ class BattleScene(Scene):
         if pending is None or uid is None:
             return
         unit = self.game.state.units[uid]
-        if pending.decision == "move" and uid in self._movable:
+        if pending.decision in ("move", "action") and uid in self._movable:
             self.tool = MoveTool(self.game, unit, pending.player, "move")
         elif pending.decision == "rally" and uid in pending.options:
+            self.tool = MoveTool(self.game, unit, pending.player, "rally")
+        elif pending.decision == "wavering" and uid == pending.unit:
             self.tool = MoveTool(self.game, unit, pending.player, "rally")
 
     def _click(self, point: Point) -> None:
@@ -701,7 +708,22 @@ class BattleScene(Scene):
                 self.spell = None
             self._select(uid)
             return
-        if d == "move":
+        if d == "activate":      # an activation ruleset (AoF:R 2.16): click a unit that may activate
+            if uid is not None and uid in pending.options:
+                self.act(Activate(player=pending.player, unit=uid))
+                return
+            if uid is not None and s.units[uid].player == pending.player:
+                self.show_banner(f"{s.units[uid].profile.name} has already been activated this round.",
+                                 palette.SHAKEN)
+            self._select(uid)
+            return
+        if d == "action" and uid is not None and pending.unit is not None and s.units[uid].player != pending.player:
+            if uid in self.targets_of(pending.unit):
+                self.act(DeclareCharge(player=pending.player, unit=pending.unit, target=uid))
+            else:
+                self.show_banner(self._no_target_text(pending.unit, "declare_charge"), palette.SHAKEN, 6.0)
+            return
+        if d in ("move", "action"):
             if uid is not None and uid in self._movable:
                 if t is not None and t.changed and t.unit.id != uid:
                     self.show_banner(f"Move of {t.unit.profile.name} cancelled (not confirmed).", palette.SHAKEN)
@@ -742,6 +764,10 @@ class BattleScene(Scene):
         if d == "redirect":
             if uid is not None and s.units[uid].player != pending.player:
                 self.act(Redirect(player=pending.player, unit=pending.unit, target=uid))
+            return
+        if d == "wavering":
+            if t is None and pending.unit in s.units:
+                self.tool = MoveTool(self.game, s.units[pending.unit], pending.player, "rally")
             return
         if d == "rally":
             if uid is not None and uid in pending.options:

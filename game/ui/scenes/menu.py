@@ -30,6 +30,13 @@ def scenario_files(folder: Path) -> list[Path]:
     return sorted(files, key=lambda p: (p.name != "default.yaml", p.name))
 
 
+def window_scenarios(files: list[Path]) -> list[Path]:
+    """The scenarios the window can play: not those of a ruleset whose decisions the battle screen cannot present
+    (``decisions.window_refusal``: AoF:R 2.16 is played headless)."""
+    from game.ui.decisions import window_refusal
+    return [p for p in files if window_refusal(str(peek_mapping(p).get("ruleset", ""))) is None]
+
+
 CONTROLS_HTML = (
     "<b>At the table</b><br>"
     "Drag a unit: move it · <b>Q</b>/<b>E</b> or wheel: pivot 5° (Shift 15°) · <b>Enter</b>: confirm · "
@@ -72,8 +79,8 @@ class MenuScene(Scene):
         self.message = message
         self.widgets: list[pygame_gui.core.UIElement] = []
         self.default = DEFAULT_SCENARIO
-        self.files = scenario_files(DEFAULT_SCENARIO.parent)
-        self.own_files = sorted(scenario_files(user_data_dir() / "scenarios"), key=_age)
+        self.files = window_scenarios(scenario_files(DEFAULT_SCENARIO.parent))
+        self.own_files = sorted(window_scenarios(scenario_files(user_data_dir() / "scenarios")), key=_age)
         """Battles built and saved in the set-up, newest first."""
         self.play_default: UIButton | None = None
         self.play_selected: UIButton | None = None

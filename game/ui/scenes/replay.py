@@ -334,8 +334,11 @@ class ReplayScene(BattleScene):
             on = mark.player == p and not deploying
             row2.append(Control(f"player:{p}", str(p), str(p), f"Go to player {p}'s turn in round {mark.round}",
                                 "#toggle_on" if on else None, ok, group="Player"))
-        for ph in Phase:
+        activations = any(m.phase is Phase.ACTIVATION for m in c.marks)   # AoF:R 2.16: no phases to go to
+        for ph in PHASE_SHORT:
             if ph is Phase.DEPLOYMENT and not any(m.phase is Phase.DEPLOYMENT for m in c.marks):
+                continue
+            if activations and ph is not Phase.DEPLOYMENT:
                 continue
             player = None if ph is Phase.DEPLOYMENT else mark.player
             rnd = 1 if ph is Phase.DEPLOYMENT else mark.round

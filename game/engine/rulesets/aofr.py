@@ -1,0 +1,740 @@
+"""Age of Fantasy: Regiments 2.16, core rules (issue 14): rounds of alternating unit activations behind the ruleset
+seam (``game.engine.rulesets.base``; the book: ../shared/rules/aofr-2.16-full-rulebook.txt).
+
+"Playing the Game": each round the players alternate activating one unit that has not activated yet, the deployment
+roll-off winner first in round 1 and, each new round, the player who finished activating first on the last round.
+An activation is one action (decisions, docs/formats.md "AoF:R 2.16 activations"): ``activate {unit}`` (decision
+``activate``), then (decision ``action``) ``move`` (Hold, Advance, Rush: "Movement"), ``declare_charge`` (a
+Charge, melee at once: "Melee") or ``done`` (stay idle); after a Hold or Advance ``shoot`` (decision ``shoot``,
+every model may fire: "Shooting") or ``done``. A charge is fought in the book's order: the charger's Impact hits and
+strikes of its two front rows, casualties, then the charged unit may ``strike_back`` (or ``done``), the melee result
+(wounds caused + full rows), the loser's morale test, consolidation (the charger moves back 1" unless a unit was
+destroyed or routed; then the other may ``consolidate``: pivot up to 180° or move up to 3"). "Morale": a unit that
+ends an activation at half strength or less after taking wounds outside melee takes a morale test (Wavering if it
+fails); a Wavering unit's activation is idle (``rally_pivot`` up to 90° or ``done``, decision ``wavering``) and
+ends its Wavering. "The Mission": markers seized at the end of each round; after 4 rounds most markers wins.
+
+The special rules this ruleset plays are ``SPECIAL_RULES`` (its book's wording where it differs from AoWFBR:
+Impact automatic hits, Furious +1 attack, Fearless +1 to morale); a scenario using any other is refused at load
+(``game.scenario``). Rulings: docs/rulings.md "AoF:R 2.16".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from game.engine import charge as charging
+from game.engine import deployment, objectives, shooting
+from game.engine.actions import (
+    Action,
+    Activate,
+    ChooseDeployment,
+    ChooseFirstTurn,
+    ChooseObjectiveOrder,
+    Consolidate,
+    DeclareCharge,
+    Deploy,
+    Done,
+    Move,
+    PlaceObjective,
+    RallyPivot,
+    ScoutMove,
+    SetAside,
+    Shoot,
+    StrikeBack,
+)
+from game.engine.attacks import Modifier, roll_to_hit, succeeds, total
+from game.engine.casualties import apply_wounds, at_half_strength, remaining_strength
+from game.engine.consolidation import consolidation_move
+from game.engine.errors import IllegalAction
+from game.engine.events import Event, roll_event
+from game.engine.melee import front_two_rows
+from game.engine.movement import apply_move, can_move, path_problem, path_shape, validate_move
+from game.engine.profiles import Weapon
+from game.engine.random_charge import charge_allowance
+from game.engine.rulesets.base import GameHost, Handler, Ruleset
+from game.engine.shooting import sergeant_index
+from game.engine.special_rules import (
+    RENDING_AP,
+    ap_modifier,
+    attack_quality,
+    blast_multiplier,
+    block_hits,
+    deadly_wounds,
+    rending_hits,
+    sergeant_modifier,
+    weapon_value,
+)
+from game.engine.state import MoveAction, Pending, Phase, Removal, Step, Unit
+from geometry.arcs import Arc
+from geometry.motion import MoveCheck
+from geometry.pose import Pose, bearing_difference, forward_vector
+from geometry.shapes import footprint_polygon
+
+SPECIAL_RULES = frozenset({
+    "AP", "Blast", "Deadly", "Fast", "Fearless", "Flying", "Furious", "Immobile", "Impact", "Regeneration",
+    "Rending", "Slow", "Strider", "Tough",
+})
+"""AoF:R 2.16 "Special Rules" this ruleset plays (unit and weapon rules). The book's others (Ambush, Artillery,
+Breath Attack, Fear, Hero, Indirect, Phalanx, Poison, Scout, Sniper, Stealth, Wizard) and AoWFBR's own (Counter,
+Lance, Caster...) are refused when a scenario loads, naming the ruleset."""
+
+UPGRADES = frozenset({"sergeant"})
+"""AoF:R 2.16 "Command Groups" this ruleset plays: the Sergeant (+1 to hit for one model)."""
+
+TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
+"""AoF:R 2.16 "Terrain" as this ruleset plays it: impassable, cover, difficult, dangerous terrain and sight blockers
+(a forest is seen into, not through: docs/rulings.md). AoWFBR's "dangerous when rushing" and its elevated hills are
+refused at load; AoF:R's Elevation (vertical movement counted) needs heights the table does not model."""
+
+DECISIONS = frozenset({
+    "choose_objective_order", "place_objective", "choose_deployment", "deploy",   # deployment (shared)
+    "activate", "action", "shoot", "strike_back", "consolidate", "wavering",      # an activation
+})
+"""The ``pending`` decisions of an AoF:R 2.16 game (docs/formats.md "AoF:R 2.16 activations")."""
+
+BACK_OFF = 1.0
+"""AoF:R 2.16 "Consolidation Moves": the charging unit moves back by 1"."""
+
+WAVERING_PIVOT = 90.0
+"""AoF:R 2.16 "Wavering Units": an idle activation may pivot by up to 90°."""
+
+
+@dataclass
+class Activations:
+    """The round of activations (``GameState.activation``): who activates, what has, what the current unit does."""
+
+    first: int
+    """The player who activated first this round."""
+    activated: list[str] = field(default_factory=list)
+    """Units activated this round, in order."""
+    unit: str | None = None
+    """The unit being activated, None between activations."""
+    stage: str = "activate"
+    """``activate``, ``action``, ``shoot``, ``strike_back``, ``consolidate`` or ``wavering``."""
+    finished_first: int | None = None
+    """The player who ran out of units to activate first this round (goes first next round)."""
+    fatigued: list[str] = field(default_factory=list)
+    """Units that attacked in melee this round ("Fatigue": later melees hit only on 6s)."""
+    strength: dict[str, int] = field(default_factory=dict)
+    """Each unit's remaining strength when the activation began (morale tests from wounds)."""
+    melee: list[str] = field(default_factory=list)
+    """[charger, target] of the melee of this activation."""
+    caused: dict[str, int] = field(default_factory=dict)
+    """Wounds caused by each unit of that melee."""
+
+
+class AoFR216(Ruleset):
+    """The AoF:R 2.16 core rules for one ``Game``."""
+
+    id: ClassVar[str] = "aofr-2.16"
+    title: ClassVar[str] = "Age of Fantasy: Regiments 2.16"
+    morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Wavering", "routed": "Rout"}
+    special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
+    upgrades: ClassVar[frozenset[str] | None] = UPGRADES
+    terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
+    missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
+    optional_rules: ClassVar[bool] = False
+    side_missions: ClassVar[bool] = False
+    all_models_shoot: ClassVar[bool] = True
+    cover_to_hit: ClassVar[bool] = True
+    rule_texts: ClassVar[Mapping[str, str]] = {
+        "Impact": "When it charges (not fatigued), each model of the two front rows deals X automatic hits.",
+        "Furious": "When it charges, each striking model gets +1 attack with its first melee weapon.",
+        "Fearless": "+1 to its morale test rolls.",
+    }
+    shaken_text: ClassVar[str | None] = ("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next "
+                                         "activation is idle (a pivot up to 90°), then it recovers")
+    mission_text: ClassVar[str | None] = ("D3+2 markers placed by the players, seized at the end of each round; "
+                                          "after 4 rounds the player who controls most markers wins")
+    units_score: ClassVar[bool] = False
+    decisions: ClassVar[frozenset[str] | None] = DECISIONS
+    start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
+
+    def __init__(self, game: GameHost) -> None:
+        super().__init__(game)
+
+    # --- the state of the round -------------------------------------------------------------------------------
+    @property
+    def act(self) -> Activations:
+        """The round's activations (raises ``IllegalAction`` before the first round)."""
+        a = self.state.activation
+        if not isinstance(a, Activations):
+            raise IllegalAction("Game Structure", "the rounds have not begun yet")
+        return a
+
+    def _current(self) -> Activations | None:
+        a = self.state.activation
+        return a if isinstance(a, Activations) else None
+
+    # --- start, deployment ------------------------------------------------------------------------------------
+    def start(self) -> list[Event]:
+        """Deployment (markers and units placed alternately; no first-turn roll-off), or the scenario's round with
+        its player activating first."""
+        s = self.state
+        if s.phase is Phase.DEPLOYMENT:
+            events = deployment.begin(s, self.dice, first_turn_roll_off=False)
+            return events + self._after_deployment()
+        return self._begin_round(s.active_player)
+
+    def _after_deployment(self) -> list[Event]:
+        s = self.state
+        if s.phase is Phase.DEPLOYMENT and deployment.finished(s):
+            s.round = 1
+            return self._begin_round(s.first_player)
+        return []
+
+    def _deploy(self, action: Action) -> list[Event]:
+        self._check_deploy_rules(action)
+        return deployment.apply(self.state, self.dice, action) + self._after_deployment()
+
+    def _check_deploy_rules(self, action: Action) -> None:
+        """"Deploying Armies": the deployment roll-off winner "must start deploying their army first"."""
+        if self.state.phase is not Phase.DEPLOYMENT:
+            raise IllegalAction("Deploying Armies", f"'{action.type}' is only possible during deployment")
+        if isinstance(action, ChooseDeployment) and action.first != action.player:
+            raise IllegalAction("Deploying Armies", f"the deployment roll-off winner deploys first: first must be "
+                                f"{action.player}")
+
+    def check_deploy(self, action: Action) -> IllegalAction | None:
+        """Why a proposed deployment action is illegal, or None (nothing changes)."""
+        try:
+            self.check_turn(action)
+            self._check_deploy_rules(action)
+            deployment.check(self.state, action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def handlers(self) -> Mapping[type[Action], Handler]:
+        """Every action of an AoF:R 2.16 game and the method that answers it."""
+        return {
+            Deploy: self._deploy, ChooseDeployment: self._deploy, SetAside: self._deploy, ScoutMove: self._deploy,
+            ChooseFirstTurn: self._deploy, ChooseObjectiveOrder: self._deploy, PlaceObjective: self._deploy,
+            Activate: self._activate,
+            Move: self._move,
+            DeclareCharge: self._charge,
+            Shoot: self._shoot,
+            StrikeBack: self._strike_back,
+            Consolidate: self._consolidate,
+            RallyPivot: self._wavering_pivot,
+            Done: self._done,
+        }
+
+    def state_keys(self) -> dict[str, Any]:
+        """The state file's ``activation`` key (docs/formats.md): ``{first, activated, unit, stage,
+        finished_first, fatigued}`` of the round in progress; none before the first round."""
+        a = self._current()
+        if a is None:
+            return {}
+        return {"activation": {"first": a.first, "activated": list(a.activated), "unit": a.unit, "stage": a.stage,
+                               "finished_first": a.finished_first, "fatigued": list(a.fatigued)}}
+
+    # --- rounds -----------------------------------------------------------------------------------------------
+    def _begin_round(self, first: int) -> list[Event]:
+        s = self.state
+        s.phase, s.step = Phase.ACTIVATION, Step.ACTIVATION
+        s.first_player = first
+        s.activation = Activations(first)
+        for u in s.units.values():
+            u.reset_turn_flags()
+        events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
+                                                                                      "player": first})]
+        return events + self._next_activation(first)
+
+    def _eligible(self, player: int) -> list[str]:
+        done = set(self.act.activated)
+        return [u.id for u in self.state.units_of(player) if u.id not in done]
+
+    def _next_activation(self, player: int) -> list[Event]:
+        """Player ``player`` activates next if it has a unit left, else the other; none left: the round ends."""
+        s, a = self.state, self.act
+        a.unit, a.stage, a.melee, a.caused = None, "activate", [], {}
+        for p in (1, 2):
+            if a.finished_first is None and not self._eligible(p) and self._eligible(3 - p):
+                a.finished_first = p
+        for p in (player, 3 - player):
+            options = self._eligible(p)
+            if options:
+                s.active_player = p
+                s.pending = Pending(p, "activate", None, tuple(options))
+                return []
+        return self._end_round()
+
+    def _end_round(self) -> list[Event]:
+        s, a = self.state, self.act
+        events = objectives.seize(s)   # "The Mission": at the end of each round
+        if s.round >= s.rounds:
+            return events + self._end_game()
+        s.round += 1
+        # "the player that finished activating first on the last round gets to activate first"
+        first = a.finished_first if a.finished_first is not None else 3 - a.first
+        return events + self._begin_round(first)
+
+    def _end_game(self) -> list[Event]:
+        s = self.state
+        s.game_over = True
+        s.pending = None
+        held = self.victory_points()
+        verdict = "the game is a draw" if held[1] == held[2] else f"player {1 if held[1] > held[2] else 2} wins"
+        return [Event("victory", f"Game over after round {s.round}: {held[1]} to {held[2]} objective markers, "
+                      f"{verdict}", {"victory_points": {"1": held[1], "2": held[2]}})]
+
+    def victory_points(self) -> dict[int, int]:
+        """AoF:R 2.16 "The Mission": objective markers each player controls (the player with most wins)."""
+        out = {1: 0, 2: 0}
+        for o in self.state.objectives:
+            if o.controller in out and not o.destroyed:
+                out[o.controller] += 1
+        return out
+
+    def victory_breakdown(self) -> dict[int, list[tuple[str, int]]]:
+        """One line per player: the markers controlled."""
+        return {p: [("objective markers", v)] for p, v in self.victory_points().items()}
+
+    # --- activations ------------------------------------------------------------------------------------------
+    def _expect(self, action: Action, *stages: str) -> Activations:
+        a = self._current()
+        if a is None or a.stage not in stages or self.state.phase is not Phase.ACTIVATION:
+            pending = self.state.pending
+            raise IllegalAction("Activating Units", f"'{action.type}' is not possible now; the game waits for "
+                                f"{pending.decision if pending else 'nothing'}")
+        return a
+
+    def _active_unit(self, action: Action, a: Activations) -> Unit:
+        unit = self.own_unit(action)
+        if unit.id != a.unit:
+            raise IllegalAction("Activating Units", f"{a.unit} is being activated, not {unit.id}")
+        return unit
+
+    def _activate(self, action: Activate) -> list[Event]:
+        a = self._expect(action, "activate")
+        s = self.state
+        unit = self.own_unit(action)
+        if unit.id not in self._eligible(action.player):
+            raise IllegalAction("Activating Units", f"{unit.name} has already been activated this round"
+                                if unit.id in a.activated else f"{unit.name} cannot be activated")
+        a.activated.append(unit.id)
+        a.unit = unit.id
+        a.strength = {u.id: remaining_strength(u) for u in s.units.values() if u.on_table}
+        unit.reset_turn_flags()
+        events = [Event("activate", f"Player {unit.player} activates {unit.name}", {"unit": unit.id})]
+        if unit.shaken:
+            a.stage = "wavering"
+            s.pending = Pending(unit.player, "wavering", unit.id)
+        else:
+            a.stage = "action"
+            s.pending = Pending(unit.player, "action", unit.id)
+        return events
+
+    def _end_activation(self) -> list[Event]:
+        """"Morale: When to Test": units left at half strength or less by wounds taken this activation outside
+        melee take a morale test (Wavering if failed); then the other player activates."""
+        s, a = self.state, self.act
+        events: list[Event] = []
+        for u in list(s.units.values()):
+            if not u.on_table or u.id in a.melee or u.id not in a.strength:
+                continue
+            if remaining_strength(u) < a.strength[u.id] and at_half_strength(u):
+                passed, evs = self._morale_test(u, "at half strength")
+                events += evs
+                if not passed and not u.shaken:
+                    u.shaken = True
+                    events.append(Event("shaken", f"{u.name} is Wavering", {"unit": u.id}))
+        player = s.units[a.unit].player if a.unit is not None else s.active_player
+        return events + self._next_activation(3 - player)
+
+    def _morale_test(self, unit: Unit, reason: str) -> tuple[bool, list[Event]]:
+        """AoF:R 2.16 "Taking Morale Tests": one Quality test; Wavering units fail automatically; "Fearless": +1."""
+        if unit.shaken:
+            return False, [Event("morale", f"{unit.name} is Wavering and automatically fails its morale test "
+                                 f"({reason})", {"unit": unit.id, "passed": False, "automatic": True})]
+        mods = [Modifier("Fearless", 1)] if unit.has("Fearless") else []
+        quality = unit.profile.quality
+        roll = self.dice.one(f"Morale test of {unit.name} ({reason})")
+        passed = succeeds(roll, quality, total(mods))
+        events = [roll_event(f"Morale test of {unit.name} ({reason})", [roll], quality, total(mods),
+                             1 if passed else 0, [f"Quality {quality}+"] + [str(m) for m in mods], unit=unit.id),
+                  Event("morale", f"{unit.name} {'passes' if passed else 'fails'} its morale test ({reason})",
+                        {"unit": unit.id, "passed": passed, "reason": reason})]
+        return passed, events
+
+    # --- Hold, Advance, Rush ----------------------------------------------------------------------------------
+    def _validate_move(self, action: Move) -> tuple[Unit, MoveAction, MoveCheck]:
+        a = self._expect(action, "action")
+        unit = self._active_unit(action, a)
+        try:
+            kind = MoveAction(action.action)
+        except ValueError:
+            raise IllegalAction("Activating Units", f"unknown action {action.action!r}; use hold, advance or rush "
+                                "(a Charge is declare_charge)") from None
+        if kind is MoveAction.CHARGE:
+            raise IllegalAction("Activating Units", "a Charge is taken with declare_charge")
+        assert unit.pose is not None
+        shape = path_shape(unit.pose, action.path)
+        if kind is not MoveAction.HOLD and len(shape.pivots) > 1:
+            raise IllegalAction("Advancing" if kind is MoveAction.ADVANCE else "Rushing",
+                                "the unit may pivot once by up to 90°")
+        if kind is MoveAction.RUSH and shape.pivots and shape.legs and \
+                abs(bearing_difference(shape.legs[0][0].facing, shape.end.facing)) > 1e-6:
+            raise IllegalAction("Rushing", "the unit may first pivot by up to 90°, and then moves in a straight line")
+        check = validate_move(self.state, unit, kind, action.path, rush_near_enemy=True)
+        return unit, kind, check
+
+    def check_move(self, action: Move) -> IllegalAction | None:
+        """Why a proposed move is illegal, or None (nothing changes)."""
+        try:
+            self.check_turn(action)
+            self._validate_move(action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def move_info(self, action: Move) -> MoveCheck | None:
+        """The geometry of a legal proposed move, or None."""
+        try:
+            return self._validate_move(action)[2]
+        except IllegalAction:
+            return None
+
+    def _move(self, action: Move) -> list[Event]:
+        unit, kind, check = self._validate_move(action)
+        events = apply_move(self.state, self.dice, unit, kind, action.path, check)
+        return events + self._after_move(unit)
+
+    def _after_move(self, unit: Unit) -> list[Event]:
+        """"Activating Units": after a Hold or an Advance the unit may shoot."""
+        a = self.act
+        if unit.on_table and unit.move_action in (MoveAction.HOLD, MoveAction.ADVANCE) \
+                and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
+            a.stage = "shoot"
+            self.state.pending = Pending(unit.player, "shoot", unit.id)
+            return []
+        return self._end_activation()
+
+    def units_to_move(self, player: int) -> list[str]:
+        """The unit being activated, when it is to take its action."""
+        a = self._current()
+        if a is None or a.stage != "action" or a.unit is None or player != self.state.active_player:
+            return []
+        return [a.unit] if can_move(self.state, self.state.units[a.unit]) is None else []
+
+    # --- shooting -----------------------------------------------------------------------------------------------
+    def shooting_targets(self, unit_id: str) -> list[str]:
+        """Valid targets of the activated unit after its Hold or Advance (every model may fire)."""
+        a = self._current()
+        if a is None or a.stage != "shoot" or a.unit != unit_id:
+            return []
+        return shooting.valid_targets(self.state, unit_id, all_rows=self.all_models_shoot)
+
+    def _shoot(self, action: Shoot) -> list[Event]:
+        a = self._expect(action, "shoot")
+        unit = self._active_unit(action, a)
+        events = shooting.shoot(self.state, self.dice, action, all_rows=self.all_models_shoot,
+                                cover_to_hit=self.cover_to_hit)
+        if unit.on_table and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
+            return events   # "Multiple Weapon Types": another weapon group may fire
+        return events + self._end_activation()
+
+    # --- charge and melee ---------------------------------------------------------------------------------------
+    def charge_targets(self, unit_id: str) -> list[str]:
+        """"Melee: Picking Targets": enemies the activated unit can reach with a clear path (no sight needed)."""
+        s = self.state
+        a = self._current()
+        unit = s.units.get(unit_id)
+        if a is None or a.stage != "action" or a.unit != unit_id or unit is None or charging.can_charge(unit):
+            return []
+        reach = charge_allowance(s, unit)
+        out = []
+        for enemy_id in s.scene.units_within(unit.id, reach, players=[3 - unit.player]):
+            try:
+                self._plan(unit, s.units[enemy_id], explain=False)
+            except IllegalAction:
+                continue
+            out.append(enemy_id)
+        return [u for u in s.units if u in out]
+
+    def _charge(self, action: DeclareCharge) -> list[Event]:
+        a = self._expect(action, "action")
+        s = self.state
+        unit = self._active_unit(action, a)
+        target = s.units.get(action.target)
+        if target is None:
+            raise IllegalAction("Picking Targets", f"there is no unit {action.target!r}")
+        self._plan(unit, target)   # raises when it is not a valid charge
+        events = [Event("charge", f"{unit.name} charges {target.name}", {"unit": unit.id, "target": target.id,
+                                                                          "declared": True})]
+        events += charging.make_charge_move(s, self.dice, unit, target)
+        if not (unit.on_table and target.on_table and target.id in unit.engaged_with):
+            return events + self._end_activation()
+        a.melee = [unit.id, target.id]
+        a.caused = {unit.id: 0, target.id: 0}
+        events += self._strike(unit, target, charging_now=True)
+        if target.on_table and unit.on_table and self._strikers(target, unit):
+            a.stage = "strike_back"
+            s.pending = Pending(target.player, "strike_back", target.id)
+            return events
+        return events + self._melee_result()
+
+    def _plan(self, unit: Unit, target: Unit, explain: bool = True) -> charging.ChargePlan:
+        """"Charging": a clear path within charge distance (no line of sight needed), ending in contact with the
+        target only. Raises ``IllegalAction`` naming the rule."""
+        plan = charging.plan_charge(self.state, unit, target, need_sight=False, explain=explain)
+        if plan.also_contacts:
+            others = ", ".join(self.state.units[u].name for u in plan.also_contacts)
+            raise IllegalAction("Charging", f"the charge would end in base contact with {others} too; a Charge "
+                                "brings the unit into contact with its target only (docs/rulings.md)")
+        return plan
+
+    def charge_plan(self, unit_id: str, target_id: str) -> charging.ChargePlan:
+        """How the charge would go (the window's preview); ``IllegalAction`` when it is not a valid charge."""
+        return self._plan(self.state.units[unit_id], self.state.units[target_id])
+
+    def _strikers(self, unit: Unit, enemy: Unit) -> int:
+        """"Who Can Strike": models of the two front rows, only at targets in their front facing."""
+        if not unit.on_table or unit.contact_arcs.get(enemy.id) is not Arc.FRONT:
+            return 0
+        return front_two_rows(self.state, unit)
+
+    def _strike(self, unit: Unit, enemy: Unit, charging_now: bool) -> list[Event]:
+        """"The Melee Sequence" for ``unit`` against ``enemy``: Impact hits (charging, not fatigued), then each
+        melee weapon of the striking models (Furious: +1 attack each when charging), hits, blocks, casualties.
+        Fatigued or Wavering units hit only on unmodified 6s."""
+        s, a = self.state, self.act
+        n = self._strikers(unit, enemy)
+        events: list[Event] = []
+        only = "Fatigue" if unit.id in a.fatigued else ("Wavering" if unit.shaken else None)
+        prof = unit.profile
+        if charging_now and not only and prof.value("Impact") and n:
+            hits = n * prof.value("Impact")
+            events.append(Event("hits", f"{unit.name} Impact hits on {enemy.name}: {hits}",
+                                {"unit": unit.id, "target": enemy.id, "weapon": "Impact", "hits": hits}))
+            events += self._wound(unit, enemy, hits, None, 0)
+        sarge = sergeant_index(unit)
+        sarge_strikes = sarge is not None and int(s.scene.model_rows(unit.id)[sarge]) <= 1 if unit.on_table \
+            else False
+        for i, weapon in enumerate(sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly"))):
+            if not enemy.on_table or n == 0:
+                break
+            per_model = weapon.attacks + (1 if charging_now and prof.has("Furious") and i == 0 else 0)
+            attacks = n * per_model
+            label = f"{unit.name} strikes {enemy.name} with {weapon.name}"
+            events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
+                                {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks}))
+            quality, need = attack_quality(prof, weapon, False)
+            batches: list[tuple[int, list[Modifier], str]] = [(attacks - (per_model if sarge_strikes else 0), [],
+                                                              "to hit")]
+            if sarge_strikes:
+                batches.append((per_model, [sergeant_modifier()], "to hit (Sergeant)"))
+            hits = sixes = 0
+            for count, mods, what in batches:
+                if count > 0:
+                    hr = roll_to_hit(self.dice, count, quality, mods, f"{label}: {what}", only_sixes=only,
+                                     need_text=need)
+                    events += hr.events
+                    hits, sixes = hits + hr.hits, sixes + hr.sixes
+            rending = rending_hits(prof, weapon, sixes)
+            blast = blast_multiplier(weapon, enemy.models)
+            events.append(Event("hits", f"{label}: {hits * blast} hit{'s' if hits * blast != 1 else ''}",
+                                {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits * blast}))
+            events += self._wound(unit, enemy, (hits - rending) * blast, weapon, rending * blast)
+        if n and unit.id not in a.fatigued:
+            a.fatigued.append(unit.id)
+        return events
+
+    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int) -> list[Event]:
+        """Roll to Block and Remove Casualties for ``hits`` (and ``rending`` Rending 6s at AP(4)) on ``enemy``."""
+        if hits + rending <= 0:
+            return []
+        ap = w.ap if w is not None else 0
+
+        def mods(x: int) -> list[Modifier]:
+            m = ap_modifier(x)
+            return [m] if m is not None else []
+
+        batches = [(hits, mods(ap), "Defense")]
+        if rending:
+            batches.append((rending, mods(max(ap, RENDING_AP)), "Defense against Rending 6s"))
+        defense = enemy.profile.defense
+        who = w.name if w is not None else "Impact"
+        wounds, events = block_hits(self.dice, batches, enemy.profile, unit.profile, w,
+                                    lambda what: f"{enemy.name} {what} against {unit.name} ({who})",
+                                    f"{enemy.name} against {unit.name}", f"Defense {defense}+", enemy.id)
+        if wounds and w is not None and w.has("Deadly"):
+            wounds = deadly_wounds(enemy, wounds, weapon_value(w, "Deadly"))
+        a = self.act
+        a.caused[unit.id] = a.caused.get(unit.id, 0) + wounds
+        return events + apply_wounds(self.state, enemy, wounds, f"melee with {unit.name}", self.dice)
+
+    def _strike_back(self, action: StrikeBack) -> list[Event]:
+        a = self._expect(action, "strike_back")
+        unit = self.own_unit(action)
+        if len(a.melee) != 2 or unit.id != a.melee[1]:
+            raise IllegalAction("Return Strikes", "only the charged unit may strike back")
+        charger = self.state.units[a.melee[0]]
+        events = [Event("melee", f"{unit.name} strikes back", {"unit": unit.id})]
+        return events + self._strike(unit, charger, charging_now=False) + self._melee_result()
+
+    def full_rows(self, unit: Unit) -> int:
+        """"Combat Resolution": the unit's full rows (a single model counts as one)."""
+        if not unit.on_table or unit.models <= 0:
+            return 0
+        if unit.starting_models == 1:
+            return 1
+        return unit.models // max(unit.per_row, 1)
+
+    def _melee_result(self) -> list[Event]:
+        """"Combat Resolution" and "Consolidation Moves"."""
+        s, a = self.state, self.act
+        charger, target = (s.units[u] for u in a.melee)
+        score = {u.id: a.caused.get(u.id, 0) + self.full_rows(u) for u in (charger, target)}
+        events = [Event("melee", f"Melee result: {charger.name} {score[charger.id]}, {target.name} "
+                        f"{score[target.id]} (wounds caused + full rows)",
+                        {"scores": dict(score)})]
+        loser: Unit | None = None
+        if charger.on_table and target.on_table and score[charger.id] != score[target.id]:
+            loser = target if score[charger.id] > score[target.id] else charger
+        if loser is not None:
+            passed, evs = self._morale_test(loser, "lost the melee")
+            events += evs
+            if not passed:
+                if at_half_strength(loser):
+                    events.append(Event("rout", f"{loser.name} routs", {"unit": loser.id}))
+                    s.remove(loser, Removal.ROUTED)
+                elif not loser.shaken:
+                    loser.shaken = True
+                    events.append(Event("shaken", f"{loser.name} is Wavering", {"unit": loser.id}))
+        if charger.on_table and target.on_table:
+            return events + self._back_off(charger, target) + self._end_activation()
+        for u in (charger, target):
+            for other in list(u.engaged_with):
+                s.disengage(u, s.units[other])
+        survivor = charger if charger.on_table else target if target.on_table else None
+        if survivor is None:
+            return events + self._end_activation()
+        a.stage = "consolidate"
+        s.pending = Pending(survivor.player, "consolidate", survivor.id)
+        return events
+
+    def _back_off(self, charger: Unit, target: Unit) -> list[Event]:
+        """"Consolidation Moves": the charger moves straight back 1", away from the defending unit. If something
+        blocks it, the defending unit moves 1" the other way (along the charger's facing) instead; else the charger
+        moves back as far as it can (3/4", 1/2", 1/4"); else they stay (the quick rules: "if possible").
+        docs/rulings.md "AoF:R 2.16"."""
+        s = self.state
+        s.disengage(charger, target)
+        tries = [(charger, target, BACK_OFF), (target, charger, BACK_OFF)] + \
+            [(charger, target, d) for d in (0.75, 0.5, 0.25)]
+        assert charger.pose is not None
+        fx, fy = forward_vector(charger.pose.facing)     # the charger's straight back is -forward
+        legal: list[tuple[Unit, Pose, float]] = []
+        for mover, _other, d in tries:
+            assert mover.pose is not None
+            sign = -1.0 if mover is charger else 1.0
+            end = mover.pose.moved(sign * fx * d, sign * fy * d)
+            if s.scene.check_path(mover.id, mover.pose, [end], exclusion=0.0).ok:
+                legal.append((mover, end, d))
+        if not legal:
+            return [Event("consolidate", f"{charger.name} cannot move back", {"unit": charger.id, "kind": "none"})]
+        # the first that leaves both 1" from every enemy (the charge may have ended nearer another), else the first
+        mover, end, d = next((c for c in legal if self._clear_of_enemies(c[0], c[1], charger, target)), legal[0])
+        assert mover.pose is not None
+        start = mover.pose
+        s.place(mover, end)
+        return [Event("consolidate", f"{mover.name} moves back {d:g}\"",
+                      {"unit": mover.id, "kind": "back", "from": _pose(start), "to": _pose(end)})]
+
+    def _clear_of_enemies(self, mover: Unit, end: Pose, charger: Unit, target: Unit) -> bool:
+        """Whether ``mover`` at ``end`` and the other unit of the melee stand 1" from every enemy unit."""
+        scene = self.state.scene
+        fp = footprint_polygon(end, mover.formation)
+        for unit in (charger, target):
+            for enemy in self.state.enemies_of(unit.player):
+                if unit is mover:
+                    d = fp.distance(scene.footprint(enemy.id))
+                elif enemy is mover:
+                    d = scene.footprint(unit.id).distance(fp)
+                else:
+                    d = scene.distance(unit.id, enemy.id)
+                if d < 1.0 - 1e-6:
+                    return False
+        return True
+
+    def _consolidate(self, action: Consolidate) -> list[Event]:
+        a = self._expect(action, "consolidate")
+        pending = self.state.pending
+        unit = self.own_unit(action)
+        if pending is None or unit.id != pending.unit:
+            raise IllegalAction("Consolidation Moves", f"{pending.unit if pending else '?'} consolidates now")
+        del a
+        return consolidation_move(self.state, self.dice, unit, action.path) + self._end_activation()
+
+    # --- Wavering -----------------------------------------------------------------------------------------------
+    def _validate_wavering_pivot(self, action: RallyPivot) -> tuple[Unit, Pose, float]:
+        a = self._expect(action, "wavering")
+        unit = self._active_unit(action, a)
+        assert unit.pose is not None
+        turn = bearing_difference(unit.pose.facing, action.facing)
+        if abs(turn) > WAVERING_PIVOT + 1e-6:
+            raise IllegalAction("Wavering Units", "a Wavering unit may only pivot by up to 90°")
+        new = unit.pose.facing_to(action.facing)
+        # "Pivoting": "you may ignore all terrain and units (friendly or enemy) to complete the pivot"; where it
+        # ends must still be free (no overlap, on the table)
+        scene = self.state.scene
+        check = scene.check_path(unit.id, unit.pose, [new], exclusion=0.0)
+        if not check.ok:
+            raise path_problem(check, self.state)
+        # where it ends keeps the 1" of "Advancing" from other units (or comes no closer than it stood)
+        end = footprint_polygon(new, unit.formation)
+        for other in scene.units_within(unit.id, 1.0 + unit.formation.width + unit.formation.depth):
+            d_end, d_now = end.distance(scene.footprint(other)), scene.distance(unit.id, other)
+            if d_end < 1.0 - 1e-6 and d_end < d_now - 1e-6:
+                raise IllegalAction("Pivoting", f"the pivot would end within 1\" of {self.state.units[other].name} "
+                                    f"({d_end:.2f}\")")
+        return unit, new, turn
+
+    def check_rally_pivot(self, action: RallyPivot) -> IllegalAction | None:
+        """Why a proposed pivot of a Wavering unit's idle activation is illegal, or None."""
+        try:
+            self.check_turn(action)
+            self._validate_wavering_pivot(action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def _wavering_pivot(self, action: RallyPivot) -> list[Event]:
+        unit, new, turn = self._validate_wavering_pivot(action)
+        self.state.place(unit, new)
+        events = [Event("move", f"{unit.name} pivots {abs(turn):.0f}°", {"unit": unit.id, "to": _pose(new)})]
+        return events + self._recover(unit)
+
+    def _recover(self, unit: Unit) -> list[Event]:
+        unit.shaken = False
+        return [Event("rally", f"{unit.name} stays idle and is no longer Wavering", {"unit": unit.id})] + \
+            self._end_activation()
+
+    # --- done -----------------------------------------------------------------------------------------------------
+    def _done(self, action: Done) -> list[Event]:
+        s = self.state
+        if s.phase is Phase.DEPLOYMENT:
+            return self._deploy(action)
+        a = self._expect(action, "action", "shoot", "strike_back", "consolidate", "wavering")
+        unit = s.units[a.unit] if a.unit is not None else None
+        assert unit is not None
+        if a.stage == "action":
+            unit.move_action = MoveAction.HOLD
+            return [Event("move", f"{unit.name} stays idle", {"unit": unit.id, "action": "hold"})] + \
+                self._end_activation()
+        if a.stage == "strike_back":
+            target = s.units[a.melee[1]]
+            return [Event("melee", f"{target.name} does not strike back", {"unit": target.id})] + \
+                self._melee_result()
+        if a.stage == "wavering":
+            return self._recover(unit)
+        return self._end_activation()
+
+
+def _pose(p: Pose) -> dict[str, float]:
+    return {"x": p.x, "y": p.y, "facing": p.facing}
