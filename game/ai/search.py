@@ -116,6 +116,19 @@ class SearchPlayer:
             raise RuntimeError("the game is over")
         me = p.player
         view = seat_view(game, me, self.rng)
+        return self._legal_or_fallback(view, self._decide(view, me))
+
+    def _legal_or_fallback(self, view: Game, action: Action) -> Action:
+        """``action`` if the engine accepts it (tried on a clone of the seat view, with the AI's own dice); else the
+        random player's legal answer to the decision (a ruleset's rule the heuristics do not know, e.g. AoF:R's
+        "the deployment roll-off winner deploys first"). The AI never proposes an illegal action."""
+        try:
+            view.clone().apply(action)
+            return action
+        except IllegalAction:
+            return RandomPlayer(self.rng).choose(view)
+
+    def _decide(self, view: Game, me: int) -> Action:
         setup = self._setup(view, me)
         if setup is not None:
             return setup
@@ -124,6 +137,8 @@ class SearchPlayer:
             return Done(me)
         if len(candidates) == 1:
             return candidates[0]
+        p = view.pending
+        assert p is not None
         if depth == 0:
             samples = 1
         elif p.decision == "move":
