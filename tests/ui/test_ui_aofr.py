@@ -119,3 +119,24 @@ def test_only_the_deployment_choices_the_ruleset_allows_are_offered(driver_facto
     assert keys and all(k.endswith(f":{p}") for k in keys)
     d.click_button(d.scene.actions.buttons[keys[0]])
     assert game.history[-1].type == "choose_deployment" and game.pending.decision == "deploy"
+
+
+def test_the_results_of_an_aofr_game_count_objective_markers_not_victory_points(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "Mission": the player that controls most markers wins; the results screen says markers."""
+    from pygame_gui.elements import UILabel, UITextBox
+
+    from game.autoplay import play_out
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.scenario import load_scenario, new_game_state
+    from game.ui.scenes.results import ResultsScene
+    from game.ui.window import Scene
+    game = Game.start(new_game_state(load_scenario(SKIRMISH)), Dice(seed=4))
+    play_out(game, 4)
+    d = driver_factory()
+    d.app.switch(ResultsScene(d.app, game, back=Scene(d.app)))
+    d.frames(2)
+    texts = [e.text for e in d.app.manager.get_sprite_group().sprites() if isinstance(e, UILabel)]
+    texts += [e.html_text for e in d.app.manager.get_sprite_group().sprites() if isinstance(e, UITextBox)]
+    assert any("objective markers held" in t for t in texts)
+    assert not any("victory points" in t.lower() for t in texts)

@@ -131,6 +131,8 @@ class Ruleset(ABC):
     """Whether a scenario may set ``options`` (AoWFBR 1.4's optional rules)."""
     side_missions: ClassVar[bool] = True
     """Whether a scenario may play side-missions."""
+    score_words: ClassVar[tuple[str, str]] = ("victory points", "VP")
+    """What ``victory_points`` counts, in full and short, for the window's results (AoWFBR: victory points)."""
     units_score: ClassVar[bool] = True
     """Whether destroyed, routed or fled enemy units score (AoWFBR's victory points, ``game.engine.victory``);
     False when only the mission does (AoF:R 2.16: markers). The statistics credit units only when True."""

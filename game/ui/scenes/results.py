@@ -30,12 +30,14 @@ def verdict(vp: dict[int, int]) -> str:
     return f"Player {1 if a > b else 2} wins"
 
 
-def breakdown_html(player: int, vp: int, lines: list[tuple[str, int]], stats: PlayerStats | None = None) -> str:
-    """One player's column: total, each line of the breakdown, and (with ``stats``) their dice luck."""
+def breakdown_html(player: int, vp: int, lines: list[tuple[str, int]], stats: PlayerStats | None = None,
+                   words: tuple[str, str] = ("victory points", "VP")) -> str:
+    """One player's column: total, each line of the breakdown, and (with ``stats``) their dice luck. ``words``:
+    what the score counts, in full and short (the ruleset's ``score_words``)."""
     colour = palette.PLAYER_HTML[player]
-    out = [f"<font size=5 color='{colour}'><b>Player {player}: {vp} VP</b></font>"]
+    out = [f"<font size=5 color='{colour}'><b>Player {player}: {vp} {words[1]}</b></font>"]
     if not lines:
-        out.append("<font color='#9aa4ac'>No victory points scored.</font>")
+        out.append(f"<font color='#9aa4ac'>No {words[0]}.</font>")
     for text, points in lines:
         out.append(f"{html.escape(str(text))}: <b>{points}</b>")
     if stats is not None:
@@ -163,7 +165,7 @@ class ResultsScene(Scene):
         UILabel(pygame.Rect(0, 12, pw, title_h), verdict(self.vp), m, container=panel, object_id="#big_title")
         UILabel(pygame.Rect(0, 12 + title_h, pw, 28),
                 f"{s.name} · after round {s.round} of {s.rounds} · {self.vp.get(1, 0)} to {self.vp.get(2, 0)} "
-                "victory points", m, container=panel, object_id="#subtitle")
+                f"{self.game.ruleset.score_words[0]}", m, container=panel, object_id="#subtitle")
         top = 12 + title_h + 36
         bw = (pw - 100) // 3
         bottom = ph - 76
@@ -178,7 +180,8 @@ class ResultsScene(Scene):
         if self.stats is None:
             col = (body.w - 30) // 2
             for i, p in enumerate((1, 2)):
-                UITextBox(breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, [])) + side_missions_html(s, p),
+                UITextBox(breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, []),
+                                         words=self.game.ruleset.score_words) + side_missions_html(s, p),
                           pygame.Rect(body.x + i * (col + 30), body.y, col, body.h), m, container=panel)
             return
         self._build_stats(panel, body, self.stats)
@@ -204,8 +207,8 @@ class ResultsScene(Scene):
         list_h = 28 + tp_row * max(1, len(points))
         cols_h = max(110, right.h - list_h - 12)
         s = self.game.state
-        columns = [breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, []), stats.players[p])
-                   + side_missions_html(s, p) for p in (1, 2)]
+        columns = [breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, []), stats.players[p],
+                                  self.game.ruleset.score_words) + side_missions_html(s, p) for p in (1, 2)]
         if right.w < 440:   # too narrow for two columns: one box, player 2 under player 1
             columns = ["<br><br>".join(columns)]
         col = (right.w - 12 * (len(columns) - 1)) // len(columns)
