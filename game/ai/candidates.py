@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterator
 
 from game.ai.evaluate import charge_reach, worth
-from game.engine.actions import Action, Move, rounded_pose
+from game.engine.actions import Move, rounded_pose
 from game.engine.game import Game
 from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
@@ -165,8 +165,3 @@ def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:
         if best is None or d < best[0]:
             best = (d, c)
     return None if best is None else best[1]
-
-
-def pruned(actions: list[Action], limit: int) -> list[Action]:
-    """The first ``limit`` of ``actions`` (they come nearest first)."""
-    return actions[:limit]

@@ -202,19 +202,13 @@ def on_table(state: GameState, point: Point) -> bool:
     return 0.0 <= point[0] <= state.table.width and 0.0 <= point[1] <= state.table.depth
 
 
-def firing_models(state: GameState, unit: Unit, arm: Arm, point: Point, rows: int, need_sight: bool,
-                  touching: list[str]) -> list[int]:
-    """Models of ``unit`` (first ``rows`` rows, ``model_centres`` order) that may fire ``arm`` at ``point``:
-    the point in the model's front arc and within the weapon's range of its base (rulebook "Who Can Shoot",
-    "Measuring Distances"); for a cannon (``need_sight``) also a clear sight line from the model to the point,
-    the units the point touches not blocking it (rulebook "Line of Sight")."""
-    return _models(state, unit, arm, point, rows, need_sight, touching)[0]
-
-
 def _models(state: GameState, unit: Unit, arm: Arm, point: Point, rows: int, need_sight: bool,
             touching: list[str]) -> tuple[list[int], str]:
-    """``firing_models`` and, when there are none, the first check every model failed: ``arc``, ``range`` or
-    ``sight``."""
+    """Models of ``unit`` (first ``rows`` rows, ``model_centres`` order) that may fire ``arm`` at ``point``: the point
+    in the model's front arc and within the weapon's range of its base (rulebook "Who Can Shoot", "Measuring
+    Distances"); for a cannon (``need_sight``) also a clear sight line from the model to the point, the units the
+    point touches not blocking it (rulebook "Line of Sight"). With none, also the first check every model failed:
+    ``arc``, ``range`` or ``sight``."""
     scene = state.scene
     if rows <= 0 or unit.pose is None or arm.hero:
         return [], "arc"
