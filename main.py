@@ -54,7 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--drop-unknown", action="store_true",
                      help="drop the special rules, weapons and upgrades the ruleset cannot play (listed per unit) "
                           "instead of refusing the file")
-    imp.add_argument("--ruleset", default="aowfbr-1.4", help="the ruleset to map onto (aowfbr-1.4)")
+    imp.add_argument("--ruleset", default=None,
+                     help="the ruleset to map onto: any playable one, e.g. aofr-2.16 (default: aowfbr-1.4)")
     stats = sub.add_parser("stats", help="the statistics of a recorded game")
     stats.add_argument("record")
     stats.add_argument("--json", dest="json_out", help="write every figure as JSON here (docs/formats.md)")
@@ -198,7 +199,7 @@ def cmd_run(record_path: str, state_out: str) -> int:
     return 0
 
 
-def cmd_import_army(file: str, out: str | None, drop_unknown: bool, ruleset: str) -> int:
+def cmd_import_army(file: str, out: str | None, drop_unknown: bool, ruleset: str | None) -> int:
     """Import an Army Forge export (docs/formats.md "Army Forge import"): write an army file and an army list.
     Exit 2 for a file refused, or for things the ruleset cannot play unless ``drop_unknown``."""
     from game.armyforge.importer import (
@@ -210,9 +211,10 @@ def cmd_import_army(file: str, out: str | None, drop_unknown: bool, ruleset: str
         plan_import,
         write_import,
     )
+    from game.armyforge.rulesets import DEFAULT_RULESET
 
     try:
-        plan = plan_import(file, ruleset)
+        plan = plan_import(file, ruleset or DEFAULT_RULESET)
     except ExportRefused as e:
         print("\n".join(e.problems))
         return EXIT_PROBLEMS

@@ -1292,14 +1292,45 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     return scenario
 
 
+@dataclass(frozen=True)
+class RulesetContent:
+    """What the profiles of a scenario under one ruleset may use (``ruleset_content``)."""
+
+    ruleset: str
+    """The ruleset's id (``aowfbr-1.4``)."""
+    title: str
+    """``Age of Fantasy: Regiments 2.16 (aofr-2.16)``: the name messages give."""
+    special_rules: frozenset[str]
+    """Special rule names (unit and weapon rules) a profile may carry."""
+    upgrades: frozenset[str]
+    """Command group upgrades a unit may take."""
+
+
+def ruleset_content(ruleset: str) -> RulesetContent:
+    """The special rules and upgrades a scenario of the playable ruleset ``ruleset`` may use: the ruleset's own
+    ``special_rules`` and ``upgrades`` (``game.engine.rulesets.base.Ruleset``; None there: every one the program
+    knows, ``profiles.KNOWN_RULES`` / ``UPGRADES``). The one source of what the loader accepts per ruleset
+    (``_check_ruleset_rules``) and of what an Army Forge import maps onto (``game.armyforge.rulesets``). Raises
+    ``ValueError`` naming the problem for a ruleset not playable (``unplayable``)."""
+    factory = ENGINE_RULESETS.get(ruleset)
+    if factory is None:
+        raise ValueError(unplayable(ruleset))
+    rules: frozenset[str] | None = getattr(factory, "special_rules", None)
+    upgrades: frozenset[str] | None = getattr(factory, "upgrades", None)
+    return RulesetContent(ruleset, f"{getattr(factory, 'title', ruleset)} ({ruleset})",
+                          KNOWN_RULES if rules is None else frozenset(rules),
+                          UPGRADES if upgrades is None else frozenset(upgrades))
+
+
 def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], terrain: list[TerrainShape],
                          start_m: StartModel | None, out: list[_Problem]) -> None:
     """A unit whose profile uses a special rule (its own or a weapon's) or an upgrade, or a terrain piece with a
     trait, that the scenario's ruleset does not play is refused, naming the ruleset (issue 14;
-    ``Ruleset.special_rules``, ``Ruleset.upgrades``, ``Ruleset.terrain_traits``)."""
+    ``ruleset_content``, ``Ruleset.terrain_traits``)."""
     factory = ENGINE_RULESETS.get(ruleset)
-    rules: frozenset[str] | None = getattr(factory, "special_rules", None)
-    upgrades: frozenset[str] | None = getattr(factory, "upgrades", None)
+    content = ruleset_content(ruleset) if factory is not None else None
+    rules = content.special_rules if content is not None else None
+    upgrades = content.upgrades if content is not None else None
     traits: frozenset[str] | None = getattr(factory, "terrain_traits", None)
     title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
     phases: frozenset[str] | None = getattr(factory, "start_phases", None)
@@ -1732,6 +1763,6 @@ def new_game_state(scenario: Scenario) -> GameState:
 
 __all__ = [
     "ARMY_FORMAT", "ArmyFile", "ArmySpec", "OPTION_DEFAULTS", "PHASE_FIRST_STEP", "RULESETS", "SCENARIO_FORMAT",
-    "Scenario", "ScenarioError", "StartSpec", "UnitSpec", "check_scenario_file", "load_army", "load_scenario",
-    "load_scenario_mapping", "new_game_state",
+    "RulesetContent", "Scenario", "ScenarioError", "StartSpec", "UnitSpec", "check_scenario_file", "load_army",
+    "load_scenario", "load_scenario_mapping", "new_game_state", "ruleset_content",
 ]

@@ -7,7 +7,8 @@ imports").
   ``Tough(3)``); a rule it does not know, a rating it does not take or lacks, a weapon rule on a unit (or the
   reverse), a weapon only some models carry and an upgrade without rules are ``Unknown`` items: the player
   drops them or cancels. ``Caster(X)`` is one too: the export holds no spells.
-- ``Sergeant``, ``Musician``, ``Banner`` / ``Standard Bearer`` (as rules or upgrades) are command groups.
+- ``Sergeant``, ``Musician``, ``Banner`` / ``Standard Bearer`` (as rules or upgrades) are command groups; one the
+  ruleset does not play (AoF:R 2.16 plays the Sergeant only) is an ``Unknown`` item.
 - A weapon carried ``count`` times by a unit of ``size`` models: every model carries it when ``count`` is a
   multiple of ``size``, with ``count / size`` times its attacks.
 - ``combined`` units are one more copy of the unit they join (rulebook "Combined Units"); heroes with
@@ -22,6 +23,7 @@ from typing import Any
 
 from game.armyforge.export import Export, ExportRefused, ExportRule, ExportUnit, ExportWeapon, where
 from game.armyforge.rulesets import DEFAULT_RULESET, KnownRules, known_rules
+from game.engine.profiles import KNOWN_RULES
 from game.setup.army_list import ListEntry
 
 FOOT = (20.0, 20.0)
@@ -111,6 +113,9 @@ def _rule_text(rule: ExportRule, known: KnownRules, where_: str, allowed: frozen
     """(our rule text, None) or (None, why it cannot be played)."""
     canon = known.canonical(rule.name)
     if canon is None:
+        played = {n.lower(): n for n in KNOWN_RULES}.get(rule.name.strip().lower())
+        if played is not None:      # a rule of another ruleset (AoWFBR's Counter under AoF:R 2.16)
+            return None, f"{known.ruleset} does not play {played} here"
         return None, f"{known.ruleset} has no such special rule"
     if canon not in allowed:
         other = "weapon" if where_ == "unit" else "unit"
@@ -124,6 +129,13 @@ def _rule_text(rule: ExportRule, known: KnownRules, where_: str, allowed: frozen
     if rule.rating is not None:
         return None, f"{canon} takes no value in {known.ruleset}"
     return canon, None
+
+
+def _no_group(known: KnownRules, name: str) -> str:
+    """Why the command group ``name`` cannot be played under ``known``'s ruleset."""
+    plays = sorted(set(known.upgrades.values()))
+    return (f"{known.ruleset} has no {known.other_groups[name.strip().lower()]} command group here; it plays: "
+            f"{', '.join(plays) or 'none'}")
 
 
 def _weapon(w: ExportWeapon, size: int, known: KnownRules, add: Any) -> dict[str, Any] | None:
@@ -156,6 +168,9 @@ def _profile(unit: ExportUnit, known: KnownRules, add: Any) -> tuple[dict[str, A
             if group not in upgrades:
                 upgrades.append(group)
             continue
+        if r.name.strip().lower() in known.other_groups:
+            add(f"rule {r.label}", _no_group(known, r.name))
+            continue
         text, why = _rule_text(r, known, "unit", known.unit_rules)
         if text is None:
             add(f"rule {r.label}", why)
@@ -165,7 +180,9 @@ def _profile(unit: ExportUnit, known: KnownRules, add: Any) -> tuple[dict[str, A
             rules.append(text)
     for name in unit.upgrades:
         group = known.upgrades.get(name.strip().lower())
-        if group is None:
+        if group is None and name.strip().lower() in known.other_groups:
+            add(f"upgrade {name}", _no_group(known, name))
+        elif group is None:
             add(f"upgrade {name}", "it gives no special rule this ruleset knows")
         elif group not in upgrades:
             upgrades.append(group)
@@ -267,8 +284,8 @@ def _entries(plan: Plan, mapped: list[tuple[ExportUnit, str, list[str]]], proble
             joining.append((unit, profile))
             continue
         if unit.join_to is not None:
-            plan.notes.append(f"{unit.at(file)}: joins another unit but is not a Hero (rulebook \"Hero\"); it is "
-                              "imported as a unit of its own")
+            plan.notes.append(f"{unit.at(file)}: joins another unit but is not a Hero in {plan.ruleset} "
+                              "(rulebook \"Hero\"); it is imported as a unit of its own")
         for _ in range(unit.count):
             entry = ListEntry(new_id(profile), profile, 1, list(upgrades))
             plan.entries.append(entry)

@@ -31,7 +31,7 @@ from game.setup.terrain_gen import TerrainPieceSpec
 from geometry.pose import Pose
 
 RULESET = "aowfbr-1.4"
-"""The ruleset written into scenarios."""
+"""The ruleset written into scenarios unless told another (``ruleset=``)."""
 
 
 def scenario_unit_ids(lists: Sequence[ArmyList]) -> dict[tuple[int, str], str]:
@@ -61,7 +61,7 @@ def scenario_mapping(path: str | Path, name: str, table: Table | tuple[float, fl
                      poses: Mapping[str, Pose] | None = None, *, rounds: int = 4, seed: int | None = None,
                      options: Mapping[str, object] | None = None, description: str | None = None,
                      mission: str | None = None, deployment: str | None = None,
-                     side_missions: tuple[str, str] | None = None
+                     side_missions: tuple[str, str] | None = None, ruleset: str = RULESET
                      ) -> dict[str, Any]:
     """The scenario mapping ``write_scenario`` would write at ``path`` (see there). Nothing is checked or written.
 
@@ -80,7 +80,7 @@ def scenario_mapping(path: str | Path, name: str, table: Table | tuple[float, fl
     data: dict[str, Any] = {"format": SCENARIO_FORMAT, "name": name}
     if description:
         data["description"] = description
-    data["ruleset"] = RULESET
+    data["ruleset"] = ruleset
     data["table"] = {"width": _num(width), "depth": _num(depth)}
     data["rounds"] = rounds
     if seed is not None:
@@ -132,7 +132,7 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
                    poses: Mapping[str, Pose] | None = None, *, rounds: int = 4, seed: int | None = None,
                    options: Mapping[str, object] | None = None, description: str | None = None,
                    mission: str | None = None, deployment: str | None = None,
-                   side_missions: tuple[str, str] | None = None) -> Scenario:
+                   side_missions: tuple[str, str] | None = None, ruleset: str = RULESET) -> Scenario:
     """Write a scenario file at ``path`` and return it as loaded (``game.scenario.Scenario``).
 
     ``table``: a ``Table`` or (width, depth) in inches. ``terrain``: the pieces, in order. ``lists``: player 1's and
@@ -141,8 +141,8 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
     ids: deployed during the game. ``rounds``, ``seed``, ``options`` (keys of ``game.scenario.OPTION_DEFAULTS``),
     ``description``, ``mission`` (``game.engine.objectives.ALL_MISSIONS``; None or ``none``: no mission),
     ``deployment`` (``game.engine.deployment_styles.ALL_STYLES``; None or ``front_line``: the standard) and
-    ``side_missions`` ((playstyle, selection) of ``game.engine.side_missions``; None: not played): as in the
-    scenario format.
+    ``side_missions`` ((playstyle, selection) of ``game.engine.side_missions``; None: not played), ``ruleset``
+    (a playable ruleset's id, ``game.engine.rulesets.RULESETS``): as in the scenario format.
 
     The mapping is validated with the scenario loader first (against the army files, relative to ``path``): raises
     ``game.scenario.ScenarioError`` listing the problems (nothing is written), ``ValueError`` as
@@ -153,7 +153,7 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
     path.parent.mkdir(parents=True, exist_ok=True)  # relative include paths are checked through this folder
     data = scenario_mapping(path, name, table, terrain, lists, poses, rounds=rounds, seed=seed, options=options,
                             description=description, mission=mission, deployment=deployment,
-                            side_missions=side_missions)
+                            side_missions=side_missions, ruleset=ruleset)
     scenario = load_scenario_mapping(data, path)
     header = (f"# {name}: written by the battle set-up (game/setup/scenario_writer.py); the format is described in\n"
               "# docs/formats.md \"Scenario file\". Units without a pose are deployed at the start of the game.\n")

@@ -14,6 +14,8 @@ from game.armyforge.convert import base_for, convert
 from game.armyforge.export import ExportRefused, ExportRule, ExportUnit
 from game.armyforge.importer import plan_import, read_export, write_import
 from game.armyforge.rulesets import known_rules
+from game.engine.profiles import KNOWN_RULES
+from game.engine.rulesets import RULESETS
 from game.scenario import check_scenario_file, load_army
 from game.setup.army_list import load_list, validate
 
@@ -135,7 +137,7 @@ def test_rules_the_ruleset_does_not_take() -> None:
     assert "no spells" in reasons["rule Caster(2)"]
     assert reasons["rule Tough(+3)"] == "aowfbr-1.4 has no such special rule"
     assert "rules" not in plan.profiles["Odd"]
-    with pytest.raises(ValueError, match="unknown ruleset"):
+    with pytest.raises(ValueError, match="'aofr-9' is not a known ruleset"):
         known_rules("aofr-9")
 
 
@@ -191,3 +193,75 @@ def test_a_hero_joining_the_combined_copy_joins_the_combined_unit(tmp_path: Path
     path.write_text(json.dumps(data))
     with pytest.raises(ExportRefused, match="joins unit 'nowhere', which is not in the list"):
         plan_import(path)
+
+
+# --- every playable ruleset (issue 15: the import is generic over game.engine.rulesets.RULESETS) -----------------
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_what_a_ruleset_knows_is_what_its_scenarios_accept(ruleset: str) -> None:
+    """The importer's rules and command groups are the scenario loader's per-ruleset ones (``ruleset_content``),
+    not a copy."""
+    from game.scenario import ruleset_content
+    content = ruleset_content(ruleset)
+    known = known_rules(ruleset)
+    assert set(known.names.values()) == set(content.special_rules) & KNOWN_RULES
+    assert set(known.upgrades.values()) == set(content.upgrades)
+    assert known.ruleset == ruleset and ruleset in known.title
+
+
+def test_a_newly_registered_ruleset_is_importable_with_no_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ruleset registered in ``RULESETS`` (as ``aofr-quick`` will be) maps what its class says it plays."""
+    from game.engine import rulesets
+    from game.engine.rulesets.aofr import AoFR216
+
+    class Toy(AoFR216):
+        id = "toy-1"
+        title = "Toy"
+        special_rules = frozenset({"Tough", "AP"})
+        upgrades = frozenset({"sergeant", "banner"})
+
+    monkeypatch.setitem(rulesets.RULESETS, "toy-1", Toy)
+    known_rules.cache_clear()
+    try:
+        plan = plan_import(FIX / "ironhelm_clean.txt", "toy-1")
+        reasons = {(u.unit, u.what): u.reason for u in plan.unknown}
+        assert reasons[(1, "rule Fearless")] == "toy-1 does not play Fearless here"
+        assert reasons[(2, "rule Musician")] == "toy-1 has no musician command group here; it plays: banner, sergeant"
+        assert (2, "rule Banner") not in reasons
+        assert plan.profiles["Thane"]["rules"] == ["Tough(3)"]
+        assert plan.entries[1].upgrades == ["banner"]
+    finally:
+        known_rules.cache_clear()
+
+
+def test_import_onto_aofr_2_16_then_play_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--ruleset aofr-2.16``: what AoF:R 2.16 does not play here (Hero, AoWFBR's Counter and Lance, the Musician
+    and Banner: its "Command Groups" as played are the Sergeant) is listed per unit; dropped, the list loads in an
+    AoF:R 2.16 scenario that plays to the end."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    out = tmp_path / "lists" / "iron.yaml"
+    assert main.main(["import-army", str(FIX / "ironhelm_clean.txt"), "-o", str(out), "--ruleset",
+                      "aofr-2.16"]) == main.EXIT_PROBLEMS
+    text = capsys.readouterr().out
+    assert 'unit 1 "Thane": rule Hero: aofr-2.16 does not play Hero here' in text
+    assert 'unit 2 "Ironhelm Spearmen": rule Musician: aofr-2.16 has no musician command group here' in text
+    assert 'unit 2 "Ironhelm Spearmen": weapon rule Counter of Spear: aofr-2.16 does not play Counter here' in text
+    assert "5 things aofr-2.16 cannot play" in text and not out.exists()
+    assert main.main(["import-army", str(FIX / "ironhelm_clean.txt"), "-o", str(out), "--ruleset", "aofr-2.16",
+                      "--drop-unknown"]) == 0
+    capsys.readouterr()
+    lst = load_list(out)
+    assert "for aofr-2.16" in (lst.army.description or "")
+    from game.setup.scenario_writer import write_scenario
+    other = load_list(out)
+    scenario = write_scenario(tmp_path / "s.yaml", "Imported", (72.0, 48.0), [], [lst, other], mission="standard",
+                              ruleset="aofr-2.16")
+    assert scenario.ruleset == "aofr-2.16"
+    assert main.main(["autoplay", str(tmp_path / "s.yaml"), "--games", "1", "--check", "--seed", "3"]) == 0
+
+
+def test_a_ruleset_not_playable_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="'aof-skirmish' .* not playable yet"):
+        known_rules("aof-skirmish")

@@ -271,7 +271,8 @@ class ArmyScene(SetupScene):
         self.import_button = UIButton(pygame.Rect(10, 396 + extra + list_h, w, 32), "Import from Army Forge…", m,
                                       container=panel,
                                       tool_tip_text="Read a list exported from Army Forge ('Share as Text' saved "
-                                                    "to a file, or the JSON export for Tabletop Simulator)")
+                                                    "to a file, or the JSON export for Tabletop Simulator) for "
+                                                    f"{self.state.ruleset}, the battle's ruleset")
         y = 436 + extra + list_h
         UILabel(pygame.Rect(10, y, w, 22), "RULES", m, container=panel, object_id="#section_title")
         self.rule_box = UITextBox(self.rule_shown, pygame.Rect(10, y + 24, w, max(60, r.h - y - 34)), m,
@@ -644,7 +645,7 @@ class ArmyScene(SetupScene):
     def import_file(self, path: Path) -> ImportReview | None:
         """Read and map an Army Forge export, then open the review (or say why the file is refused)."""
         try:
-            plan = plan_import(path)
+            plan = plan_import(path, self.state.ruleset)    # onto the battle's ruleset
         except ExportRefused as e:
             count = len(e.problems)
             self.say(f"Cannot import {path.name}: {count} problem{'s' if count != 1 else ''}, listed in the window.",

@@ -36,7 +36,7 @@ from game.setup.army_list import (
     save_list,
     validate,
 )
-from game.setup.scenario_writer import write_scenario
+from game.setup.scenario_writer import RULESET, write_scenario
 from game.setup.terrain_gen import (
     MAX_GAP,
     MIN_GAP,
@@ -369,6 +369,8 @@ class SetupState:
     """The deployment style (``game.engine.deployment_styles.ALL_STYLES``)."""
     side_missions: tuple[str, str] | None = None
     """Side-missions (playstyle, selection) of ``game.engine.side_missions``, or None: not played."""
+    ruleset: str = RULESET
+    """The ruleset the battle is played under (the scenario's ``ruleset``): what an Army Forge import maps onto."""
 
     # --- armies ---------------------------------------------------------------------------------------------
     def army_list(self, player: int) -> ArmyList:
@@ -459,7 +461,7 @@ class SetupState:
                 + (" with Force Organisation" if self.force_org else "") + ".")
         return write_scenario(path, self.battle_name(), TABLE_SIZE, self.terrain, lists, rounds=self.rounds,
                               options=self.options or None, description=desc, mission=self.mission,
-                              deployment=self.deployment, side_missions=self.side_missions)
+                              deployment=self.deployment, side_missions=self.side_missions, ruleset=self.ruleset)
 
     def battle_path(self) -> Path:
         """A fresh file for a battle started now: ``scenarios/<name>-<date-time>.yaml`` in the user data folder."""
