@@ -296,7 +296,10 @@ def _entries(plan: Plan, mapped: list[tuple[ExportUnit, str, list[str]]], proble
         assert unit.join_to is not None
         ref = unit.join_to
         for other in units:
-            if other is not unit and (ref in other.keys or (not other.keys and other.name.lower() == ref.lower())):
+            if other is not unit and ref in other.keys:
+                return other
+        for other in units:     # '| Joined to: NAME' names the unit
+            if other is not unit and other.name.lower() == ref.lower():
                 return other
         return None
 

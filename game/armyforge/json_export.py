@@ -11,9 +11,13 @@ has many keys we do not use; the ones we use are checked, unit by unit).
                 "loadout": [{"name": "Spear", "count": 10, "range": 0, "attacks": 1,
                              "specialRules": [{"name": "Counter", "rating": "", "label": "Counter"}]}]}]}
 
-A unit's rules are ``rules`` (or ``specialRules``); its weapons ``loadout`` (or ``weapons``, ``equipment``).
-A loadout entry without ``attacks`` is an item: its name may be a command group, its ``content`` /
-``specialRules`` are the unit's rules. ``joinToUnit`` names another unit's ``selectionId`` (or ``id``).
+A unit's rules are ``rules`` (or ``specialRules``, as older exports write them); its weapons ``loadout`` (or
+``weapons``, ``equipment``). A loadout entry without ``attacks`` is an item: its name may be a command group, its
+``content`` / ``specialRules`` are the unit's rules (a weapon in ``content`` is the unit's). ``cost`` is the unit's
+cost before upgrades: each of ``selectedUpgrades`` adds its option's cost (``option.costs`` for this unit's id, else
+``option.cost``), and an option gaining a special rule (``ArmyBookRule``) gives it to the unit, since the loadout
+does not show those. The list's points are ``listPoints`` (``points`` in older exports). ``joinToUnit`` names
+another unit's ``selectionId`` (or ``id``). Where these shapes come from: docs/formats.md "Army Forge import".
 Army Forge's 'Share as File' save (``saveVersion``, a ``list`` of unit ids and upgrade ids) is refused: it
 cannot be read without Army Forge's army books.
 """
@@ -127,6 +131,21 @@ class BasesModel(_Lenient):
     square: OptText = None
 
 
+class OptionModel(_Lenient):
+    """A chosen upgrade's option: its cost (``cost``, or per unit id in ``costs``) and what it ``gains``."""
+
+    cost: Annotated[Whole, Field(ge=0, le=100_000)] = 0
+    costs: Annotated[list[Any], Field(max_length=MAX_LIST_ITEMS)] = []
+    gains: Annotated[list[Any], Field(max_length=MAX_LIST_ITEMS)] = []
+    label: OptText = None
+
+
+class SelectedUpgradeModel(_Lenient):
+    """One of a unit's ``selectedUpgrades``: ``{instanceId, upgrade: {...}, option: {...}}``."""
+
+    option: OptionModel | None = None
+
+
 class UnitModel(_Lenient):
     """One unit of the export (only the keys we use)."""
 
@@ -146,6 +165,8 @@ class UnitModel(_Lenient):
     loadout: Annotated[list[WeaponModel] | None, Field(max_length=MAX_LIST_ITEMS,
                                                        validation_alias=AliasChoices("loadout", "weapons",
                                                                                      "equipment"))] = None
+    selected_upgrades: Annotated[list[SelectedUpgradeModel], Field(
+        max_length=MAX_LIST_ITEMS, validation_alias=AliasChoices("selectedUpgrades", "selected_upgrades"))] = []
 
 
 class TopModel(_Lenient):
@@ -155,7 +176,7 @@ class TopModel(_Lenient):
     game_system: Annotated[OptText, Field(validation_alias=AliasChoices("gameSystem", "game_system"))] = None
     points_limit: Annotated[Whole | None, Field(validation_alias=AliasChoices("pointsLimit", "points_limit"),
                                                 ge=0, le=1_000_000)] = None
-    list_points: Annotated[Whole | None, Field(validation_alias=AliasChoices("listPoints", "list_points"),
+    list_points: Annotated[Whole | None, Field(validation_alias=AliasChoices("listPoints", "list_points", "points"),
                                                ge=0, le=10_000_000)] = None
     units: list[Any]
 
@@ -266,7 +287,8 @@ def parse_json(text: str, file: str) -> Export:
 
 def _unit(um: UnitModel, index: int, line: int | None) -> tuple[ExportUnit, list[str]]:
     problems: list[str] = []
-    unit = ExportUnit(index, um.custom_name or um.name, um.size, um.quality, um.defense, um.cost, line,
+    unit = ExportUnit(index, um.custom_name or um.name, um.size, um.quality, um.defense,
+                      um.cost + sum(_option_cost(su.option, um.id) for su in um.selected_upgrades if su.option), line,
                       keys=tuple(k for k in (um.selection_id, um.id) if k), combined=um.combined,
                       join_to=um.join_to_unit)
     if um.bases is not None and um.bases.square and um.bases.square.lower() != "none":
@@ -277,11 +299,14 @@ def _unit(um: UnitModel, index: int, line: int | None) -> tuple[ExportUnit, list
             unit.base_mm = (float(m.group(1)), float(m.group(2) or m.group(1)))
     unit.rules = [_rule(r) for r in um.rules or []]
     for w in um.loadout or []:
-        if w.attacks is None:          # an item (a shield, a banner): its rules are the unit's
+        if w.attacks is None:          # an item (a shield, a banner, a mount): its rules are the unit's
             if not (w.rules or w.content) or w.name.strip().lower() in COMMAND_GROUP_NAMES:
                 unit.upgrades.append(w.name)
             unit.rules += [_rule(r) for r in w.rules]
             for c in w.content:
+                if isinstance(c, dict) and (c.get("type") == "ArmyBookWeapon" or "attacks" in c):
+                    _add_weapon(unit, c, w.count, f"loadout {w.name!r}: content", problems)
+                    continue
                 try:
                     unit.rules.append(_rule(RuleModel.model_validate(c)))
                 except ValidationError as err:
@@ -291,10 +316,61 @@ def _unit(um: UnitModel, index: int, line: int | None) -> tuple[ExportUnit, list
             problems.append(f"loadout {w.name!r}: count must be at least 1, got {w.count}")
             continue
         unit.weapons.append(ExportWeapon(w.name, w.count, w.range, w.attacks, tuple(_rule(r) for r in w.rules)))
+    _upgrade_rules(unit, um, problems)
     if len(unit.rules) > MAX_LIST_ITEMS:
         problems.append(f"{len(unit.rules)} rules; at most {MAX_LIST_ITEMS}")
         unit.rules = []
     return unit, problems
+
+
+def _option_cost(option: OptionModel, unit_id: str | None) -> int:
+    """What a chosen upgrade option adds to the unit's ``cost`` (which is the unit's cost before upgrades): its
+    ``costs`` entry for this unit's id when it has one, else its ``cost``."""
+    for entry in option.costs:
+        if isinstance(entry, dict) and entry.get("unitId") == unit_id and unit_id is not None:
+            try:
+                return max(0, int(_whole(entry.get("cost"))))
+            except ValueError:
+                break
+    return option.cost
+
+
+def _add_weapon(unit: ExportUnit, raw: Any, times: int, where_: str, problems: list[str]) -> None:
+    """A weapon given inside an item's ``content`` (a mount's attacks), carried ``times`` times the count."""
+    try:
+        w = WeaponModel.model_validate(raw)
+    except ValidationError as err:
+        problems.extend(f"{where_}: {m}" for m in _error_text(err))
+        return
+    if w.attacks is None or w.count * max(times, 1) < 1:
+        problems.append(f"{where_}: weapon {w.name!r} needs attacks and a count of at least 1")
+        return
+    unit.weapons.append(ExportWeapon(w.name, w.count * max(times, 1), w.range, w.attacks,
+                                     tuple(_rule(r) for r in w.rules)))
+
+
+def _upgrade_rules(unit: ExportUnit, um: UnitModel, problems: list[str]) -> None:
+    """Rules a chosen upgrade gives that the loadout does not show: Army Forge lists an option whose ``gains`` are
+    special rules (``type: ArmyBookRule``; a Sergeant, a Musician) only in ``selectedUpgrades``, while weapons and
+    items are in the loadout too (the shape public TTS importers read; docs/formats.md "Army Forge import")."""
+    have = {r.name.strip().lower() for r in unit.rules} | {u.strip().lower() for u in unit.upgrades}
+    for i, su in enumerate(um.selected_upgrades, start=1):
+        if su.option is None:
+            continue
+        for g in su.option.gains:
+            if not isinstance(g, dict) or g.get("type") != "ArmyBookRule":
+                continue
+            try:
+                rule = _rule(RuleModel.model_validate(g))
+            except ValidationError as err:
+                problems.extend(f"selectedUpgrades[{i}]: gains: {m}" for m in _error_text(err))
+                continue
+            if rule.name.strip().lower() in COMMAND_GROUP_NAMES:
+                if rule.name.strip().lower() not in have:
+                    unit.upgrades.append(rule.name)
+            elif rule.name.strip().lower() not in have:
+                unit.rules.append(rule)
+            have.add(rule.name.strip().lower())
 
 
 def _rule(rm: RuleModel) -> ExportRule:

@@ -3,21 +3,23 @@ strict about what it uses).
 
 ::
 
-    ++ Ironhelm Warband [AoF:R 315pts] ++
+    ++ Ironhelm Warband (v2.16) [AoF:R 315pts] [2 Units] ++
 
-    Warlord [1] Q3+ D4+ | 95pts | Hero, Tough(3), 1x Warhorse(Fast, Impact(1)) | Joined to: Spearmen
+    Warlord [1] Q3+ D4+ | 95pts | Hero, Tough(3), 1x Warhorse(Fast, Impact(1))
     Hand Weapon (A3), Lance (A1, Lance)
-
+    | Joined to:
     2x Spearmen [10] Q4+ D4+ | 110pts | Musician, Shield Wall
     10x Spear (A1, Counter)
 
-The header gives the list's name, its game system and its points (Army Forge shows the list's total there:
-it is both the points the units must add up to and the list's points limit). Each unit is a line ``Name [size] Q4+ D5+ |
-COSTpts | rules`` (a leading ``2x``: that many identical units; the rules section may be empty; an optional
-``| Joined to: NAME`` part says the hero deploys with that unit), followed by its weapons on the next lines
-until a blank line. A rule item ``1x Upgrade(Rule, Rule)`` gives the unit the rules inside; ``Name(X)`` with a
-whole number X is a rule with a rating. A weapon is ``[Nx ]Name (RANGE", A<attacks>, rules)``; without a count
-every model carries one.
+This is the shape public readers of the export parse (docs/formats.md "Army Forge import" cites them): the header
+``++ NAME (VERSION) [SYSTEM POINTSpts] [N Units] ++`` (the version and the unit count may be missing) gives the
+list's name, its game system and its points (Army Forge shows the list's total there: it is both the points the
+units must add up to and the list's points limit). Each unit is a line ``Name [size] Q4+ D5+ | COSTpts | rules``
+(a leading ``2x``: that many identical units; the rules section may be empty), followed by its weapons on the next
+lines until a blank line or the next unit. A line ``| Joined to:`` after a hero's weapons says the hero deploys with
+the unit that follows it (``| Joined to: NAME`` at the end of the hero's line, naming the unit, is read too). A rule
+item ``1x Upgrade(Rule, Rule)`` gives the unit the rules inside; ``Name(X)`` with a whole number X is a rule with a
+rating. A weapon is ``[Nx ]Name (RANGE", A<attacks>, rules)``; without a count every model carries one.
 """
 
 from __future__ import annotations
@@ -38,7 +40,12 @@ from game.limits import MAX_LIST_ITEMS, MAX_MODELS_PER_UNIT, MAX_UNITS_PER_ARMY
 MAX_LINE_CHARS = 2000
 """A longer line is refused (a unit with every upgrade is under 400 characters)."""
 
-_HEADER = re.compile(r"^\+\+\s*(?P<name>[^\[\]]*?)\s*\[\s*(?P<inner>[^\[\]]*?)\s*\]\s*\+\+$")
+_HEADER = re.compile(r"^\+\+\s*(?P<name>[^\[\]]*?)\s*\[\s*(?P<inner>[^\[\]]*?)\s*\]"
+                     r"(?:\s*\[\s*\d{1,4}\s*units?\s*\])?\s*\+\+$", re.IGNORECASE)
+_VERSION = re.compile(r"\s*\(\s*v?\s*\d{1,3}(?:\.\d{1,3}){0,3}\s*\)$", re.IGNORECASE)
+"""The army book version Army Forge writes after the list's name, ``(v3.4.1)``: not part of the name."""
+_JOIN_LINE = re.compile(r"^\|\s*joined\s+to\s*:?\s*$", re.IGNORECASE)
+"""``| Joined to:`` alone on a line: the hero above deploys with the unit that follows."""
 _POINTS = re.compile(r"^(?:(?P<system>.*?)\s+)?(?P<points>\d{1,6})\s*pts?$", re.IGNORECASE)
 _UNIT_HEAD = re.compile(r"^(?:(?P<count>\d{1,3})\s*x\s+)?(?P<name>[^\[\]]+?)\s*\[\s*(?P<size>\d{1,4})\s*\]\s*"
                         r"Q\s*(?P<q>\d)\+\s*D\s*(?P<d>\d)\+$")
@@ -142,6 +149,7 @@ def parse_text(text: str, file: str) -> Export:
     units: list[ExportUnit] = []
     current: ExportUnit | None = None
     weapon_text: list[tuple[int, str]] = []
+    joining: ExportUnit | None = None     # a hero whose '| Joined to:' line was read: it joins the next unit
 
     def finish() -> None:
         nonlocal current, weapon_text
@@ -173,8 +181,15 @@ def parse_text(text: str, file: str) -> Export:
                 problems.append(f"{where(file, n)}: the header must read ++ NAME [SYSTEM POINTSpts] ++")
                 header = ("", None, None)
             else:
-                header = (m.group("name").strip(), (pm.group("system") or "").strip() or None,
+                header = (_VERSION.sub("", m.group("name").strip()), (pm.group("system") or "").strip() or None,
                           int(pm.group("points")))
+            continue
+        if _JOIN_LINE.match(line):
+            if current is None:
+                problems.append(f"{where(file, n)}: '| Joined to:' must follow a hero's unit and its weapons")
+            else:
+                joining = current
+            finish()
             continue
         segments = line.split("|")
         head = _UNIT_HEAD.match(segments[0].strip())
@@ -184,6 +199,10 @@ def parse_text(text: str, file: str) -> Export:
                 problems.append(f"{where(file, n)}: a unit before the header line ++ NAME [SYSTEM POINTSpts] ++")
                 header = ("", None, None)
             unit = _unit(head, segments, n, len(units) + 1, file, problems)
+            if joining is not None:     # the unit after '| Joined to:' is the one the hero joins
+                unit.keys = (f"line {n}",)
+                joining.join_to = unit.keys[0]
+                joining = None
             if len(units) >= MAX_UNITS_PER_ARMY:
                 problems.append(f"{where(file, n)}: more than {MAX_UNITS_PER_ARMY} units; a list holds at most "
                                 f"{MAX_UNITS_PER_ARMY}")
@@ -204,6 +223,8 @@ def parse_text(text: str, file: str) -> Export:
             problems.append(f"{current.at(file)}: more than {MAX_LIST_ITEMS} lines of weapons")
             weapon_text = []
     finish()
+    if joining is not None:
+        problems.append(f"{joining.at(file)}: '| Joined to:' with no unit after it")
     if header is None and not problems:
         problems.append(f"{where(file, 1)}: not an Army Forge 'Share as Text' export: the first line must read "
                         "++ NAME [SYSTEM POINTSpts] ++")

@@ -265,3 +265,57 @@ def test_import_onto_aofr_2_16_then_play_it(tmp_path: Path, capsys: pytest.Captu
 def test_a_ruleset_not_playable_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="'aof-skirmish' .* not playable yet"):
         known_rules("aof-skirmish")
+
+
+# --- the shapes public readers of Army Forge's exports parse (issue 15: checked against real examples) ----------
+# 'Share as Text' (cinder_host_real_shape.txt): the header ``++ NAME - FACTION (VERSION) [SYSTEM POINTSpts]
+# [N Units] ++`` and a hero's ``| Joined to:`` on a line of its own, followed by the unit it joins, are the shape
+# read by public parsers of the export found by a code search of public repositories (2026-11): a Rust list reader
+# whose test reads "Champion [1] Q4+ D4+
+# | 95pts | Hero, ... / Hand Weapon (A3) / | Joined to: / Drained Archers [10] ..."), a GDScript reader ("Parse
+# header: ++ Army Name - Faction (version) [GF 3000pts] [8 Units] ++", skipping "| Joined to:" lines) and a Python
+# one (``lines[i].strip() == '| Joined to:'`` then the host unit's header).
+# JSON (cinder_host_tts_2023.json): the shape of https://army-forge.onepagerules.com/api/tts?id=... as stored in a
+# public Rust project's test data ("// from https://army-forge.onepagerules.com/api/tts?id=...", lists modified in
+# 2023-11) and read by thomascgray/opr-af-to-tts (src/utils.tsx, src/army-forge-types.ts): per-unit rules in
+# ``specialRules`` with ratings as text ("3", "" or none), ``points`` for the list's points, ``equipment`` and
+# ``loadout`` both present, ``attacks`` sometimes text, items (``ArmyBookItem``) with their rules in ``content``,
+# ``upgrades`` holding upgrade package ids (not names), ``cost`` before upgrades with ``selectedUpgrades[].option``
+# carrying ``cost`` / ``costs`` per unit id and the ``gains``, an option gaining only a rule being absent from the
+# loadout (opr-af-to-tts: "some of the upgrades that a unit can take DON'T appear in the loadout").
+
+
+def test_real_text_shape_version_unit_count_and_joined_to_line() -> None:
+    ex = read_export(FIX / "cinder_host_real_shape.txt")
+    assert (ex.name, ex.system, ex.points_limit) == ("Cinder Host - Ashen Dead", "AoF:R", 590)
+    captain, guard = ex.units[0], ex.units[1]
+    assert captain.join_to is not None and captain.join_to in guard.keys
+    plan = convert(ex)
+    assert [(e.profile, e.copies, e.hero, e.upgrades) for e in plan.entries] == [
+        ("Grave Guard", 1, "Wight Captain", ["sergeant"]), ("Skeleton Archers", 1, None, []),
+        ("Skeleton Archers", 1, None, []), ("Bone Riders", 1, None, [])]
+    assert plan.points_used() == 590 and not plan.notes and not plan.unknown
+    assert plan.profiles["Bone Riders"]["rules"] == ["Fearless", "Tough(3)", "Fast", "Impact(1)"]
+
+
+def test_real_text_shape_joined_to_with_nothing_after_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cut.txt"
+    path.write_text("++ Cut (v1.0) [AoF:R 90pts] [1 Units] ++\n\nCaptain [1] Q3+ D4+ | 90pts | Hero\n"
+                    "Blade (A3)\n| Joined to:\n")
+    with pytest.raises(ExportRefused) as e:
+        read_export(path)
+    assert e.value.problems == [f'{path}:3: unit 1 "Captain": \'| Joined to:\' with no unit after it']
+
+
+def test_real_tts_json_shape_upgrade_costs_and_rules() -> None:
+    plan = plan_import(FIX / "cinder_host_tts_2023.json")
+    ex = plan.export
+    assert (ex.system, ex.points_limit, ex.list_points) == ("aofr", 400, 375)
+    # cost before upgrades + the option's cost for this unit id (5, not its cost of 10 for another unit)
+    assert plan.profiles["Grave Guard"]["cost"] == 120
+    assert plan.profiles["Bone Riders"]["cost"] == 175
+    # the Sergeant is only in selectedUpgrades; the steeds' rules come once from the loadout item
+    assert plan.entries[0].upgrades == ["sergeant"] and plan.entries[0].hero == "Wight Captain"
+    assert plan.profiles["Bone Riders"]["rules"] == ["Fearless", "Tough(3)", "Fast", "Impact(1)"]
+    assert plan.profiles["Wight Captain"]["weapons"] == [{"name": "Great Blade", "attacks": 3, "rules": ["AP(1)"]}]
+    assert plan.points_used() == 375 and not plan.notes and not plan.unknown
