@@ -21,9 +21,12 @@ change a later weapon's dice: a later Blast weapon (its X is capped by the model
 joined hero (its Defense is rolled once the other models are dead). ``shot_odds`` then returns None and the
 caller simulates (``game.odds.simulate``). To-hit modifiers are taken as they stand before the first weapon.
 
-Morale: a target left at half strength or less that took wounds this turn tests at the end of the Shooting
-Phase (``shooting.needs_shooting_morale_test``); the chance to fail uses ``morale.morale_terms`` of the target
-as it stands now (Banner, spells, hero's Quality, Fearless 4+).
+The game's ruleset decides what differs between rulesets (``rules_of``): which models fire and whether cover is
+-1 to hit (``Ruleset.all_models_shoot``, ``cover_to_hit``: AoF:R 2.16 "Who Can Shoot", "Cover Terrain"), whether a
+target left with so many wounds tests morale (``Ruleset.tests_morale_after_shot``: AoWFBR at the end of the
+Shooting Phase, AoF:R 2.16 at the end of the activation) and what that test needs
+(``Ruleset.morale_test_terms``: AoWFBR's Banner, spells, hero's Quality, Fearless 4+; AoF:R's Fearless +1,
+Wavering fails), for the target as it stands now.
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ import numpy as np
 from game.engine import shooting
 from game.engine.actions import Shoot
 from game.engine.attacks import succeeds, total
-from game.engine.casualties import starting_strength, strength_after
-from game.engine.morale import morale_terms
+from game.engine.casualties import strength_after
+from game.engine.rulesets import DEFAULT, RULESETS
+from game.engine.rulesets.base import Ruleset
 from game.engine.special_rules import (
     FEARLESS_NEED,
     REGENERATION_NEED,
@@ -210,21 +214,35 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
     return hits, wounds
 
 
+def rules_of(state: GameState) -> type[Ruleset]:
+    """The class of the ruleset refereeing ``state`` (``game.engine.rulesets.RULESETS``)."""
+    return rules_of_id(state.ruleset)
+
+
+def rules_of_id(ruleset: str) -> type[Ruleset]:
+    """The class of ruleset ``ruleset`` (AoWFBR 1.4 for one the program cannot play, which no game has)."""
+    got = RULESETS.get(ruleset) or RULESETS[DEFAULT]
+    assert isinstance(got, type) and issubclass(got, Ruleset)
+    return got
+
+
 def shot_odds(state: GameState, action: Shoot) -> ShotOdds | None:
     """The exact law of ``action``'s outcome, or None when it cannot be computed exactly here (see the module
     docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does."""
-    order, sniping = shooting.plan_shot(state, action)
+    rules = rules_of(state)
+    order, sniping = shooting.plan_shot(state, action, all_rows=rules.all_models_shoot)
     target = state.unit(action.target)
     if len(order) > 1 and (target.hero_alive or any(arm.weapon.has("Blast") for arm, _ in order[1:])):
         return None
     hits = np.ones(1)
     wounds = np.ones(1)
     for arm, models in order:
-        h, w = volley_odds(state, shooting.volley_now(state, action, arm, models, sniping))
+        h, w = volley_odds(state, shooting.volley_now(state, action, arm, models, sniping,
+                                                      cover_to_hit=rules.cover_to_hit))
         hits = np.convolve(hits, h)
         wounds = np.convolve(wounds, w)
     hero_only = sniping and target.hero_alive
-    return _with_outcomes(target, hits, capped(wounds, sum(wound_capacities(target, hero_only))), hero_only)
+    return _with_outcomes(rules, target, hits, capped(wounds, sum(wound_capacities(target, hero_only))), hero_only)
 
 
 def capped(dist: Dist, most: int) -> Dist:
@@ -237,26 +255,25 @@ def capped(dist: Dist, most: int) -> Dist:
     return out
 
 
-def _with_outcomes(target: Unit, hits: Dist, wounds: Dist, hero_only: bool) -> ShotOdds:
+def _with_outcomes(rules: type[Ruleset], target: Unit, hits: Dist, wounds: Dist, hero_only: bool) -> ShotOdds:
     destroyed = test = 0.0
-    start = starting_strength(target)
     for w, p in enumerate(wounds):
         if not p:
             continue
         _, left = strength_after(target, w, hero_only)
         if left <= 0:
             destroyed += p
-        elif left * 2 <= start and (w > 0 or target.lost_models_this_turn) and not target.shaken \
-                and not target.engaged:
-            test += p   # shooting.needs_shooting_morale_test, after these wounds
-    fail = test * morale_fail_chance(target) if test else 0.0
+        elif rules.tests_morale_after_shot(target, w, left):
+            test += p
+    fail = test * morale_fail_chance(target, rules) if test else 0.0
     return ShotOdds(hits, wounds, float(destroyed), float(test), float(fail))
 
 
-def morale_fail_chance(unit: Unit) -> float:
-    """Chance ``unit`` fails a morale test with no other modifier, as it stands (``morale.morale_terms``: Banner,
-    spells, hero's Quality, Shaken, Fearless 4+)."""
-    terms = morale_terms(unit, [])
+def morale_fail_chance(unit: Unit, rules: type[Ruleset] | None = None) -> float:
+    """Chance ``unit`` fails a morale test with no other modifier, as it stands, under ``rules`` (default AoWFBR
+    1.4): ``Ruleset.morale_test_terms`` (AoWFBR: Banner, spells, hero's Quality, Shaken, Fearless 4+; AoF:R 2.16:
+    Fearless +1, Wavering fails)."""
+    terms = (rules or rules_of_id(DEFAULT)).morale_test_terms(unit)
     if terms.automatic_fail:
         return 1.0
     fail = 1.0 - die_success(terms.quality, total(list(terms.modifiers)))

@@ -38,14 +38,15 @@ from game.engine.actions import (
     Redirect,
     RollCharge,
     Shoot,
+    StrikeBack,
 )
+from game.engine.casualties import remaining_strength
 from game.engine.dice import Dice, DiceExhausted
 from game.engine.events import Event
 from game.engine.game import Game
-from game.engine.shooting import needs_shooting_morale_test
 from game.engine.special_rules import wound_capacities
-from game.engine.state import Phase, Removal
-from game.odds.exact import morale_fail_chance
+from game.engine.state import Removal
+from game.odds.exact import morale_fail_chance, rules_of
 from game.state_file import state_to_dict
 
 BUDGET_S = 0.040
@@ -83,6 +84,9 @@ def fixed_policy(game: Game, reaction: str) -> Action:
     if p.decision == "follow_up":
         assert p.unit is not None
         return FollowUp(p.player, p.unit, True, p.options[0] if p.options else None)
+    if p.decision == "strike_back":     # AoF:R 2.16 "Return Strikes": the charged unit strikes back
+        assert p.unit is not None
+        return StrikeBack(p.player, p.unit)
     return Done(p.player)
 
 
@@ -125,14 +129,23 @@ Over = Callable[[Game], bool]
 
 
 def melee_over(game: Game) -> Over:
-    """A sample is over when the Close Combat Phase of the turn of ``game`` has ended (or the turn, or the game)."""
+    """A sample is over when the charge or pursuit asked about in ``game`` has been played out, as the game's
+    ruleset says (``Ruleset.melee_played_out``: AoWFBR's Close Combat Phase of this turn is over; AoF:R 2.16's
+    activation has ended)."""
     player, rnd = game.state.active_player, game.state.round
 
     def over(twin: Game) -> bool:
-        s = twin.state
-        return twin.pending is None or s.active_player != player or s.round != rnd or s.phase is Phase.RALLY
+        return twin.ruleset.melee_played_out(rnd, player)
 
     return over
+
+
+def melee_results(events: list[Event], *units: str) -> list[Event]:
+    """The melee results among ``events`` of a melee fought by all of ``units``: every ruleset's result event
+    carries ``units``, ``winner`` (a player, None for a tie) and ``caused`` (wounds by unit) (docs/formats.md
+    "Events": AoWFBR's ``resolution``, AoF:R 2.16's ``melee`` result)."""
+    return [e for e in events if "winner" in e.data and isinstance(e.data.get("units"), (list, tuple))
+            and all(u in e.data["units"] for u in units)]
 
 
 def cast_over(twin: Game) -> bool:
@@ -245,16 +258,20 @@ def shot_study(game: Game, action: Shoot) -> Study:
 
     start = game.state.units.get(action.target)
     most = sum(wound_capacities(start)) if start is not None else 0
+    rules = rules_of(game.state)
+    fail = morale_fail_chance(start, rules) if start is not None else 0.0   # the target as it stands now (exact)
 
     def sample(twin: Game, events: list[Event], out: Samples) -> None:
         target = twin.state.units[action.target]
         out.add("hits", sum(e.data.get("hits", 0) for e in events if e.kind == "hits"))
-        out.add("wounds", min(most, sum(e.data.get("wounds", 0) for e in events   # as exact.capped
-                                        if e.kind == "wounds" and e.data.get("unit") == action.target)))
+        wounds = min(most, sum(e.data.get("wounds", 0) for e in events   # as exact.capped
+                               if e.kind == "wounds" and e.data.get("unit") == action.target))
+        out.add("wounds", wounds)
         out.count("destroyed", target.removed is not None)
-        tests = needs_shooting_morale_test(target)
+        tests = start is not None and target.removed is None and \
+            rules.tests_morale_after_shot(start, wounds, remaining_strength(target))
         out.count("morale_test", tests)
-        out.add("morale_fail", morale_fail_chance(target) if tests else 0.0)
+        out.add("morale_fail", fail if tests else 0.0)
 
     return Study(game, advisor_seed(game, f"shoot {action.to_dict()}"), action, sample)
 
@@ -296,6 +313,8 @@ class ChargeOdds:
     """The charger is off the table or fleeing by the end of the phase."""
     wounds: tuple[float, float]
     """Mean and spread of the wounds the charger caused in that melee."""
+    target_shaken: float = 0.0
+    """The target is on the table and Shaken (AoF:R 2.16: Wavering) at the end."""
 
 
 def charge_reaction_options(game: Game, action: DeclareCharge) -> tuple[str, ...]:
@@ -329,8 +348,7 @@ class ChargeStudy(StudyGroup):
         def sample(twin: Game, events: list[Event], acc: Samples) -> None:
             s = twin.state
             charger, target = s.units[me], s.units[foe]
-            fought = [e for e in events if e.kind == "resolution" and me in e.data.get("units", ())
-                      and foe in e.data.get("units", ())]
+            fought = melee_results(events, me, foe)
             acc.count("contact", bool(fought))
             caused = 0.0
             if fought:
@@ -341,6 +359,7 @@ class ChargeStudy(StudyGroup):
             acc.add("wounds", caused)
             acc.count("target_breaks", target.removed is not None or target.fleeing)
             acc.count("target_destroyed", target.removed is not None)
+            acc.count("target_shaken", target.removed is None and target.shaken)
             acc.count("charger_lost", charger.removed is not None or charger.fleeing)
 
         for reaction in charge_reaction_options(game, action):
@@ -354,7 +373,7 @@ class ChargeStudy(StudyGroup):
             got = st.samples
             out.append(ChargeOdds(reaction, got.n, got.chance("contact"), got.chance("won"), got.chance("tied"),
                                   got.chance("target_breaks"), got.chance("target_destroyed"),
-                                  got.chance("charger_lost"), got.mean_sd("wounds")))
+                                  got.chance("charger_lost"), got.mean_sd("wounds"), got.chance("target_shaken")))
         return out
 
 
@@ -409,6 +428,9 @@ def spell_study(game: Game, action: CastSpell) -> Study:
     (counts: at half strength after wounds this turn, ``shooting.needs_shooting_morale_test``) and ``morale_fail``
     (sum of exact chances). The first ``advance`` raises ``IllegalAction`` if the cast is illegal."""
     target_id = action.target
+    rules = rules_of(game.state)
+    target_start = game.state.units.get(target_id) if target_id is not None else None
+    fail = morale_fail_chance(target_start, rules) if target_start is not None else 0.0
 
     def sample(twin: Game, events: list[Event], out: Samples) -> None:
         cast = [e for e in events if e.kind == "spell" and e.data.get("unit") == action.unit]
@@ -419,8 +441,10 @@ def spell_study(game: Game, action: CastSpell) -> Study:
         out.add("wounds", sum(e.data.get("wounds", 0) for e in events
                               if e.kind == "wounds" and e.data.get("unit") == target_id))
         out.count("destroyed", target.removed is not None)
-        tests = needs_shooting_morale_test(target)
+        wounds = sum(e.data.get("wounds", 0) for e in events if e.kind == "wounds" and e.data.get("unit") == target_id)
+        tests = target_start is not None and target.removed is None and \
+            rules.tests_morale_after_shot(target_start, wounds, remaining_strength(target))
         out.count("morale_test", tests)
-        out.add("morale_fail", morale_fail_chance(target) if tests else 0.0)
+        out.add("morale_fail", fail if tests else 0.0)
 
     return Study(game, advisor_seed(game, f"cast {action.to_dict()}"), action, sample, over=cast_over)

@@ -174,9 +174,13 @@ def charge_lines(game: Game, action: DeclareCharge) -> list[Line]:
         return []
     lines: list[Line] = [(f"Odds (simulated, {min(o.samples for o in odds)}+ games each, to the end of the "
                           "melee):", ODDS)]
+    # the ruleset's morale states: AoWFBR's units flee; AoF:R 2.16's become Wavering or rout (no flight)
+    states = getattr(game.ruleset, "morale_states", {}) or {}
+    flight = "fleeing" in states
     for o in odds:
+        who = REACTION_WORDS.get(o.reaction, o.reaction) if len(odds) > 1 or flight else "If it charges"
         if o.samples == 0:
-            lines.append((f"   {REACTION_WORDS.get(o.reaction, o.reaction)}: working it out...", ODDS))
+            lines.append((f"   {who}: working it out...", ODDS))
             continue
         if o.reaction == "flee":
             text = f"it gets away {pct(1 - o.target_destroyed)}, caught or off the table {pct(o.target_destroyed)}"
@@ -186,13 +190,19 @@ def charge_lines(game: Game, action: DeclareCharge) -> list[Line]:
                 bits.append(f"reaches it {pct(o.contact)}")
             bits.append(f"wins the melee {pct(o.won)}" + (f" (tie {pct(o.tied)})" if o.tied >= 0.005 else ""))
             bits.append(f"wounds {o.wounds[0]:.1f} ± {o.wounds[1]:.1f}")
-            bits.append(f"target flees {pct(o.target_breaks)}")
-            if o.target_destroyed >= 0.005:
-                bits.append(f"off the table {pct(o.target_destroyed)}")
-            if o.charger_lost >= 0.005:
-                bits.append(f"charger breaks {pct(o.charger_lost)}")
+            if flight:
+                bits.append(f"target flees {pct(o.target_breaks)}")
+                if o.target_destroyed >= 0.005:
+                    bits.append(f"off the table {pct(o.target_destroyed)}")
+                if o.charger_lost >= 0.005:
+                    bits.append(f"charger breaks {pct(o.charger_lost)}")
+            else:
+                bits.append(f"target {states.get('shaken', 'Shaken')} {pct(o.target_shaken)}")
+                bits.append(f"routed or destroyed {pct(o.target_destroyed)}")
+                if o.charger_lost >= 0.005:
+                    bits.append(f"charger routed or destroyed {pct(o.charger_lost)}")
             text = ", ".join(bits)
-        lines.append((f"   {REACTION_WORDS.get(o.reaction, o.reaction)}: {text}", ODDS))
+        lines.append((f"   {who}: {text}", ODDS))
     return lines
 
 

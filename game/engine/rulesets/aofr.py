@@ -46,11 +46,12 @@ from game.engine.actions import (
     StrikeBack,
 )
 from game.engine.attacks import Modifier, roll_to_hit, succeeds, total
-from game.engine.casualties import apply_wounds, at_half_strength, remaining_strength
+from game.engine.casualties import apply_wounds, at_half_strength, remaining_strength, starting_strength
 from game.engine.consolidation import consolidation_move
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.melee import front_two_rows
+from game.engine.morale import MoraleTerms
 from game.engine.movement import apply_move, can_move, path_problem, path_shape, validate_move
 from game.engine.profiles import Weapon
 from game.engine.random_charge import charge_allowance
@@ -347,13 +348,34 @@ class AoFR216(Ruleset):
         player = s.units[a.unit].player if a.unit is not None else s.active_player
         return events + self._next_activation(3 - player)
 
+    @classmethod
+    def morale_test_terms(cls, unit: Unit) -> MoraleTerms:
+        """AoF:R 2.16 "Taking Morale Tests": a Quality test of the unit's own Quality; "Fearless": +1 to the roll;
+        a Wavering unit fails automatically ("Wavering Units")."""
+        mods = (Modifier("Fearless", 1),) if unit.has("Fearless") else ()
+        return MoraleTerms(unit.profile.quality, "", mods, False, unit.shaken)
+
+    @classmethod
+    def tests_morale_after_shot(cls, unit: Unit, wounds: int, left: int) -> bool:
+        """AoF:R 2.16 "Morale: When to Test": a unit that took wounds outside melee this activation and is left at
+        half strength or less tests when the activation ends (``_end_activation``); a Wavering unit fails it."""
+        return wounds > 0 and 0 < left and left * 2 <= starting_strength(unit)
+
+    def melee_played_out(self, round_: int, player: int) -> bool:
+        """AoF:R 2.16 "Melee": the charge is fought within the charger's activation; it is played out once that
+        activation has ended (the next one is asked for) or the round or the game has."""
+        s = self.state
+        return s.pending is None or s.round != round_ or s.pending.decision == "activate"
+
     def _morale_test(self, unit: Unit, reason: str) -> tuple[bool, list[Event]]:
-        """AoF:R 2.16 "Taking Morale Tests": one Quality test; Wavering units fail automatically; "Fearless": +1."""
-        if unit.shaken:
+        """AoF:R 2.16 "Taking Morale Tests": one Quality test; Wavering units fail automatically; "Fearless": +1
+        (``morale_test_terms``)."""
+        terms = self.morale_test_terms(unit)
+        if terms.automatic_fail:
             return False, [Event("morale", f"{unit.name} is Wavering and automatically fails its morale test "
                                  f"({reason})", {"unit": unit.id, "passed": False, "automatic": True})]
-        mods = [Modifier("Fearless", 1)] if unit.has("Fearless") else []
-        quality = unit.profile.quality
+        mods = list(terms.modifiers)
+        quality = terms.quality
         roll = self.dice.one(f"Morale test of {unit.name} ({reason})")
         passed = succeeds(roll, quality, total(mods))
         events = [roll_event(f"Morale test of {unit.name} ({reason})", [roll], quality, total(mods),
@@ -591,12 +613,17 @@ class AoFR216(Ruleset):
         s, a = self.state, self.act
         charger, target = (s.units[u] for u in a.melee)
         score = {u.id: a.caused.get(u.id, 0) + self.full_rows(u) for u in (charger, target)}
-        events = [Event("melee", f"Melee result: {charger.name} {score[charger.id]}, {target.name} "
-                        f"{score[target.id]} (wounds caused + full rows)",
-                        {"scores": dict(score)})]
         loser: Unit | None = None
         if charger.on_table and target.on_table and score[charger.id] != score[target.id]:
             loser = target if score[charger.id] > score[target.id] else charger
+        # units / winner (player) / caused (wounds by unit): the keys every ruleset's melee result carries
+        # (docs/formats.md "Events"), read by the odds advisor and the statistics
+        winner = None if score[charger.id] == score[target.id] else \
+            (charger.player if score[charger.id] > score[target.id] else target.player)
+        events = [Event("melee", f"Melee result: {charger.name} {score[charger.id]}, {target.name} "
+                        f"{score[target.id]} (wounds caused + full rows)",
+                        {"scores": dict(score), "units": [charger.id, target.id], "winner": winner,
+                         "caused": {u: a.caused.get(u, 0) for u in (charger.id, target.id)}})]
         if loser is not None:
             passed, evs = self._morale_test(loser, "lost the melee")
             events += evs

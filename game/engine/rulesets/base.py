@@ -62,11 +62,13 @@ from game.engine.actions import (
     RallyPivot,
     ShootPoint,
 )
+from game.engine.casualties import starting_strength
 from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.state import GameState, Pending, Unit
+from game.engine.morale import MoraleTerms, morale_terms
+from game.engine.state import GameState, Pending, Phase, Unit
 from geometry.motion import MoveCheck
 
 Handler = Callable[[Any], list[Event]]
@@ -194,6 +196,29 @@ class Ruleset(ABC):
         """The player ahead now (the winner once the game is over), or None for a draw."""
         vp = self.victory_points()
         return None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
+
+    # --- morale and melee, as the odds advisor asks them (game.odds) ----------------------------------------------
+    @classmethod
+    def morale_test_terms(cls, unit: Unit) -> MoraleTerms:
+        """What a morale test of ``unit`` would need now, before any die (AoWFBR 1.4 "Morale Tests":
+        ``morale.morale_terms``: Quality or the hero's, Banner, spells, Fearless 4+, Shaken fails)."""
+        return morale_terms(unit, [])
+
+    @classmethod
+    def tests_morale_after_shot(cls, unit: Unit, wounds: int, left: int) -> bool:
+        """Whether ``unit``, taking ``wounds`` wounds from a shot now that leave it ``left`` strength (as
+        ``casualties.remaining_strength`` counts it; 0: destroyed), must take a morale test for it (AoWFBR 1.4
+        "General Morale Tests": at the end of the Shooting Phase, at half strength or less after losing models this
+        turn, not Shaken, not in melee; ``shooting.needs_shooting_morale_test`` after these wounds)."""
+        return (0 < left and left * 2 <= starting_strength(unit) and (wounds > 0 or unit.lost_models_this_turn)
+                and not unit.shaken and not unit.engaged)
+
+    def melee_played_out(self, round_: int, player: int) -> bool:
+        """Whether a charge declared in round ``round_`` by ``player`` has been played out to the end of its melee
+        and what follows it (the odds advisor's simulations stop here). AoWFBR 1.4: the Close Combat Phase of that
+        turn is over (or the turn, or the game)."""
+        s = self.state
+        return s.pending is None or s.active_player != player or s.round != round_ or s.phase is Phase.RALLY
 
     def state_keys(self) -> dict[str, Any]:
         """The ruleset-specific keys of the state file (docs/formats.md "State file"), JSON-ready; default none."""
