@@ -248,3 +248,67 @@ def test_cli_output_that_cannot_be_written_exits_2(games: list[Path], tmp_path: 
     (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
     assert main.main(["stats", str(games[0]), "--csv", str(tmp_path / "a-file" / "x.csv")]) == 2
     assert "cannot write" in capsys.readouterr().out
+
+
+# --- AoF:R 2.16: the mission's objective markers, not Victory Points ----------------------------------------------
+
+AOFR = ROOT / "scenarios" / "aofr_border_clash.yaml"
+
+
+@pytest.fixture(scope="module")
+def aofr_games(tmp_path_factory) -> list[Path]:
+    """Records of whole AoF:R 2.16 games of the shipped scenario."""
+    folder = tmp_path_factory.mktemp("stats-aofr")
+    return [save_game(autoplayed(AOFR, seed, players), AOFR, folder / f"aofr-{seed}-{players}.yaml")
+            for seed, players in ((4, "simple"), (7, "random"))]
+
+
+def test_aofr_statistics_count_objective_markers(aofr_games: list[Path]) -> None:
+    """AoF:R 2.16 "The Mission": the score is the objective markers held, per round; units removed score nothing
+    (VP earned and given are 0 and not shown); turning points are activations; melee attacks count in the dice luck
+    (every hit die of a player's units: shooting and melee); wounds credited in melee are those the book's melee
+    result counts."""
+    for path in aofr_games:
+        record = load_record(path)
+        game = replay(record).game
+        stats = record_stats(record)
+        assert stats.problem is None and stats.game_over
+        assert stats.score_words == ("objective markers held", "markers") and not stats.units_score
+        assert stats.turn_word == "activation"
+        held = game.victory_points()
+        controlled = {p: sum(1 for o in game.state.objectives if o.controller == p) for p in (1, 2)}
+        assert held == controlled
+        for p in (1, 2):
+            assert stats.players[p].vp == held[p]
+            assert stats.players[p].vp_other == [("objective markers", held[p])]
+        assert all(u.vp_earned == 0 and u.vp_given == 0 for u in stats.units)
+        assert stats.rounds_end[-1].vp == held and [t.round for t in stats.rounds_end] == [1, 2, 3, 4]
+        # the hit dice of each player: every "shoot" and melee "info" event's attacks (Impact hits are automatic)
+        attacks = {1: 0, 2: 0}
+        for e in game.log:
+            if e.kind in ("shoot", "info") and "attacks" in e.data and e.data.get("unit") in game.state.units:
+                attacks[game.state.units[e.data["unit"]].player] += e.data["attacks"]
+        assert {p: stats.players[p].hits.dice for p in (1, 2)} == attacks
+        # melee wounds credited = the wounds each side caused in the melee results
+        caused = {1: 0, 2: 0}
+        for e in game.log:
+            if e.kind == "melee" and "caused" in e.data:
+                for uid, n in e.data["caused"].items():
+                    caused[game.state.units[uid].player] += n
+        shooting = {1: 0, 2: 0}
+        for e in game.log:
+            if e.kind == "wounds" and "from melee" not in e.text and "from dangerous terrain" not in e.text:
+                shooting[3 - game.state.units[e.data["unit"]].player] += e.data["wounds"]
+        melee = {p: sum(u.wounds_dealt for u in stats.units if u.player == p) - shooting[p] for p in (1, 2)}
+        assert melee == caused
+        text = main_stats_text(path)
+        assert "objective markers held" in text and "VP" not in text and "'s activation" in text
+
+
+def main_stats_text(path: Path) -> str:
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main.main(["stats", str(path)]) == 0
+    return buf.getvalue()

@@ -206,6 +206,20 @@ class BattleStats:
     unattributed_kills: int = 0
     casualties: int = 0
     """Models removed as casualties in the whole log."""
+    score_words: tuple[str, str] = ("victory points", "VP")
+    """What the score (``vp`` everywhere here) counts, in full and short: the ruleset's ``score_words`` (AoF:R 2.16:
+    objective markers held)."""
+    units_score: bool = True
+    """Whether removing enemy units scores (the ruleset's ``units_score``); False: ``vp_earned`` / ``vp_given`` are
+    0 and not shown (AoF:R 2.16: the mission alone scores)."""
+    turn_word: str = "turn"
+    """What a player's go is called (the ruleset's ``turn_word``: ``turn``, AoF:R 2.16's ``activation``): the
+    ``turns`` are these."""
+
+    def score(self, n: int) -> str:
+        """``n`` with the score's short word: "250 VP", "1 marker", "3 markers"."""
+        short = self.score_words[1]
+        return f"{n} {short[:-1] if abs(n) == 1 and short.endswith('s') else short}"
 
     def unit(self, uid: str) -> UnitStats:
         """The figures of unit ``uid``; raises ``KeyError``."""
@@ -230,4 +244,6 @@ class BattleStats:
             "turning_points": [t.to_dict() for t in self.turning_points],
             "unattributed": {"wounds": self.unattributed_wounds, "kills": self.unattributed_kills},
             "casualties": self.casualties,
+            "score_words": {"full": self.score_words[0], "short": self.score_words[1]},
+            "units_score": self.units_score, "turn_word": self.turn_word,
         }

@@ -106,8 +106,10 @@ class Ledger:
         self._attack = None
         if kind == "shoot":
             self._attack = _Attack(str(d["unit"]), str(d["target"]), False)
-        elif kind == "info" and "attacks" in d and "step" in d:
-            self._attack = _Attack(str(d["unit"]), str(d["target"]), True)
+        elif kind == "info" and "attacks" in d and "target" in d:
+            # a melee weapon's attacks: AoWFBR's (with its "step") put their wounds on at the end of the step;
+            # AoF:R 2.16's, weapon by weapon, at once
+            self._attack = _Attack(str(d["unit"]), str(d["target"]), "step" in d)
         elif kind == "info" and set(d) == {"step"}:
             self._melee = {}
         elif kind == "charge":
@@ -119,7 +121,7 @@ class Ledger:
         elif kind == "flee":
             uid = str(d.get("unit"))
             self._flee_causes[uid] = self.enemies(uid, [str(a) for a in d.get("attackers", [])])
-        elif kind == "resolution":
+        elif "winner" in d and isinstance(d.get("units"), list):    # a melee result (docs/formats.md "Events")
             units = [str(u) for u in d.get("units", [])]
             for u in units:
                 self._opponents[u] = self.enemies(u, units)

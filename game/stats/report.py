@@ -23,45 +23,47 @@ def summary_text(stats: BattleStats, source: str = "") -> str:
     """A readable summary: result, per-unit table, luck, Victory Points by round, turning points."""
     out: list[str] = []
     vp = {p: stats.players[p].vp for p in PLAYERS}
+    full, short = stats.score_words
     verdict = "a draw" if vp[1] == vp[2] else f"player {1 if vp[1] > vp[2] else 2} wins"
     state = "game over" if stats.game_over else "unfinished"
-    out.append(f"{stats.name or source}: {vp[1]} to {vp[2]} victory points, {verdict} ({state}, {stats.actions} "
+    out.append(f"{stats.name or source}: {vp[1]} to {vp[2]} {full}, {verdict} ({state}, {stats.actions} "
                f"actions)")
     if stats.problem:
         out.append(f"note: {stats.problem}")
     out.append("")
-    head = ("unit", "player", "kills", "wounds dealt", "wounds taken", "models lost", "charges", "VP earned",
-            "VP given", "status")
+    # VP earned and given only where removing units scores (not AoF:R 2.16, whose mission alone scores)
+    head = ("unit", "player", "kills", "wounds dealt", "wounds taken", "models lost", "charges",
+            *(("VP earned", "VP given") if stats.units_score else ()), "status")
     rows = [(u.name if u.name.endswith(f"({u.id})") else f"{u.name} ({u.id})", str(u.player), str(u.kills),
              str(u.wounds_dealt), str(u.wounds_taken),
-             f"{u.models_lost}/{u.models_start}", f"{u.charges}/{u.charges_declared}", str(u.vp_earned),
-             str(u.vp_given), u.status) for u in stats.units]
+             f"{u.models_lost}/{u.models_start}", f"{u.charges}/{u.charges_declared}",
+             *((str(u.vp_earned), str(u.vp_given)) if stats.units_score else ()), u.status) for u in stats.units]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    last = len(head) - 1
     for r in [head, *rows]:
-        out.append("  ".join(c.ljust(w) if i in (0, 9) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths,
-                                                                                                      strict=True)))
-                   .rstrip())
+        out.append("  ".join(c.ljust(w) if i in (0, last) else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip())
     out.append("(models lost: of those at the start; charges: made/declared)")
     out.append("")
     for p in PLAYERS:
         ps = stats.players[p]
-        out.append(f"Player {p}: {ps.vp} VP, {ps.units_left} of {ps.units_start} units left")
+        out.append(f"Player {p}: {stats.score(ps.vp)}, {ps.units_left} of {ps.units_start} units left")
         out.append(f"  luck {luck_text(ps.hits, 'to hit')}")
         out.append(f"  luck {luck_text(ps.defense, 'Defense (blocks)')}")
         for text, points in ps.vp_other:
-            out.append(f"  {text}: {points} VP")
+            out.append(f"  {text}: {stats.score(points)}")
         if ps.vp_unassigned:
-            out.append(f"  from enemy units no unit of theirs broke: {ps.vp_unassigned} VP")
+            out.append(f"  from enemy units no unit of theirs broke: {stats.score(ps.vp_unassigned)}")
     out.append("")
     if stats.rounds_end:
-        out.append("Victory points at the end of each round: " + ", ".join(
+        out.append(f"{full[0].upper() + full[1:]} at the end of each round: " + ", ".join(
             f"round {t.round}: {t.vp[1]}-{t.vp[2]}" for t in stats.rounds_end))
     if stats.turning_points:
         out.append("Turning points:")
         for t in stats.turning_points:
-            out.append(f"  round {t.round}, player {t.player}'s turn, action {t.action}: {t.text}")
+            out.append(f"  round {t.round}, player {t.player}'s {stats.turn_word}, action {t.action}: {t.text}")
     else:
-        out.append("Turning points: none (no Victory Points or units changed hands)")
+        out.append(f"Turning points: none (no {full} or units changed hands)")
     return "\n".join(out)
 
 

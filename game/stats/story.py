@@ -143,10 +143,12 @@ def _assemble(start: GameState, game: Game, standings: list[Standing], phases: l
         ps.vp_other = others
     start_at, turns, turn_actions = _turns(standings, phases)
     rounds_end = [t for i, t in enumerate(turns) if i + 1 == len(turns) or turns[i + 1].round != t.round]
-    points = _turning_points(game, standings, start_at, turns, turn_actions, ledger)
+    rules = game.ruleset
+    words = (rules.score_words[0], rules.score_words[1])
+    points = _turning_points(game, standings, start_at, turns, turn_actions, ledger, words[1])
     return BattleStats(state.name, state.rounds, len(standings) - 1, state.game_over, problem, units, players,
                        start_at, turns, rounds_end, points, ledger.unattributed_wounds, ledger.unattributed_kills,
-                       ledger.casualties)
+                       ledger.casualties, words, rules.units_score, rules.turn_word)
 
 
 def _turns(standings: list[Standing], phases: list[Phase]
@@ -170,7 +172,7 @@ def _turns(standings: list[Standing], phases: list[Phase]
 
 
 def _turning_points(game: Game, standings: list[Standing], start: Standing | None, turns: list[Standing],
-                    spans: list[tuple[int, int, range]], ledger: Ledger) -> list[TurningPoint]:
+                    spans: list[tuple[int, int, range]], ledger: Ledger, short: str = "VP") -> list[TurningPoint]:
     if start is None:
         return []
     found: list[tuple[tuple[int, int, int], TurningPoint]] = []
@@ -188,17 +190,19 @@ def _turning_points(game: Game, standings: list[Standing], start: Standing | Non
 
         key = max(actions, key=weight)
         favoured = 1 if (vp_swing or units_swing) > 0 else 2
-        text = f"{headline(game, ledger, key, favoured)} ({swing_text(vp_swing, units_swing)})"
+        text = f"{headline(game, ledger, key, favoured)} ({swing_text(vp_swing, units_swing, short)})"
         point = TurningPoint(rnd, player, key, vp_swing, units_swing, text)
         found.append(((abs(vp_swing), abs(units_swing), -key), point))
     found.sort(key=lambda f: f[0], reverse=True)
     return [p for _, p in found[:MAX_TURNING_POINTS]]
 
 
-def swing_text(vp_swing: int, units_swing: int) -> str:
-    """"+250 VP to Player 1", or the units swing when no VP changed."""
+def swing_text(vp_swing: int, units_swing: int, short: str = "VP") -> str:
+    """"+250 VP to Player 1" (``short``: the score's short word, "+1 marker to Player 1" in AoF:R 2.16), or the
+    units swing when the score did not change."""
     if vp_swing:
-        return f"+{abs(vp_swing)} VP to Player {1 if vp_swing > 0 else 2}"
+        word = short[:-1] if abs(vp_swing) == 1 and short.endswith("s") else short
+        return f"+{abs(vp_swing)} {word} to Player {1 if vp_swing > 0 else 2}"
     return f"{abs(units_swing)} unit{'s' if abs(units_swing) != 1 else ''} swing to Player " \
            f"{1 if units_swing > 0 else 2}"
 

@@ -21,9 +21,10 @@ MARK = (255, 214, 64)
 """Turning point badges (the targets' yellow)."""
 
 
-def _nice_step(top: int, lines: int = 5) -> int:
-    """A round step between grid lines giving at most ``lines`` lines up to ``top``."""
-    for step in (25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+def _nice_step(top: int, lines: int = 5, counts: bool = False) -> int:
+    """A round step between grid lines giving at most ``lines`` lines up to ``top``; ``counts``: small whole
+    numbers (markers) may step by 1, 2 or 5."""
+    for step in ((1, 2, 5, 10) if counts else ()) + (25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
         if top / step <= max(1, lines):
             return step
     return 10000
@@ -45,7 +46,8 @@ def chart_points(stats: BattleStats) -> list[Standing]:
 
 
 def render_vp_chart(stats: BattleStats, size: tuple[int, int]) -> pygame.Surface:
-    """The Victory Points of both players at the start and at the end of each player turn, as a line chart with
+    """The score of both players (the ruleset's: AoWFBR's Victory Points, AoF:R 2.16's objective markers held,
+    ``stats.score_words``) at the start and at the end of each player turn (AoF:R: activation), as a line chart with
     the rounds marked and each turning point numbered (1 = the largest swing)."""
     w, h = max(120, size[0]), max(80, size[1])
     surf = pygame.Surface((w, h))
@@ -53,9 +55,12 @@ def render_vp_chart(stats: BattleStats, size: tuple[int, int]) -> pygame.Surface
     pygame.draw.rect(surf, BORDER, surf.get_rect(), 1)
     small, label = font(12), font(13, True)
     legend_w = sum(small.size(f"Player {p}")[0] + 38 for p in (1, 2))
-    title = "Victory points, player turn by player turn"
+    what, turn = stats.score_words[0], stats.turn_word
+    what = what[0].upper() + what[1:]
+    by = f"player {turn} by player {turn}" if turn == "turn" else f"{turn} by {turn}"   # AoF:R: activations
+    title = f"{what}, {by}"
     if label.size(title)[0] + legend_w + 20 > w:
-        title = "Victory points by turn"
+        title = f"{what} by {turn}"
     surf.blit(label.render(fit_text(title, 13, w - legend_w - 20, True), True, TEXT), (10, 7))
     lx = w - 10
     for p in (2, 1):
@@ -66,8 +71,9 @@ def render_vp_chart(stats: BattleStats, size: tuple[int, int]) -> pygame.Surface
         pygame.draw.line(surf, palette.PLAYER_LIGHT[p], (lx, 16), (lx + 18, 16), 3)
         lx -= 14
     points = chart_points(stats)
-    top_vp = max([100] + [max(s.vp.values()) for s in points])
-    step = _nice_step(top_vp, (h - 26 - 58) // 20)   # grid lines at least 20 px apart
+    # AoWFBR's Victory Points run in hundreds; a count of markers starts from a scale of 5
+    top_vp = max([100 if stats.units_score else 5] + [max(s.vp.values()) for s in points])
+    step = _nice_step(top_vp, (h - 26 - 58) // 20, not stats.units_score)   # grid lines at least 20 px apart
     top_vp = -(-top_vp // step) * step
     # the turning point badges sit in a row of their own between the title and the plot
     badges_y = 40
@@ -156,14 +162,16 @@ def _cell(u: UnitStats, key: str) -> str:
 
 
 def table_columns(stats: BattleStats, width: int) -> list[tuple[str, str, int]]:
-    """The columns that fit in ``width`` pixels: (header, field, width); the unit's name column first."""
+    """The columns that fit in ``width`` pixels: (header, field, width); the unit's name column first. No VP
+    columns where removing units does not score (``stats.units_score``: AoF:R 2.16)."""
     body, head = font(13), font(12, True)
 
     def col_w(header: str, key: str) -> int:
         cells = [body.size(_cell(u, key))[0] for u in stats.units] + [head.size(x)[0] for x in header.split("\n")]
         return max(cells) + 14
 
-    cols = [(h, k, col_w(h, k)) for h, k in COLUMNS]
+    cols = [(h, k, col_w(h, k)) for h, k in COLUMNS
+            if stats.units_score or k not in ("vp_earned", "vp_given")]
     name_w = max([body.size(u.name)[0] for u in stats.units] + [60]) + 22
     for key in DROP_ORDER:
         if sum(c[2] for c in cols) + min(name_w, 150) <= width:

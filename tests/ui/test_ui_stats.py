@@ -116,3 +116,33 @@ def test_a_game_without_a_record_lists_its_turning_points_without_offering_them(
     assert results.stats is not None and results.stats.turning_points
     assert results.jump_problem is not None and "not recorded" in results.jump_problem
     assert results.turning_buttons == {}
+
+
+def test_results_of_an_aofr_game_count_objective_markers(driver_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 (scenarios/aofr_border_clash.yaml): the results screen's chart counts objective markers on a
+    scale of markers (not of hundreds of VP), turn by activation; the unit table has no VP columns; a turning point
+    still opens the replay there. Real clicks."""
+    import os
+
+    import pygame
+
+    from game.ui.stats_draw import table_columns
+
+    path = tmp_path / "aofr.yaml"
+    assert main.main(["autoplay", str(ROOT / "scenarios" / "aofr_border_clash.yaml"), "--seed", "4", "--players",
+                      "simple", "--record", str(path)]) == 0
+    d = driver_factory(size=(1600, 1000))
+    results = open_results_from_replay(d, path)
+    stats = results.stats
+    assert stats is not None and not stats.units_score and stats.turn_word == "activation"
+    keys = [k for _, k, _ in table_columns(stats, 2000)]
+    assert "vp_earned" not in keys and "vp_given" not in keys and "kills" in keys
+    shots = os.environ.get("FORGE_SHOTS")
+    if shots:
+        d.frames(2)
+        pygame.image.save(d.app.screen, str(Path(shots) / "results-aofr.png"))
+    assert stats.turning_points
+    button, point = next(iter(results.turning_buttons.items()))
+    assert "activation" in button.tool_tip_text
+    d.click_button(button)
+    assert isinstance(d.scene, ReplayScene) and d.scene.index == point.position

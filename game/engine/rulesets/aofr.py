@@ -151,6 +151,7 @@ class AoFR216(Ruleset):
     mission_text: ClassVar[str | None] = ("D3+2 markers placed by the players, seized at the end of each round; "
                                           "after 4 rounds the player who controls most markers wins")
     units_score: ClassVar[bool] = False
+    turn_word: ClassVar[str] = "activation"
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})

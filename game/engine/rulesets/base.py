@@ -135,6 +135,8 @@ class Ruleset(ABC):
     """Whether a scenario may play side-missions."""
     score_words: ClassVar[tuple[str, str]] = ("victory points", "VP")
     """What ``victory_points`` counts, in full and short, for the window's results (AoWFBR: victory points)."""
+    turn_word: ClassVar[str] = "turn"
+    """What a player's go is called, for the statistics ("player 1's turn"; AoF:R 2.16: "activation")."""
     units_score: ClassVar[bool] = True
     """Whether destroyed, routed or fled enemy units score (AoWFBR's victory points, ``game.engine.victory``);
     False when only the mission does (AoF:R 2.16: markers). The statistics credit units only when True."""

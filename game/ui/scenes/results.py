@@ -35,7 +35,8 @@ def breakdown_html(player: int, vp: int, lines: list[tuple[str, int]], stats: Pl
     """One player's column: total, each line of the breakdown, and (with ``stats``) their dice luck. ``words``:
     what the score counts, in full and short (the ruleset's ``score_words``)."""
     colour = palette.PLAYER_HTML[player]
-    out = [f"<font size=5 color='{colour}'><b>Player {player}: {vp} {words[1]}</b></font>"]
+    short = words[1][:-1] if vp == 1 and words[1].endswith("s") else words[1]    # "1 marker", "2 markers"
+    out = [f"<font size=5 color='{colour}'><b>Player {player}: {vp} {short}</b></font>"]
     if not lines:
         out.append(f"<font color='#9aa4ac'>No {words[0]}.</font>")
     for text, points in lines:
@@ -224,8 +225,8 @@ class ResultsScene(Scene):
                 object_id="#section_title")
         y += 26
         if not points:
-            UILabel(pygame.Rect(right.x, y, right.w, 24), "None: no Victory Points or units changed hands.", m,
-                    container=panel, object_id="#hud_hint")
+            UILabel(pygame.Rect(right.x, y, right.w, 24), f"None: no {stats.score_words[0]} or units changed "
+                    "hands.", m, container=panel, object_id="#hud_hint")
             return
         for rank, tp in enumerate(points, start=1):
             if y + tp_row - 4 > right.bottom:
@@ -233,7 +234,7 @@ class ResultsScene(Scene):
             label = (f"{rank}  Round {tp.round} · P{tp.player}:  {tp.text}" if right.w >= 440
                      else f"{rank}  R{tp.round} P{tp.player}  {tp.text}")
             text = fit_text(label, 13, right.w - 24)
-            tip = f"Round {tp.round}, player {tp.player}'s turn, action {tp.action}: {tp.text}"
+            tip = f"Round {tp.round}, player {tp.player}'s {stats.turn_word}, action {tp.action}: {tp.text}"
             rect = pygame.Rect(right.x, y, right.w, tp_row - 4)
             if why is None:
                 b = UIButton(rect, text, m, container=panel, object_id="#turning_point",
