@@ -57,6 +57,7 @@ from game.engine.casualties import apply_wounds
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
+from game.engine.profiles import Profile
 from game.engine.spell_effects import ActiveEffect, effect_modifiers, effect_value, melee_attacks, move_bonus
 from game.engine.state import GameState, Pending, Phase, Step, Unit
 from geometry.formation import pose_keeping_front
@@ -784,6 +785,28 @@ def _spend_text(state: GameState, spends: tuple[tuple[str | None, int], ...]) ->
     return ", ".join(f"{n} from {state.units[u].name if u else 'the magic pool'}" for u, n in spends)
 
 
+@dataclass(frozen=True, slots=True)
+class CastTerms:
+    """What a cast would roll, before any die (``cast_terms``): the odds advisor's numbers (game.odds)."""
+
+    caster: Unit
+    spell: Spell
+    boost: int
+    """+1 per boost token to the casting roll (4+)."""
+    targets: tuple[Unit, ...]
+    """The units its effects fall on if it is cast: the target, or a point spell's area (``units_in_area``)."""
+
+
+def cast_terms(state: GameState, action: CastSpell) -> CastTerms:
+    """What ``action`` would roll if tried now (nothing changes); raises ``IllegalAction`` as ``cast_spell`` does."""
+    plan = _plan_cast(state, action)
+    if plan.point is not None:
+        targets = tuple(units_in_area(state, plan.caster, plan.spell, plan.point))
+    else:
+        targets = (plan.target,) if plan.target is not None else ()
+    return CastTerms(plan.caster, plan.spell, sum(n for _, n in plan.boost), targets)
+
+
 def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
     """Try a spell (rulebook "Caster(X)"): pay its value and the boost, then ask the opponent for dispel tokens if
     any may reach the cast, else roll at once. Raises ``IllegalAction`` (nothing changes)."""
@@ -938,13 +961,7 @@ def _hits(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit
     label = f"{spell.name} of {caster.name} on {target.name}"
     events = [Event("hits", f"{label}: {hits.count} hit{'s' if hits.count != 1 else ''}",
                     {"unit": caster.id, "target": target.id, "spell": spell.name, "hits": hits.count})]
-    mods: list[Modifier] = []
-    if hits.ap:
-        mods.append(Modifier(f"AP({hits.ap})", -hits.ap))
-    if hits.cover and state.scene.in_cover(caster.id, target.id):
-        mods.append(Modifier("Cover", 1))
-    mods += effect_modifiers(target, "defense")
-    defender = special_rules.defense_profile(target)
+    defender, mods = spell_defense(state, caster, hits, target)
     br = roll_to_block(dice, hits.count, defender.defense, mods, f"{label}: Defense")
     events += br.events
     wounds, regen = special_rules.regeneration_rolls(dice, br.wounds, defender, caster.profile, None, label,
@@ -952,6 +969,18 @@ def _hits(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit
     events += regen
     events += apply_wounds(state, target, wounds, f"{spell.name} of {caster.name}")
     return events
+
+
+def spell_defense(state: GameState, caster: Unit, hits: SpellHits, target: Unit) -> tuple[Profile, list[Modifier]]:
+    """Whose Defense ``target`` rolls against a spell's automatic ``hits`` and its modifiers: AP, cover only if the
+    spell says so, the target's spell modifiers to Defense (rulebook "Roll to Block"; ``_hits`` and the odds)."""
+    mods: list[Modifier] = []
+    if hits.ap:
+        mods.append(Modifier(f"AP({hits.ap})", -hits.ap))
+    if hits.cover and state.scene.in_cover(caster.id, target.id):
+        mods.append(Modifier("Cover", 1))
+    mods += effect_modifiers(target, "defense")
+    return special_rules.defense_profile(target), mods
 
 
 def heal(state: GameState, unit: Unit, wounds: int, source: str) -> list[Event]:

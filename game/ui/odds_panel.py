@@ -17,9 +17,11 @@ import weakref
 from game.engine.actions import CastSpell, DeclareCharge, Shoot
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
+from game.engine.state import GameState
 from game.odds import ShotAdvice, shot_advice
 from game.odds.exact import shot_odds
 from game.odds.simulate import ChargeOdds, ChargeStudy, PursueOdds, PursueStudy, Samples, Study, shot_study, spell_study
+from game.odds.spells import SpellOdds
 
 FIRST_BUDGET_S = 0.025
 """Time a new question may take in the frame it is asked, setting up included (one more sample may overrun it by a
@@ -221,6 +223,24 @@ def spell_lines(game: Game, action: CastSpell) -> list[Line]:
             bits.append(f"morale test {pct(got.chance('morale_test'))} → fails "
                         f"{pct(got.mean_sd('morale_fail')[0])}")
         lines.append(("   " + ", ".join(bits), ODDS))
+    return lines
+
+
+def point_spell_lines(state: GameState, odds: SpellOdds, most: int = 4) -> list[Line]:
+    """The aiming note's lines for a spell aimed at a point (``game.odds.spells``, exact): the chance the cast
+    succeeds if the opponent does not dispel, and for a spell with hits, per unit of the area (nearest first, at
+    most ``most``): the wounds with their spread, the chance to destroy it, to make it test morale and fail."""
+    lines: list[Line] = [(f"Odds (exact, if not dispelled): cast {pct(odds.cast)}", ODDS)]
+    for u in odds.units[:most]:
+        unit = state.units.get(u.unit)
+        name = unit.profile.name if unit is not None else u.unit
+        bits = [f"wounds {u.wounds}", f"destroys {pct(u.destroyed)}"]
+        if u.morale_test > 0:
+            bits.append(f"morale test {pct(u.morale_test)} → fails {pct(u.morale_fail)}")
+        lines.append((f"   {name}: " + ", ".join(bits), ODDS))
+    if len(odds.units) > most:
+        lines.append((f"   … and {len(odds.units) - most} more unit{'s' if len(odds.units) - most != 1 else ''}",
+                      ODDS))
     return lines
 
 

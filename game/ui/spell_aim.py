@@ -24,7 +24,9 @@ import shapely
 
 from game.engine import magic
 from game.engine.actions import CastSpell, TablePoint
-from game.ui import describe, palette
+from game.engine.errors import IllegalAction
+from game.odds.spells import SpellOdds, spell_odds
+from game.ui import describe, odds_panel, palette
 from game.ui import label_layout as prio
 from game.ui.label_layout import LabelLayout
 from game.ui.overlays import (
@@ -65,6 +67,8 @@ class AimPreview:
     """Why the point may not be aimed at (the engine's words), or None."""
     affected: tuple[str, ...]
     """Ids of the units in the area, nearest first (empty when ``problem``)."""
+    odds: SpellOdds | None = None
+    """The exact odds of casting there (``game.odds.spells``), None when the point may not be aimed at."""
 
 
 @dataclass
@@ -152,7 +156,15 @@ def preview(scene: BattleSceneLike, point: Point) -> AimPreview | None:
     s = scene.game.state
     problem = magic.point_problem(s, caster, spell, p)
     affected = () if problem else tuple(u.id for u in magic.units_in_area(s, caster, spell, p))
-    st.key, st.preview = key, AimPreview(p, spell.area.radius, problem, affected)
+    odds = None
+    pending = scene.game.pending
+    if problem is None and pending is not None:
+        try:        # the odds of the cast a click would make (game/ui/odds_panel.py words them)
+            odds = spell_odds(s, CastSpell(player=pending.player, unit=caster.id, spell=spell.name,
+                                           point=TablePoint(*p)))
+        except IllegalAction:
+            odds = None
+    st.key, st.preview = key, AimPreview(p, spell.area.radius, problem, affected, odds)
     return st.preview
 
 
@@ -228,6 +240,8 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout | N
         lines = [(f"Click to cast {spell.name} here", palette.LEGAL), (head, (220, 220, 220)),
                  (f"Within {aim.radius:g}\": " + ", ".join(names[:4]) + (" …" if len(names) > 4 else ""),
                   AREA)]
+        if aim.odds is not None:
+            lines += odds_panel.point_spell_lines(s, aim.odds)
     else:
         lines = [(f"Click to cast {spell.name} here", palette.LEGAL), (head, (220, 220, 220)),
                  (f"No unit it affects within {aim.radius:g}\" of this point", palette.SHAKEN)]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.engine.actions import CastSpell, Done
+from game.engine.actions import CastSpell, Done, TablePoint
 from game.ui import spell_aim
 from game.ui.scenes.battle import BattleScene
 from game.ui.scenes.handover import HandoverScene
@@ -106,3 +106,43 @@ def test_escape_or_another_spell_stops_aiming(aim) -> None:  # type: ignore[no-u
     assert scene.spell is None and spell_aim.aimed_spell(scene) is None
     aim.click(aim.table_px((24.5, 20.0)))            # a click on the enemy now only selects it
     assert _casts(scene) == []
+
+
+def test_the_aiming_note_gives_the_exact_odds_of_the_point(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15: hovering a legal point shows the odds of casting there (game.odds.spells, exact): the casting
+    chance, and for a spell with hits each unit of the area's wounds, destruction and morale. A spell with 3 hits
+    AP(1) added to the Loremaster's army for the test; real clicks and mouse moves."""
+    import os
+
+    from game.engine.magic import Spell, SpellArea, SpellHits
+    from game.odds.spells import spell_odds
+    from game.ui import odds_panel
+
+    warnings.simplefilter("ignore", UserWarning)
+    d = driver_factory(start_scenario=SCENARIO, seed=11, size=(1600, 1000))
+    d.frames(2)
+    d.pass_handover()
+    scene = d.scene
+    scene.game.state.magic.spells[1]["Firestorm"] = Spell("Firestorm", 1, "point", 18.0, hits=SpellHits(3, ap=1),
+                                                          area=SpellArea(4.0, "enemy"))
+    d.click(d.table_px(scene.game.state.units["loremaster"].pose.xy))
+    d.click_button(scene.actions.buttons["spell:Firestorm"])
+    assert spell_aim.aimed_spell(scene) is not None
+    d.move(d.table_px((24.5, 20.0)), frames=3)
+    shown = spell_aim.preview(scene, scene.view.to_table(scene.mouse))
+    assert shown is not None and shown.problem is None and shown.odds is not None
+    point = CastSpell(1, "loremaster", "Firestorm", point=TablePoint(*shown.point))
+    assert shown.odds == spell_odds(scene.game.state, point)
+    assert shown.odds.cast == pytest.approx(0.5) and {u.unit for u in shown.odds.units} == set(shown.affected)
+    lines = [t for t, _ in odds_panel.point_spell_lines(scene.game.state, shown.odds)]
+    assert lines[0] == "Odds (exact, if not dispelled): cast 50%"
+    assert all("wounds" in t and "destroys" in t for t in lines[1:])
+    if os.environ.get("FORGE_SHOTS"):
+        d.frames(2)
+        pygame.image.save(d.app.screen, str(Path(os.environ["FORGE_SHOTS"]) / "point-spell-odds.png"))
+    # a no-hits spell: only the casting chance
+    d.click_button(scene.actions.buttons["spell:Mountain Gale"])
+    d.move(d.table_px((24.0, 20.5)), frames=2)
+    gale = spell_aim.preview(scene, scene.view.to_table(scene.mouse))
+    assert gale is not None and gale.odds is not None and gale.odds.units == () and gale.odds.cast == 0.5
+    assert scene.last_exception is None and scene.game.history == []
