@@ -194,6 +194,11 @@ class AoWFBR(Ruleset):
         """Units of ``player`` that have at least one valid shooting target now, or may fire at a target point."""
         return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id) or self.point_shooter(u.id)]
 
+    def melee_played_out(self, round_: int, player: int) -> bool:
+        """A charge declared in ``player``'s turn of round ``round_`` is played out once that turn's Close Combat
+        Phase is over (the Rally Phase has begun), or the turn, or the game (the odds advisor's simulations)."""
+        return super().melee_played_out(round_, player) or self.state.phase is Phase.RALLY
+
     def victory_points(self) -> dict[int, int]:
         """Victory points each player would score now (rulebook "Victory Conditions")."""
         return victory_points(self.state)

@@ -68,7 +68,7 @@ from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.morale import MoraleTerms, morale_terms
-from game.engine.state import GameState, Pending, Phase, Unit
+from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
 Handler = Callable[[Any], list[Event]]
@@ -217,10 +217,10 @@ class Ruleset(ABC):
 
     def melee_played_out(self, round_: int, player: int) -> bool:
         """Whether a charge declared in round ``round_`` by ``player`` has been played out to the end of its melee
-        and what follows it (the odds advisor's simulations stop here). AoWFBR 1.4: the Close Combat Phase of that
-        turn is over (or the turn, or the game)."""
+        and what follows it (the odds advisor's simulations stop here). Default: that player's turn or the round is
+        over (or the game); a ruleset says where its melees end sooner (AoWFBR 1.4: the Close Combat Phase)."""
         s = self.state
-        return s.pending is None or s.active_player != player or s.round != round_ or s.phase is Phase.RALLY
+        return s.pending is None or s.active_player != player or s.round != round_
 
     def state_keys(self) -> dict[str, Any]:
         """The ruleset-specific keys of the state file (docs/formats.md "State file"), JSON-ready; default none."""
