@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 from game.autoplay import play_out  # noqa: E402
 from game.engine import magic  # noqa: E402
 from game.engine.actions import CastSpell, DeclareCharge, Shoot, TablePoint  # noqa: E402
-from game.engine.errors import IllegalAction  # noqa: E402
 from game.engine.dice import Dice  # noqa: E402
+from game.engine.errors import IllegalAction  # noqa: E402
 from game.engine.game import Game  # noqa: E402
 from game.odds.exact import shot_odds  # noqa: E402
 from game.odds.spells import spell_odds  # noqa: E402

@@ -23,6 +23,7 @@ from geometry.pose import Pose
 from tests.rules.builders import profile
 from tests.rules.test_magic_point import at, point_table
 
+
 def started(state: GameState) -> Game:
     """The game at player 1's strategy step, on no dice at all (the odds may not roll the game's dice)."""
     return Game.start(state, Dice(sequence=[]))
@@ -81,9 +82,9 @@ def _engine(start: Game, action, n: int) -> dict[str, tuple[np.ndarray, float, f
 
 
 def test_exact_area_odds_match_the_engines_own_casts() -> None:
-    """Blast (6 hits AP(1), every unit within 3"): orcs-2 at 5 of 10 models (it may test morale), trolls with Tough(3) and
-    Regeneration, friendly archers: each unit's wounds law, destroyed, morale test and failure within 0.035 of the
-    engine's frequencies over 4000 casts."""
+    """Blast (6 hits AP(1), every unit within 3"): orcs-2 at 5 of 10 models (it may test morale), trolls with
+    Tough(3) and Regeneration, friendly archers: each unit's wounds law, destroyed, morale test and failure within
+    0.035 of the engine's frequencies over 4000 casts."""
     state = point_table(extra=(make_unit("trolls-1", 2, TROLLS, 2, Pose(44, 19.5, 180)),))
     state.magic.spells[1]["Blast"] = BLAST
     state.units["orcs-2"].models = 5
