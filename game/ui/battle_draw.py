@@ -833,7 +833,9 @@ def _draw_hover_note(scene: BattleSceneLike, screen: pygame.Surface, a: Aids, la
             pending = scene.game.pending
             verb = "redirect the charge" if pending is not None and pending.decision == "redirect" else \
                 "declare the charge"
-            if pending is not None and pending.decision == "declare_charge" and a.subject is not None:
+            # the odds of declaring it, whichever decision declares charges in the game's ruleset (AoWFBR's
+            # declare_charge, AoF:R's action): the advisor asks the engine and shows nothing when it is refused
+            if pending is not None and pending.decision != "redirect" and a.subject is not None:
                 lines += odds_panel.charge_lines(scene.game, DeclareCharge(pending.player, a.subject, hover))
             lines.append((f"Click to {verb}", GREY))
         elif a.charge_problem is not None:

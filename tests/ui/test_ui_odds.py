@@ -133,3 +133,36 @@ def test_pursue_buttons_tell_their_odds(driver_factory) -> None:  # type: ignore
     assert "holds back " in specs["no_pursue"].tooltip and "simulated" in specs["no_pursue"].tooltip
     assert game.dice.consumed == consumed
     assert scene.last_exception is None
+
+
+def test_aofr_charge_and_shot_odds_in_the_window(driver_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 (scenarios/tests/aofr_skirmish.yaml): the activated unit's charge target shows the odds of the
+    charge (one line: no reaction to choose; Wavering and routed instead of fleeing), worked out by the engine
+    of AoF:R; the game's dice are untouched and hovering declares nothing. Real clicks and mouse motion."""
+    import os
+
+    from game.ui.scenes.battle import BattleScene
+    from game.ui.scenes.handover import HandoverScene
+    d = driver_factory(start_scenario=ROOT / "scenarios" / "tests" / "aofr_skirmish.yaml", seed=3,
+                       size=(1600, 1000))
+    d.frames(2)
+    assert isinstance(d.scene, HandoverScene)
+    d.pass_handover()
+    scene = d.scene
+    assert isinstance(scene, BattleScene)
+    game = scene.game
+    d.click(d.table_px(game.state.units["swords-1"].pose.xy))       # activate the swordsmen
+    assert game.pending.decision == "action" and "warriors-1" in game.charge_targets("swords-1")
+    consumed = game.dice.consumed
+    notes = _notes(monkeypatch)
+    d.move(d.table_px(game.state.units["warriors-1"].pose.xy), frames=12)
+    assert scene.hover == "warriors-1"
+    text = [" | ".join(n) for n in notes if n and n[0].startswith("✔ Charge")]
+    assert text, notes
+    last = text[-1]
+    assert "Odds (simulated" in last and "If it charges: " in last and "wins the melee " in last
+    assert "Wavering" in last and "routed or destroyed" in last and "flees" not in last
+    if os.environ.get("FORGE_SHOTS"):
+        pygame.image.save(d.app.screen, str(Path(os.environ["FORGE_SHOTS"]) / "aofr-charge-odds.png"))
+    assert game.dice.consumed == consumed and not any(a.type == "declare_charge" for a in game.history)
+    assert scene.last_exception is None
