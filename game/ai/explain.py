@@ -3,8 +3,8 @@
 ``ExplainedPlayer`` is ``game.ai.search.SearchPlayer`` keeping the figures of its last decision (``Thinking``): for
 each candidate it judged, every sample's evaluation and what happened in that sample (through the search's
 ``_observe`` hook: the melee won or lost, the target fled, the side a charge reached, wounds and models removed by
-the action itself). ``reason`` turns them into a short line for the battle log, e.g. "charges the flank of
-Spearmen: 70% to win the melee (10 samples of its own dice)". Nothing is estimated here: every figure is a count
+the action itself). ``reason`` turns them into a short line for the battle log, e.g. "flank charge: 70% to win the
+melee, 20% the target flees (10 samples of its own dice; best of 4)". Nothing is estimated here: every figure is a count
 or a mean over the samples the search played, or a difference of its evaluations (in points of its position
 score, ``game.ai.evaluate``). A decision answered without search says so (a set-up rule, a single option, the
 random player's legal answer after the rules refused its choice).
@@ -135,10 +135,9 @@ def sample_of(action: Action, view: Game, twin: Game, value: float, me: int) -> 
     unit = getattr(action, "unit", None)
     target = getattr(action, "target", None)
     other = unit if isinstance(action, ChargeReaction) else target
+    hit = [e for e in own if e.kind == "wounds" and e.data.get("unit") == target]
     return Sample(value, _melee(later, unit, me), _fled(later, other), _side(later, unit),
-                  sum(int(e.data.get("wounds") or 0) for e in own if e.kind == "wounds" and e.data.get("unit") == target),
-                  sum(int(e.data.get("killed") or 0) for e in own if e.kind == "wounds"
-                      and e.data.get("unit") == target))
+                  sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit))
 
 
 def _melee(events: list[Event], unit: object, me: int) -> bool | None:
@@ -177,7 +176,7 @@ def _melee_words(c: Candidate) -> str:
         parts.append(f"{_pct(c.share(True, 'melee'))} to win the melee")
     fled = c.share(True, "fled")
     if fled:
-        parts.append(f"{_pct(fled)} {'it flees' if isinstance(c.action, DeclareCharge) else 'it gets away'}")
+        parts.append(f"{_pct(fled)} {'the target flees' if isinstance(c.action, DeclareCharge) else 'it gets away'}")
     if not parts:
         parts.append("no melee in its look-ahead")
     return ", ".join(parts)
@@ -223,15 +222,15 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
     if isinstance(action, DeclareCharge):
         side = max((s.side for s in chosen.samples if s.side), key=lambda v: sum(
             1 for s in chosen.samples if s.side == v), default=None)
-        where = f"the {side} of " if side else ""
-        return f"charges {where}{_name(game, action.target)}: {_melee_words(chosen)} ({_samples(chosen)}; {best_of})"
+        where = f"{side} charge" if side else "a charge it may not complete"
+        return f"{where}: {_melee_words(chosen)} ({_samples(chosen)}; {best_of})"
     if isinstance(action, ChargeReaction):
         return f"{action.reaction.replace('_', ' ')}: {_melee_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
     if isinstance(action, Done) and t.decision == "declare_charge" and rival is not None:
-        what = rival.action
-        if isinstance(what, DeclareCharge):
-            return (f"declares no more charges: its best charge ({_name(game, what.unit)} on "
-                    f"{_name(game, what.target)}: {_melee_words(rival)}) scored {chosen.value - rival.value:.0f} "
+        charge = rival.action
+        if isinstance(charge, DeclareCharge):
+            return (f"declares no more charges: its best charge ({_name(game, charge.unit)} on "
+                    f"{_name(game, charge.target)}: {_melee_words(rival)}) scored {chosen.value - rival.value:.0f} "
                     f"points lower than holding back ({_samples(rival)})")
     if isinstance(action, Done) and rival is not None:
         ahead = chosen.value - rival.value

@@ -8,6 +8,7 @@ choices. Every change to the game goes through ``BattleScene.act`` -> ``Game.app
 from __future__ import annotations
 
 import math
+import random
 import sys
 import traceback
 from collections import deque
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from shapely import Point as ShapelyPoint
 
+from game.autoplay import RandomPlayer
+from game.computer_seat import ComputerSeat, quick_refusal, take_back
 from game.engine.actions import (
     Action,
     Activate,
@@ -38,6 +41,7 @@ from game.ui import battle_draw, decisions, describe, palette, spell_aim
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
 from game.ui.artillery_tool import ArtilleryTool
+from game.ui.computer_play import ComputerTurns
 from game.ui.dice_panel import DicePanel, short_purpose
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
@@ -63,6 +67,8 @@ PIVOT_STEP = 5.0
 """Degrees per Q/E press or wheel notch."""
 PIVOT_STEP_SHIFT = 15.0
 """Degrees per press with Shift held."""
+VIEW_COMMANDS = frozenset({"fit", "turn", "measure", "arcs", "sight", "trails"})
+"""Commands that only change the view: allowed while the computer decides."""
 OPEN_DECISIONS = frozenset({"deploy", "scout_move", "set_aside", "place_objective"})
 """Decisions of the deployment that hide nothing from the other player: the seat changes without a hand-over
 screen (a banner says whose placement it is)."""
@@ -74,7 +80,8 @@ def _undo_word(why: str) -> str:
     does not think of hovering a greyed button."""
     for start, word in (("Dice were rolled", "dice rolled"), ("Nothing to take back", "nothing yet"),
                         ("The last action was Player", "not yours"), ("The game is over", "game over"),
-                        ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart")):
+                        ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart"),
+                        ("Nothing of yours", "nothing yet"), ("The computer has begun", "its turn now")):
         if why.startswith(start):
             return word
     return "not now"
@@ -87,7 +94,7 @@ class BattleScene(Scene):
     """Only shows the game, never acts (the replay viewer): nothing is aimed then (artillery_tool.py)."""
 
     def __init__(self, app: Window, game: Game, scenario_path: str | None = None,
-                 kinds: list[str] | None = None) -> None:
+                 kinds: list[str] | None = None, computer: ComputerSeat | None = None) -> None:
         super().__init__(app)
         self.game = game
         self.scenario_path = scenario_path
@@ -159,6 +166,16 @@ class BattleScene(Scene):
         """Random Scatter for Artillery: aiming at target points and the last shots (game/ui/artillery_tool.py)."""
         self.rewinder: Rewinder | None = Rewinder(game)
         """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
+        self.computer = computer
+        """The seat the computer opponent plays (None: two people, hotseat)."""
+        self.turns: ComputerTurns | None = None
+        """The computer's thinking and pacing (game/ui/computer_play.py), in a game against it."""
+        self._undo_cache: tuple[object, str | None, Game | None] | None = None
+        if computer is not None:
+            seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2**31)
+            self.turns = ComputerTurns(computer, seed)
+            self._seat = self._private = computer.person      # the person keeps the seat: no hand-over screens
+            self.view.set_flipped(computer.person == 2)
 
     # --- widgets --------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -196,7 +213,12 @@ class BattleScene(Scene):
         return self.game.pending
 
     def act(self, action: Action) -> bool:
-        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied."""
+        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied.
+        While the computer decides, the person's actions are refused (the computer answers for its seat)."""
+        if self.computer_deciding:
+            self.show_banner(f"Wait: {self.computer.words if self.computer else 'the computer'} is deciding "
+                             "(N skips to your next decision).", palette.SHAKEN)
+            return False
         try:
             events = self.game.apply(action)
         except IllegalAction as e:
@@ -207,10 +229,16 @@ class BattleScene(Scene):
             traceback.print_exc(file=sys.stderr)
             self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
             return False
+        self._applied(events, getattr(action, "unit", None))
+        return True
+
+    def _applied(self, events: list[Event], placed: str | None) -> None:
+        """After an action was applied: log, dice, animations (``placed``: a unit put by hand, no glide), record,
+        banner, the next decision."""
         self.error = None
         self.tool = None
         self._add_events(events)
-        self.anims.add(events, self.time, skip=getattr(action, "unit", None))
+        self.anims.add(events, self.time, skip=placed)
         self.trails.add(self.game.state, events, self.time)
         self.app.record(self.game, self.scenario_path)
         if self.rewinder is not None:
@@ -221,7 +249,70 @@ class BattleScene(Scene):
         if self.app.record_error:
             self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
         self._sync()
-        return True
+
+    # --- the computer opponent (game/ui/computer_play.py) ------------------------------------------------------
+    @property
+    def computer_deciding(self) -> bool:
+        """True while the game waits for the computer's seat."""
+        return self.turns is not None and self.turns.deciding(self.game)
+
+    def _computer_turn(self) -> None:
+        """Every frame of a game against the computer: apply its answer when it is ready and its time has come."""
+        turns = self.turns
+        if turns is None:
+            return
+        answer = turns.poll(self.game, self.time, bool(self.anims.moves))
+        if answer is None:
+            return
+        action, reason = answer.action, answer.reason
+        text = action_text(self.game, action).partition(": ")[2]
+        try:
+            events = self.game.apply(action)
+        except IllegalAction:        # legal on its seat view, not here (a hidden choice): a legal answer instead
+            action = RandomPlayer(random.Random(turns.seed + len(self.game.history))).choose(self.game)
+            text = action_text(self.game, action).partition(": ")[2]
+            reason = "the rules refused its own choice here, so it plays a legal answer at random"
+            events = self.game.apply(action)
+        except Exception as e:  # noqa: BLE001 - an engine bug must not close the players' game
+            self.last_exception = e
+            traceback.print_exc(file=sys.stderr)
+            self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
+            turns.forget()
+            return
+        assert self.computer is not None
+        line = Event("computer", f"{self.computer.words.capitalize()}: {text} — {reason}",
+                     {"player": self.computer.player, "reason": reason})
+        self._add_events([line])
+        changed = any(e.kind not in ("phase", "info", "roll") for e in events)
+        turns.applied(self.time, changed)
+        self._applied(events, None)
+
+    def _computer_buttons(self) -> list[ButtonSpec]:
+        """Faster and Skip while the computer decides."""
+        if self.turns is None or not self.computer_deciding:
+            return []
+        fast = self.turns.pace == "fast"
+        return [ButtonSpec("computer_faster", "Normal pace (G)" if fast else "Faster (G)",
+                           "The computer's decisions at the normal pace again (G)" if fast else
+                           "Shorter pauses between the computer's decisions (G)", "#toggle_on" if fast else None,
+                           short="Pace (G)"),
+                ButtonSpec("computer_skip", "Skip to my decision (N)",
+                           "Play the computer's decisions without pauses until you must decide (N)",
+                           "#primary_button", enabled=not self.turns.skipping, short="Skip (N)")]
+
+    def _computer_hint(self) -> str:
+        """The HUD line while the computer decides."""
+        assert self.computer is not None and self.turns is not None
+        doing = "thinking…" if self.turns.thinking else "deciding"
+        how = "skipping to your decision" if self.turns.skipping else (
+            "G: faster · N: skip to your next decision" if self.turns.pace == "normal"
+            else "G: normal pace · N: skip to your next decision")
+        return (f"{self.computer.words.capitalize()} plays player {self.computer.player} and is {doing} "
+                f"({self._decision_words()}) — {how}")
+
+    def _decision_words(self) -> str:
+        p = self.game.pending
+        return p.decision.replace("_", " ") if p is not None else "game over"
 
     def _add_events(self, events: list[Event]) -> None:
         self.log_lines.extend(events)
@@ -269,6 +360,12 @@ class BattleScene(Scene):
             self.show_results()
             return
         d = pending.decision
+        if self.computer_deciding:     # the computer answers: nothing of the person's to prepare, no hand-over
+            self._movable, self.actors, self.casts, self.tool = set(), set(), [], None
+            if self.selected is not None and not (s.units.get(self.selected) and s.units[self.selected].on_table):
+                self.selected = None
+            self._refresh_widgets()
+            return
         self._movable = set(self.game.units_to_move(pending.player)) if d in ("move", "action") else set()
         if d == "activate":        # an activation ruleset (AoF:R 2.16): the units that may activate
             self.actors = set(pending.options)
@@ -418,11 +515,22 @@ class BattleScene(Scene):
 
     # --- commands (buttons and keys): see game/ui/decisions.py ---------------------------------------------
     def _button_specs(self) -> list[ButtonSpec]:
+        if self.computer_deciding:       # the person cannot answer for the computer: its pace and Skip only
+            return self._computer_buttons() + self._record_buttons()
         return decisions.button_specs(self) + self._record_buttons()
 
     def command(self, key: str) -> None:
         """Run a button or key command (``game.ui.decisions.run``; undo, save and menu here)."""
-        if key == "undo":
+        if key == "computer_faster" and self.turns is not None:
+            pace = self.turns.faster()
+            self.show_banner(f"The computer plays at the {pace} pace (G).", (140, 200, 255), 2.5)
+        elif key == "computer_skip" and self.turns is not None:
+            if self.computer_deciding:
+                self.turns.skip()
+                self.show_banner("Skipping to your next decision…", (140, 200, 255), 2.5)
+        elif self.computer_deciding and key not in VIEW_COMMANDS and key not in ("undo", "save", "menu"):
+            return       # a decision's button or key while the computer decides: not the person's to answer
+        elif key == "undo":
             self.undo()
         elif key == "save":
             self.save()
@@ -452,7 +560,10 @@ class BattleScene(Scene):
         return pending.player if pending is not None else self.game.state.active_player
 
     def undo_refusal(self, player: int | None = None) -> str | None:
-        """Why ``player`` (default: the one at the table) may not take back the last action now, or None."""
+        """Why ``player`` (default: the one at the table) may not take back the last action now, or None.
+        Against the computer: why the person may not take back their last own action (``game.computer_seat``)."""
+        if self.computer is not None:
+            return self._computer_undo()[0]
         why = take_back_refusal(self.game, self._undo_player() if player is None else player)
         if why is None and (self.rewinder is None or len(self.game.history) - 1 < self.rewinder.base):
             why = "That action was made before this game was opened here."
@@ -465,6 +576,8 @@ class BattleScene(Scene):
         player who just passed the seat); they keep the seat. The game is replayed without the action
         (``Rewinder.take_back``) and the record file rewritten. True if done.
         """
+        if self.computer is not None:
+            return self._undo_against_computer()
         why = self.undo_refusal(player)
         if why is not None or self.rewinder is None:
             self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
@@ -485,6 +598,52 @@ class BattleScene(Scene):
         self._reset_view_of_game()
         self.app.record(game, self.scenario_path)
         self.show_banner(f"Taken back — {action_text(game, taken)}", (140, 200, 255), 3.5)
+        if self.app.record_error:
+            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
+        self._pending_key = None
+        self._sync()
+        return True
+
+    def _computer_undo(self) -> tuple[str | None, Game | None]:
+        """(why the person may not take back now, the game before their last own action), worked out once per
+        position (the rule replays a few actions: docs/rulings.md "Taking back against the computer")."""
+        assert self.computer is not None
+        game = self.game
+        key = (id(game), len(game.history), game.digests[-1] if game.digests else "")
+        if self._undo_cache is not None and self._undo_cache[0] == key:
+            return self._undo_cache[1], self._undo_cache[2]
+        before: Game | None = None
+        if self.rewinder is None:
+            why: str | None = "Nothing can be taken back here."
+        else:
+            why = quick_refusal(game, self.computer.person, self.rewinder.base)
+            if why is None:
+                try:
+                    before = take_back(game, self.rewinder, self.computer.person)
+                except TakeBackRefused as e:
+                    why = str(e)
+        self._undo_cache = (key, why, before)
+        return why, before
+
+    def _undo_against_computer(self) -> bool:
+        """Take back the person's last own action and the computer's answers since (``game.computer_seat``)."""
+        assert self.computer is not None
+        why, before = self._computer_undo()
+        if why is not None or before is None:
+            self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
+            return False
+        old = self.game
+        taken = old.history[len(before.history)]
+        answers = len(old.history) - len(before.history) - 1
+        game = before.clone()      # the cached game stays as the rewinder made it
+        self.app.replace_game(old, game)
+        self.game = game
+        if self.turns is not None:
+            self.turns.forget()    # a thought about the position taken back is dropped
+        self._reset_view_of_game()
+        self.app.record(game, self.scenario_path)
+        also = f" and the computer's {answers} answer{'s' if answers != 1 else ''} since" if answers else ""
+        self.show_banner(f"Taken back — {action_text(game, taken)}{also}", (140, 200, 255), 3.5)
         if self.app.record_error:
             self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
         self._pending_key = None
@@ -619,6 +778,10 @@ class BattleScene(Scene):
             self.command("trails")
         elif k in (pygame.K_f, pygame.K_HOME):
             self.command("fit")
+        elif k == pygame.K_g and self.turns is not None:
+            self.command("computer_faster")
+        elif k == pygame.K_n and self.turns is not None:
+            self.command("computer_skip")
         elif k == pygame.K_t:
             self.command("turn")
         elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
@@ -680,6 +843,9 @@ class BattleScene(Scene):
         t = self.tool
         if self.measure and uid is not None:
             self.selected = uid     # measuring: a click only picks the unit to measure from
+            return
+        if self.computer_deciding:  # while the computer decides a click only selects (to look at a unit)
+            self.selected = uid
             return
         if t is not None and t.kind in ("move", "consolidate") and point_in_unit(t.unit, point, pose=t.ghost):
             t.begin_drag(point)
@@ -849,6 +1015,9 @@ class BattleScene(Scene):
         self._sync()
         if self.app.scene is not self:
             return
+        self._computer_turn()
+        if self.app.scene is not self:
+            return
         if self.tool is not None:
             self.tool.evaluate()
         self._refresh_widgets()
@@ -861,8 +1030,11 @@ class BattleScene(Scene):
         if self.hud is not None:
             player = pending.player if pending else s.active_player
             focus = self.tool.unit.id if self.tool is not None else None
-            hint = describe.instruction(s, pending, self.tool is not None, focus,
-                                        bool(self.casts) or bool(spell_aim.point_casters(self)))
+            if self.computer_deciding:
+                hint = self._computer_hint()
+            else:
+                hint = describe.instruction(s, pending, self.tool is not None, focus,
+                                            bool(self.casts) or bool(spell_aim.point_casters(self)))
             self.hud.show(describe.position(s), hint, player)
         if self.card is not None:
             self.card.show(s, self.selected or self.hover, self.hover if self.selected else None,
