@@ -28,7 +28,8 @@ from game.engine.game import Game
 
 PAUSES: dict[str, tuple[float, float]] = {"normal": (1.2, 0.45), "fast": (0.35, 0.1)}
 """Seconds between two of the computer's decisions, by pace: after one that changed the table (a move, a charge,
-a shot, a spell...), and after one that only ended a step (Done)."""
+a shot, a spell...), and after one that only ended a step (Done), which is also the least time between the
+person's action and the computer's answer."""
 PACES = ("normal", "fast")
 """The paces the G key and the Faster button cycle through."""
 
@@ -93,6 +94,9 @@ class ComputerTurns:
         with self._lock:
             asked, answer = self._asked, self._answer
         if asked != key:
+            if game.history and game.history[-1].player == self.seat.person:
+                # the person's action first shows (and may be taken back) before the computer answers it
+                self.ready_at = max(self.ready_at, now + PAUSES[self.pace][1])
             self._think(game, key)
             return None
         if answer is None or answer.key != key:

@@ -577,6 +577,10 @@ class BattleScene(Scene):
         (``Rewinder.take_back``) and the record file rewritten. True if done.
         """
         if self.computer is not None:
+            why = self.undo_refusal(player)     # a scene may refuse every take-back (a lesson)
+            if why is not None:
+                self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
+                return False
             return self._undo_against_computer()
         why = self.undo_refusal(player)
         if why is not None or self.rewinder is None:
