@@ -134,8 +134,7 @@ def take_back(game: Game, rewinder: Rewinder, person: int) -> Game:
     if k < len(game.history) - 1:
         s0, s1 = before.state, game.state
         if (s0.round, s0.active_player) != (s1.round, s1.active_player):
-            raise TakeBackRefused("The computer has begun its own turn since your last action: that action "
-                                  "stands.")
+            raise TakeBackRefused("The computer's turn came after your last action: that action stands.")
     return before
 
 

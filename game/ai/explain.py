@@ -210,7 +210,7 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
             return "by its quick set-up rule (no look-ahead)"
         if isinstance(action, Done) and t.decision == "declare_charge":
             return "no unit of its has a charge worth judging"
-        return "its only sensible choice here"
+        return "nothing else it could do here"
     n_judged = sum(1 for c in t.candidates if c.samples)
     best_of = f"best of {n_judged}" if n_judged > 1 else "the only option judged"
     rival = _runner_up(t, chosen)

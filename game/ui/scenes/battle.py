@@ -81,7 +81,7 @@ def _undo_word(why: str) -> str:
     for start, word in (("Dice were rolled", "dice rolled"), ("Nothing to take back", "nothing yet"),
                         ("The last action was Player", "not yours"), ("The game is over", "game over"),
                         ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart"),
-                        ("Nothing of yours", "nothing yet"), ("The computer has begun", "its turn now")):
+                        ("Nothing of yours", "nothing yet"), ("The computer's turn came", "its turn came")):
         if why.startswith(start):
             return word
     return "not now"
@@ -1039,7 +1039,10 @@ class BattleScene(Scene):
             else:
                 hint = describe.instruction(s, pending, self.tool is not None, focus,
                                             bool(self.casts) or bool(spell_aim.point_casters(self)))
-            self.hud.show(describe.position(s), hint, player)
+            title = describe.position(s)
+            if self.computer is not None:
+                title += f" · vs {self.computer.words} as player {self.computer.player}"
+            self.hud.show(title, hint, player)
         if self.card is not None:
             self.card.show(s, self.selected or self.hover, self.hover if self.selected else None,
                            self.insight.stamp)
