@@ -225,7 +225,7 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         where = f"{side} charge" if side else "a charge it may not complete"
         return f"{where}: {_melee_words(chosen)} ({_samples(chosen)}; {best_of})"
     if isinstance(action, ChargeReaction):
-        return f"{action.reaction.replace('_', ' ')}: {_melee_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
+        return f"{_melee_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
     if isinstance(action, Done) and t.decision == "declare_charge" and rival is not None:
         charge = rival.action
         if isinstance(charge, DeclareCharge):
