@@ -528,6 +528,8 @@ class BattleScene(Scene):
             if self.computer_deciding:
                 self.turns.skip()
                 self.show_banner("Skipping to your next decision…", (140, 200, 255), 2.5)
+            else:
+                self.show_banner("Nothing to skip: this decision is yours.", palette.SHAKEN, 2.5)
         elif self.computer_deciding and key not in VIEW_COMMANDS and key not in ("undo", "save", "menu"):
             return       # a decision's button or key while the computer decides: not the person's to answer
         elif key == "undo":
