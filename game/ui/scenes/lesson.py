@@ -198,6 +198,8 @@ class LessonScene(BattleScene):
             out = self.run.opponent_acts(action)
         if out.messages:
             self._note(out)
+        kept = [n for n in self.notes if n[0] == "computer"][-1:]      # its last two decisions, the rest stays
+        self.notes = [n for n in self.notes if n[0] != "computer" or n in kept]
         self.notes.append(("computer", f"The computer: {text} — {reason}"))
         turns.applied(self.time, any(e.kind not in ("phase", "info", "roll") for e in out.events))
         self._adopt(out)
