@@ -2,7 +2,8 @@
 
 ``ComputerTurns`` is asked every frame (``poll``) by the battle scene. When the game waits for the computer's seat
 it clones the game and lets ``game.ai.explain.ExplainedPlayer`` think on a worker thread (the engine is pure: the
-clone shares nothing that changes with the game the window draws), so the window stays responsive. The answer
+clone shares nothing that changes with the game the window draws, and its geometry cache is built anew so that no
+pymunk space is queried from two threads at once), so the window stays responsive. The answer
 (an action and the reason its search gives) is handed back to the main thread, which applies it to the game:
 only once the previous decision's moves have been animated and a pause has passed (``PAUSES``), so the person
 can follow each decision. ``pace`` "fast" shortens the pauses (key G); ``skip`` (key N) plays on without pauses
@@ -135,7 +136,8 @@ class ComputerTurns:
 
     # --- the worker ------------------------------------------------------------------------------------------------
     def _think(self, game: Game, key: tuple[int, str]) -> None:
-        twin = game.clone()       # the worker never touches the game the window draws and changes
+        twin = game.clone()       # the worker never touches the game the window draws and changes,
+        twin.state.__post_init__()  # nor its geometry: its own scene, pymunk spaces and trees, built anew
         # a fresh player per decision: no state shared with a thread still finishing a dropped thought
         player = ExplainedPlayer(self.seed * 1_000_003 + key[0], LEVELS[self.seat.level])
         with self._lock:
