@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from game.ai import LEVELS
 from game.ai.explain import ExplainedPlayer
+from game.ai.view import seat_view
 from game.autoplay import RandomPlayer
 from game.computer_seat import ComputerSeat
 from game.engine.actions import Action
@@ -45,6 +46,13 @@ class Decision:
     """What it plays."""
     reason: str
     """Why, from what its search computed (``game.ai.explain.reason``)."""
+
+
+def legal_answer(game: Game, seat: ComputerSeat, seed: int) -> Action:
+    """The random player's legal answer for the computer's seat, chosen on its seat view (``game.ai.view``: what
+    the seat may see, never the game's dice), for when its own choice cannot be used."""
+    rng = random.Random(seed)
+    return RandomPlayer(rng).choose(seat_view(game, seat.player, rng))
 
 
 def position(game: Game) -> tuple[int, str]:
@@ -152,11 +160,11 @@ class ComputerTurns:
             action, reason = player.choose_explained(twin)
         except Exception as e:  # noqa: BLE001 - a search bug must not stop the game: a legal answer instead
             traceback.print_exc(file=sys.stderr)
-            action = RandomPlayer(random.Random(self.seed + key[0])).choose(twin)
+            action = legal_answer(twin, self.seat, self.seed + key[0])
             reason = f"its search failed ({type(e).__name__}), so it plays a legal answer at random"
         with self._lock:
             if self._asked == key:
                 self._answer = Decision(key, action, reason)
 
 
-__all__ = ["ComputerTurns", "Decision", "PACES", "PAUSES", "position"]
+__all__ = ["ComputerTurns", "Decision", "PACES", "PAUSES", "legal_answer", "position"]

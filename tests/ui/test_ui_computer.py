@@ -291,3 +291,21 @@ def test_the_free_play_lesson_seats_the_thinking_computer_at_a_pace(driver_facto
         [text for kind, text in scene.notes if kind == "explain"]
     assert said and scene.last_exception is None
     assert any(a.player == 2 for a in scene.game.history)
+
+
+def test_an_answer_the_engine_refuses_gives_a_legal_one_and_says_so(driver_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Legal on its seat view but refused by the game (a hidden choice it could not see): the random player's legal
+    answer for its seat is played instead, and the log says so."""
+    from game.ai.explain import ExplainedPlayer
+
+    monkeypatch.setattr(ExplainedPlayer, "choose_explained", lambda self, game: (Done(1), "a reason"))
+    d = _vs_computer(driver_factory)
+    scene = d.scene
+    while scene.game.pending.player == 1:
+        d.key(pygame.K_SPACE)
+    n = len(scene.game.history)
+    d.key(pygame.K_n)
+    _until(d, lambda: len(scene.game.history) > n)
+    assert scene.game.history[n].player == 2
+    assert "the rules refused its own choice here" in _computer_lines(scene)[0]
+    assert scene.last_exception is None

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from shapely import Point as ShapelyPoint
 
-from game.autoplay import RandomPlayer
 from game.computer_seat import ComputerSeat, quick_refusal, take_back
 from game.engine.actions import (
     Action,
@@ -41,7 +40,7 @@ from game.ui import battle_draw, decisions, describe, palette, spell_aim
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
 from game.ui.artillery_tool import ArtilleryTool
-from game.ui.computer_play import ComputerTurns
+from game.ui.computer_play import ComputerTurns, legal_answer
 from game.ui.dice_panel import DicePanel, short_purpose
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
@@ -268,17 +267,21 @@ class BattleScene(Scene):
         text = action_text(self.game, action).partition(": ")[2]
         try:
             events = self.game.apply(action)
-        except IllegalAction:        # legal on its seat view, not here (a hidden choice): a legal answer instead
-            action = RandomPlayer(random.Random(turns.seed + len(self.game.history))).choose(self.game)
+        except Exception as e:  # noqa: BLE001 - refused here (legal on its seat view only) or an engine bug
+            if not isinstance(e, IllegalAction):
+                self.last_exception = e
+                traceback.print_exc(file=sys.stderr)
+            action = legal_answer(self.game, turns.seat, turns.seed + len(self.game.history))
             text = action_text(self.game, action).partition(": ")[2]
             reason = "the rules refused its own choice here, so it plays a legal answer at random"
-            events = self.game.apply(action)
-        except Exception as e:  # noqa: BLE001 - an engine bug must not close the players' game
-            self.last_exception = e
-            traceback.print_exc(file=sys.stderr)
-            self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
-            turns.forget()
-            return
+            try:
+                events = self.game.apply(action)
+            except Exception as again:  # noqa: BLE001 - an engine bug must not close the players' game
+                self.last_exception = again
+                traceback.print_exc(file=sys.stderr)
+                self.show_banner(f"Engine error: {again}", palette.ILLEGAL)
+                turns.forget()
+                return
         assert self.computer is not None
         line = Event("computer", f"{self.computer.words.capitalize()}: {text} — {reason}",
                      {"player": self.computer.player, "reason": reason})

@@ -17,13 +17,11 @@ lesson; Restart starts again). Nothing here changes the game except through ``Le
 from __future__ import annotations
 
 import html
-import random
 from typing import TYPE_CHECKING, Any
 
 import pygame
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
 
-from game.autoplay import RandomPlayer
 from game.computer_seat import LEVEL_WORDS, ComputerSeat
 from game.engine.actions import Action
 from game.engine.errors import IllegalAction
@@ -32,6 +30,7 @@ from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
 from game.tutorial.runner import Outcome
 from game.ui import battle_draw, palette
 from game.ui.action_bar import pressed_key
+from game.ui.computer_play import legal_answer
 from game.ui.label_layout import LESSON, LabelLayout
 from game.ui.overlays import dashed_polyline, label_at, pulse
 from game.ui.scenes.battle import BattleScene
@@ -192,7 +191,7 @@ class LessonScene(BattleScene):
         text = action_text(self.game, action).partition(": ")[2]
         out = self.run.opponent_acts(action)
         if out.illegal:       # legal on its seat view, not here: a legal answer instead
-            action = RandomPlayer(random.Random(turns.seed + len(self.game.history))).choose(self.run.game)
+            action = legal_answer(self.run.game, turns.seat, turns.seed + len(self.game.history))
             text = action_text(self.game, action).partition(": ")[2]
             reason = "the rules refused its own choice here, so it plays a legal answer at random"
             out = self.run.opponent_acts(action)
