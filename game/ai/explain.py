@@ -207,7 +207,7 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
     chosen = t.candidate(action)
     if chosen is None or not chosen.samples:
         if t.decision in SETUP_DECISIONS:
-            return "by its quick set-up rule (no look-ahead)"
+            return "by a quick rule of thumb (no look-ahead)"
         if isinstance(action, Done) and t.decision == "declare_charge":
             return "no unit of its has a charge worth judging"
         return "nothing else it could do here"

@@ -73,7 +73,7 @@ def test_a_decision_without_search_says_so() -> None:
     game = _game()
     done = Done(2)
     assert reason(Thinking("shoot", 2), game, done) == "nothing else it could do here"
-    assert reason(Thinking("deploy", 2), game, done) == "by its quick set-up rule (no look-ahead)"
+    assert reason(Thinking("deploy", 2), game, done) == "by a quick rule of thumb (no look-ahead)"
     assert reason(Thinking("declare_charge", 2), game, done) == "no unit of its has a charge worth judging"
     assert "refused its own choice" in reason(Thinking("move", 2, fallback=True), game, done)
     assert reason(None, game, done) == "no figures kept for this decision"
