@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from game.computer_seat import ComputerSeat, seat_from_record
 from game.engine.actions import Action, ActionFormatError, action_from_dict, show_value
 from game.engine.dice import Dice, DiceExhausted
 from game.engine.errors import IllegalAction
@@ -60,6 +61,8 @@ class Record:
     (it is then its scenario's)."""
     ruleset_line: int = 1
     """The line of the ``ruleset`` key in the file it was read from."""
+    computer: ComputerSeat | None = None
+    """The seat the computer opponent played and its level (key ``computer``), None in a game of two people."""
 
     def where(self, index: int) -> str:
         """``FILE:LINE: actions[N]`` for the action at ``index``, as problems name it (``FILE`` is the record
@@ -83,6 +86,8 @@ class Record:
         if self.ruleset is not None:
             data["ruleset"] = self.ruleset
         data["dice"] = self.dice
+        if self.computer is not None:
+            data["computer"] = self.computer.to_record()
         data.update(self.extra)
         data.pop("length", None)
         if self.actions and len(self.digests) >= len(self.actions) and all(self.digests[:len(self.actions)]):
@@ -218,13 +223,19 @@ def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
     if "ruleset" in data and not (isinstance(ruleset, str) and ruleset.strip()):
         problems.append(f"{name}:{_line(nodes.get('ruleset'))}: ruleset: must be the id of the ruleset the game "
                         f"was played under (such as aowfbr-1.4), got {show_value(ruleset)}")
+    computer: ComputerSeat | None = None
+    if "computer" in data:
+        try:
+            computer = seat_from_record(data["computer"])
+        except ValueError as e:
+            problems.append(f"{name}:{_line(nodes.get('computer'))}: computer: {e}")
     if problems:
         raise RecordError(problems)
     extra = {k: v for k, v in data.items()
-             if k not in ("format", "scenario", "ruleset", "dice", "actions", "length")}
+             if k not in ("format", "scenario", "ruleset", "dice", "actions", "length", "computer")}
     assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
     return Record(scenario, dice, actions, path, extra, digests, lines,
-                  ruleset if isinstance(ruleset, str) else None, _line(nodes.get("ruleset")))
+                  ruleset if isinstance(ruleset, str) else None, _line(nodes.get("ruleset")), computer)
 
 
 def _last_line(text: str) -> int:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from game.computer_seat import LEVEL_WORDS, ComputerSeat, seat_from_record
 from game.engine.game import Game
 from game.files import FileProblems, fresh_path, records_dir, slug
 from game.limits import MAX_RECORD_BYTES
@@ -49,9 +50,10 @@ def new_record_path(scenario_path: str | Path, when: datetime | None = None, tit
     return fresh_path(records_dir(), name, when.strftime("%Y-%m-%d-%H%M"))
 
 
-def record_of(game: Game, scenario_path: str | Path | dict[str, Any], record_path: str | Path) -> Record:
+def record_of(game: Game, scenario_path: str | Path | dict[str, Any], record_path: str | Path,
+              computer: ComputerSeat | None = None) -> Record:
     """The game record of ``game``; the scenario is referred to relative to the record's folder (a mapping:
-    an inline scenario, kept inline)."""
+    an inline scenario, kept inline). ``computer``: the seat the computer opponent plays, if any."""
     if isinstance(scenario_path, dict):
         ref: str | dict[str, Any] = scenario_path
     else:
@@ -73,14 +75,15 @@ def record_of(game: Game, scenario_path: str | Path | dict[str, Any], record_pat
         },
     }
     return Record(ref, game.dice.to_record(), list(game.history), Path(record_path), extra, list(game.digests),
-                  ruleset=s.ruleset)
+                  ruleset=s.ruleset, computer=computer)
 
 
-def save_game(game: Game, scenario_path: str | Path | dict[str, Any], record_path: str | Path) -> Path:
+def save_game(game: Game, scenario_path: str | Path | dict[str, Any], record_path: str | Path,
+              computer: ComputerSeat | None = None) -> Path:
     """Write the record of ``game`` to ``record_path`` atomically and return the path (``OSError`` if it cannot
-    be written; the previous file is then untouched)."""
+    be written; the previous file is then untouched). ``computer``: the seat the computer opponent plays."""
     path = Path(record_path)
-    save_record(path, record_of(game, scenario_path, path))
+    save_record(path, record_of(game, scenario_path, path, computer))
     return path
 
 
@@ -114,6 +117,8 @@ class SavedGame:
     ``verify_saved_game`` has read the whole file."""
     verified: bool = False
     """The whole file has been read and checked (``verify_saved_game``)."""
+    computer: ComputerSeat | None = None
+    """The seat the computer opponent plays, when the header names one."""
 
     @property
     def name(self) -> str:
@@ -133,6 +138,8 @@ class SavedGame:
     def summary(self) -> str:
         """One line for the list: title, round, score, status, date."""
         parts = [self.title or self.name]
+        if self.computer is not None and not self.problem:
+            parts.append(f"vs computer ({LEVEL_WORDS[self.computer.level]}, player {self.computer.player})")
         if self.problem:
             parts.append("⚠ cannot be read")
         elif self.finished:
@@ -187,6 +194,11 @@ def read_saved_game(path: str | Path) -> SavedGame:
         if isinstance(vp, dict):
             item.victory_points = {int(k): v for k, v in vp.items() if str(k) in ("1", "2") and isinstance(v, int)}
         item.actions = _int(head.get("length"))
+        if "computer" in head:
+            try:
+                item.computer = seat_from_record(head["computer"])
+            except ValueError as e:
+                item.problem = f"the file is damaged (computer: {e})"
     _HEADER_CACHE[path] = (st.st_mtime, st.st_size, item)
     return item
 

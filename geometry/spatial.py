@@ -15,6 +15,7 @@ index is a screen.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -35,17 +36,18 @@ _IDENTITY = pymunk.Transform.identity()
 # ``Space.shape_query`` builds a ContactPointSet in Python for every shape hit, which an overlap test never reads
 # (4-5 times the cost of the query itself). pymunk's own cffi layer can run the same C query with a callback that
 # only records the shapes hit; ``tests/geometry/test_spatial.py`` checks it answers as ``shape_query`` does. Should
-# a pymunk release change those internals, the public query is used.
+# a pymunk release change those internals, the public query is used. The shapes hit go to a list of the calling
+# thread's own (the C query runs without the GIL, and the computer opponent thinks on a worker thread).
+_LOCAL = threading.local()
+
 try:
     from pymunk._chipmunk import ffi as _ffi
     from pymunk._chipmunk import lib as _lib
     from pymunk.shapes import Shape as _Shape
 
-    _HITS: list[object] = []
-
     @_ffi.callback("cpSpaceShapeQueryFunc")  # type: ignore[untyped-decorator]
     def _record_hit(shape: object, points: object, data: object) -> None:
-        _HITS.append(shape)
+        _LOCAL.hits.append(shape)
 
     FAST_QUERY = True
 except (ImportError, AttributeError, TypeError):  # pragma: no cover - another pymunk
@@ -57,10 +59,11 @@ def shapes_overlapping(space: pymunk.Space, probe: pymunk.Shape) -> list[pymunk.
     their contact points."""
     if not FAST_QUERY:
         return [h.shape for h in space.shape_query(probe) if h.shape is not None]
-    _HITS.clear()
+    hits: list[object] = []
+    _LOCAL.hits = hits
     _lib.cpSpaceShapeQuery(space._space, probe._shape, _record_hit, _ffi.NULL)
-    found = [_Shape._from_cp_shape(p) for p in _HITS]
-    _HITS.clear()
+    _LOCAL.hits = None
+    found = [_Shape._from_cp_shape(p) for p in hits]
     return [f for f in found if f is not None]
 
 

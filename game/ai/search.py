@@ -170,8 +170,15 @@ class SearchPlayer:
                 turned = play_to_turn_end(twin)
             elif depth >= 2:
                 turned = play_through_next_turn(twin)
-            total += evaluate(twin, me, s.active_player if turned else 3 - s.active_player)
+            value = evaluate(twin, me, s.active_player if turned else 3 - s.active_player)
+            self._observe(action, view, twin, value)
+            total += value
         return total / len(seeds)
+
+    def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
+        """Hook called for each sample judged: ``action`` played on ``twin`` (a clone of ``view``, after the
+        look-ahead) was evaluated ``value``. Does nothing here; ``game.ai.explain`` keeps these figures to say why
+        the chosen action was chosen."""
 
     # --- candidates ----------------------------------------------------------------------------------------
     def _candidates(self, game: Game, me: int) -> tuple[list[Action], int]:

@@ -65,8 +65,9 @@ KNOWN_BUTTONS = frozenset({
 a button of one choice."""
 BUTTON_PREFIXES = ("react:", "weapon:", "spell:", "dispel:", "roll_charge:")
 
-OPPONENT_POLICIES = ("simple",)
-"""Scripted opponent policies (``game.tutorial.opponent``)."""
+OPPONENT_POLICIES = ("simple", "ai-easy", "ai", "ai-hard")
+"""Opponent policies: ``simple`` (``game.tutorial.opponent``), or the computer opponent at a level
+(``game.ai.LEVELS``: a thinking opponent, for a lesson whose scenario wants one)."""
 
 POLICY = "policy"
 """The ``solution`` of an ``any`` step: the opponent's policy plays the learner's side until the step ends."""
@@ -256,7 +257,8 @@ class Opponent:
     """A computer opponent that plays whenever it must decide (``game.tutorial.opponent``)."""
 
     policy: str = "simple"
-    """``simple``: the small deterministic rule-based player of ``game.tutorial.opponent``."""
+    """``simple``: the small deterministic rule-based player of ``game.tutorial.opponent``; ``ai-easy``, ``ai``,
+    ``ai-hard``: the computer opponent (``game.ai``) at that level."""
     seed: int = 1
     """Seed of its own generator (never the game's dice)."""
 

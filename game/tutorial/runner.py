@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from game.autoplay import Player
 from game.engine.actions import Action
 from game.engine.dice import Dice, Roll
 from game.engine.errors import IllegalAction
@@ -164,7 +165,11 @@ class LessonRun:
         steps = self.lesson.steps
         self._planned = next((i for i, s in enumerate(steps) if s.expect.is_any), len(steps))
         self._plan: list[Game] | None = None
-        self._opponent = SimplePlayer(self.lesson.opponent.seed) if self.lesson.opponent is not None else None
+        self.paced_opponent = False
+        """The window plays the opponent's decisions of free play itself, one at a time at a pace the learner can
+        follow (``opponent_acts``); otherwise they are played at once after each of the learner's actions."""
+        self._pacing = False
+        self._opponent = self._new_opponent()
         self.game: Game = self._fresh()
         """The lesson's game (replace, never mutate behind the run's back: use ``try_action``)."""
         self.step_index = 0
@@ -323,13 +328,48 @@ class LessonRun:
 
     def restart(self) -> None:
         """Start the lesson again from its first step."""
-        self._opponent = SimplePlayer(self.lesson.opponent.seed) if self.lesson.opponent is not None else None
+        self._opponent = self._new_opponent()
         self.game = self._fresh()
         self.step_index = 0
         self.explanation = None
         self._enter_step()
 
+    @property
+    def opponent_to_play(self) -> bool:
+        """True when a free-play step waits for the opponent and the window plays it (``paced_opponent``)."""
+        step = self.step
+        p = self.game.pending
+        return (self.paced_opponent and step is not None and step.expect.is_any and p is not None
+                and p.player != self.learner and self._opponent is not None)
+
+    def opponent_acts(self, action: Action) -> Outcome:
+        """One decision of the opponent in free play, chosen by the window's computer player: it stands, and the
+        step ends when its turn, round or game is over. An illegal one is refused with the rule's message."""
+        step = self.step
+        if step is None or not step.expect.is_any:
+            return Outcome(Verdict.ILLEGAL, ["The opponent plays only in free play."])
+        trial = self.game.clone()
+        try:
+            events = trial.apply(action)
+        except IllegalAction as e:
+            return Outcome(Verdict.ILLEGAL, [f"{e.rule}: {e.message}"], rule=e.rule)
+        self.game = trial
+        if not self._reached(step, trial):
+            return Outcome(Verdict.ACCEPTED, [], events)
+        return self._finish_step(step, trial, events, [])
+
     # --- internals -----------------------------------------------------------------------------------------------
+    def _new_opponent(self) -> Player | None:
+        """The lesson's opponent: the simple player, or the computer opponent at the policy's level."""
+        o = self.lesson.opponent
+        if o is None:
+            return None
+        if o.policy == "simple":
+            return SimplePlayer(o.seed)
+        from game.ai import LEVELS, SearchPlayer
+
+        return SearchPlayer(o.seed, LEVELS[o.policy])
+
     def _dice(self) -> Dice:
         d = self.lesson.dice
         if "sequence" in d:
@@ -392,7 +432,7 @@ class LessonRun:
         """The computer opponent answers every decision of the other player."""
         events: list[Event] = []
         player = self._opponent
-        if player is None:
+        if player is None or self._pacing:
             return events
         for _ in range(MAX_AUTOPLAY):
             p = game.pending
@@ -447,11 +487,15 @@ class LessonRun:
         step = self.step
         assert step is not None
         learner_player = SimplePlayer(self.lesson.opponent.seed if self.lesson.opponent else 1)
-        for _ in range(MAX_AUTOPLAY):
-            events = events + self._run_opponent(trial)
-            if self._reached(step, trial) or not autoplay_learner:
-                break
-            events = events + trial.apply(learner_player.choose(trial))
+        self._pacing = self.paced_opponent and not autoplay_learner     # the window plays the opponent then
+        try:
+            for _ in range(MAX_AUTOPLAY):
+                events = events + self._run_opponent(trial)
+                if self._reached(step, trial) or not autoplay_learner:
+                    break
+                events = events + trial.apply(learner_player.choose(trial))
+        finally:
+            self._pacing = False
         self.game = trial
         if not self._reached(step, trial):
             return Outcome(Verdict.ACCEPTED, [], events)

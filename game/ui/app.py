@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from game.ui.window import DEFAULT_SIZE, Scene, Window
 
 if TYPE_CHECKING:
+    from game.computer_seat import ComputerSeat
     from game.engine.game import Game
     from game.ui.scenes.setup_state import SetupState
 
@@ -53,15 +54,22 @@ class App(Window):
             raise ValueError(why)
         return game, kinds
 
-    def start_battle(self, scenario_path: str) -> None:
-        """Start a hotseat battle of ``scenario_path``; back to the menu with the problems if it will not load."""
+    def start_battle(self, scenario_path: str, computer: ComputerSeat | None = None) -> None:
+        """Start a battle of ``scenario_path``: hotseat, or against the computer playing ``computer`` (refused
+        with the reason for a ruleset it cannot play); back to the menu with the problems if it will not load."""
+        from game.computer_seat import ruleset_refusal
         from game.ui.scenes.battle import BattleScene
         try:
             game, kinds = self.new_game(scenario_path)
+            why = ruleset_refusal(game.state.ruleset) if computer is not None else None
+            if why is not None:
+                raise ValueError(why)
         except (ValueError, OSError) as e:   # ScenarioError is a ValueError
             self.show_menu(f"Cannot start {scenario_path}: {e}")
             return
-        self.switch(BattleScene(self, game, scenario_path, kinds))
+        if computer is not None:
+            self.computer_seats[game] = computer
+        self.switch(BattleScene(self, game, scenario_path, kinds, computer))
 
     def resume_game(self, path: str | os.PathLike[str]) -> bool:
         """Continue a saved game in a hotseat battle, recording into the same file.
@@ -91,7 +99,15 @@ class App(Window):
         scenario_path = opened.scenario if isinstance(opened.scenario, str) else None
         if not isinstance(opened.scenario, str):
             self.record_scenarios[game] = opened.scenario
-        scene = BattleScene(self, game, scenario_path, opened.kinds)
+        computer = opened.record.computer
+        if computer is not None:
+            from game.computer_seat import ruleset_refusal
+            why = ruleset_refusal(game.state.ruleset)
+            if why is not None:
+                self.show_menu(refusal(Path(path), [why], "resume"))
+                return False
+            self.computer_seats[game] = computer      # the seat goes back to the computer
+        scene = BattleScene(self, game, scenario_path, opened.kinds, computer)
         scene.rewinder = opened.rewinder
         self.switch(scene)
         return True

@@ -30,6 +30,7 @@ KIND_COLOURS = {
     "charge": "#ffe08a", "reaction": "#ffe08a", "move": "#d8e2ea", "rally": "#8ae0a0", "victory": "#a0ffb0",
     "resolution": "#ffd27a", "info": "#9aa4ac", "illegal": "#ff6a5a", "pursuit": "#ff9ad8",
     "retreat": "#ffb070", "follow_up": "#ffe08a", "consolidate": "#d8e2ea",
+    "computer": "#a6d8ff",
 }
 """Colour of each event kind."""
 

@@ -25,6 +25,7 @@ import pygame_gui
 from game.ui.assets import FONT_NAME, load_theme
 
 if TYPE_CHECKING:
+    from game.computer_seat import ComputerSeat
     from game.engine.game import Game
     from game.ui.scenes.setup_state import SetupState
 
@@ -104,6 +105,10 @@ class Window(ABC):
         self.record_scenarios: weakref.WeakKeyDictionary[Game, str | dict[str, object]] = \
             weakref.WeakKeyDictionary()
         """The scenario a resumed game records with, when it differs from the scene's (an inline scenario)."""
+        self.computer_seats: weakref.WeakKeyDictionary[Game, ComputerSeat] = weakref.WeakKeyDictionary()
+        """The seat the computer opponent plays in each game against it (written into its record)."""
+        self.opponent: ComputerSeat | None = None
+        """"Play against the computer" as last chosen on the menu or the set-up (None: two people, hotseat)."""
         self.record_error: str | None = None
         """The last failure to write a record, for the window to show."""
         self.frames = 0
@@ -125,8 +130,9 @@ class Window(ABC):
         """Go to the main menu (``message``: an error to show there)."""
 
     @abstractmethod
-    def start_battle(self, scenario_path: str) -> None:
-        """Start a hotseat battle of ``scenario_path``; back to the menu with the problems if it will not load."""
+    def start_battle(self, scenario_path: str, computer: ComputerSeat | None = None) -> None:
+        """Start a battle of ``scenario_path``: hotseat, or against the computer playing ``computer``; back to the
+        menu with the problems if it will not load."""
 
     @abstractmethod
     def resume_game(self, path: str | os.PathLike[str]) -> bool:
@@ -177,7 +183,7 @@ class Window(ABC):
             stem = scenario if isinstance(scenario, str) else str(scenario.get("name") or "game").replace(" ", "_")
             path = self.record_paths[game] = new_record_path(stem, title=game.state.name or None)
         try:
-            save_game(game, scenario, path)
+            save_game(game, scenario, path, self.computer_seats.get(game))
             self.record_error = None
         except OSError as e:
             self.record_error = f"Could not save the game record {path}: {e.strerror or e}"
@@ -194,6 +200,8 @@ class Window(ABC):
             self.record_paths[new] = self.record_paths.pop(old)
         if old in self.record_scenarios:
             self.record_scenarios[new] = self.record_scenarios.pop(old)
+        if old in self.computer_seats:
+            self.computer_seats[new] = self.computer_seats.pop(old)
 
     def quit(self) -> None:
         """Close the window at the end of this frame."""

@@ -63,3 +63,35 @@ def test_a_copy_answers_as_the_original_as_units_move(units, probes):
             for uid, core in cores.items():
                 original.set_unit(uid, core)
             assert index.overlapping(probe, mask) == original.overlapping(probe, mask)
+
+
+def test_queries_from_two_threads_keep_their_own_hits():
+    """The computer opponent thinks on a worker thread while the window queries too: each thread's fast query
+    reports its own space's shapes (the C query runs without the GIL; its hits go to a per-thread list)."""
+    import threading
+
+    def space_with(n: int, key: str) -> pymunk.Space:
+        space = pymunk.Space()
+        for i in range(n):
+            shape = pymunk.Poly(space.static_body, [tuple(c) for c in _rect(Pose(2.0 * i, 0, 0), 1.5, 1.5).tolist()])
+            shape.key = (key, str(i))
+            space.add(shape)
+        return space
+
+    wrong: list[object] = []
+
+    def run(space: pymunk.Space, key: str, want: int) -> None:
+        probe = pymunk.Poly(None, [tuple(c) for c in _rect(Pose(20, 0, 0), 60, 4).tolist()])
+        probe.update(pymunk.Transform.identity())
+        for _ in range(3000):
+            keys = [s.key for s in shapes_overlapping(space, probe)]
+            if len(keys) != want or any(k[0] != key for k in keys):
+                wrong.append(keys)
+                return
+
+    threads = [threading.Thread(target=run, args=(space_with(n, k), k, n)) for n, k in ((12, "a"), (7, "b"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []

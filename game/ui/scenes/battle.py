@@ -8,6 +8,7 @@ choices. Every change to the game goes through ``BattleScene.act`` -> ``Game.app
 from __future__ import annotations
 
 import math
+import random
 import sys
 import traceback
 from collections import deque
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from shapely import Point as ShapelyPoint
 
+from game.computer_seat import ComputerSeat
 from game.engine.actions import (
     Action,
     Activate,
@@ -38,6 +40,7 @@ from game.ui import battle_draw, decisions, describe, palette, spell_aim
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
 from game.ui.artillery_tool import ArtilleryTool
+from game.ui.computer_play import ComputerTurns
 from game.ui.dice_panel import DicePanel, short_purpose
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
@@ -47,6 +50,7 @@ from game.ui.layout import BattleLayout
 from game.ui.log_panel import MAX_LINES, LogPanel, event_html
 from game.ui.move_tool import MoveTool
 from game.ui.picking import point_in_unit, unit_at
+from game.ui.scenes.battle_computer import ComputerSide
 from game.ui.scenes.handover import HandoverScene
 from game.ui.table_view import TableView
 from game.ui.trails import CombatTrails
@@ -63,6 +67,8 @@ PIVOT_STEP = 5.0
 """Degrees per Q/E press or wheel notch."""
 PIVOT_STEP_SHIFT = 15.0
 """Degrees per press with Shift held."""
+VIEW_COMMANDS = frozenset({"fit", "turn", "measure", "arcs", "sight", "trails"})
+"""Commands that only change the view: allowed while the computer decides."""
 OPEN_DECISIONS = frozenset({"deploy", "scout_move", "set_aside", "place_objective"})
 """Decisions of the deployment that hide nothing from the other player: the seat changes without a hand-over
 screen (a banner says whose placement it is)."""
@@ -74,20 +80,21 @@ def _undo_word(why: str) -> str:
     does not think of hovering a greyed button."""
     for start, word in (("Dice were rolled", "dice rolled"), ("Nothing to take back", "nothing yet"),
                         ("The last action was Player", "not yours"), ("The game is over", "game over"),
-                        ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart")):
+                        ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart"),
+                        ("Nothing of yours", "nothing yet"), ("The computer's turn came", "its turn came")):
         if why.startswith(start):
             return word
     return "not now"
 
 
-class BattleScene(Scene):
+class BattleScene(ComputerSide, Scene):
     """A hotseat battle in progress."""
 
     watch_only = False
     """Only shows the game, never acts (the replay viewer): nothing is aimed then (artillery_tool.py)."""
 
     def __init__(self, app: Window, game: Game, scenario_path: str | None = None,
-                 kinds: list[str] | None = None) -> None:
+                 kinds: list[str] | None = None, computer: ComputerSeat | None = None) -> None:
         super().__init__(app)
         self.game = game
         self.scenario_path = scenario_path
@@ -159,6 +166,16 @@ class BattleScene(Scene):
         """Random Scatter for Artillery: aiming at target points and the last shots (game/ui/artillery_tool.py)."""
         self.rewinder: Rewinder | None = Rewinder(game)
         """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
+        self.computer = computer
+        """The seat the computer opponent plays (None: two people, hotseat)."""
+        self.turns: ComputerTurns | None = None
+        """The computer's thinking and pacing (game/ui/computer_play.py), in a game against it."""
+        self._undo_cache: tuple[object, str | None, Game | None] | None = None
+        if computer is not None:
+            seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2**31)
+            self.turns = ComputerTurns(computer, seed)
+            self._seat = self._private = computer.person      # the person keeps the seat: no hand-over screens
+            self.view.set_flipped(computer.person == 2)
 
     # --- widgets --------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -196,7 +213,12 @@ class BattleScene(Scene):
         return self.game.pending
 
     def act(self, action: Action) -> bool:
-        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied."""
+        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied.
+        While the computer decides, the person's actions are refused (the computer answers for its seat)."""
+        if self.computer_deciding:
+            self.show_banner(f"Wait: {self.computer.words if self.computer else 'the computer'} is deciding "
+                             "(N skips to your next decision).", palette.SHAKEN)
+            return False
         try:
             events = self.game.apply(action)
         except IllegalAction as e:
@@ -207,10 +229,16 @@ class BattleScene(Scene):
             traceback.print_exc(file=sys.stderr)
             self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
             return False
+        self._applied(events, getattr(action, "unit", None))
+        return True
+
+    def _applied(self, events: list[Event], placed: str | None) -> None:
+        """After an action was applied: log, dice, animations (``placed``: a unit put by hand, no glide), record,
+        banner, the next decision."""
         self.error = None
         self.tool = None
         self._add_events(events)
-        self.anims.add(events, self.time, skip=getattr(action, "unit", None))
+        self.anims.add(events, self.time, skip=placed)
         self.trails.add(self.game.state, events, self.time)
         self.app.record(self.game, self.scenario_path)
         if self.rewinder is not None:
@@ -221,7 +249,6 @@ class BattleScene(Scene):
         if self.app.record_error:
             self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
         self._sync()
-        return True
 
     def _add_events(self, events: list[Event]) -> None:
         self.log_lines.extend(events)
@@ -269,6 +296,12 @@ class BattleScene(Scene):
             self.show_results()
             return
         d = pending.decision
+        if self.computer_deciding:     # the computer answers: nothing of the person's to prepare, no hand-over
+            self._movable, self.actors, self.casts, self.tool = set(), set(), [], None
+            if self.selected is not None and not (s.units.get(self.selected) and s.units[self.selected].on_table):
+                self.selected = None
+            self._refresh_widgets()
+            return
         self._movable = set(self.game.units_to_move(pending.player)) if d in ("move", "action") else set()
         if d == "activate":        # an activation ruleset (AoF:R 2.16): the units that may activate
             self.actors = set(pending.options)
@@ -418,11 +451,24 @@ class BattleScene(Scene):
 
     # --- commands (buttons and keys): see game/ui/decisions.py ---------------------------------------------
     def _button_specs(self) -> list[ButtonSpec]:
+        if self.computer_deciding:       # the person cannot answer for the computer: its pace and Skip only
+            return self._computer_buttons() + self._record_buttons()
         return decisions.button_specs(self) + self._record_buttons()
 
     def command(self, key: str) -> None:
         """Run a button or key command (``game.ui.decisions.run``; undo, save and menu here)."""
-        if key == "undo":
+        if key == "computer_faster" and self.turns is not None:
+            pace = self.turns.faster()
+            self.show_banner(f"The computer plays at the {pace} pace (G).", (140, 200, 255), 2.5)
+        elif key == "computer_skip" and self.turns is not None:
+            if self.computer_deciding:
+                self.turns.skip()
+                self.show_banner("Skipping to your next decision…", (140, 200, 255), 2.5)
+            else:
+                self.show_banner("Nothing to skip: this decision is yours.", palette.SHAKEN, 2.5)
+        elif self.computer_deciding and key not in VIEW_COMMANDS and key not in ("undo", "save", "menu"):
+            return       # a decision's button or key while the computer decides: not the person's to answer
+        elif key == "undo":
             self.undo()
         elif key == "save":
             self.save()
@@ -452,7 +498,10 @@ class BattleScene(Scene):
         return pending.player if pending is not None else self.game.state.active_player
 
     def undo_refusal(self, player: int | None = None) -> str | None:
-        """Why ``player`` (default: the one at the table) may not take back the last action now, or None."""
+        """Why ``player`` (default: the one at the table) may not take back the last action now, or None.
+        Against the computer: why the person may not take back their last own action (``game.computer_seat``)."""
+        if self.computer is not None:
+            return self._computer_undo()[0]
         why = take_back_refusal(self.game, self._undo_player() if player is None else player)
         if why is None and (self.rewinder is None or len(self.game.history) - 1 < self.rewinder.base):
             why = "That action was made before this game was opened here."
@@ -465,6 +514,12 @@ class BattleScene(Scene):
         player who just passed the seat); they keep the seat. The game is replayed without the action
         (``Rewinder.take_back``) and the record file rewritten. True if done.
         """
+        if self.computer is not None:
+            why = self.undo_refusal(player)     # a scene may refuse every take-back (a lesson)
+            if why is not None:
+                self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
+                return False
+            return self._undo_against_computer()
         why = self.undo_refusal(player)
         if why is not None or self.rewinder is None:
             self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
@@ -619,6 +674,10 @@ class BattleScene(Scene):
             self.command("trails")
         elif k in (pygame.K_f, pygame.K_HOME):
             self.command("fit")
+        elif k == pygame.K_g and self.turns is not None:
+            self.command("computer_faster")
+        elif k == pygame.K_n and self.turns is not None:
+            self.command("computer_skip")
         elif k == pygame.K_t:
             self.command("turn")
         elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
@@ -680,6 +739,9 @@ class BattleScene(Scene):
         t = self.tool
         if self.measure and uid is not None:
             self.selected = uid     # measuring: a click only picks the unit to measure from
+            return
+        if self.computer_deciding:  # while the computer decides a click only selects (to look at a unit)
+            self.selected = uid
             return
         if t is not None and t.kind in ("move", "consolidate") and point_in_unit(t.unit, point, pose=t.ghost):
             t.begin_drag(point)
@@ -849,6 +911,9 @@ class BattleScene(Scene):
         self._sync()
         if self.app.scene is not self:
             return
+        self._computer_turn()
+        if self.app.scene is not self:
+            return
         if self.tool is not None:
             self.tool.evaluate()
         self._refresh_widgets()
@@ -861,9 +926,15 @@ class BattleScene(Scene):
         if self.hud is not None:
             player = pending.player if pending else s.active_player
             focus = self.tool.unit.id if self.tool is not None else None
-            hint = describe.instruction(s, pending, self.tool is not None, focus,
-                                        bool(self.casts) or bool(spell_aim.point_casters(self)))
-            self.hud.show(describe.position(s), hint, player)
+            if self.computer_deciding:
+                hint = self._computer_hint()
+            else:
+                hint = describe.instruction(s, pending, self.tool is not None, focus,
+                                            bool(self.casts) or bool(spell_aim.point_casters(self)))
+            title = describe.position(s)
+            if self.computer is not None:
+                title += f" · vs {self.computer.words} as player {self.computer.player}"
+            self.hud.show(title, hint, player)
         if self.card is not None:
             self.card.show(s, self.selected or self.hover, self.hover if self.selected else None,
                            self.insight.stamp)

@@ -22,12 +22,15 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
 
+from game.computer_seat import LEVEL_WORDS, ComputerSeat
 from game.engine.actions import Action
 from game.engine.errors import IllegalAction
+from game.replay import action_text
 from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
 from game.tutorial.runner import Outcome
 from game.ui import battle_draw, palette
 from game.ui.action_bar import pressed_key
+from game.ui.computer_play import legal_answer
 from game.ui.label_layout import LESSON, LabelLayout
 from game.ui.overlays import dashed_polyline, label_at, pulse
 from game.ui.scenes.battle import BattleScene
@@ -82,7 +85,12 @@ class LessonScene(BattleScene):
     """A lesson being played (see the module docstring)."""
 
     def __init__(self, app: Window, run: LessonRun) -> None:
-        super().__init__(app, run.game, None, list(run.lesson.scenario.terrain_kinds))
+        opponent = run.lesson.opponent
+        seat = None
+        if opponent is not None and opponent.policy in LEVEL_WORDS:      # a thinking opponent, played at a pace
+            seat = ComputerSeat(3 - run.learner, opponent.policy)
+            run.paced_opponent = True
+        super().__init__(app, run.game, None, list(run.lesson.scenario.terrain_kinds), seat)
         self.run = run
         """The lesson: the only way the game changes."""
         self.rewinder = None          # wrong tries are taken back by the lesson; Restart starts again
@@ -124,7 +132,8 @@ class LessonScene(BattleScene):
         if run.finished:
             title = f"{run.lesson.title} — done"
         parts = [f"<b>{html.escape(run.text)}</b>"]
-        colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc"}
+        colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc",
+                   "computer": "#8cc4ff"}
         for kind, text in self.notes[-4:]:
             if text == run.text:        # the outro is already the heading once the lesson is done
                 continue
@@ -145,6 +154,9 @@ class LessonScene(BattleScene):
     # --- acting ---------------------------------------------------------------------------------------------------
     def act(self, action: Action) -> bool:
         """The player's action, through the lesson. True if it stands."""
+        if self.computer_deciding:
+            self.show_banner("Wait: the computer is deciding (N skips to your next decision).", palette.SHAKEN)
+            return False
         try:
             out = self.run.try_action(action)
         except Exception as e:  # noqa: BLE001 - a bug must not close the lesson
@@ -166,8 +178,35 @@ class LessonScene(BattleScene):
         self._adopt(out)
         return True
 
+    def _computer_turn(self) -> None:
+        """Free play against a thinking opponent: its decisions one at a time, through the lesson, with the reason
+        of each in the lesson panel."""
+        turns = self.turns
+        if turns is None or not self.run.opponent_to_play:
+            return
+        answer = turns.poll(self.game, self.time, bool(self.anims.moves))
+        if answer is None:
+            return
+        action, reason = answer.action, answer.reason
+        text = action_text(self.game, action).partition(": ")[2]
+        out = self.run.opponent_acts(action)
+        if out.illegal:       # legal on its seat view, not here: a legal answer instead
+            action = legal_answer(self.run.game, turns.seat, turns.seed + len(self.game.history))
+            text = action_text(self.game, action).partition(": ")[2]
+            reason = "the rules refused its own choice here, so it plays a legal answer at random"
+            out = self.run.opponent_acts(action)
+        if out.messages:
+            self._note(out)
+        kept = [n for n in self.notes if n[0] == "computer"][-1:]      # its last two decisions, the rest stays
+        self.notes = [n for n in self.notes if n[0] != "computer" or n in kept]
+        self.notes.append(("computer", f"The computer: {text} — {reason}"))
+        turns.applied(self.time, any(e.kind not in ("phase", "info", "roll") for e in out.events))
+        self._adopt(out)
+
     def skip(self) -> None:
         """Skip button: the lesson plays the step for the player."""
+        if self.turns is not None:
+            self.turns.forget()
         out = self.run.skip()
         self._note(out)
         if out.accepted:
@@ -176,6 +215,8 @@ class LessonScene(BattleScene):
     def restart(self) -> None:
         """Restart button: the lesson from its first step."""
         self.run.restart()
+        if self.turns is not None:
+            self.turns.forget()
         self.game = self.run.game
         self.notes = [("note", self.run.lesson.intro)] if self.run.lesson.intro else []
         self._reset_view_of_game()

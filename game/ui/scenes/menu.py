@@ -14,6 +14,7 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UIT
 from game.files import user_data_dir
 from game.reader import peek_mapping
 from game.ui import palette
+from game.ui.opponent_picker import OpponentPicker
 from game.ui.scenes.lessons import LessonsScene, done_count
 from game.ui.scenes.saves import SavedGamesPanel, SavesScene
 from game.ui.window import DEFAULT_SCENARIO, Scene
@@ -44,7 +45,8 @@ CONTROLS_HTML = (
     "Click your unit, then a highlighted enemy: charge or shoot · <b>Space</b>: Done (end the step)<br>"
     "Right or middle drag: pan · wheel: zoom · <b>M</b>: measure · <b>F</b>: fit · <b>T</b>: turn the table · "
     "<b>Tab</b>: next unit<br>"
-    "<b>Ctrl+Z</b>: take back your last action (until a die is rolled) · <b>Ctrl+S</b>: save (also automatic)"
+    "<b>Ctrl+Z</b>: take back your last action (until a die is rolled) · <b>Ctrl+S</b>: save (also automatic)<br>"
+    "Against the computer: <b>G</b>: faster · <b>N</b>: skip to your next decision"
 )
 """The controls, shown on the menu."""
 
@@ -90,6 +92,8 @@ class MenuScene(Scene):
         self.saves: SavedGamesPanel | None = None
         """Saved and finished games beside the menu (wide windows); else ``saves_button`` opens them."""
         self.saves_button: UIButton | None = None
+        self.picker: OpponentPicker | None = None
+        """Hotseat or the computer, and its level (``Window.opponent``)."""
 
     def build_ui(self) -> None:
         """Centre a column of widgets in the window."""
@@ -116,39 +120,49 @@ class MenuScene(Scene):
         UILabel(pygame.Rect(0, 108, cw + 60, 26),
                 "The computer referees: it measures, checks moves, rolls dice, shows why.",
                 m, container=panel, object_id="#subtitle")
-        label = "Start hotseat battle"
-        if self.default.exists():
-            label += f":  {scenario_title(self.default)}"
-        self.play_default = UIButton(pygame.Rect(30, 142, cw, 50), label, m, container=panel,
+        self.play_default = UIButton(pygame.Rect(30, 142, cw, 50), self._play_label(), m, container=panel,
                                      object_id="#big_button",
-                                     tool_tip_text="Hotseat game of scenarios/default.yaml (Enter)")
+                                     tool_tip_text="A game of scenarios/default.yaml against the opponent chosen "
+                                                   "below (Enter)")
         if not self.default.exists():
             self.play_default.disable()
-        self.setup_button = UIButton(pygame.Rect(30, 196, cw // 2 - 6, 34), "New battle (set-up)", m,
+        self.picker = OpponentPicker(self.app, pygame.Rect(30, 198, cw, 32), panel)
+        self.setup_button = UIButton(pygame.Rect(30, 238, cw // 2 - 6, 34), "New battle (set-up)", m,
                                      container=panel, object_id="#primary_button",
                                      tool_tip_text="Build both army lists, set up the terrain, then deploy")
         from game.tutorial import list_lessons
 
-        self.lessons_button = UIButton(pygame.Rect(cw // 2 + 36, 196, cw // 2 - 6, 34),
+        self.lessons_button = UIButton(pygame.Rect(cw // 2 + 36, 238, cw // 2 - 6, 34),
                                        f"Lessons ({done_count(list_lessons())})", m, container=panel,
                                        tool_tip_text="Guided lessons that teach the whole game")
-        UILabel(pygame.Rect(30, 236, cw, 24), "YOUR BATTLES AND OTHER SCENARIOS" if self.own_files else
+        UILabel(pygame.Rect(30, 278, cw, 24), "YOUR BATTLES AND OTHER SCENARIOS" if self.own_files else
                 "OTHER SCENARIOS", m, container=panel, object_id="#section_title")
         self.by_label = {f"★ {scenario_title(p)}   (saved in the set-up, {_date(p)})": p for p in self.own_files}
         self.by_label.update({f"{scenario_title(p)}   ({p.name})": p for p in self.files})
         names: list[str | tuple[str, str]] = list(self.by_label)
-        list_h = 150
-        self.list = UISelectionList(pygame.Rect(30, 262, cw, list_h), names, m, container=panel)
-        self.play_selected = UIButton(pygame.Rect(30, 270 + list_h, cw // 2 - 6, 44), "Play selected scenario", m,
+        list_h = 112
+        self.list = UISelectionList(pygame.Rect(30, 304, cw, list_h), names, m, container=panel)
+        self.play_selected = UIButton(pygame.Rect(30, 312 + list_h, cw // 2 - 6, 44), "Play selected scenario", m,
                                       container=panel, object_id="#primary_button")
         self.play_selected.disable()
-        self.quit_button = UIButton(pygame.Rect(30 + cw // 2 + 6, 270 + list_h, cw // 2 - 6, 44), "Quit", m,
+        self.quit_button = UIButton(pygame.Rect(30 + cw // 2 + 6, 312 + list_h, cw // 2 - 6, 44), "Quit", m,
                                     container=panel)
         if self.message:
             UITextBox(f"<font color='#ff8a80'>{html.escape(self.message)}</font>",
-                      pygame.Rect(30, 330 + list_h, cw, 150), m, container=panel)
+                      pygame.Rect(30, 364 + list_h, cw, 160), m, container=panel)
         else:
-            UITextBox(CONTROLS_HTML, pygame.Rect(30, 330 + list_h, cw, 150), m, container=panel)
+            UITextBox(CONTROLS_HTML, pygame.Rect(30, 364 + list_h, cw, 160), m, container=panel)
+
+    def _play_label(self) -> str:
+        """The big button's text: the opponent chosen and the default battle."""
+        label = "Start hotseat battle" if self.app.opponent is None else f"Start battle vs {self.app.opponent.words}"
+        if self.default.exists():
+            label += f":  {scenario_title(self.default)}"
+        return label
+
+    def start(self, path: Path) -> None:
+        """Start a battle of ``path`` against the opponent chosen (hotseat or the computer)."""
+        self.app.start_battle(str(path), self.app.opponent)
 
     def kill_ui(self) -> None:
         """Remove the widgets."""
@@ -165,6 +179,10 @@ class MenuScene(Scene):
         """Buttons, list selection, Enter (default battle) and Escape (quit)."""
         if self.saves is not None and self.saves.handle(event):
             return
+        if self.picker is not None and self.picker.handle(event):
+            if self.play_default is not None:
+                self.play_default.set_text(self._play_label())
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.saves_button:
             self.app.switch(SavesScene(self.app))
             return
@@ -176,20 +194,20 @@ class MenuScene(Scene):
                 self.app.open_setup()
                 return
             if event.ui_element is self.play_default:
-                self.app.start_battle(str(self.default))
+                self.start(self.default)
             elif event.ui_element is self.play_selected and self.list is not None:
                 chosen = self.list.get_single_selection()
                 if isinstance(chosen, str) and chosen in self.by_label:
-                    self.app.start_battle(str(self.by_label[chosen]))
+                    self.start(self.by_label[chosen])
             elif event.ui_element is self.quit_button:
                 self.app.quit()
         elif event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and self.play_selected is not None:
             self.play_selected.enable()
         elif event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION and event.text in self.by_label:
-            self.app.start_battle(str(self.by_label[event.text]))
+            self.start(self.by_label[event.text])
         elif event.type == pygame.KEYDOWN and not consumed:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.default.exists():
-                self.app.start_battle(str(self.default))
+                self.start(self.default)
             elif event.key == pygame.K_ESCAPE:
                 self.app.quit()
 

@@ -77,7 +77,8 @@ PHASE_SHORT = {
 
 
 def position_title(cursor: ReplayCursor, index: int) -> str:
-    """"Replay — round 2, player 1, 4. Shooting — action 57/110"."""
+    """"Replay — round 2, player 1, 4. Shooting — action 57/110"; "Replay (player 2: the computer (normal)) — ..."
+    for a game against the computer (the record's ``computer`` key)."""
     m = cursor.marks[index]
     if index == cursor.length and cursor.final.state.game_over and cursor.problem is None:
         where = f"game over after round {m.round}"
@@ -85,7 +86,9 @@ def position_title(cursor: ReplayCursor, index: int) -> str:
         where = f"deployment, player {m.player}"
     else:
         where = f"round {m.round}, player {m.player}, {PHASE_WORDS.get(m.phase.value, m.phase.value)}"
-    return f"Replay — {where} — action {index}/{cursor.length}"
+    seat = cursor.record.computer
+    who = f" (player {seat.player}: {seat.words})" if seat is not None else ""
+    return f"Replay{who} — {where} — action {index}/{cursor.length}"
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,7 @@ class Timeline:
                       for e in self.cursor.timeline if e.index == at][:8]
         else:
             i = self.index_at(hover[0])
-            lines = [(position_title(self.cursor, i).removeprefix("Replay — "), (235, 235, 235))]
+            lines = [(position_title(self.cursor, i).partition(" — ")[2], (235, 235, 235))]
         lines.append(("Click to go there", (170, 178, 184)))
         bounds = pygame.Rect(self.rect.x, 0, self.rect.w, self.rect.top)     # not under the side panels
         draw_note(screen, (hover[0], self.rect.top - 70), lines, bounds, 13)
@@ -724,7 +727,11 @@ class ReplayScene(BattleScene):
         """The second line of the top bar: the last action, or how to start."""
         if self.index == 0:
             return "Start of the game · Space: play · ←/→: step · ↑/↓: phase · PgUp/PgDn: turn · Home/End"
-        last = action_text(self.game, self.cursor.record.actions[self.index - 1])
+        action = self.cursor.record.actions[self.index - 1]
+        last = action_text(self.game, action)
+        seat = self.cursor.record.computer
+        if seat is not None and action.player == seat.player:      # the record names the computer's seat
+            last = last.replace(f"Player {seat.player}:", f"Player {seat.player} ({seat.words}):", 1)
         if self.index == self.cursor.length and self.cursor.problem:
             return f"Last: {last} · the replay stops here"
         return f"Last: {last}"

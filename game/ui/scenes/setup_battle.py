@@ -32,6 +32,7 @@ from game.engine.objectives import MISSIONS
 from game.engine.state import Table
 from game.scenario import ScenarioError
 from game.ui.draw_terrain import StaticLayer
+from game.ui.opponent_picker import OpponentPicker
 from game.ui.overlays import draw_zone_polygon
 from game.ui.palette import PLAYER, PLAYER_HTML
 from game.ui.scenes.setup_base import SetupScene
@@ -108,7 +109,8 @@ NEXT_HTML = (
     "4. <b>Scouts</b> are placed last and may move up to 12\" more.<br>"
     "5. <b>First turn.</b> Another roll-off (+1 for the player who finished deploying first); the winner picks "
     "who plays first. Then round 1 begins.<br><br>"
-    "The screen turns to the player who must decide, with a hand-over screen in between."
+    "The screen turns to the player who must decide, with a hand-over screen in between (against the computer "
+    "there is none: it decides for its side and says why in the log)."
 )
 """What happens after Start battle, for a first-time player (rulebook "Deploying Armies", "Playing the Game")."""
 
@@ -177,6 +179,8 @@ class StartScene(SetupScene):
         self.selection_menu: UIDropDownMenu | None = None
         self.option_boxes: dict[UICheckBox, str] = {}
         self.start_button: UIButton | None = None
+        self.picker: OpponentPicker | None = None
+        """Hotseat or the computer, and its level (``Window.opponent``, shared with the main menu)."""
         self.save_button: UIButton | None = None
         self.saved_box: UITextBox | None = None
         self.saved_path: Path | None = None
@@ -233,20 +237,26 @@ class StartScene(SetupScene):
         rw = rect.w - lw - 54
         title = "THE TABLE" if rw < 600 else "THE TABLE (PLAYER 1'S EDGE AT THE BOTTOM UNTIL THE ROLL-OFF)"
         UILabel(pygame.Rect(10, 8, rw, 22), title, m, container=right, object_id="#section_title")
-        pw = min(rw, int((h - 270) * TABLE_SIZE[0] / TABLE_SIZE[1]))
+        pw = min(rw, int((h - 310) * TABLE_SIZE[0] / TABLE_SIZE[1]))
         ph = int(pw * TABLE_SIZE[1] / TABLE_SIZE[0])
         self.preview_rect = pygame.Rect(10 + (rw - pw) // 2, 34, pw, ph)
         self.preview = UIImage(self.preview_rect, self.render_preview(pw, ph), m, container=right)
-        y = 44 + ph
-        self.start_button = UIButton(pygame.Rect(10, y, rw, 64), "Start battle ▶", m, container=right,
+        self.picker = OpponentPicker(self.app, pygame.Rect(10, 42 + ph, rw, 32), right)
+        y = 84 + ph
+        self.start_button = UIButton(pygame.Rect(10, y, rw, 64), self._start_label(), m, container=right,
                                      object_id="#big_button",
-                                     tool_tip_text="Write the battle to your data folder and start deployment")
+                                     tool_tip_text="Write the battle to your data folder and start deployment "
+                                                   "against the opponent chosen above")
         self.save_button = UIButton(pygame.Rect(10, y + 72, rw, 38), "Save scenario", m, container=right,
                                     tool_tip_text="Write this battle as a scenario file to play it later")
         self.saved_box = UITextBox("", pygame.Rect(10, y + 118, rw, max(70, h - y - 130)), m, container=right)
         self._show_saved()
         if not self.state.ready():
             self.say("A list is not ready yet: see the problems on the left (steps 1 and 2).", bad=True)
+
+    def _start_label(self) -> str:
+        seat = self.app.opponent
+        return "Start battle ▶" if seat is None else f"Start battle vs {seat.words} ▶"
 
     def _build_deployment_and_side_missions(self, left: UIPanel, w: int, column_x: int, drop_w: int,
                                             side_y: int) -> None:
@@ -310,6 +320,10 @@ class StartScene(SetupScene):
     def handle_body_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """Start, Save, rounds and optional rules."""
         t = event.type
+        if self.picker is not None and self.picker.handle(event):
+            if self.start_button is not None:
+                self.start_button.set_text(self._start_label())
+            return
         if t == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.start_button:
                 self.start()
@@ -377,7 +391,7 @@ class StartScene(SetupScene):
             self.say(f"Could not write the battle: {e}", bad=True)
             return
         self.started_path = path
-        self.app.start_battle(str(path))
+        self.app.start_battle(str(path), self.app.opponent)
 
     def render_preview(self, width: int, height: int) -> pygame.Surface:
         """The table and its terrain drawn small (``width`` x ``height`` pixels), with the deployment zones of the

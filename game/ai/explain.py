@@ -1,0 +1,257 @@
+"""Why the computer opponent chose what it chose, in words taken from what its search computed.
+
+``ExplainedPlayer`` is ``game.ai.search.SearchPlayer`` keeping the figures of its last decision (``Thinking``): for
+each candidate it judged, every sample's evaluation and what happened in that sample (through the search's
+``_observe`` hook: the melee won or lost, the target fled, the side a charge reached, wounds and models removed by
+the action itself). ``reason`` turns them into a short line for the battle log, e.g. "flank charge: 70% to win the
+melee, 20% the target flees (10 samples of its own dice; best of 4)". Nothing is estimated here: every figure is a count
+or a mean over the samples the search played, or a difference of its evaluations (in points of its position
+score, ``game.ai.evaluate``). A decision answered without search says so (a set-up rule, a single option, the
+random player's legal answer after the rules refused its choice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from game.ai.search import SearchPlayer
+from game.engine.actions import (
+    Action,
+    ChargeReaction,
+    DeclareCharge,
+    Done,
+    FollowUp,
+    Move,
+    Pursue,
+    Redirect,
+    Shoot,
+)
+from game.engine.events import Event
+from game.engine.game import Game
+from game.replay import action_text
+
+SETUP_DECISIONS = frozenset({"deploy", "choose_first_turn", "choose_deployment", "set_aside", "scout_move", "ambush",
+                             "choose_objective_order", "place_objective", "select_side_mission",
+                             "allocate_tokens"})
+"""Decisions the search answers by a quick rule, not by look-ahead (``SearchPlayer._setup``, ``_split``)."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """What one sample of a candidate gave."""
+
+    value: float
+    """The evaluation of the position the sample reached (points, good for the deciding player when positive)."""
+    melee: bool | None
+    """The first melee the acting unit fought in the sample: True won, False lost or tied, None no melee."""
+    fled: bool
+    """The other unit of the action (the target; for a charge reaction, the reacting unit) fled in the sample."""
+    side: str | None
+    """The side of the target a charge of the acting unit reached (front, flank, rear), if it did."""
+    wounds: int
+    """Wounds the action's own events caused to its target (shooting)."""
+    killed: int
+    """Models the action's own events removed from its target."""
+
+
+@dataclass
+class Candidate:
+    """A candidate action and its samples."""
+
+    action: Action
+    samples: list[Sample] = field(default_factory=list)
+
+    @property
+    def value(self) -> float:
+        """Mean evaluation over the samples."""
+        return sum(s.value for s in self.samples) / len(self.samples)
+
+    def share(self, test: bool | None, attr: str) -> float:
+        """Share (0..1) of the samples whose ``attr`` is ``test``."""
+        return sum(1 for s in self.samples if getattr(s, attr) is test) / len(self.samples)
+
+
+@dataclass
+class Thinking:
+    """The figures of one decision."""
+
+    decision: str
+    """The decision answered (``Pending.decision``)."""
+    player: int
+    """The seat deciding."""
+    candidates: list[Candidate] = field(default_factory=list)
+    """The candidates judged, in the order the search judged them."""
+    chosen: Action | None = None
+    """What was chosen."""
+    fallback: bool = False
+    """The engine refused the search's choice; the random player's legal answer was taken."""
+
+    def candidate(self, action: Action) -> Candidate | None:
+        """The figures of ``action``, if it was judged."""
+        return next((c for c in self.candidates if c.action == action), None)
+
+
+class ExplainedPlayer(SearchPlayer):
+    """``SearchPlayer`` that keeps the figures of its last decision in ``thinking`` (see the module docstring)."""
+
+    thinking: Thinking | None = None
+    """The last decision's figures (None before the first)."""
+
+    def choose_explained(self, game: Game) -> tuple[Action, str]:
+        """``choose(game)`` and the reason for it (``reason``). Raises ``RuntimeError`` when the game is over."""
+        action = self.choose(game)
+        return action, reason(self.thinking, game, action)
+
+    def _decide(self, view: Game, me: int) -> Action:
+        p = view.pending
+        self.thinking = Thinking(p.decision if p is not None else "", me)
+        action = super()._decide(view, me)
+        self.thinking.chosen = action
+        return action
+
+    def _legal_or_fallback(self, view: Game, action: Action) -> Action:
+        out = super()._legal_or_fallback(view, action)
+        if out != action and self.thinking is not None:
+            self.thinking.fallback = True
+            self.thinking.chosen = out
+        return out
+
+    def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
+        if self.thinking is None:
+            return
+        cand = self.thinking.candidate(action)
+        if cand is None:
+            cand = Candidate(action)
+            self.thinking.candidates.append(cand)
+        cand.samples.append(sample_of(action, view, twin, value, self.thinking.player))
+
+
+def sample_of(action: Action, view: Game, twin: Game, value: float, me: int) -> Sample:
+    """The figures of one sample: ``twin`` is ``view`` after ``action`` and the look-ahead."""
+    n = len(view.history)
+    start = twin.log_index[n] if n < len(twin.log_index) else len(view.log)
+    own_end = twin.log_index[n + 1] if n + 1 < len(twin.log_index) else len(twin.log)
+    own, later = twin.log[start:own_end], twin.log[start:]
+    unit = getattr(action, "unit", None)
+    target = getattr(action, "target", None)
+    other = unit if isinstance(action, ChargeReaction) else target
+    hit = [e for e in own if e.kind == "wounds" and e.data.get("unit") == target]
+    return Sample(value, _melee(later, unit, me), _fled(later, other), _side(later, unit),
+                  sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit))
+
+
+def _melee(events: list[Event], unit: object, me: int) -> bool | None:
+    for e in events:
+        if e.kind == "resolution" and unit in (e.data.get("units") or ()):
+            return e.data.get("winner") == me
+    return None
+
+
+def _fled(events: list[Event], unit: object) -> bool:
+    return unit is not None and any(e.kind == "flee" and e.data.get("unit") == unit for e in events)
+
+
+def _side(events: list[Event], unit: object) -> str | None:
+    for e in events:
+        if e.kind == "charge" and e.data.get("unit") == unit and isinstance(e.data.get("side"), str):
+            return str(e.data["side"])
+    return None
+
+
+# --- the words -------------------------------------------------------------------------------------------------
+def _pct(x: float) -> str:
+    return f"{round(100 * x)}%"
+
+
+def _name(game: Game, uid: object) -> str:
+    unit = game.state.units.get(uid) if isinstance(uid, str) else None
+    return unit.profile.name if unit is not None else str(uid)
+
+
+def _melee_words(c: Candidate) -> str:
+    """"70% to win the melee, 20% it flees" from the samples of a charge or a reaction."""
+    parts = []
+    fought = [s for s in c.samples if s.melee is not None]
+    if fought:
+        parts.append(f"{_pct(c.share(True, 'melee'))} to win the melee")
+    fled = c.share(True, "fled")
+    if fled:
+        parts.append(f"{_pct(fled)} {'the target flees' if isinstance(c.action, DeclareCharge) else 'it gets away'}")
+    if not parts:
+        parts.append("no melee in its look-ahead")
+    return ", ".join(parts)
+
+
+def _samples(c: Candidate) -> str:
+    n = len(c.samples)
+    return f"{n} sample{'s' if n != 1 else ''} of its own dice"
+
+
+def _short(game: Game, action: Action) -> str:
+    """An action in a few words without the player ("Ember Warlock casts Bone Armour on ...")."""
+    return action_text(game, action).partition(": ")[2]
+
+
+def _runner_up(t: Thinking, chosen: Candidate) -> Candidate | None:
+    others = [c for c in t.candidates if c.action != chosen.action and c.samples]
+    return max(others, key=lambda c: c.value) if others else None
+
+
+def reason(t: Thinking | None, game: Game, action: Action) -> str:
+    """Why ``action`` was chosen, from the figures ``t`` of the decision (see the module docstring); ``game`` is the
+    game before the action (for names)."""
+    if t is None:
+        return "no figures kept for this decision"
+    if t.fallback:
+        return "the rules refused its own choice, so it plays a legal answer at random"
+    chosen = t.candidate(action)
+    if chosen is None or not chosen.samples:
+        if t.decision in SETUP_DECISIONS:
+            return "by a quick rule of thumb (no look-ahead)"
+        if isinstance(action, Done) and t.decision == "declare_charge":
+            return "no unit of its has a charge worth judging"
+        return "nothing else it could do here"
+    n_judged = sum(1 for c in t.candidates if c.samples)
+    best_of = f"best of {n_judged}" if n_judged > 1 else "the only option judged"
+    rival = _runner_up(t, chosen)
+    margin = ""
+    if rival is not None:
+        ahead = chosen.value - rival.value
+        margin = (f", {ahead:.0f} points ahead of the next" if ahead >= 0.5
+                  else ", tied with the next: the first listed is kept")
+    if isinstance(action, DeclareCharge):
+        side = max((s.side for s in chosen.samples if s.side), key=lambda v: sum(
+            1 for s in chosen.samples if s.side == v), default=None)
+        where = f"{side} charge" if side else "a charge it may not complete"
+        return f"{where}: {_melee_words(chosen)} ({_samples(chosen)}; {best_of})"
+    if isinstance(action, ChargeReaction):
+        return f"{_melee_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
+    if isinstance(action, Done) and t.decision == "declare_charge" and rival is not None:
+        charge = rival.action
+        if isinstance(charge, DeclareCharge):
+            return (f"declares no more charges: its best charge ({_name(game, charge.unit)} on "
+                    f"{_name(game, charge.target)}: {_melee_words(rival)}) scored {chosen.value - rival.value:.0f} "
+                    f"points lower than holding back ({_samples(rival)})")
+    if isinstance(action, Done) and rival is not None:
+        ahead = chosen.value - rival.value
+        what = _short(game, rival.action)
+        if ahead < 0.5:
+            return f"ends the step: nothing else scored better ({what} tied; {_samples(chosen)})"
+        return f"ends the step: the best alternative ({what}) scored {ahead:.0f} points lower ({_samples(rival)})"
+    if isinstance(action, Shoot):
+        w = sum(s.wounds for s in chosen.samples) / len(chosen.samples)
+        k = sum(s.killed for s in chosen.samples) / len(chosen.samples)
+        return (f"{w:.1f} wounds and {k:.1f} models removed on average ({_samples(chosen)}; {best_of} targets"
+                f"{margin})")
+    if isinstance(action, Move):
+        hold = next((c for c in t.candidates if isinstance(c.action, Move) and c.action.action == "hold"
+                     and not c.action.path and c.samples), None)
+        vs = (f", {chosen.value - hold.value:+.0f} points against holding still" if hold is not None
+              and hold is not chosen else "")
+        return f"{best_of} moves by its position score{vs}"
+    if isinstance(action, (Pursue, FollowUp, Redirect)):
+        return f"{best_of} by its position score over {_samples(chosen)}{margin}"
+    return f"{best_of} by its position score ({_samples(chosen)}{margin})"
+
+
+__all__ = ["Candidate", "ExplainedPlayer", "Sample", "Thinking", "reason", "sample_of"]
