@@ -158,7 +158,7 @@ def can_move(state: GameState, unit: Unit) -> str | None:
 
 
 def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequence[Pose], *,
-                  rush_near_enemy: bool = False) -> MoveCheck:
+                  rush_near_enemy: bool = False, difficult: bool | None = None) -> MoveCheck:
     """Check a Hold, Advance or Rush along ``path``; returns the geometry check of the legal path.
 
     Raises ``IllegalAction`` naming the rule broken: Shaken/melee units stay idle, Immobile units only Hold,
@@ -191,15 +191,15 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
     check = state.scene.check_path(unit.id, unit.pose, list(path), fly_over=flying(unit))
     if not check.ok:
         raise path_problem(check, state)
-    if "difficult" in check.traits_crossed and not ignores_difficult(unit):
+    in_difficult = "difficult" in check.traits_crossed if difficult is None else difficult
+    if in_difficult and not ignores_difficult(unit):
         allowance = min(allowance, DIFFICULT_CAP)
     if shape.distance > allowance + 1e-4:
-        limit = "6\" in difficult terrain" if allowance == DIFFICULT_CAP and "difficult" in check.traits_crossed \
-            else f"{allowance:g}\""
+        limit = "6\" in difficult terrain" if allowance == DIFFICULT_CAP and in_difficult else f"{allowance:g}\""
         if backward:
             limit += " (half, moving sideways or backward)"
         raise IllegalAction(
-            "Difficult Terrain" if "difficult" in check.traits_crossed and allowance <= DIFFICULT_CAP else
+            "Difficult Terrain" if in_difficult and allowance <= DIFFICULT_CAP else
             {MoveAction.ADVANCE: "Advancing", MoveAction.RUSH: "Rushing"}.get(action, "Movement"),
             f"moves {shape.distance:.2f}\" but may move at most {limit}",
             shape.end.xy,

@@ -66,6 +66,7 @@ from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
+from game.engine.shooting import AOWFBR_SHOTS, ShotRules
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
@@ -117,6 +118,20 @@ class Ruleset(ABC):
     Hold, one after an Advance (``shooting.shooting_rows``)."""
     cover_to_hit: ClassVar[bool] = False
     """Cover gives the shooters -1 to hit (AoF:R 2.16 "Cover Terrain"); False: +1 to the target's Defense."""
+    shot_rules: ClassVar[ShotRules] = AOWFBR_SHOTS
+    """The book's meanings of Stealth, Poison and Artillery when shooting (``shooting.ShotRules``; AoWFBR's by
+    default)."""
+    valueless_rules: ClassVar[frozenset[str]] = frozenset()
+    """Rules of ``profiles.VALUE_OPTIONAL`` this ruleset's book writes without an (X) value (AoF:R 2.16: ``Fear``);
+    the others must be written with one. A scenario spelling one the other way is refused at load."""
+    elevation_height: ClassVar[float | None] = None
+    """Elevated terrain (hills) this tall or taller is refused at load (AoF:R 2.16 "Elevation", not modelled);
+    None: any height."""
+    upgrade_hints: ClassVar[Mapping[str, str]] = {}
+    """Why an upgrade this ruleset refuses is refused, in words, by upgrade (the load message adds it)."""
+    activation_words: ClassVar[tuple[str, str]] = ("this turn", "turn")
+    """How the window says when a unit acted: "Held this turn" (AoWFBR's player turns) or "Advanced activated this
+    round" words (AoF:R 2.16's activations), and the name of one such period ("turn", "round")."""
     rule_texts: ClassVar[Mapping[str, str]] = {}
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""
