@@ -212,7 +212,16 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
 
 def shot_odds(state: GameState, action: Shoot) -> ShotOdds | None:
     """The exact law of ``action``'s outcome, or None when it cannot be computed exactly here (see the module
-    docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does."""
+    docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does. A ruleset whose
+    shooting differs from AoWFBR's (AoF:R 2.16: every model fires, cover -1 to hit, Poison, Artillery) is
+    simulated on the engine itself (None)."""
+    from game.engine.rulesets import RULESETS
+    rules = RULESETS.get(state.ruleset)
+    all_rows = bool(getattr(rules, "all_models_shoot", False))
+    if all_rows or getattr(rules, "cover_to_hit", False) or \
+            getattr(rules, "shot_rules", shooting.AOWFBR_SHOTS) != shooting.AOWFBR_SHOTS:
+        shooting.plan_shot(state, action, all_rows=all_rows)   # still raises when illegal
+        return None
     order, sniping = shooting.plan_shot(state, action)
     target = state.unit(action.target)
     if len(order) > 1 and (target.hero_alive or any(arm.weapon.has("Blast") for arm, _ in order[1:])):

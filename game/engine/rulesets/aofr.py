@@ -70,7 +70,7 @@ from game.engine.special_rules import (
     sergeant_modifier,
     weapon_value,
 )
-from game.engine.state import MoveAction, Pending, Phase, Removal, Step, Unit
+from game.engine.state import GameState, MoveAction, Pending, Phase, Removal, Step, Unit
 from geometry.arcs import Arc
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, forward_vector
@@ -192,6 +192,29 @@ class AoFR216(Ruleset):
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
+
+    prompts: ClassVar[Mapping[str, str]] = {
+        "ambush": "Ambush: place {unit} anywhere over 12\" from enemy units (click or drag, Q/E pivots, Enter); "
+                  "Space places no more this round.",
+    }
+
+    @classmethod
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """AoF:R 2.16's modifiers on ``unit`` in words (``aofr_rules.in_force_words``)."""
+        a = state.activation
+        fatigued = isinstance(a, Activations) and unit.id in a.fatigued
+        return aofr_rules.in_force_words(state, unit, fatigued)
+
+    @classmethod
+    def activation_status(cls, state: GameState, unit: Unit) -> str | None:
+        """"Activating Units": whether ``unit`` is being activated, has activated or may still activate this
+        round."""
+        a = state.activation
+        if not isinstance(a, Activations) or not unit.on_table:
+            return None
+        if a.unit == unit.id:
+            return "Being activated"
+        return "Activated this round" if unit.id in a.activated else "Not activated yet this round"
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)

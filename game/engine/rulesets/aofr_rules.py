@@ -145,6 +145,39 @@ def other_difficult(state: GameState, unit: Unit, path: list[Pose]) -> bool:
     return False
 
 
+def in_force_words(state: GameState, unit: Unit, fatigued: bool) -> list[str]:
+    """What changes ``unit``'s rolls and moves right now under AoF:R 2.16, in words for the unit card (its book's
+    meanings: no AoWFBR Musician move, Stealth at any distance...). ``fatigued``: it struck in a melee this round."""
+    from game.engine.special_rules import defense_profile, fast_modifier, slow_modifier
+    from game.engine.state import MoveAction
+    out: list[str] = []
+    if unit.shaken:
+        out.append("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next activation is idle")
+    if fatigued:
+        out.append("Fatigue: struck in a melee this round, hits only on unmodified 6s in later melees")
+    for action, what in ((MoveAction.ADVANCE, "Advance"), (MoveAction.RUSH, "Rush/Charge")):
+        bits = [str(m) for m in (fast_modifier(unit, action), slow_modifier(unit, action)) if m is not None]
+        if bits:
+            out.append(f"{what}: {', '.join(bits)}")
+    if unit.all_have("Stealth"):
+        out.append("Stealth: -1 to be hit by shooting")
+    if defense_profile(unit).has("Artillery"):
+        out.append(f"Artillery: Defense {ARTILLERY_DEFENSE}+ against shooting")
+    if has_fear(unit):
+        out.append("Fear: +D3 wounds to its melee results")
+    if command_wounds(unit):
+        out.append("Musician / Battle Standard: +1 wound to its melee results")
+    q, taker = morale_quality(unit)
+    if taker is not unit.profile:
+        out.append(f"Morale tests at Quality {q}+ (its hero's)")
+    if unit.hero_alive and unit.regulars > 0:
+        out.append(f"Blocks with the unit's Defense {unit.profile.defense}+, its hero included, while other models "
+                   "live")
+    if unit.on_table and state.scene.is_elevated(unit.id):
+        out.append("On a hill: sees over one unit or terrain piece in the way")
+    return out
+
+
 def ambush_problem(state: GameState, unit: Unit, pose: Pose) -> str | None:
     """AoF:R 2.16 "Ambush": "you may place the model anywhere on the table, over 12\" away from enemy units". Why
     ``pose`` is not such a place for ``unit`` (the placement's other checks are the shared ones), or None."""
@@ -159,6 +192,6 @@ def ambush_problem(state: GameState, unit: Unit, pose: Pose) -> str | None:
 
 __all__ = [
     "AMBUSH_DISTANCE", "AOFR_SHOTS", "ARTILLERY_DEFENSE", "POISON_MULTIPLIER", "ambush_problem", "command_wounds",
-    "fear_wounds", "fearless", "has_fear", "hill_going_up", "morale_quality", "other_difficult", "poison_extra",
-    "strike_kinds",
+    "fear_wounds", "fearless", "has_fear", "hill_going_up", "in_force_words", "morale_quality", "other_difficult",
+    "poison_extra", "strike_kinds",
 ]

@@ -158,6 +158,23 @@ class Ruleset(ABC):
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
 
+    prompts: ClassVar[Mapping[str, str]] = {}
+    """The window's instruction for a pending decision, by decision, where this ruleset's book words it otherwise
+    than AoWFBR's (``{unit}`` stands for the unit's name); the others are the window's own."""
+
+    @classmethod
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """What changes the unit's rolls and moves right now, in words, for the unit card (default: AoWFBR's
+        ``special_rules.modifiers_in_force``)."""
+        from game.engine.special_rules import modifiers_in_force
+        return modifiers_in_force(state, unit)
+
+    @classmethod
+    def activation_status(cls, state: GameState, unit: Unit) -> str | None:
+        """Where the unit stands in this round's activations, in words ("Activated this round"), or None for a
+        ruleset without activations."""
+        return None
+
     def __init__(self, game: GameHost) -> None:
         # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
         # player makes thousands) and its state alive until the garbage collector runs.

@@ -37,13 +37,20 @@ def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
     ("profile: Canton Swordsmen, models: 5}", "profile: Canton Pikemen, models: 10}", "armies[0].units[1].profile",
      "Canton Pikemen has Counter (weapon Pike), a special rule Age of Fantasy: Regiments 2.16 (aofr-2.16) does not "
      "have here"),
+    # "Fear": AoF:R 2.16 writes it without a value (+D3 wounds); AoWFBR's Fear(X) is refused
     ("profile: Ironhide Brutes, models: 5}", "profile: Stone Trolls, models: 3}", "armies[1].units[2].profile",
-     "Stone Trolls has Fear(1)"),
+     "Stone Trolls has Fear(1): Age of Fantasy: Regiments 2.16 (aofr-2.16) writes Fear, without a value"),
+    # "Command Groups": the Musician / Battle Standard is one upgrade, written banner
     ("{id: swords-2, profile: Canton Swordsmen, models: 5}",
-     "{id: swords-2, profile: Canton Swordsmen, models: 5, upgrades: [banner]}", "armies[0].units[1].upgrades",
-     "Age of Fantasy: Regiments 2.16 (aofr-2.16) has no banner upgrade here"),
-    ("{name: Hay Meadow, kind: field,", "{name: Hay Meadow, kind: hill,", "terrain[1]",
-     "Hay Meadow is elevated terrain"),
+     "{id: swords-2, profile: Canton Swordsmen, models: 5, upgrades: [musician]}", "armies[0].units[1].upgrades",
+     "has no musician upgrade here; it plays: banner, sergeant (AoF:R 2.16's \"Musician / Battle Standard\" is one "
+     "upgrade: write banner)"),
+    # "Elevation": pieces 3" or taller count vertical movement, not modelled
+    ("{name: Hay Meadow, kind: field,", "{name: Hay Meadow, kind: hill, height: 4,", "terrain[1]",
+     "Hay Meadow is 4\" tall: Age of Fantasy: Regiments 2.16 (aofr-2.16) counts pieces 3\" or taller as Elevation"),
+    # "Special Rules": Phalanx, Breath Attack and Wizard are not played; AoWFBR's Counter is not AoF:R's
+    ("profile: Canton Swordsmen, models: 5}", "profile: Canton Loremaster, models: 1}", "armies[0].units[1].profile",
+     "Canton Loremaster has Caster(2), a special rule Age of Fantasy: Regiments 2.16 (aofr-2.16) does not have"),
     ("rounds: 4\n", "rounds: 4\nstart: {round: 1, player: 1, phase: movement}\n", "start.phase",
      "Age of Fantasy: Regiments 2.16 (aofr-2.16) has no movement phase"),
     ("mission: standard\n", "mission: king_of_the_hill\n", "mission",
