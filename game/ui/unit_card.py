@@ -62,15 +62,18 @@ def unit_state_words(state: GameState, unit: Unit) -> list[str]:
             parts.append(name + (f" (in its {arc.value})" if arc is not None and arc.value != "front" else ""))
         out.append(f"Engaged with {html.escape(', '.join(parts))}")
     rules = ruleset_of(state)
-    when = getattr(rules, "activation_words", ("this turn", "turn"))[0]   # "this turn" / "when activated this round"
+    when = getattr(rules, "activation_words", ("this turn", "turn"))[0]   # AoWFBR: "this turn"
     status = rules.activation_status(state, unit) if rules is not None else None
-    if status:
-        out.append(status)
+    did = []
     if unit.move_action is not None:
-        out.append(_DID.get(unit.move_action.value, unit.move_action.value) + f" {when}")
+        did.append(_DID.get(unit.move_action.value, unit.move_action.value))
     if unit.shot_targets:
         names = ", ".join(state.units[t].profile.name if t in state.units else t for t in unit.shot_targets)
-        out.append(f"Shot at {html.escape(names)} {when}")
+        did.append(f"shot at {html.escape(names)}")
+    if status:        # an activation ruleset: "Activated this round: Held, shot at Orcs"
+        out.append(status + (": " + ", ".join(did) if did else ""))
+    elif did:
+        out.append(f"{'; '.join(d[0].upper() + d[1:] for d in did)} {when}")
     if unit.embarked_in:
         transport = state.units.get(unit.embarked_in)
         name = transport.profile.name if transport is not None else unit.embarked_in

@@ -164,7 +164,7 @@ class AoFR216(Ruleset):
     elevation_height: ClassVar[float | None] = ELEVATION_HEIGHT
     upgrade_hints: ClassVar[Mapping[str, str]] = {
         "musician": "AoF:R 2.16's \"Musician / Battle Standard\" is one upgrade: write banner"}
-    activation_words: ClassVar[tuple[str, str]] = ("when activated this round", "round")
+    activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
     rule_texts: ClassVar[Mapping[str, str]] = {
         "Impact": "When it charges (not fatigued), each model of the two front rows deals X automatic hits.",
         "Furious": "When it charges, each striking model gets +1 attack with its first melee weapon.",

@@ -130,8 +130,9 @@ class Ruleset(ABC):
     upgrade_hints: ClassVar[Mapping[str, str]] = {}
     """Why an upgrade this ruleset refuses is refused, in words, by upgrade (the load message adds it)."""
     activation_words: ClassVar[tuple[str, str]] = ("this turn", "turn")
-    """How the window says when a unit acted: "Held this turn" (AoWFBR's player turns) or "Advanced activated this
-    round" words (AoF:R 2.16's activations), and the name of one such period ("turn", "round")."""
+    """How the window says when a unit acted and the name of that period: ("this turn", "turn") for AoWFBR's player
+    turns ("Held this turn"), ("this round", "round") for AoF:R 2.16's activations (with ``activation_status``:
+    "Activated this round: Held, shot at Orcs")."""
     rule_texts: ClassVar[Mapping[str, str]] = {}
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""

@@ -35,7 +35,8 @@ def breakdown_html(player: int, vp: int, lines: list[tuple[str, int]], stats: Pl
     """One player's column: total, each line of the breakdown, and (with ``stats``) their dice luck. ``words``:
     what the score counts, in full and short (the ruleset's ``score_words``)."""
     colour = palette.PLAYER_HTML[player]
-    out = [f"<font size=5 color='{colour}'><b>Player {player}: {vp} {words[1]}</b></font>"]
+    short = words[1][:-1] if vp == 1 and words[1].endswith("s") else words[1]     # "1 marker", "2 markers"
+    out = [f"<font size=5 color='{colour}'><b>Player {player}: {vp} {short}</b></font>"]
     if not lines:
         out.append(f"<font color='#9aa4ac'>No {words[0]}.</font>")
     for text, points in lines:
