@@ -477,6 +477,10 @@ def state_is_consistent(state: GameState) -> list[str]:
     scene = state.scene
     on = [u for u in state.units.values() if u.on_table]
     fleeing, their_combat = awaiting_pursuit(state)
+    from game.engine.rulesets import RULESETS
+    factory = RULESETS.get(state.ruleset)
+    tolerate = getattr(factory, "tolerated_closeness", None)
+    tolerated: set[frozenset[str]] = tolerate(state) if tolerate is not None else set()
     for u in state.units.values():
         if u.models < 0 or u.models > u.starting_models:
             problems.append(f"{u.id} has {u.models} models (started with {u.starting_models})")
@@ -494,7 +498,8 @@ def state_is_consistent(state: GameState) -> list[str]:
             elif a.player != b.player and fa.distance(fb) < 1.0 - 1e-3:
                 related = (b.id in a.engaged_with or a.id in b.engaged_with or _in_same_combat(state, a, b)
                            or MoveAction.CHARGE in (a.move_action, b.move_action)
-                           or ({a.id, b.id} <= their_combat and bool({a.id, b.id} & fleeing)))
+                           or ({a.id, b.id} <= their_combat and bool({a.id, b.id} & fleeing))
+                           or frozenset((a.id, b.id)) in tolerated)     # a ruling's (AoF:R: moving back 1")
                 if not related:
                     problems.append(f"{a.id} is within 1\" of enemy {b.id} outside melee "
                                     f"({fa.distance(fb):.2f}\")")

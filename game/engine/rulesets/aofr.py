@@ -143,6 +143,9 @@ class Activations:
     """Players who placed all the Ambush units they wanted this round ("Ambush"; stage ``ambush``)."""
     ambush_next: int | None = None
     """The player who places the next Ambush unit this round."""
+    close: list[list[str]] = field(default_factory=list)
+    """Enemy pairs a melee left within 1" of each other out of melee ("Moving back 1"", docs/rulings.md), kept from
+    round to round while they stay that close."""
 
 
 class AoFR216(Ruleset):
@@ -311,7 +314,10 @@ class AoFR216(Ruleset):
         s = self.state
         s.phase, s.step = Phase.ACTIVATION, Step.ACTIVATION
         s.first_player = first
+        old = self._current()
         s.activation = Activations(first)
+        if old is not None:        # pairs a melee left within 1" stay tolerated while they stay that close
+            s.activation.close = [sorted(p) for p in self.tolerated_closeness(s)]
         for u in s.units.values():
             u.reset_turn_flags()
         events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
@@ -826,14 +832,58 @@ class AoFR216(Ruleset):
             if s.scene.check_path(mover.id, mover.pose, [end], exclusion=0.0).ok:
                 legal.append((mover, end, d))
         if not legal:
+            self._note_close(charger, target)
             return [Event("consolidate", f"{charger.name} cannot move back", {"unit": charger.id, "kind": "none"})]
-        # the first that leaves both 1" from every enemy (the charge may have ended nearer another), else the first
-        mover, end, d = next((c for c in legal if self._clear_of_enemies(c[0], c[1], charger, target)), legal[0])
+        # the first that leaves both 1" from every enemy (the charge may have ended nearer another); else the first
+        # that brings neither nearer an enemy it stands within 1" of ("Advancing": models may not move within 1" of
+        # other units); else the first (docs/rulings.md "Moving back 1"")
+        mover, end, d = next((c for c in legal if self._clear_of_enemies(c[0], c[1], charger, target)), None) or \
+            next((c for c in legal if not self._closer_to_enemies(c[0], c[1])), legal[0])
         assert mover.pose is not None
         start = mover.pose
         s.place(mover, end)
+        self._note_close(charger, target)
         return [Event("consolidate", f"{mover.name} moves back {d:g}\"",
                       {"unit": mover.id, "kind": "back", "from": _pose(start), "to": _pose(end)})]
+
+    def _closer_to_enemies(self, mover: Unit, end: Pose) -> bool:
+        """Whether ``mover`` at ``end`` would stand nearer than now to an enemy it would be within 1" of."""
+        scene = self.state.scene
+        fp = footprint_polygon(end, mover.formation)
+        for enemy in self.state.enemies_of(mover.player):
+            d = fp.distance(scene.footprint(enemy.id))
+            if d < 1.0 - 1e-6 and d < scene.distance(mover.id, enemy.id) - 1e-6:
+                return True
+        return False
+
+    def _note_close(self, charger: Unit, target: Unit) -> None:
+        """Remember enemy pairs a melee leaves within 1" of each other out of melee (a blocked move back; a charge
+        that ended near another enemy): legal by docs/rulings.md "Moving back 1"", until one of them moves away
+        (``tolerated_closeness``)."""
+        a, scene = self.act, self.state.scene
+        for unit in (charger, target):
+            if not unit.on_table:
+                continue
+            for enemy in self.state.enemies_of(unit.player):
+                pair = sorted((unit.id, enemy.id))
+                if enemy.id not in unit.engaged_with and scene.distance(unit.id, enemy.id) < 1.0 - 1e-6 \
+                        and pair not in a.close:
+                    a.close.append(pair)
+
+    @classmethod
+    def tolerated_closeness(cls, state: GameState) -> set[frozenset[str]]:
+        """Enemy pairs left within 1" of each other out of melee by a melee (see ``_note_close``) and still that
+        close: the invariant checks (``game.autoplay.state_is_consistent``) accept them."""
+        a = state.activation
+        if not isinstance(a, Activations):
+            return set()
+        out = set()
+        for pair in a.close:
+            x, y = (state.units.get(u) for u in pair)
+            if x is not None and y is not None and x.on_table and y.on_table and \
+                    state.scene.distance(x.id, y.id) < 1.0 - 1e-6:
+                out.add(frozenset(pair))
+        return out
 
     def _clear_of_enemies(self, mover: Unit, end: Pose, charger: Unit, target: Unit) -> bool:
         """Whether ``mover`` at ``end`` and the other unit of the melee stand 1" from every enemy unit."""

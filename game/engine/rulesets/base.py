@@ -171,6 +171,12 @@ class Ruleset(ABC):
         return modifiers_in_force(state, unit)
 
     @classmethod
+    def tolerated_closeness(cls, state: GameState) -> set[frozenset[str]]:
+        """Pairs of enemy unit ids this ruleset's rulings let stand within 1" of each other out of melee right now
+        (the invariant checks accept them); default none."""
+        return set()
+
+    @classmethod
     def activation_status(cls, state: GameState, unit: Unit) -> str | None:
         """Where the unit stands in this round's activations, in words ("Activated this round"), or None for a
         ruleset without activations."""

@@ -270,3 +270,20 @@ def test_scouts_of_both_players_are_placed_after_a_roll_off():
                 and game.state.units[action.unit].has("Scout"):
             first_scout = action.player
     assert scout_roll is not None and first_scout == scout_roll
+
+
+def test_units_a_melee_leaves_within_1_inch_are_tolerated_while_they_stay_that_close():
+    """Rulebook "Consolidation Moves" ("the charging unit must move back by 1\"") and "Advancing" ("Models may not
+    move within 1\" of other units"): when no move back can take the units 1" from every enemy (a charge that ended
+    near another enemy, a blocked move back), they stay out of melee where they are (docs/rulings.md "Moving back
+    1\""); the invariant checks accept the pair while it stays that close, and only then."""
+    from game.autoplay import state_is_consistent
+    from game.engine.rulesets.aofr import AoFR216, Activations
+    a, b = unit("a", 1, models=5), unit("b", 2, front_y=FRONT_Y + 0.5, models=5)
+    game = aofr_game([a, b])
+    act = game.state.activation
+    assert isinstance(act, Activations)
+    assert any("within 1" in p for p in state_is_consistent(game.state))
+    act.close.append(["a", "b"])
+    assert AoFR216.tolerated_closeness(game.state) == {frozenset({"a", "b"})}
+    assert state_is_consistent(game.state) == []
