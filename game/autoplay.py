@@ -362,7 +362,8 @@ class RandomPlayer:
         return Done(player)
 
     def _sample_ambush(self, game: Game, player: int, options: list[str]) -> Action | None:
-        """An Ambush unit placed fully within 6" of a random table edge, facing the table (rulebook "Ambush")."""
+        """An Ambush unit placed fully within 6" of a random table edge, facing the table (AoWFBR "Ambush"), else
+        anywhere on the table (AoF:R 2.16 "Ambush": over 12" from enemy units); None when no try is legal."""
         s = game.state
         uid = self.rng.choice(options)
         f = s.units[uid].formation
@@ -374,6 +375,12 @@ class RandomPlayer:
             inward = self.rng.uniform(half, 6.0 - half) if half < 3.0 else half
             pose = {"south": Pose(along, inward, 0.0), "north": Pose(along, d - inward, 180.0),
                     "west": Pose(inward, along, 90.0), "east": Pose(w - inward, along, 270.0)}[edge]
+            action = Deploy(player, uid, pose)
+            if _legal(game, action):
+                return action
+        for _ in range(60):     # AoF:R 2.16 "Ambush": anywhere over 12" from enemy units
+            pose = Pose(self.rng.uniform(f.width / 2 + 0.1, w - f.width / 2 - 0.1),
+                        self.rng.uniform(f.depth / 2 + 0.1, d - f.depth / 2 - 0.1), self.rng.uniform(0.0, 360.0))
             action = Deploy(player, uid, pose)
             if _legal(game, action):
                 return action
