@@ -15,8 +15,11 @@ fails); a Wavering unit's activation is idle (``rally_pivot`` up to 90° or ``do
 ends its Wavering. "The Mission": markers seized at the end of each round; after 4 rounds most markers wins.
 
 The special rules this ruleset plays are ``SPECIAL_RULES`` (its book's wording where it differs from AoWFBR:
-Impact automatic hits, Furious +1 attack, Fearless +1 to morale); a scenario using any other is refused at load
-(``game.scenario``). Rulings: docs/rulings.md "AoF:R 2.16".
+Impact automatic hits, Furious +1 attack, Fearless +1 to morale, and ``aofr_rules``: Fear +D3, Poison 6s x3,
+Stealth at any distance, Artillery Defense 2+ against shooting, a joined Hero's strikes and Quality, the Musician /
+Battle Standard +1, hills difficult going up); "Scout" is the shared deployment's with a roll-off, "Ambush" a step at
+the beginning of rounds 2+ (decision ``ambush``: ``deploy`` anywhere over 12" from enemies, or ``done``). A scenario
+using any other rule is refused at load (``game.scenario``). Rulings: docs/rulings.md "AoF:R 2.16".
 """
 
 from __future__ import annotations
