@@ -278,7 +278,7 @@ def test_units_a_melee_leaves_within_1_inch_are_tolerated_while_they_stay_that_c
     near another enemy, a blocked move back), they stay out of melee where they are (docs/rulings.md "Moving back
     1\""); the invariant checks accept the pair while it stays that close, and only then."""
     from game.autoplay import state_is_consistent
-    from game.engine.rulesets.aofr import AoFR216, Activations
+    from game.engine.rulesets.aofr import Activations, AoFR216
     a, b = unit("a", 1, models=5), unit("b", 2, front_y=FRONT_Y + 0.5, models=5)
     game = aofr_game([a, b])
     act = game.state.activation
