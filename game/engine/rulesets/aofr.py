@@ -78,7 +78,6 @@ from geometry.arcs import Arc
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, forward_vector
 from geometry.shapes import footprint_polygon
-from geometry.terrain import ELEVATED
 
 SPECIAL_RULES = frozenset({
     "Ambush", "AP", "Artillery", "Blast", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero",
@@ -243,6 +242,7 @@ class AoFR216(Ruleset):
         """Deployment (markers and units placed alternately; no first-turn roll-off), or the scenario's round with
         its player activating first."""
         s = self.state
+        s.hills_going_up = True        # "Terrain Guidelines": "Hills - difficult terrain when going up"
         if s.phase is Phase.DEPLOYMENT:
             events = deployment.begin(s, self.dice, first_turn_roll_off=False, scout_roll_off=True)
             return events + self._after_deployment()
@@ -532,13 +532,8 @@ class AoFR216(Ruleset):
         if kind is MoveAction.RUSH and shape.pivots and shape.legs and \
                 abs(bearing_difference(shape.legs[0][0].facing, shape.end.facing)) > 1e-6:
             raise IllegalAction("Rushing", "the unit may first pivot by up to 90°, and then moves in a straight line")
-        path = list(action.path)
-        difficult = None
-        if any(ELEVATED in t.traits for t in self.state.terrain):
-            # "Hills - difficult terrain when going up" (docs/rulings.md): the ruleset decides what is difficult
-            difficult = aofr_rules.other_difficult(self.state, unit, path) or \
-                aofr_rules.hill_going_up(self.state, unit, path)
-        check = validate_move(self.state, unit, kind, path, rush_near_enemy=True, difficult=difficult)
+        # "Hills - difficult terrain when going up": GameState.hills_going_up, set by start()
+        check = validate_move(self.state, unit, kind, action.path, rush_near_enemy=True)
         return unit, kind, check
 
     def check_move(self, action: Move) -> IllegalAction | None:

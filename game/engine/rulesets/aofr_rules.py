@@ -10,7 +10,8 @@
   weapons and Quality), ``fear_wounds`` ("Fear": +D3 wounds to the melee result), ``command_wounds`` ("Musician /
   Battle Standard": +1), ``poison_extra`` (melee Poison 6s).
 * Morale: ``morale_quality`` / ``fearless`` ("Hero": the unit may use the hero's Quality).
-* Terrain: ``hill_going_up`` (hills are difficult "when going up").
+* Terrain: hills are difficult "when going up": the shared ``movement.crosses_difficult`` and the charge path
+  (``charge.plan_charge``), switched on by ``GameState.hills_going_up``.
 * Ambush ("Ambush"): ``ambush_problem`` (anywhere, over 12" from enemy units, at the beginning of a round after
   the first).
 """
@@ -20,15 +21,13 @@ from __future__ import annotations
 from game.engine.attacks import Modifier
 from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
-from game.engine.movement import path_shape
 from game.engine.profiles import Profile, Weapon
 from game.engine.shooting import ShotRules
 from game.engine.special_rules import BANNER, MUSICIAN, carries
 from game.engine.state import GameState, Unit
 from geometry.formation import hero_index
 from geometry.pose import Pose
-from geometry.shapes import footprint_polygon, overlap_area
-from geometry.terrain import DIFFICULT, ELEVATED
+from geometry.shapes import footprint_polygon
 
 POISON_MULTIPLIER = 3
 """AoF:R 2.16 "Poison": an unmodified 6 to hit "is multiplied by 3"."""
@@ -107,44 +106,6 @@ def fearless(unit: Unit, taker: Profile) -> Modifier | None:
     return Modifier("Fearless", 1) if taker.has("Fearless") else None
 
 
-def hill_going_up(state: GameState, unit: Unit, path: list[Pose]) -> bool:
-    """AoF:R 2.16 "Terrain Guidelines": "Hills - difficult terrain when going up": whether ``unit`` moving along
-    ``path`` (from where it stands) goes up a hill: a model's base sweeps a piece that is both ``elevated`` and
-    ``difficult`` on which the unit did not already stand (more than half of its footprint: ``Scene.is_elevated``
-    for that piece). Moving along or down a hill the unit stands on is not difficult (docs/rulings.md). Pivots
-    ignore terrain ("Pivoting"), so only the straight legs are swept."""
-    hills = [t for t in state.terrain if ELEVATED in t.traits and DIFFICULT in t.traits]
-    if not hills or unit.pose is None:
-        return False
-    start = unit.pose
-    start_fp = footprint_polygon(start, unit.formation)
-    shape = path_shape(start, path)
-    poses = [start] + [b for _, b in shape.legs]
-    for piece in hills:
-        if overlap_area(start_fp, piece.shape) > 0.5 * start_fp.area:
-            continue                                   # on top already: along or down is not "going up"
-        for a, b in zip(poses, poses[1:], strict=False):
-            swept = footprint_polygon(a, unit.formation).union(footprint_polygon(b, unit.formation)).convex_hull
-            if overlap_area(swept, piece.shape) > 1e-9:
-                return True
-    return False
-
-
-def other_difficult(state: GameState, unit: Unit, path: list[Pose]) -> bool:
-    """Whether ``path`` sweeps difficult terrain that is not a hill (fields, forests...: difficult whichever the
-    way)."""
-    pieces = [t for t in state.terrain if DIFFICULT in t.traits and ELEVATED not in t.traits]
-    if not pieces or unit.pose is None:
-        return False
-    shape = path_shape(unit.pose, path)
-    poses = [unit.pose] + [b for _, b in shape.legs]
-    for a, b in zip(poses, poses[1:], strict=False):
-        swept = footprint_polygon(a, unit.formation).union(footprint_polygon(b, unit.formation)).convex_hull
-        if any(overlap_area(swept, t.shape) > 1e-9 for t in pieces):
-            return True
-    return False
-
-
 def in_force_words(state: GameState, unit: Unit, fatigued: bool) -> list[str]:
     """What changes ``unit``'s rolls and moves right now under AoF:R 2.16, in words for the unit card (its book's
     meanings: no AoWFBR Musician move, Stealth at any distance...). ``fatigued``: it struck in a melee this round."""
@@ -192,6 +153,5 @@ def ambush_problem(state: GameState, unit: Unit, pose: Pose) -> str | None:
 
 __all__ = [
     "AMBUSH_DISTANCE", "AOFR_SHOTS", "ARTILLERY_DEFENSE", "POISON_MULTIPLIER", "ambush_problem", "command_wounds",
-    "fear_wounds", "fearless", "has_fear", "hill_going_up", "in_force_words", "morale_quality", "other_difficult",
-    "poison_extra", "strike_kinds",
+    "fear_wounds", "fearless", "has_fear", "in_force_words", "morale_quality", "poison_extra", "strike_kinds",
 ]

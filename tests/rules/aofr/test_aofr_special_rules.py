@@ -179,6 +179,29 @@ def test_hills_are_difficult_only_when_going_up():
     assert game.check_move(Move(1, "top", "rush", (Pose(p.x, p.y + 8.0, 0.0),))) is None
 
 
+def test_a_charge_down_the_hill_it_stands_on_is_not_difficult_but_up_a_hill_is():
+    """Rulebook "Terrain Guidelines": "Hills - difficult terrain when going up"; "Difficult Terrain": 6" at most.
+    An 8" charge from the top of the hill down to an enemy below is allowed; the same charge up the hill is not."""
+    hill = TerrainShape(0, "Hill", ((20.0, 14.0), (52.0, 14.0), (52.0, 34.0), (20.0, 34.0)),
+                        frozenset({"cover", "difficult", "elevated"}))
+    top = unit("top", 1, ORCS, models=5, front_y=30.0, x=36.0)
+    below = unit("below", 2, ORCS, models=5, front_y=38.0, x=36.0)    # 8" away, off the hill
+    game = aofr_game([top, below], terrain=[hill], dice=[1] * 5)      # the charger's five strikes miss
+    game.apply(Activate(1, "top"))
+    assert game.charge_targets("top") == ["below"]
+    game.apply(DeclareCharge(1, "top", "below"))
+    assert "below" in top.engaged_with and game.pending is not None and game.pending.decision == "strike_back"
+    low = unit("low", 1, ORCS, models=5, front_y=6.0, x=36.0)
+    high = unit("high", 2, ORCS, models=5, front_y=16.0, x=36.0)      # 10" away, 2" up the hill
+    game = aofr_game([low, high], terrain=[hill])
+    game.apply(Activate(1, "low"))
+    assert game.charge_targets("low") == []
+    p = low.pose
+    assert p is not None
+    err = game.check_move(Move(1, "low", "rush", (Pose(p.x, p.y + 9.0, 0.0),)))   # 9" rush, 1" onto the hill
+    assert err is not None and err.rule == "Difficult Terrain"
+
+
 def test_rivers_and_ruins_are_dangerous_when_rushing_only():
     """Rulebook "Terrain Guidelines": "Rivers - dangerous terrain when crossing with rush or charge actions"
     ("Dangerous Terrain": one die per model, a 1 is a wound): an Advance through the river rolls nothing, a Rush
