@@ -362,7 +362,8 @@ class RandomPlayer:
         return Done(player)
 
     def _sample_ambush(self, game: Game, player: int, options: list[str]) -> Action | None:
-        """An Ambush unit placed fully within 6" of a random table edge, facing the table (rulebook "Ambush")."""
+        """An Ambush unit placed fully within 6" of a random table edge, facing the table (AoWFBR "Ambush"), else
+        anywhere on the table (AoF:R 2.16 "Ambush": over 12" from enemy units); None when no try is legal."""
         s = game.state
         uid = self.rng.choice(options)
         f = s.units[uid].formation
@@ -374,6 +375,12 @@ class RandomPlayer:
             inward = self.rng.uniform(half, 6.0 - half) if half < 3.0 else half
             pose = {"south": Pose(along, inward, 0.0), "north": Pose(along, d - inward, 180.0),
                     "west": Pose(inward, along, 90.0), "east": Pose(w - inward, along, 270.0)}[edge]
+            action = Deploy(player, uid, pose)
+            if _legal(game, action):
+                return action
+        for _ in range(60):     # AoF:R 2.16 "Ambush": anywhere over 12" from enemy units
+            pose = Pose(self.rng.uniform(f.width / 2 + 0.1, w - f.width / 2 - 0.1),
+                        self.rng.uniform(f.depth / 2 + 0.1, d - f.depth / 2 - 0.1), self.rng.uniform(0.0, 360.0))
             action = Deploy(player, uid, pose)
             if _legal(game, action):
                 return action
@@ -477,6 +484,10 @@ def state_is_consistent(state: GameState) -> list[str]:
     scene = state.scene
     on = [u for u in state.units.values() if u.on_table]
     fleeing, their_combat = awaiting_pursuit(state)
+    from game.engine.rulesets import RULESETS
+    factory = RULESETS.get(state.ruleset)
+    tolerate = getattr(factory, "tolerated_closeness", None)
+    tolerated: set[frozenset[str]] = tolerate(state) if tolerate is not None else set()
     for u in state.units.values():
         if u.models < 0 or u.models > u.starting_models:
             problems.append(f"{u.id} has {u.models} models (started with {u.starting_models})")
@@ -494,7 +505,8 @@ def state_is_consistent(state: GameState) -> list[str]:
             elif a.player != b.player and fa.distance(fb) < 1.0 - 1e-3:
                 related = (b.id in a.engaged_with or a.id in b.engaged_with or _in_same_combat(state, a, b)
                            or MoveAction.CHARGE in (a.move_action, b.move_action)
-                           or ({a.id, b.id} <= their_combat and bool({a.id, b.id} & fleeing)))
+                           or ({a.id, b.id} <= their_combat and bool({a.id, b.id} & fleeing))
+                           or frozenset((a.id, b.id)) in tolerated)     # a ruling's (AoF:R: moving back 1")
                 if not related:
                     problems.append(f"{a.id} is within 1\" of enemy {b.id} outside melee "
                                     f"({fa.distance(fb):.2f}\")")

@@ -52,7 +52,7 @@ from game.engine.magic import (
     new_magic_state,
 )
 from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES, fixed_markers
-from game.engine.profiles import KNOWN_RULES, UPGRADES, Profile, Weapon, parse_rule
+from game.engine.profiles import KNOWN_RULES, UPGRADES, VALUE_OPTIONAL, Profile, Weapon, parse_rule
 from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets import unplayable
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
@@ -71,7 +71,7 @@ from game.limits import (
     MAX_UNITS_PER_ARMY,
 )
 from game.reader import FileRefused, YamlFile, display_name, read_yaml
-from game.terrain_kinds import IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
+from game.terrain_kinds import ELEVATED, IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
 from geometry.formation import Formation, default_per_row
 from geometry.pose import Pose
 from geometry.shapes import footprint_polygon, overlap_area
@@ -1345,22 +1345,36 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
             if extra:
                 out.append(doc.problem(("terrain", i), f"{piece.name} is {', '.join(extra)} terrain, which {title} "
                                        f"does not play here; it plays: {', '.join(sorted(traits))}"))
+    elevation: float | None = getattr(factory, "elevation_height", None)
+    if elevation is not None:
+        for i, piece in enumerate(terrain):
+            if ELEVATED in piece.traits and piece.height >= elevation:
+                out.append(doc.problem(("terrain", i), f"{piece.name} is {piece.height:g}\" tall: {title} counts "
+                                       f"pieces {elevation:g}\" or taller as Elevation (vertical movement counted), "
+                                       f"which is not played here; give it a height under {elevation:g}\""))
+    valueless: frozenset[str] = getattr(factory, "valueless_rules", frozenset())
     for e in entries:
         loc: Loc = ("armies", e.army, "units", e.index)
-        if e.profile is not None and rules is not None:
+        if e.profile is not None:
             used = [(r, None) for r in e.profile.rules] + [(r, w.name) for w in e.profile.weapons for r in w.rules]
             for text, weapon in used:
-                name = parse_rule(text)[0]
-                if name not in rules:
-                    where = f" (weapon {weapon})" if weapon else ""
+                name, value = parse_rule(text)
+                where = f" (weapon {weapon})" if weapon else ""
+                if rules is not None and name not in rules:
                     out.append(doc.problem(loc + ("profile",), f"{e.profile.name} has {text}{where}, a special rule "
                                            f"{title} does not have here; it plays: {', '.join(sorted(rules))}"))
+                    break
+                if name in VALUE_OPTIONAL and (value is None) != (name in valueless):
+                    how = f"{name}, without a value" if name in valueless else f"{name}(X), with a value"
+                    out.append(doc.problem(loc + ("profile",), f"{e.profile.name} has {text}{where}: {title} "
+                                           f"writes {how}"))
                     break
         if upgrades is not None:
             for up in sorted(e.spec.upgrades):
                 if up not in upgrades:
+                    hint = getattr(factory, "upgrade_hints", {}).get(up, "")
                     out.append(doc.problem(loc + ("upgrades",), f"{title} has no {up} upgrade here; it plays: "
-                                           f"{', '.join(sorted(upgrades)) or 'none'}"))
+                                           f"{', '.join(sorted(upgrades)) or 'none'}" + (f" ({hint})" if hint else "")))
 
 
 def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None, out: list[_Problem]) -> None:

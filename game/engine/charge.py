@@ -17,7 +17,14 @@ from shapely.geometry import LineString
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.movement import DIFFICULT_CAP, dangerous_terrain_tests, ignores_difficult, move_allowance
+from game.engine.movement import (
+    DIFFICULT_CAP,
+    crosses_difficult,
+    dangerous_terrain_tests,
+    ignores_difficult,
+    move_allowance,
+    stands_on_hill,
+)
 from game.engine.random_charge import charge_allowance, measured_distance, roll_charge_distance
 from game.engine.special_rules import flying, immobile
 from game.engine.state import GameState, MoveAction, Removal, Unit
@@ -117,7 +124,8 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     in base contact with those it is nearer (``plan.also_contacts``); the facing change within one 90 degree
     pivot plus closing the gap; a clear path with at most one pivot (``geometry.charge_path``: no units or
     impassable terrain; the 1" rule does not apply) whose travel up to contact, like the distance to that side,
-    is within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain).
+    is within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain; with ``GameState.hills_going_up``,
+    AoF:R 2.16, a hill the charger stands on is not difficult on the way down or along it).
 
     ``explain`` False spares the work of naming what blocks the path when there is none, and rejects charges no
     path can reach early (``geometry.charge_path.charge_reach``): the verdict is the same, the message may name
@@ -160,12 +168,24 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     if turn > MAX_CHARGE_TURN + 1e-6:
         raise IllegalAction("Charge Moves", f"{unit.name} would have to turn {turn:.0f}° to contact "
                             f"the {side.value} of {target.name}; a charge pivots once by up to 90°", end.xy)
-    cap = DIFFICULT_CAP if not ignores_difficult(unit) and distance <= DIFFICULT_CAP + 1e-6 else -1.0
-    search = find_charge_path(scene, unit.id, unit.pose, target.id, side, end, allowance,
-                              max_pivot=MAX_PIVOT, max_closing=MAX_CHARGE_TURN - MAX_PIVOT,
-                              fly_over=flying(unit),  # rulebook "Flying": over units and terrain
-                              capped_traits=() if ignores_difficult(unit) else ("difficult",), capped_allowance=cap,
-                              explain=explain)
+    free = ignores_difficult(unit)
+    search = None
+    if not free and state.hills_going_up and stands_on_hill(state, unit):
+        # AoF:R 2.16 "Hills - difficult terrain when going up": down or along the hill it stands on is not
+        # difficult; the path search caps by trait, so search uncapped and keep the path if it goes up nothing
+        trial = find_charge_path(scene, unit.id, unit.pose, target.id, side, end, allowance,
+                                 max_pivot=MAX_PIVOT, max_closing=MAX_CHARGE_TURN - MAX_PIVOT,
+                                 fly_over=flying(unit), capped_traits=(), capped_allowance=-1.0, explain=explain)
+        if trial.found is not None and (trial.found.travel <= DIFFICULT_CAP + 1e-6
+                                        or not crosses_difficult(state, unit, list(trial.found.path))):
+            search, free = trial, trial.found.travel > DIFFICULT_CAP + 1e-6
+    if search is None:
+        cap = DIFFICULT_CAP if not free and distance <= DIFFICULT_CAP + 1e-6 else -1.0
+        search = find_charge_path(scene, unit.id, unit.pose, target.id, side, end, allowance,
+                                  max_pivot=MAX_PIVOT, max_closing=MAX_CHARGE_TURN - MAX_PIVOT,
+                                  fly_over=flying(unit),  # rulebook "Flying": over units and terrain
+                                  capped_traits=() if free else ("difficult",), capped_allowance=cap,
+                                  explain=explain)
     found = search.found
     if found is None:
         if search.capped:
@@ -177,7 +197,8 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
                                 blocked.where)
         raise IllegalAction("Charging", f"no clear path of at most {allowance:g}\" reaches the {side.value} of "
                             f"{target.name} with one pivot", target.pose.xy)
-    if "difficult" in found.check.traits_crossed and not ignores_difficult(unit):
+    if "difficult" in found.check.traits_crossed and not free and \
+            (not state.hills_going_up or crosses_difficult(state, unit, list(found.path))):
         allowance = min(allowance, DIFFICULT_CAP)
     end_fp = footprint_polygon(end, uf)
     contacts = tuple(e for e in others if float(end_fp.distance(scene.footprint(e))) <= CONTACT)

@@ -134,6 +134,9 @@ class DeploymentState:
     the deployment roll-off takes the first turn"): deployment ends with ``first_player`` its winner."""
     ambush_round: dict[str, int] = field(default_factory=dict)
     """Units that arrived from Ambush: unit id -> the round (they neither seize nor contest objectives then)."""
+    scout_roll_off: bool = False
+    """AoF:R 2.16 "Scout": "If both players have units with Scout, they must roll-off to see who goes first, and
+    then alternate in placing them"; False: AoWFBR's order (the player who would have placed next)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -194,17 +197,19 @@ def zone_polygon(state: GameState, player: int) -> Polygon:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def begin(state: GameState, dice: Dice, *, first_turn_roll_off: bool = True) -> list[Event]:
+def begin(state: GameState, dice: Dice, *, first_turn_roll_off: bool = True,
+          scout_roll_off: bool = False) -> list[Event]:
     """Start deployment: the deployment roll-off and the winner's choice of edge and first player.
 
     ``first_turn_roll_off`` False (AoF:R 2.16): no first-turn roll-off; the deployment roll-off winner takes the
-    first turn (``DeploymentState.first_turn_roll_off``).
+    first turn (``DeploymentState.first_turn_roll_off``). ``scout_roll_off`` (AoF:R 2.16 "Scout"): when both
+    players set Scout units aside, a roll-off decides who places the first (``DeploymentState.scout_roll_off``).
 
     With no unit to deploy the deployment roll-off is skipped and the first-turn roll-off follows at once.
     Sets ``state.deployment``, ``state.step`` and ``state.pending``.
     """
     s = state
-    d = DeploymentState(first_turn_roll_off=first_turn_roll_off)
+    d = DeploymentState(first_turn_roll_off=first_turn_roll_off, scout_roll_off=scout_roll_off)
     s.deployment = d
     s.phase = Phase.DEPLOYMENT
     s.round = 1
@@ -350,7 +355,7 @@ def check(state: GameState, action: Action) -> Unit | None:
         if moved > SCOUT_DISTANCE + _EPS:
             raise IllegalAction("Scout", f"a Scout unit may be placed anywhere within {SCOUT_DISTANCE:g}\" of its "
                                 f"position; this is {moved:.1f}\" away", action.pose.xy)
-        _check_placement(s, unit, action.pose, "Scout")
+        check_placement(s, unit, action.pose, "Scout")
         return unit
     assert isinstance(action, Deploy)
     if unit.pose is not None:
@@ -359,7 +364,7 @@ def check(state: GameState, action: Action) -> Unit | None:
         if d.reserves.get(unit.id) != "Ambush":
             raise IllegalAction("Ambush", f"{unit.name} was not set aside in Ambush")
         _check_ambush_zone(s, unit, action.pose)
-        _check_placement(s, unit, action.pose, "Ambush")
+        check_placement(s, unit, action.pose, "Ambush")
         return unit
     if d.stage == "scout":
         if d.reserves.get(unit.id) != "Scout":
@@ -369,7 +374,7 @@ def check(state: GameState, action: Action) -> Unit | None:
         raise IllegalAction(rule, f"{unit.name} was set aside ({rule}); it is placed "
                             f"{'after all other units' if rule == 'Scout' else 'from round 2 by Ambush'}")
     _check_zone(s, unit, action.pose)
-    _check_placement(s, unit, action.pose, "Deploying Armies")
+    check_placement(s, unit, action.pose, "Deploying Armies")
     return unit
 
 
@@ -550,8 +555,9 @@ def _check_ambush_zone(s: GameState, unit: Unit, pose: Pose) -> None:
                         pose.xy)
 
 
-def _check_placement(s: GameState, unit: Unit, pose: Pose, rule: str) -> None:
-    """On the table, 1" from every other unit, not in impassable terrain."""
+def check_placement(s: GameState, unit: Unit, pose: Pose, rule: str) -> None:
+    """Raises ``IllegalAction`` (naming ``rule`` or the rule broken) unless ``unit`` may be placed at ``pose``: on
+    the table, 1" from every other unit, not in impassable terrain (every placement: deployment, Scout, Ambush)."""
     poly = footprint_polygon(pose, unit.formation)
     minx, miny, maxx, maxy = poly.bounds
     if minx < -_EPS or miny < -_EPS or maxx > s.table.width + _EPS or maxy > s.table.depth + _EPS:
@@ -563,6 +569,11 @@ def _check_placement(s: GameState, unit: Unit, pose: Pose, rule: str) -> None:
     for t in s.terrain:
         if "impassable" in t.traits and overlap_area(poly, t.shape) > 1e-9:
             raise IllegalAction("Impassable Terrain", f"the unit would stand in {t.name}", pose.xy)
+
+
+def roll_off(dice: Dice, what: str) -> tuple[int, list[Event]]:
+    """"Roll-Offs": both players roll one die, re-rolling ties; returns the winner and the roll events."""
+    return _roll_off(dice, what, {1: 0, 2: 0})
 
 
 def _roll_off(dice: Dice, what: str, bonus: dict[int, int]) -> tuple[int, list[Event]]:
@@ -672,9 +683,14 @@ def _next(s: GameState, dice: Dice) -> list[Event]:
         s.pending = Pending(p, "deploy", None, tuple(waiting[p]))
         return []
     scouts = {p: reserves_of(s, p, "Scout") for p in (1, 2)}
+    events: list[Event] = []
     if scouts[1] or scouts[2]:
         if d.scout_last is not None:
             p = 3 - d.scout_last
+        elif d.scout_roll_off and scouts[1] and scouts[2]:
+            p, events = _roll_off(dice, "Scout roll-off", {1: 0, 2: 0})
+            events.append(Event("deploy", f"Player {p} wins the Scout roll-off and places the first Scout unit",
+                                {"roll_off": "scout", "winner": p}))
         elif d.last_placer is not None:
             p = 3 - d.last_placer
         else:
@@ -685,7 +701,7 @@ def _next(s: GameState, dice: Dice) -> list[Event]:
         d.stage = "scout"
         s.step = Step.DEPLOY
         s.pending = Pending(p, "deploy", None, tuple(scouts[p]))
-        return []
+        return events
     return _first_turn_roll_off(s, dice)
 
 
@@ -744,6 +760,7 @@ def _pose(p: Pose) -> dict[str, float]:
 
 __all__ = [
     "AMBUSH_DEPTH", "DEPLOYMENT_DEPTH", "DONE_STEPS", "DeploymentState", "EDGES", "SCOUT_DISTANCE", "SET_ASIDE_RULES",
-    "after_side_missions", "ambush_step", "apply", "begin", "check", "deploy_zone", "finished", "may_set_aside",
+    "after_side_missions", "ambush_step", "apply", "begin", "check", "check_placement", "deploy_zone", "finished",
+    "may_set_aside", "roll_off",
     "progress", "reserves_of", "to_place", "zone_polygon",
 ]

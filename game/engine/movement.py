@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shapely.geometry import MultiPoint
+from shapely.geometry.base import BaseGeometry
 
 from game.engine.casualties import dangerous_terrain_test
 from game.engine.dice import Dice
@@ -22,7 +23,8 @@ from game.engine.spell_effects import move_bonus
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, bearing_to
-from geometry.shapes import model_polygons, overlap_area
+from geometry.shapes import footprint_polygon, model_polygons, overlap_area
+from geometry.terrain import DIFFICULT, ELEVATED
 
 EPS = 1e-6
 ADVANCE = 6.0
@@ -157,8 +159,40 @@ def can_move(state: GameState, unit: Unit) -> str | None:
     return None
 
 
+def _swept_legs(unit: Unit, path: Sequence[Pose]) -> list[BaseGeometry]:
+    """The area the unit's footprint sweeps along each straight leg of ``path`` (pivots ignore terrain: AoF:R 2.16
+    "Pivoting")."""
+    assert unit.pose is not None
+    shape = path_shape(unit.pose, path)
+    poses = [unit.pose] + [b for _, b in shape.legs]
+    return [footprint_polygon(a, unit.formation).union(footprint_polygon(b, unit.formation)).convex_hull
+            for a, b in zip(poses, poses[1:], strict=False)]
+
+
+def stands_on_hill(state: GameState, unit: Unit) -> list[int]:
+    """Indices (``state.terrain``) of the hills (``elevated`` and ``difficult`` pieces) more than half of the unit's
+    footprint stands on."""
+    if unit.pose is None:
+        return []
+    fp = footprint_polygon(unit.pose, unit.formation)
+    return [i for i, t in enumerate(state.terrain) if ELEVATED in t.traits and DIFFICULT in t.traits
+            and overlap_area(fp, t.shape) > 0.5 * fp.area]
+
+
+def crosses_difficult(state: GameState, unit: Unit, path: Sequence[Pose]) -> bool:
+    """AoF:R 2.16 "Difficult Terrain" with its "Terrain Guidelines" ("Hills - difficult terrain when going up"):
+    whether ``unit`` moving along ``path`` moves in or through difficult terrain: a piece that is not a hill, or a
+    hill the unit did not stand on when the move began (going up); along or down the hill it stands on is not
+    (docs/rulings.md "AoF:R 2.16", Hills)."""
+    on = set(stands_on_hill(state, unit))
+    pieces = [t for i, t in enumerate(state.terrain) if DIFFICULT in t.traits and i not in on]
+    if not pieces or unit.pose is None:
+        return False
+    return any(overlap_area(swept, t.shape) > 1e-9 for swept in _swept_legs(unit, path) for t in pieces)
+
+
 def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequence[Pose], *,
-                  rush_near_enemy: bool = False) -> MoveCheck:
+                  rush_near_enemy: bool = False, difficult: bool | None = None) -> MoveCheck:
     """Check a Hold, Advance or Rush along ``path``; returns the geometry check of the legal path.
 
     Raises ``IllegalAction`` naming the rule broken: Shaken/melee units stay idle, Immobile units only Hold,
@@ -191,15 +225,17 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
     check = state.scene.check_path(unit.id, unit.pose, list(path), fly_over=flying(unit))
     if not check.ok:
         raise path_problem(check, state)
-    if "difficult" in check.traits_crossed and not ignores_difficult(unit):
+    if difficult is None and state.hills_going_up and "difficult" in check.traits_crossed:
+        difficult = crosses_difficult(state, unit, path)
+    in_difficult = "difficult" in check.traits_crossed if difficult is None else difficult
+    if in_difficult and not ignores_difficult(unit):
         allowance = min(allowance, DIFFICULT_CAP)
     if shape.distance > allowance + 1e-4:
-        limit = "6\" in difficult terrain" if allowance == DIFFICULT_CAP and "difficult" in check.traits_crossed \
-            else f"{allowance:g}\""
+        limit = "6\" in difficult terrain" if allowance == DIFFICULT_CAP and in_difficult else f"{allowance:g}\""
         if backward:
             limit += " (half, moving sideways or backward)"
         raise IllegalAction(
-            "Difficult Terrain" if "difficult" in check.traits_crossed and allowance <= DIFFICULT_CAP else
+            "Difficult Terrain" if in_difficult and allowance <= DIFFICULT_CAP else
             {MoveAction.ADVANCE: "Advancing", MoveAction.RUSH: "Rushing"}.get(action, "Movement"),
             f"moves {shape.distance:.2f}\" but may move at most {limit}",
             shape.end.xy,

@@ -13,18 +13,24 @@ _RULE_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*(?:\(\s*(\d+)\s*\))?\s*$")
 
 KNOWN_RULES: frozenset[str] = frozenset(
     {
-        "Ambush", "AP", "Blast", "Caster", "Counter", "Deadly", "Entrenched", "Fast", "Fear", "Fearless",
+        "Ambush", "AP", "Artillery", "Blast", "Caster", "Counter", "Deadly", "Entrenched", "Fast", "Fear", "Fearless",
         "Flying", "Furious", "Hero", "Immobile", "Impact", "Indirect", "Lance", "Limited", "Poison",
         "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow", "Sniper", "Stealth", "Strider",
         "Tough", "Transport",
     }
 )
-"""Names of the special rules of AoWFBR 1.4's Special Rules Reference."""
+"""Names of the special rules of AoWFBR 1.4's Special Rules Reference, and AoF:R 2.16's ``Artillery`` (a ruleset
+refuses at load the rules it does not play: ``Ruleset.special_rules``)."""
 
 RULES_WITH_VALUE: frozenset[str] = frozenset(
     {"AP", "Blast", "Caster", "Deadly", "Fear", "Impact", "Tough", "Transport"}
 )
 """Rules written with an (X) value."""
+
+VALUE_OPTIONAL: frozenset[str] = frozenset({"Fear"})
+"""Rules one book writes with an (X) value and another without: AoWFBR 1.4's ``Fear(X)`` (+X wounds), AoF:R 2.16's
+``Fear`` (+D3 wounds). Both spellings parse; the scenario's ruleset refuses the one its book does not use
+(``Ruleset.valueless_rules``)."""
 
 UPGRADES: frozenset[str] = frozenset({"sergeant", "musician", "banner"})
 """Command group upgrades (rulebook "Command Groups")."""
@@ -42,7 +48,7 @@ def parse_rule(text: str) -> tuple[str, int | None]:
     name, value = m.group(1), m.group(2)
     if name not in KNOWN_RULES:
         raise ValueError(f"unknown special rule {name!r}")
-    if name in RULES_WITH_VALUE and value is None:
+    if name in RULES_WITH_VALUE and value is None and name not in VALUE_OPTIONAL:
         raise ValueError(f"special rule {name} needs a value, as in {name}(1)")
     if name not in RULES_WITH_VALUE and value is not None:
         raise ValueError(f"special rule {name} takes no value")

@@ -18,7 +18,7 @@ rolls. Casualties of one weapon are removed before the next weapon rolls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game.engine.actions import Shoot
 from game.engine.attacks import Modifier, roll_to_hit
@@ -42,6 +42,7 @@ from game.engine.special_rules import (
     indirect,
     indirect_modifier,
     limited_available,
+    poison_multiplied,
     relentless_extra_hits,
     rending_hits,
     sergeant_modifier,
@@ -70,6 +71,26 @@ STEALTH_ENTRENCHED_DISTANCE = 9.0
 
 SERGEANT = "sergeant"
 """The command group upgrade that gets +1 to hit (rulebook "Command Groups")."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShotRules:
+    """Where a ruleset's book gives a shooting special rule another meaning than AoWFBR 1.4's (``Ruleset.shot_rules``;
+    the defaults are AoWFBR's)."""
+
+    stealth_range: float | None = STEALTH_ENTRENCHED_DISTANCE
+    """Stealth's -1 to hit applies from over this distance (AoWFBR "Stealth": 9"); None: at any distance (AoF:R 2.16
+    "Stealth": "Enemies targeting this unit get -1 to hit when shooting at it")."""
+    poison_multiplier: int | None = None
+    """None: AoWFBR "Poison" (the target re-rolls Defense 6s, no Regeneration). X: AoF:R 2.16 "Poison" (each
+    unmodified 6 to hit is multiplied by X, here 3; Regeneration still applies)."""
+    artillery_defense: int | None = None
+    """AoF:R 2.16 "Artillery": models with it count as having this Defense (2+) against all shooting attacks; None:
+    the rule is not played (AoWFBR refuses it at load)."""
+
+
+AOWFBR_SHOTS = ShotRules()
+"""AoWFBR 1.4's meanings (the default of every function here)."""
 
 
 # --- who may shoot ---------------------------------------------------------------------------------------------
@@ -188,7 +209,7 @@ def weapon_group(unit: Unit, weapons: tuple[str, ...] | None) -> tuple[Arm, ...]
 
 def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weapon,
                      stand_and_shoot: bool = False, *, profile: Profile | None = None,
-                     hero_target: bool = False) -> list[Modifier]:
+                     hero_target: bool = False, rules: ShotRules = AOWFBR_SHOTS) -> list[Modifier]:
     """Modifiers to the hit rolls of ``weapon`` carried by ``profile`` models (default the unit's own); the
     Sergeant's +1 is added per model, see ``_fire``.
 
@@ -196,11 +217,12 @@ def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weap
     target has it), "Entrenched" (-2 from over 9" while the target has not moved since its last activation
     began), "Indirect" (-1 after moving, including pivoting). The 9" is measured between the units (closest
     models). ``hero_target``: a Sniper shooting the target's joined hero as a unit of one (its own rules).
+    ``rules``: the book's meanings (AoF:R 2.16's Stealth at any distance).
     """
     mods: list[Modifier] = []
     if stand_and_shoot:
         mods.append(Modifier("Stand and Shoot", -1))
-    for mod in (stealth_modifier(state, shooter, target, hero_target),
+    for mod in (stealth_modifier(state, shooter, target, hero_target, rules.stealth_range),
                 entrenched_modifier(state, shooter, target, hero_target),
                 indirect_modifier(profile or shooter.profile, weapon, shooter, stand_and_shoot)):
         if mod is not None:
@@ -239,21 +261,25 @@ def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Wea
 
 
 def volley_modifiers(state: GameState, shooter: Unit, target: Unit, arm: Arm, models: list[int], *,
-                     hero_target: bool = False, cover_to_hit: bool = False) -> tuple[list[Modifier], list[Modifier]]:
+                     hero_target: bool = False, cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS
+                     ) -> tuple[list[Modifier], list[Modifier]]:
     """The modifiers to the hit rolls and to the target's Defense rolls of ``arm`` fired by ``models``: ``shoot``'s
     and the window's preview alike. ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1
     to Defense."""
-    to_hit = volley_to_hit(state, shooter, target, arm, models, hero_target=hero_target, cover_to_hit=cover_to_hit)
+    to_hit = volley_to_hit(state, shooter, target, arm, models, hero_target=hero_target, cover_to_hit=cover_to_hit,
+                           rules=rules)
     defense = defense_modifiers(state, shooter, target, arm.weapon, models, hero_target=hero_target,
                                 indirect_fire=indirect(arm.profile, arm.weapon), cover=not cover_to_hit)
     return to_hit, defense
 
 
 def volley_to_hit(state: GameState, shooter: Unit, target: Unit, arm: Arm, models: list[int], *,
-                  hero_target: bool = False, cover_to_hit: bool = False) -> list[Modifier]:
+                  hero_target: bool = False, cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS
+                  ) -> list[Modifier]:
     """The modifiers to the hit rolls of ``arm`` fired by ``models`` (``to_hit_modifiers``; with ``cover_to_hit``,
     AoF:R 2.16 "Cover Terrain": -1 when the target is in cover from them)."""
-    to_hit = to_hit_modifiers(state, shooter, target, arm.weapon, profile=arm.profile, hero_target=hero_target)
+    to_hit = to_hit_modifiers(state, shooter, target, arm.weapon, profile=arm.profile, hero_target=hero_target,
+                              rules=rules)
     if cover_to_hit and not ignores_cover(arm.weapon) and state.scene.in_cover(
             shooter.id, target.id, models, hero_index(target.formation) if hero_target else None,
             not indirect(arm.profile, arm.weapon)):
@@ -363,6 +389,8 @@ class Volley:
     """A Sniper shooting the target's joined hero as a unit of one (rulebook "Sniper")."""
     cover_defense: bool = True
     """Cover gives +1 to Defense rolls (AoWFBR); False when it was a -1 to hit instead (AoF:R 2.16)."""
+    rules: ShotRules = AOWFBR_SHOTS
+    """The book's meanings of Poison and Artillery (``ShotRules``)."""
 
 
 def volley_defense(state: GameState, v: Volley, rending: bool = False
@@ -373,6 +401,10 @@ def volley_defense(state: GameState, v: Volley, rending: bool = False
     target, weapon = v.target, v.arm.weapon
     hero_target = v.hero_target and target.hero_alive
     defender = target.hero.profile if hero_target and target.hero is not None else defense_profile(target)
+    if v.rules.artillery_defense is not None and defender.has("Artillery") \
+            and defender.defense > v.rules.artillery_defense:
+        # AoF:R 2.16 "Artillery": "count as having Defense 2+ against all shooting attacks"
+        defender = replace(defender, name=f"{defender.name}, Artillery", defense=v.rules.artillery_defense)
     indirect_fire = indirect(v.arm.profile, weapon)
     normal = defense_modifiers(state, v.shooter, target, weapon, v.models, hero_target=hero_target,
                                indirect_fire=indirect_fire, cover=v.cover_defense)
@@ -418,13 +450,16 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
         sixes += hr.sixes
     rending = rending_hits(prof, weapon, sixes)
     extra = relentless_extra_hits(prof, weapon, sixes, v.relentless)
+    poison = poison_multiplied(prof, weapon, sixes, v.rules.poison_multiplier)
     blast = blast_multiplier(weapon, 1 if hero_target else target.models)
-    normal_hits = (hits - rending + extra) * blast
-    rending_hits_ = rending * blast
+    normal_hits = (hits - rending + extra + (0 if rending else poison)) * blast
+    rending_hits_ = (rending + (poison if rending else 0)) * blast
     total_hits = normal_hits + rending_hits_
     notes = []
     if extra:
         notes.append(f"Relentless +{extra}")
+    if poison:
+        notes.append(f"Poison 6s x{v.rules.poison_multiplier}: +{poison}")
     if blast > 1:
         notes.append(f"Blast x{blast}")
     events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}"
@@ -440,7 +475,7 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
     if rending_hits_ and rending_mods is not None:
         block_batches.append((rending_hits_, rending_mods, "Defense against Rending 6s"))
     wounds, evs = block_hits(dice, block_batches, defender, prof, weapon, lambda what: f"{label}: {what}", label,
-                             need_block, target.id)
+                             need_block, target.id, aowfbr_poison=v.rules.poison_multiplier is None)
     events += evs
     # 4. Remove casualties.
     if wounds and weapon.has("Deadly"):
@@ -540,30 +575,33 @@ def plan_shot(state: GameState, action: Shoot, *, all_rows: bool = False) -> tup
 
 
 def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sniping: bool, *,
-               cover_to_hit: bool = False) -> Volley:
+               cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS) -> Volley:
     """The volley of ``arm`` fired by ``models`` for ``action`` (one item of ``plan_shot``), with the to-hit
     modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move).
     ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense."""
     unit, target = state.unit(action.unit), state.unit(action.target)
-    to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit)
+    to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit,
+                           rules=rules)
     held = unit.move_action in (None, MoveAction.HOLD)
-    return Volley(unit, target, arm, models, "shoot", to_hit, held, sniping, cover_defense=not cover_to_hit)
+    return Volley(unit, target, arm, models, "shoot", to_hit, held, sniping, cover_defense=not cover_to_hit,
+                  rules=rules)
 
 
 def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False,
-          cover_to_hit: bool = False) -> list[Event]:
+          cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS) -> list[Event]:
     """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting"): the weapons and models
     of ``plan_shot``, each through the Shooting Sequence (see the module docstring for the order of the dice);
     then the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
     Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller. AoF:R 2.16
     ("Who Can Shoot", "Cover Terrain"): ``all_rows`` lets every model fire; ``cover_to_hit`` makes cover a -1 to
-    hit instead of +1 to Defense.
+    hit instead of +1 to Defense; ``rules`` the book's Stealth, Poison and Artillery (``ShotRules``).
     """
     order, sniping = plan_shot(state, action, all_rows=all_rows)
     unit, target = state.unit(action.unit), state.unit(action.target)
     events: list[Event] = []
     for arm, models in order:
-        events += _fire(state, dice, volley_now(state, action, arm, models, sniping, cover_to_hit=cover_to_hit))
+        events += _fire(state, dice, volley_now(state, action, arm, models, sniping, cover_to_hit=cover_to_hit,
+                                                rules=rules))
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)
     if target.id not in unit.shot_targets:

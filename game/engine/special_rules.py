@@ -97,6 +97,8 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        "of any table edge.", ("deployment.ambush_step", "deployment.apply"), (_D, "strategy_1")),
     _r("AP", "Enemies get -X to their Defense rolls against this weapon.", ("special_rules.ap_modifier",),
        (_S, _C), "weapon"),
+    _r("Artillery", "AoF:R 2.16: counts as having Defense 2+ against all shooting attacks.",
+       ("shooting.volley_defense",), (_S,)),
     _r("Blast", "Ignores cover; each hit becomes X hits, at most as many as models in the target.",
        ("special_rules.blast_multiplier", "special_rules.ignores_cover"), (_S, _C), "weapon"),
     _r("Caster", "Gets X spell tokens each round (holds at most 6) to cast its army's spells in the strategy "
@@ -293,17 +295,21 @@ def _distance_text(d: float) -> str:
     return f'{d:.1f}"'
 
 
-def stealth_modifier(state: GameState, shooter: Unit, target: Unit, hero_only: bool = False) -> Modifier | None:
+def stealth_modifier(state: GameState, shooter: Unit, target: Unit, hero_only: bool = False,
+                     over: float | None = STEALTH_ENTRENCHED_DISTANCE) -> Modifier | None:
     """Rulebook "Stealth": -1 to hit when every model of the target has Stealth and the shooter is over 9" away
-    (unit to unit). ``hero_only``: a Sniper shooting the joined hero as a unit of one (its own Stealth)."""
+    (unit to unit). ``hero_only``: a Sniper shooting the joined hero as a unit of one (its own Stealth). ``over``
+    None: at any distance (AoF:R 2.16 "Stealth")."""
     if hero_only:
         has = target.hero is not None and target.hero.profile.has("Stealth")
     else:
         has = target.all_have("Stealth")
     if not has:
         return None
+    if over is None:
+        return Modifier("Stealth", -1)
     d = state.scene.distance(shooter.id, target.id)
-    if d <= STEALTH_ENTRENCHED_DISTANCE:
+    if d <= over:
         return None
     return Modifier(f"Stealth at {_distance_text(d)}", -1)
 
@@ -372,6 +378,15 @@ def furious_extra_hits(profile: Profile, weapon: Weapon | None, sixes: int, char
     return sixes if charging and carries(profile, weapon, "Furious") else 0
 
 
+def poison_multiplied(profile: Profile, weapon: Weapon | None, sixes: int, multiplier: int | None) -> int:
+    """AoF:R 2.16 "Poison": each unmodified 6 to hit of a Poison attack is multiplied by ``multiplier`` (3);
+    returns the extra hits, ``sixes * (multiplier - 1)``. 0 without Poison or when ``multiplier`` is None (AoWFBR's
+    Poison re-rolls Defense 6s instead: ``poison_rerolls``)."""
+    if multiplier is None or sixes <= 0 or weapon is None or not carries(profile, weapon, "Poison"):
+        return 0
+    return sixes * (multiplier - 1)
+
+
 def rending_hits(profile: Profile, weapon: Weapon | None, sixes: int) -> int:
     """Rulebook "Rending": unmodified 6s to hit get AP(4) (the weapon's AP if higher); returns how many."""
     return sixes if weapon is not None and carries(profile, weapon, "Rending") else 0
@@ -411,16 +426,17 @@ BlockBatch = tuple[int, list[Modifier], str]
 
 def block_hits(dice: Dice, batches: Sequence[BlockBatch], defender: Profile, attacker: Profile,
                weapon: Weapon | None, name_roll: Callable[[str], str], purpose: str, need_text: str,
-               unit_id: str) -> tuple[int, list[Event]]:
+               unit_id: str, *, aowfbr_poison: bool = True) -> tuple[int, list[Event]]:
     """Roll to Block for shooting and melee alike; returns (wounds, events).
 
     Rulebook "Roll to Block": one Defense die per hit of each batch (ordinary hits, then Rending 6s at AP(4));
     then "Poison" re-rolls of unmodified 6s, once each ("Re-Rolls"); then "Regeneration" (5+ per wound, not
     against Poison or Rending). ``name_roll(what)`` words each Defense roll; ``purpose`` words the re-rolls and
-    Regeneration. Deadly and casualties are the caller's.
+    Regeneration. Deadly and casualties are the caller's. ``aowfbr_poison`` False: AoF:R 2.16's Poison (it multiplied
+    the 6s to hit instead: ``poison_multiplied``) neither re-rolls Defense nor stops Regeneration.
     """
     defense = defender.defense
-    poison = poisoned(attacker, weapon)
+    poison = aowfbr_poison and poisoned(attacker, weapon)
     wounds = 0
     events: list[Event] = []
     rerolls: list[tuple[int, list[Modifier]]] = []
@@ -436,7 +452,8 @@ def block_hits(dice: Dice, batches: Sequence[BlockBatch], defender: Profile, att
         extra, evs = poison_rerolls(dice, count, defense, mods, purpose)
         events += evs
         wounds += extra
-    wounds, evs = regeneration_rolls(dice, wounds, defender, attacker, weapon, purpose, unit_id)
+    wounds, evs = regeneration_rolls(dice, wounds, defender, attacker, weapon, purpose, unit_id,
+                                     poison_stops=aowfbr_poison)
     return wounds, events + evs
 
 
@@ -445,12 +462,13 @@ def poisoned(attacker: Profile, weapon: Weapon | None) -> bool:
     return weapon is not None and carries(attacker, weapon, "Poison")
 
 
-def regenerates(defender: Profile, attacker: Profile, weapon: Weapon | None) -> bool:
+def regenerates(defender: Profile, attacker: Profile, weapon: Weapon | None, poison_stops: bool = True) -> bool:
     """Rulebook "Regeneration": the defender may ignore wounds from this attack on 5+ (not against Poison or
-    Rending)."""
+    Rending). ``poison_stops`` False: AoF:R 2.16, where only Rending "ignores the Regeneration rule"."""
     if not defender.has("Regeneration"):
         return False
-    return not (weapon is not None and (carries(attacker, weapon, "Poison") or carries(attacker, weapon, "Rending")))
+    stops = ("Poison", "Rending") if poison_stops else ("Rending",)
+    return not (weapon is not None and any(carries(attacker, weapon, r) for r in stops))
 
 
 def poison_rerolls(dice: Dice, sixes: int, defense: int, mods: list[Modifier], purpose: str
@@ -465,10 +483,10 @@ def poison_rerolls(dice: Dice, sixes: int, defense: int, mods: list[Modifier], p
 
 
 def regeneration_rolls(dice: Dice, wounds: int, defender: Profile, attacker: Profile, weapon: Weapon | None,
-                       purpose: str, unit_id: str) -> tuple[int, list[Event]]:
+                       purpose: str, unit_id: str, poison_stops: bool = True) -> tuple[int, list[Event]]:
     """Rulebook "Regeneration": each wound is ignored on a 5+; not against Poison or Rending (rulebook "Poison",
-    "Rending"). Returns (wounds left, events)."""
-    if wounds <= 0 or not regenerates(defender, attacker, weapon):
+    "Rending"; ``poison_stops`` False: AoF:R 2.16, Rending only). Returns (wounds left, events)."""
+    if wounds <= 0 or not regenerates(defender, attacker, weapon, poison_stops):
         return wounds, []
     rolls = dice.d6(wounds, f"{purpose}: Regeneration")
     saved = sum(1 for d in rolls if d >= REGENERATION_NEED)
@@ -605,8 +623,8 @@ __all__ = [
     "describe", "entrenched_modifier", "fast_modifier", "fear_bonus", "fearless_roll", "flying",
     "furious_extra_hits", "ignores_cover", "immobile", "indirect", "indirect_modifier", "lance_modifier",
     "limited_available", "modifiers_in_force", "morale_quality", "musician_modifier", "no_pursuit_or_follow_up",
-    "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits", "rending_hits",
-    "resolve",
+    "poison_multiplied", "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits",
+    "rending_hits", "resolve",
     "sergeant_modifier", "slow_modifier", "sniper", "stealth_modifier", "strider", "use_limited",
     "weapon_value", "wound_capacities",
 ]

@@ -431,6 +431,9 @@ class GameState:
     """Units that rallied in this rally phase (each may pivot once by up to 180 degrees)."""
     activation: object | None = None
     """The round of activations of an activation ruleset (AoF:R 2.16: game.engine.rulesets.aofr.Activations)."""
+    hills_going_up: bool = False
+    """Hills (``elevated`` ``difficult`` terrain) are difficult only when going up (AoF:R 2.16 "Terrain Guidelines";
+    set by that ruleset when the game starts: ``movement.crosses_difficult``); False: whenever crossed (AoWFBR)."""
     combat: object | None = None
     """Progress through the close combat phase (game.engine.close_combat.CombatPhase), None outside it."""
     deployment: object | None = None

@@ -226,11 +226,22 @@ def rules_of_id(ruleset: str) -> type[Ruleset]:
     return got
 
 
+def _meets_own_shot_rules(state: GameState, action: Shoot, order: list[tuple[shooting.Arm, list[int]]]) -> bool:
+    """Whether the shot meets a rule whose meaning ``Ruleset.shot_rules`` may change (Stealth, Artillery on the
+    target; Poison on a weapon fired)."""
+    target = state.unit(action.target)
+    return target.has("Stealth") or target.has("Artillery") or any(arm.weapon.has("Poison") for arm, _ in order)
+
+
 def shot_odds(state: GameState, action: Shoot) -> ShotOdds | None:
     """The exact law of ``action``'s outcome, or None when it cannot be computed exactly here (see the module
-    docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does."""
+    docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does. Where the
+    ruleset gives a shooting rule that this shot meets another meaning than AoWFBR's (AoF:R 2.16's Poison, Stealth,
+    Artillery: ``Ruleset.shot_rules``), the shot is simulated on the engine itself (None)."""
     rules = rules_of(state)
     order, sniping = shooting.plan_shot(state, action, all_rows=rules.all_models_shoot)
+    if rules.shot_rules != shooting.AOWFBR_SHOTS and _meets_own_shot_rules(state, action, order):
+        return None
     target = state.unit(action.target)
     if len(order) > 1 and (target.hero_alive or any(arm.weapon.has("Blast") for arm, _ in order[1:])):
         return None

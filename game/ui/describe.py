@@ -149,6 +149,9 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return "The game is over."
     unit = unit_name(state, pending.unit or focus)
     d = pending.decision
+    own = getattr(ruleset_of(state), "prompts", {}).get(d)     # the ruleset's own words for this decision
+    if own:
+        return str(own).replace("{unit}", unit)
     if d == "strategy":
         if casting:
             return ("Cast spells: click a highlighted caster, pick a spell below, then click its target (a unit, "

@@ -41,7 +41,8 @@ _DID = {"hold": "Held", "advance": "Advanced", "rush": "Rushed", "charge": "Char
 
 
 def unit_state_words(state: GameState, unit: Unit) -> list[str]:
-    """The unit's state in words: removed, Shaken, fleeing, engaged, what it did this turn."""
+    """The unit's state in words: removed, Shaken, fleeing, engaged, where it stands in the round's activations and
+    what it did this turn (the ruleset's words: ``Ruleset.activation_words``, ``activation_status``)."""
     out: list[str] = []
     if unit.removed is not None:
         out.append(f"Removed ({unit.removed.value})")
@@ -60,11 +61,19 @@ def unit_state_words(state: GameState, unit: Unit) -> list[str]:
             arc = unit.contact_arcs.get(e)
             parts.append(name + (f" (in its {arc.value})" if arc is not None and arc.value != "front" else ""))
         out.append(f"Engaged with {html.escape(', '.join(parts))}")
+    rules = ruleset_of(state)
+    when = getattr(rules, "activation_words", ("this turn", "turn"))[0]   # AoWFBR: "this turn"
+    status = rules.activation_status(state, unit) if rules is not None else None
+    did = []
     if unit.move_action is not None:
-        out.append(_DID.get(unit.move_action.value, unit.move_action.value) + " this turn")
+        did.append(_DID.get(unit.move_action.value, unit.move_action.value))
     if unit.shot_targets:
         names = ", ".join(state.units[t].profile.name if t in state.units else t for t in unit.shot_targets)
-        out.append(f"Shot at {html.escape(names)} this turn")
+        did.append(f"shot at {html.escape(names)}")
+    if status:        # an activation ruleset: "Activated this round: Held, shot at Orcs"
+        out.append(status + (": " + ", ".join(did) if did else ""))
+    elif did:
+        out.append(f"{'; '.join(d[0].upper() + d[1:] for d in did)} {when}")
     if unit.embarked_in:
         transport = state.units.get(unit.embarked_in)
         name = transport.profile.name if transport is not None else unit.embarked_in
@@ -92,7 +101,8 @@ def rule_lines(unit: Unit, texts: Mapping[str, str] | None = None) -> list[tuple
         return [(r, "") for r in unit.profile.rules]
     if not texts:
         return lines
-    return [(label, texts.get(label.split("(")[0].strip(), summary)) for label, summary in lines]
+    # labels are "Tough(3)", "Bow: Poison" (a weapon's rule) or "Hero Name": the rule's name is the last part
+    return [(label, texts.get(label.split(": ")[-1].split("(")[0].strip(), summary)) for label, summary in lines]
 
 
 def magic_words(unit: Unit) -> list[str]:
@@ -112,9 +122,13 @@ def magic_words(unit: Unit) -> list[str]:
 
 def modifiers_words(state: GameState, unit: Unit) -> list[str]:
     """What changes the unit's rolls and moves right now (``special_rules.modifiers_in_force``)."""
+    rules = ruleset_of(state)
     try:
-        from game.engine.special_rules import modifiers_in_force
-        words = list(modifiers_in_force(state, unit))
+        if rules is not None:
+            words = list(rules.in_force_words(state, unit))      # the ruleset's words (AoF:R: its own meanings)
+        else:
+            from game.engine.special_rules import modifiers_in_force
+            words = list(modifiers_in_force(state, unit))
     except (ImportError, AttributeError):
         return []
     own = getattr(ruleset_of(state), "shaken_text", None)     # the ruleset's words for its Shaken (Wavering)
@@ -148,8 +162,10 @@ def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:
         try:
             rows = shooting.ALL_ROWS if getattr(ruleset_of(state), "all_models_shoot", False) else 2
             models = scene.models_with_sight(a.id, b.id, rows, None) or list(range(min(a.models, 5)))
+            rs = ruleset_of(state)
             hit, block = shooting.volley_modifiers(state, a, b, arm, models,
-                                                   cover_to_hit=getattr(ruleset_of(state), "cover_to_hit", False))
+                                                   cover_to_hit=getattr(rs, "cover_to_hit", False),
+                                                   rules=getattr(rs, "shot_rules", shooting.AOWFBR_SHOTS))
         except Exception:  # noqa: BLE001 - the card must never break the window
             continue
         words = [f"{m.value:+d} to hit ({m.reason})" for m in hit]

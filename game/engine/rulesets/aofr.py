@@ -15,8 +15,11 @@ fails); a Wavering unit's activation is idle (``rally_pivot`` up to 90° or ``do
 ends its Wavering. "The Mission": markers seized at the end of each round; after 4 rounds most markers wins.
 
 The special rules this ruleset plays are ``SPECIAL_RULES`` (its book's wording where it differs from AoWFBR:
-Impact automatic hits, Furious +1 attack, Fearless +1 to morale); a scenario using any other is refused at load
-(``game.scenario``). Rulings: docs/rulings.md "AoF:R 2.16".
+Impact automatic hits, Furious +1 attack, Fearless +1 to morale, and ``aofr_rules``: Fear +D3, Poison 6s x3,
+Stealth at any distance, Artillery Defense 2+ against shooting, a joined Hero's strikes and Quality, the Musician /
+Battle Standard +1, hills difficult going up); "Scout" is the shared deployment's with a roll-off, "Ambush" a step at
+the beginning of rounds 2+ (decision ``ambush``: ``deploy`` anywhere over 12" from enemies, or ``done``). A scenario
+using any other rule is refused at load (``game.scenario``). Rulings: docs/rulings.md "AoF:R 2.16".
 """
 
 from __future__ import annotations
@@ -53,10 +56,12 @@ from game.engine.events import Event, roll_event
 from game.engine.melee import front_two_rows
 from game.engine.morale import MoraleTerms
 from game.engine.movement import apply_move, can_move, path_problem, path_shape, validate_move
-from game.engine.profiles import Weapon
+from game.engine.profiles import Profile, Weapon
 from game.engine.random_charge import charge_allowance
+from game.engine.rulesets import aofr_rules
+from game.engine.rulesets.aofr_rules import AOFR_SHOTS
 from game.engine.rulesets.base import GameHost, Handler, Ruleset
-from game.engine.shooting import sergeant_index
+from game.engine.shooting import ShotRules, sergeant_index
 from game.engine.special_rules import (
     RENDING_AP,
     ap_modifier,
@@ -64,35 +69,47 @@ from game.engine.special_rules import (
     blast_multiplier,
     block_hits,
     deadly_wounds,
+    defense_profile,
     rending_hits,
     sergeant_modifier,
     weapon_value,
 )
-from game.engine.state import MoveAction, Pending, Phase, Removal, Step, Unit
+from game.engine.state import GameState, MoveAction, Pending, Phase, Removal, Step, Unit
 from geometry.arcs import Arc
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, forward_vector
 from geometry.shapes import footprint_polygon
 
 SPECIAL_RULES = frozenset({
-    "AP", "Blast", "Deadly", "Fast", "Fearless", "Flying", "Furious", "Immobile", "Impact", "Regeneration",
-    "Rending", "Slow", "Strider", "Tough",
+    "Ambush", "AP", "Artillery", "Blast", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero",
+    "Immobile", "Impact", "Indirect", "Poison", "Regeneration", "Rending", "Scout", "Slow", "Sniper", "Stealth",
+    "Strider", "Tough",
 })
-"""AoF:R 2.16 "Special Rules" this ruleset plays (unit and weapon rules). The book's others (Ambush, Artillery,
-Breath Attack, Fear, Hero, Indirect, Phalanx, Poison, Scout, Sniper, Stealth, Wizard) and AoWFBR's own (Counter,
-Lance, Caster...) are refused when a scenario loads, naming the ruleset."""
+"""AoF:R 2.16 "Special Rules" this ruleset plays (unit and weapon rules; ``aofr_rules`` where the book's meaning
+differs from AoWFBR's). The book's Breath Attack, Phalanx and Wizard and AoWFBR's own (Counter, Lance, Caster...)
+are refused when a scenario loads, naming the ruleset."""
 
-UPGRADES = frozenset({"sergeant"})
-"""AoF:R 2.16 "Command Groups" this ruleset plays: the Sergeant (+1 to hit for one model)."""
+UPGRADES = frozenset({"sergeant", "banner"})
+"""AoF:R 2.16 "Command Groups" this ruleset plays: the Sergeant (+1 to hit for one model) and the "Musician / Battle
+Standard" (+1 wound to the melee result), one upgrade written ``banner`` (``musician`` is refused at load, naming
+``banner``: AoWFBR's Musician moves +1", which AoF:R's does not)."""
 
-TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
+TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through",
+                            "dangerous_when_rushing", "elevated"})
 """AoF:R 2.16 "Terrain" as this ruleset plays it: impassable, cover, difficult, dangerous terrain and sight blockers
-(a forest is seen into, not through: docs/rulings.md). AoWFBR's "dangerous when rushing" and its elevated hills are
-refused at load; AoF:R's Elevation (vertical movement counted) needs heights the table does not model."""
+(a forest is seen into, not through: docs/rulings.md), and the "Terrain Guidelines" kinds: rivers and ruins
+(dangerous when crossing with Rush or Charge actions: ``dangerous_when_rushing``), hills (``elevated``: difficult
+when going up, ``aofr_rules.hill_going_up``; units on top ignore one unit or piece for line of sight). "Elevation"
+(pieces at least 3" tall: vertical movement counted) is not modelled: a hill given a height of 3" or more is refused
+at load."""
+
+ELEVATION_HEIGHT = 3.0
+"""AoF:R 2.16 "Elevation": "Any terrain piece that is at least 3\" taller than the surface of the table"."""
 
 DECISIONS = frozenset({
     "choose_objective_order", "place_objective", "choose_deployment", "deploy",   # deployment (shared)
     "activate", "action", "shoot", "strike_back", "consolidate", "wavering",      # an activation
+    "set_aside", "scout_move", "ambush",                                          # Scout and Ambush
 })
 """The ``pending`` decisions of an AoF:R 2.16 game (docs/formats.md "AoF:R 2.16 activations")."""
 
@@ -125,6 +142,13 @@ class Activations:
     """[charger, target] of the melee of this activation."""
     caused: dict[str, int] = field(default_factory=dict)
     """Wounds caused by each unit of that melee."""
+    ambush_passed: list[int] = field(default_factory=list)
+    """Players who placed all the Ambush units they wanted this round ("Ambush"; stage ``ambush``)."""
+    ambush_next: int | None = None
+    """The player who places the next Ambush unit this round."""
+    close: list[list[str]] = field(default_factory=list)
+    """Enemy pairs a melee left within 1" of each other out of melee ("Moving back 1"", docs/rulings.md), kept from
+    round to round while they stay that close."""
 
 
 class AoFR216(Ruleset):
@@ -141,10 +165,30 @@ class AoFR216(Ruleset):
     side_missions: ClassVar[bool] = False
     all_models_shoot: ClassVar[bool] = True
     cover_to_hit: ClassVar[bool] = True
+    shot_rules: ClassVar[ShotRules] = AOFR_SHOTS
+    valueless_rules: ClassVar[frozenset[str]] = frozenset({"Fear"})
+    elevation_height: ClassVar[float | None] = ELEVATION_HEIGHT
+    upgrade_hints: ClassVar[Mapping[str, str]] = {
+        "musician": "AoF:R 2.16's \"Musician / Battle Standard\" is one upgrade: write banner"}
+    activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
     rule_texts: ClassVar[Mapping[str, str]] = {
         "Impact": "When it charges (not fatigued), each model of the two front rows deals X automatic hits.",
         "Furious": "When it charges, each striking model gets +1 attack with its first melee weapon.",
         "Fearless": "+1 to its morale test rolls.",
+        "Fear": "In melee it counts as having caused +D3 wounds when working out who won.",
+        "Poison": "Each unmodified 6 to hit with this weapon is multiplied by 3 (shooting and melee).",
+        "Stealth": "Enemies shooting at it get -1 to hit (any distance).",
+        "Artillery": "Counts as having Defense 2+ against all shooting attacks.",
+        "Indirect": "May shoot at enemies out of sight and ignores cover from sight obstructions; -1 to hit after "
+                    "moving (pivots included).",
+        "Sniper": "Shoots at Quality 2+ and may pick one model of the target (a joined hero) as a unit of one.",
+        "Hero": "May be deployed as part of one other friendly unit: the unit may use its Quality for morale tests "
+                "and blocks with the unit's Defense until the other models are killed; it takes wounds last.",
+        "Scout": "May be deployed after all other units (roll-off if both sides have Scouts, then alternate), then "
+                 "moved up to 12\" ignoring terrain.",
+        "Ambush": "May be kept in reserve; at the beginning of any round after the first it may be placed anywhere "
+                  "over 12\" from enemy units (roll-off if both sides have some, then alternate).",
+        "Banner": "Musician / Battle Standard: always counts as having dealt +1 wound for seeing who won melee.",
     }
     shaken_text: ClassVar[str | None] = ("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next "
                                          "activation is idle (a pivot up to 90°), then it recovers")
@@ -155,6 +199,29 @@ class AoFR216(Ruleset):
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
+
+    prompts: ClassVar[Mapping[str, str]] = {
+        "ambush": "Ambush: place {unit} anywhere over 12\" from enemy units (click or drag, Q/E pivots, Enter); "
+                  "Space places no more this round.",
+    }
+
+    @classmethod
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """AoF:R 2.16's modifiers on ``unit`` in words (``aofr_rules.in_force_words``)."""
+        a = state.activation
+        fatigued = isinstance(a, Activations) and unit.id in a.fatigued
+        return aofr_rules.in_force_words(state, unit, fatigued)
+
+    @classmethod
+    def activation_status(cls, state: GameState, unit: Unit) -> str | None:
+        """"Activating Units": whether ``unit`` is being activated, has activated or may still activate this
+        round."""
+        a = state.activation
+        if not isinstance(a, Activations) or not unit.on_table:
+            return None
+        if a.unit == unit.id:
+            return "Being activated"
+        return "Activated this round" if unit.id in a.activated else "Not activated yet this round"
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)
@@ -177,8 +244,9 @@ class AoFR216(Ruleset):
         """Deployment (markers and units placed alternately; no first-turn roll-off), or the scenario's round with
         its player activating first."""
         s = self.state
+        s.hills_going_up = True        # "Terrain Guidelines": "Hills - difficult terrain when going up"
         if s.phase is Phase.DEPLOYMENT:
-            events = deployment.begin(s, self.dice, first_turn_roll_off=False)
+            events = deployment.begin(s, self.dice, first_turn_roll_off=False, scout_roll_off=True)
             return events + self._after_deployment()
         return self._begin_round(s.active_player)
 
@@ -190,6 +258,9 @@ class AoFR216(Ruleset):
         return []
 
     def _deploy(self, action: Action) -> list[Event]:
+        a = self._current()
+        if a is not None and a.stage == "ambush" and self.state.phase is Phase.ACTIVATION:
+            return self._ambush(action)
         self._check_deploy_rules(action)
         return deployment.apply(self.state, self.dice, action) + self._after_deployment()
 
@@ -205,6 +276,13 @@ class AoFR216(Ruleset):
         """Why a proposed deployment action is illegal, or None (nothing changes)."""
         try:
             self.check_turn(action)
+            a = self._current()
+            if a is not None and a.stage == "ambush" and self.state.phase is Phase.ACTIVATION:
+                if not isinstance(action, Deploy):
+                    raise IllegalAction("Ambush", f"'{action.type}' is not possible now; place a unit from Ambush "
+                                        "(deploy) or done")
+                self._check_ambush(action)
+                return None
             self._check_deploy_rules(action)
             deployment.check(self.state, action)
         except IllegalAction as e:
@@ -233,19 +311,89 @@ class AoFR216(Ruleset):
         if a is None:
             return {}
         return {"activation": {"first": a.first, "activated": list(a.activated), "unit": a.unit, "stage": a.stage,
-                               "finished_first": a.finished_first, "fatigued": list(a.fatigued)}}
+                               "finished_first": a.finished_first, "fatigued": list(a.fatigued),
+                               "ambush_passed": list(a.ambush_passed), "ambush_next": a.ambush_next}}
 
     # --- rounds -----------------------------------------------------------------------------------------------
     def _begin_round(self, first: int) -> list[Event]:
         s = self.state
         s.phase, s.step = Phase.ACTIVATION, Step.ACTIVATION
         s.first_player = first
+        old = self._current()
         s.activation = Activations(first)
+        if old is not None:        # pairs a melee left within 1" stay tolerated while they stay that close
+            s.activation.close = [sorted(p) for p in self.tolerated_closeness(s)]
         for u in s.units.values():
             u.reset_turn_flags()
         events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
                                                                                       "player": first})]
-        return events + self._next_activation(first)
+        return events + self._begin_ambush()
+
+    # --- Ambush ---------------------------------------------------------------------------------------------------
+    def _waiting(self, player: int) -> list[str]:
+        """The player's units kept in reserve by Ambush, not yet placed."""
+        return deployment.reserves_of(self.state, player, "Ambush")
+
+    def _begin_ambush(self) -> list[Event]:
+        """"Ambush": "At the beginning of any round after the first, you may place the model anywhere on the table,
+        over 12\" away from enemy units. If both players have units with Ambush, they must roll-off to see who
+        deploys first, and then alternate in placing them." (stage ``ambush``, decision ``ambush``: ``deploy`` or
+        ``done`` to place no more this round; docs/rulings.md)."""
+        s, a = self.state, self.act
+        waiting = {p: self._waiting(p) for p in (1, 2)}
+        if s.round < 2 or not (waiting[1] or waiting[2]):
+            return self._next_activation(a.first)
+        events: list[Event] = []
+        if waiting[1] and waiting[2]:
+            winner, events = deployment.roll_off(self.dice, "Ambush roll-off")
+            events.append(Event("deploy", f"Player {winner} wins the Ambush roll-off and places first",
+                                {"roll_off": "ambush", "winner": winner}))
+        else:
+            winner = 1 if waiting[1] else 2
+        a.ambush_passed, a.ambush_next = [], winner
+        return events + self._next_ambush()
+
+    def _next_ambush(self) -> list[Event]:
+        s, a = self.state, self.act
+        assert a.ambush_next is not None
+        for p in (a.ambush_next, 3 - a.ambush_next):
+            if p not in a.ambush_passed and self._waiting(p):
+                a.stage, a.ambush_next = "ambush", p
+                s.active_player = p
+                s.pending = Pending(p, "ambush", None, tuple(self._waiting(p)))
+                return [Event("info", f"Player {p} may place a unit from Ambush", {"ambush": self._waiting(p)})]
+        a.stage, a.ambush_next = "activate", None
+        return self._next_activation(a.first)
+
+    def _check_ambush(self, action: Deploy) -> Unit:
+        """Why an Ambush placement is illegal (``IllegalAction`` naming the rule); returns the unit."""
+        self._expect(action, "ambush")
+        unit = self.own_unit(action)
+        if unit.id not in self._waiting(action.player):
+            raise IllegalAction("Ambush", f"{unit.name} is not waiting in Ambush")
+        why = aofr_rules.ambush_problem(self.state, unit, action.pose)
+        if why is not None:
+            raise IllegalAction("Ambush", why, action.pose.xy)
+        deployment.check_placement(self.state, unit, action.pose, "Ambush")
+        return unit
+
+    def _ambush(self, action: Action) -> list[Event]:
+        s, a = self.state, self.act
+        if isinstance(action, Done):
+            self._expect(action, "ambush")
+            a.ambush_passed.append(action.player)
+            events = [Event("info", f"Player {action.player} keeps the rest in reserve this round", {})]
+        else:
+            assert isinstance(action, Deploy)
+            unit = self._check_ambush(action)
+            d = deployment.progress(s)
+            assert d is not None
+            s.place(unit, action.pose)
+            del d.reserves[unit.id]
+            events = [Event("deploy", f"{unit.name} arrives from Ambush", {"unit": unit.id, "ambush": True,
+                                                                             "to": _pose(action.pose)})]
+        a.ambush_next = 3 - action.player
+        return events + self._next_ambush()
 
     def _eligible(self, player: int) -> list[str]:
         done = set(self.act.activated)
@@ -352,9 +500,12 @@ class AoFR216(Ruleset):
     @classmethod
     def morale_test_terms(cls, unit: Unit) -> MoraleTerms:
         """AoF:R 2.16 "Taking Morale Tests": a Quality test of the unit's own Quality; "Fearless": +1 to the roll;
-        a Wavering unit fails automatically ("Wavering Units")."""
-        mods = (Modifier("Fearless", 1),) if unit.has("Fearless") else ()
-        return MoraleTerms(unit.profile.quality, "", mods, False, unit.shaken)
+        "Hero": the joined hero's Quality may be used; a Wavering unit fails automatically ("Wavering Units")."""
+        quality, taker = aofr_rules.morale_quality(unit)
+        fearless = aofr_rules.fearless(unit, taker)
+        mods = (fearless,) if fearless is not None else ()
+        who = f"taken by {taker.name} (Hero)" if taker is not unit.profile else ""
+        return MoraleTerms(quality, who, mods, False, unit.shaken)
 
     @classmethod
     def tests_morale_after_shot(cls, unit: Unit, wounds: int, left: int) -> bool:
@@ -369,18 +520,19 @@ class AoFR216(Ruleset):
         return s.pending is None or s.round != round_ or s.pending.decision == "activate"
 
     def _morale_test(self, unit: Unit, reason: str) -> tuple[bool, list[Event]]:
-        """AoF:R 2.16 "Taking Morale Tests": one Quality test; Wavering units fail automatically; "Fearless": +1
-        (``morale_test_terms``)."""
+        """AoF:R 2.16 "Taking Morale Tests": one Quality test; Wavering units fail automatically; "Fearless": +1;
+        "Hero": the unit may use its joined hero's Quality (``morale_test_terms``, ``aofr_rules.morale_quality``)."""
         terms = self.morale_test_terms(unit)
         if terms.automatic_fail:
             return False, [Event("morale", f"{unit.name} is Wavering and automatically fails its morale test "
                                  f"({reason})", {"unit": unit.id, "passed": False, "automatic": True})]
+        quality, taker = aofr_rules.morale_quality(unit)
         mods = list(terms.modifiers)
-        quality = terms.quality
         roll = self.dice.one(f"Morale test of {unit.name} ({reason})")
         passed = succeeds(roll, quality, total(mods))
+        need = f"Quality {quality}+" + (f" ({taker.name}, Hero)" if taker is not unit.profile else "")
         events = [roll_event(f"Morale test of {unit.name} ({reason})", [roll], quality, total(mods),
-                             1 if passed else 0, [f"Quality {quality}+"] + [str(m) for m in mods], unit=unit.id),
+                             1 if passed else 0, [need] + [str(m) for m in mods], unit=unit.id),
                   Event("morale", f"{unit.name} {'passes' if passed else 'fails'} its morale test ({reason})",
                         {"unit": unit.id, "passed": passed, "reason": reason})]
         return passed, events
@@ -404,6 +556,7 @@ class AoFR216(Ruleset):
         if kind is MoveAction.RUSH and shape.pivots and shape.legs and \
                 abs(bearing_difference(shape.legs[0][0].facing, shape.end.facing)) > 1e-6:
             raise IllegalAction("Rushing", "the unit may first pivot by up to 90°, and then moves in a straight line")
+        # "Hills - difficult terrain when going up": GameState.hills_going_up, set by start()
         check = validate_move(self.state, unit, kind, action.path, rush_near_enemy=True)
         return unit, kind, check
 
@@ -457,7 +610,7 @@ class AoFR216(Ruleset):
         a = self._expect(action, "shoot")
         unit = self._active_unit(action, a)
         events = shooting.shoot(self.state, self.dice, action, all_rows=self.all_models_shoot,
-                                cover_to_hit=self.cover_to_hit)
+                                cover_to_hit=self.cover_to_hit, rules=self.shot_rules)
         if unit.on_table and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
             return events   # "Multiple Weapon Types": another weapon group may fire
         return events + self._end_activation()
@@ -525,51 +678,74 @@ class AoFR216(Ruleset):
     def _strike(self, unit: Unit, enemy: Unit, charging_now: bool) -> list[Event]:
         """"The Melee Sequence" for ``unit`` against ``enemy``: Impact hits (charging, not fatigued), then each
         melee weapon of the striking models (Furious: +1 attack each when charging), hits, blocks, casualties.
-        Fatigued or Wavering units hit only on unmodified 6s."""
+        Fatigued or Wavering units hit only on unmodified 6s. A joined "Hero" in the two front rows strikes with
+        its own weapons, Quality and rules, after the unit's own models (``aofr_rules.strike_kinds``); "Poison":
+        each unmodified 6 to hit becomes 3 hits."""
         s, a = self.state, self.act
         n = self._strikers(unit, enemy)
         events: list[Event] = []
         only = "Fatigue" if unit.id in a.fatigued else ("Wavering" if unit.shaken else None)
-        prof = unit.profile
-        if charging_now and not only and prof.value("Impact") and n:
-            hits = n * prof.value("Impact")
-            events.append(Event("hits", f"{unit.name} Impact hits on {enemy.name}: {hits}",
-                                {"unit": unit.id, "target": enemy.id, "weapon": "Impact", "hits": hits}))
-            events += self._wound(unit, enemy, hits, None, 0)
+        kinds = aofr_rules.strike_kinds(s, unit) if n else []
+        for prof, hero, count in kinds:
+            if charging_now and not only and prof.value("Impact") and count and enemy.on_table:
+                hits = count * prof.value("Impact")
+                who = self._who(unit, hero)
+                events.append(Event("hits", f"{who} Impact hits on {enemy.name}: {hits}",
+                                    {"unit": unit.id, "target": enemy.id, "weapon": "Impact", "hits": hits,
+                                     "hero": hero}))
+                events += self._wound(unit, enemy, hits, None, 0, prof)
         sarge = sergeant_index(unit)
         sarge_strikes = sarge is not None and int(s.scene.model_rows(unit.id)[sarge]) <= 1 if unit.on_table \
             else False
-        for i, weapon in enumerate(sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly"))):
-            if not enemy.on_table or n == 0:
-                break
-            per_model = weapon.attacks + (1 if charging_now and prof.has("Furious") and i == 0 else 0)
-            attacks = n * per_model
-            label = f"{unit.name} strikes {enemy.name} with {weapon.name}"
-            events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
-                                {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks}))
-            quality, need = attack_quality(prof, weapon, False)
-            batches: list[tuple[int, list[Modifier], str]] = [(attacks - (per_model if sarge_strikes else 0), [],
-                                                              "to hit")]
-            if sarge_strikes:
-                batches.append((per_model, [sergeant_modifier()], "to hit (Sergeant)"))
-            hits = sixes = 0
-            for count, mods, what in batches:
-                if count > 0:
-                    hr = roll_to_hit(self.dice, count, quality, mods, f"{label}: {what}", only_sixes=only,
-                                     need_text=need)
-                    events += hr.events
-                    hits, sixes = hits + hr.hits, sixes + hr.sixes
-            rending = rending_hits(prof, weapon, sixes)
-            blast = blast_multiplier(weapon, enemy.models)
-            events.append(Event("hits", f"{label}: {hits * blast} hit{'s' if hits * blast != 1 else ''}",
-                                {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits * blast}))
-            events += self._wound(unit, enemy, (hits - rending) * blast, weapon, rending * blast)
+        for prof, hero, count in kinds:
+            who = self._who(unit, hero)
+            for i, weapon in enumerate(sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly"))):
+                if not enemy.on_table or count == 0:
+                    break
+                per_model = weapon.attacks + (1 if charging_now and prof.has("Furious") and i == 0 else 0)
+                attacks = count * per_model
+                label = f"{who} strikes {enemy.name} with {weapon.name}"
+                events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only
+                                                                               else ""),
+                                    {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks,
+                                     "hero": hero}))
+                quality, need = attack_quality(prof, weapon, False)
+                sarge_here = sarge_strikes and not hero
+                batches: list[tuple[int, list[Modifier], str]] = [(attacks - (per_model if sarge_here else 0), [],
+                                                                  "to hit")]
+                if sarge_here:
+                    batches.append((per_model, [sergeant_modifier()], "to hit (Sergeant)"))
+                hits = sixes = 0
+                for cnt, mods, what in batches:
+                    if cnt > 0:
+                        hr = roll_to_hit(self.dice, cnt, quality, mods, f"{label}: {what}", only_sixes=only,
+                                         need_text=need)
+                        events += hr.events
+                        hits, sixes = hits + hr.hits, sixes + hr.sixes
+                rending = rending_hits(prof, weapon, sixes)
+                poison = aofr_rules.poison_extra(prof, weapon, sixes)
+                blast = blast_multiplier(weapon, enemy.models)
+                total_hits = (hits + poison) * blast
+                note = f" (Poison 6s x{aofr_rules.POISON_MULTIPLIER}: +{poison})" if poison else ""
+                events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}{note}",
+                                    {"unit": unit.id, "target": enemy.id, "weapon": weapon.name,
+                                     "hits": total_hits}))
+                normal = hits - rending + (0 if rending else poison)
+                rend = rending + (poison if rending else 0)
+                events += self._wound(unit, enemy, normal * blast, weapon, rend * blast, prof)
         if n and unit.id not in a.fatigued:
             a.fatigued.append(unit.id)
         return events
 
-    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int) -> list[Event]:
-        """Roll to Block and Remove Casualties for ``hits`` (and ``rending`` Rending 6s at AP(4)) on ``enemy``."""
+    @staticmethod
+    def _who(unit: Unit, hero: bool) -> str:
+        return f"{unit.hero.name} with {unit.name}" if hero and unit.hero is not None else unit.name
+
+    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int,
+               attacker: Profile | None = None) -> list[Event]:
+        """Roll to Block and Remove Casualties for ``hits`` (and ``rending`` Rending 6s at AP(4)) on ``enemy`` by
+        ``attacker`` models (default the unit's own). "Hero": the unit blocks with its own Defense until all
+        non-hero models are killed (``special_rules.defense_profile``); the hero takes wounds last."""
         if hits + rending <= 0:
             return []
         ap = w.ap if w is not None else 0
@@ -581,11 +757,13 @@ class AoFR216(Ruleset):
         batches = [(hits, mods(ap), "Defense")]
         if rending:
             batches.append((rending, mods(max(ap, RENDING_AP)), "Defense against Rending 6s"))
-        defense = enemy.profile.defense
+        defender = defense_profile(enemy)
+        defense = defender.defense
         who = w.name if w is not None else "Impact"
-        wounds, events = block_hits(self.dice, batches, enemy.profile, unit.profile, w,
+        wounds, events = block_hits(self.dice, batches, defender, attacker or unit.profile, w,
                                     lambda what: f"{enemy.name} {what} against {unit.name} ({who})",
-                                    f"{enemy.name} against {unit.name}", f"Defense {defense}+", enemy.id)
+                                    f"{enemy.name} against {unit.name}", f"Defense {defense}+", enemy.id,
+                                    aowfbr_poison=False)
         if wounds and w is not None and w.has("Deadly"):
             wounds = deadly_wounds(enemy, wounds, weapon_value(w, "Deadly"))
         a = self.act
@@ -610,21 +788,37 @@ class AoFR216(Ruleset):
         return unit.models // max(unit.per_row, 1)
 
     def _melee_result(self) -> list[Event]:
-        """"Combat Resolution" and "Consolidation Moves"."""
+        """"Combat Resolution" (wounds caused + full rows; "Fear" +D3, rolled charger first; "Musician / Battle
+        Standard" +1) and "Consolidation Moves"."""
         s, a = self.state, self.act
         charger, target = (s.units[u] for u in a.melee)
+        events: list[Event] = []
+        extra: dict[str, list[str]] = {charger.id: [], target.id: []}
         score = {u.id: a.caused.get(u.id, 0) + self.full_rows(u) for u in (charger, target)}
-        loser: Unit | None = None
-        if charger.on_table and target.on_table and score[charger.id] != score[target.id]:
-            loser = target if score[charger.id] > score[target.id] else charger
+        for u in (charger, target):
+            if not (charger.on_table and target.on_table):
+                break                      # a destroyed unit: no melee result ("Consolidation Moves")
+            fear, evs = aofr_rules.fear_wounds(self.dice, u)   # "Fear": +D3 wounds
+            events += evs
+            if fear:
+                score[u.id] += fear
+                extra[u.id].append(f"Fear +{fear}")
+            if aofr_rules.command_wounds(u):                  # "Musician / Battle Standard": +1 wound
+                score[u.id] += 1
+                extra[u.id].append("Battle Standard +1")
         # units / winner (player) / caused (wounds by unit): the keys every ruleset's melee result carries
         # (docs/formats.md "Events"), read by the odds advisor and the statistics
         winner = None if score[charger.id] == score[target.id] else \
             (charger.player if score[charger.id] > score[target.id] else target.player)
-        events = [Event("melee", f"Melee result: {charger.name} {score[charger.id]}, {target.name} "
-                        f"{score[target.id]} (wounds caused + full rows)",
-                        {"scores": dict(score), "units": [charger.id, target.id], "winner": winner,
-                         "caused": {u: a.caused.get(u, 0) for u in (charger.id, target.id)}})]
+        words = {u.id: f"{u.name} {score[u.id]}" + (f" ({', '.join(extra[u.id])})" if extra[u.id] else "")
+                 for u in (charger, target)}
+        events.append(Event("melee", f"Melee result: {words[charger.id]}, {words[target.id]} "
+                            f"(wounds caused + full rows)",
+                            {"scores": dict(score), "units": [charger.id, target.id], "winner": winner,
+                             "caused": {u: a.caused.get(u, 0) for u in (charger.id, target.id)}}))
+        loser: Unit | None = None
+        if charger.on_table and target.on_table and score[charger.id] != score[target.id]:
+            loser = target if score[charger.id] > score[target.id] else charger
         if loser is not None:
             passed, evs = self._morale_test(loser, "lost the melee")
             events += evs
@@ -666,14 +860,58 @@ class AoFR216(Ruleset):
             if s.scene.check_path(mover.id, mover.pose, [end], exclusion=0.0).ok:
                 legal.append((mover, end, d))
         if not legal:
+            self._note_close(charger, target)
             return [Event("consolidate", f"{charger.name} cannot move back", {"unit": charger.id, "kind": "none"})]
-        # the first that leaves both 1" from every enemy (the charge may have ended nearer another), else the first
-        mover, end, d = next((c for c in legal if self._clear_of_enemies(c[0], c[1], charger, target)), legal[0])
+        # the first that leaves both 1" from every enemy (the charge may have ended nearer another); else the first
+        # that brings neither nearer an enemy it stands within 1" of ("Advancing": models may not move within 1" of
+        # other units); else the first (docs/rulings.md "Moving back 1"")
+        mover, end, d = next((c for c in legal if self._clear_of_enemies(c[0], c[1], charger, target)), None) or \
+            next((c for c in legal if not self._closer_to_enemies(c[0], c[1])), legal[0])
         assert mover.pose is not None
         start = mover.pose
         s.place(mover, end)
+        self._note_close(charger, target)
         return [Event("consolidate", f"{mover.name} moves back {d:g}\"",
                       {"unit": mover.id, "kind": "back", "from": _pose(start), "to": _pose(end)})]
+
+    def _closer_to_enemies(self, mover: Unit, end: Pose) -> bool:
+        """Whether ``mover`` at ``end`` would stand nearer than now to an enemy it would be within 1" of."""
+        scene = self.state.scene
+        fp = footprint_polygon(end, mover.formation)
+        for enemy in self.state.enemies_of(mover.player):
+            d = fp.distance(scene.footprint(enemy.id))
+            if d < 1.0 - 1e-6 and d < scene.distance(mover.id, enemy.id) - 1e-6:
+                return True
+        return False
+
+    def _note_close(self, charger: Unit, target: Unit) -> None:
+        """Remember enemy pairs a melee leaves within 1" of each other out of melee (a blocked move back; a charge
+        that ended near another enemy): legal by docs/rulings.md "Moving back 1"", until one of them moves away
+        (``tolerated_closeness``)."""
+        a, scene = self.act, self.state.scene
+        for unit in (charger, target):
+            if not unit.on_table:
+                continue
+            for enemy in self.state.enemies_of(unit.player):
+                pair = sorted((unit.id, enemy.id))
+                if enemy.id not in unit.engaged_with and scene.distance(unit.id, enemy.id) < 1.0 - 1e-6 \
+                        and pair not in a.close:
+                    a.close.append(pair)
+
+    @classmethod
+    def tolerated_closeness(cls, state: GameState) -> set[frozenset[str]]:
+        """Enemy pairs left within 1" of each other out of melee by a melee (see ``_note_close``) and still that
+        close: the invariant checks (``game.autoplay.state_is_consistent``) accept them."""
+        a = state.activation
+        if not isinstance(a, Activations):
+            return set()
+        out = set()
+        for pair in a.close:
+            x, y = (state.units.get(u) for u in pair)
+            if x is not None and y is not None and x.on_table and y.on_table and \
+                    state.scene.distance(x.id, y.id) < 1.0 - 1e-6:
+                out.add(frozenset(pair))
+        return out
 
     def _clear_of_enemies(self, mover: Unit, end: Pose, charger: Unit, target: Unit) -> bool:
         """Whether ``mover`` at ``end`` and the other unit of the melee stand 1" from every enemy unit."""
@@ -749,7 +987,9 @@ class AoFR216(Ruleset):
         s = self.state
         if s.phase is Phase.DEPLOYMENT:
             return self._deploy(action)
-        a = self._expect(action, "action", "shoot", "strike_back", "consolidate", "wavering")
+        a = self._expect(action, "action", "shoot", "strike_back", "consolidate", "wavering", "ambush")
+        if a.stage == "ambush":
+            return self._ambush(action)
         unit = s.units[a.unit] if a.unit is not None else None
         assert unit is not None
         if a.stage == "action":

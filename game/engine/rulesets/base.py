@@ -68,6 +68,7 @@ from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.morale import MoraleTerms, morale_terms
+from game.engine.shooting import AOWFBR_SHOTS, ShotRules
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
@@ -119,6 +120,21 @@ class Ruleset(ABC):
     Hold, one after an Advance (``shooting.shooting_rows``)."""
     cover_to_hit: ClassVar[bool] = False
     """Cover gives the shooters -1 to hit (AoF:R 2.16 "Cover Terrain"); False: +1 to the target's Defense."""
+    shot_rules: ClassVar[ShotRules] = AOWFBR_SHOTS
+    """The book's meanings of Stealth, Poison and Artillery when shooting (``shooting.ShotRules``; AoWFBR's by
+    default)."""
+    valueless_rules: ClassVar[frozenset[str]] = frozenset()
+    """Rules of ``profiles.VALUE_OPTIONAL`` this ruleset's book writes without an (X) value (AoF:R 2.16: ``Fear``);
+    the others must be written with one. A scenario spelling one the other way is refused at load."""
+    elevation_height: ClassVar[float | None] = None
+    """Elevated terrain (hills) this tall or taller is refused at load (AoF:R 2.16 "Elevation", not modelled);
+    None: any height."""
+    upgrade_hints: ClassVar[Mapping[str, str]] = {}
+    """Why an upgrade this ruleset refuses is refused, in words, by upgrade (the load message adds it)."""
+    activation_words: ClassVar[tuple[str, str]] = ("this turn", "turn")
+    """How the window says when a unit acted and the name of that period: ("this turn", "turn") for AoWFBR's player
+    turns ("Held this turn"), ("this round", "round") for AoF:R 2.16's activations (with ``activation_status``:
+    "Activated this round: Held, shot at Orcs")."""
     rule_texts: ClassVar[Mapping[str, str]] = {}
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""
@@ -146,6 +162,29 @@ class Ruleset(ABC):
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
+
+    prompts: ClassVar[Mapping[str, str]] = {}
+    """The window's instruction for a pending decision, by decision, where this ruleset's book words it otherwise
+    than AoWFBR's (``{unit}`` stands for the unit's name); the others are the window's own."""
+
+    @classmethod
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """What changes the unit's rolls and moves right now, in words, for the unit card (default: AoWFBR's
+        ``special_rules.modifiers_in_force``)."""
+        from game.engine.special_rules import modifiers_in_force
+        return modifiers_in_force(state, unit)
+
+    @classmethod
+    def tolerated_closeness(cls, state: GameState) -> set[frozenset[str]]:
+        """Pairs of enemy unit ids this ruleset's rulings let stand within 1" of each other out of melee right now
+        (the invariant checks accept them); default none."""
+        return set()
+
+    @classmethod
+    def activation_status(cls, state: GameState, unit: Unit) -> str | None:
+        """Where the unit stands in this round's activations, in words ("Activated this round"), or None for a
+        ruleset without activations."""
+        return None
 
     def __init__(self, game: GameHost) -> None:
         # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching

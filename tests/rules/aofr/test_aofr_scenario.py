@@ -37,13 +37,20 @@ def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
     ("profile: Canton Swordsmen, models: 5}", "profile: Canton Pikemen, models: 10}", "armies[0].units[1].profile",
      "Canton Pikemen has Counter (weapon Pike), a special rule Age of Fantasy: Regiments 2.16 (aofr-2.16) does not "
      "have here"),
+    # "Fear": AoF:R 2.16 writes it without a value (+D3 wounds); AoWFBR's Fear(X) is refused
     ("profile: Ironhide Brutes, models: 5}", "profile: Stone Trolls, models: 3}", "armies[1].units[2].profile",
-     "Stone Trolls has Fear(1)"),
+     "Stone Trolls has Fear(1): Age of Fantasy: Regiments 2.16 (aofr-2.16) writes Fear, without a value"),
+    # "Command Groups": the Musician / Battle Standard is one upgrade, written banner
     ("{id: swords-2, profile: Canton Swordsmen, models: 5}",
-     "{id: swords-2, profile: Canton Swordsmen, models: 5, upgrades: [banner]}", "armies[0].units[1].upgrades",
-     "Age of Fantasy: Regiments 2.16 (aofr-2.16) has no banner upgrade here"),
-    ("{name: Hay Meadow, kind: field,", "{name: Hay Meadow, kind: hill,", "terrain[1]",
-     "Hay Meadow is elevated terrain"),
+     "{id: swords-2, profile: Canton Swordsmen, models: 5, upgrades: [musician]}", "armies[0].units[1].upgrades",
+     "has no musician upgrade here; it plays: banner, sergeant (AoF:R 2.16's \"Musician / Battle Standard\" is one "
+     "upgrade: write banner)"),
+    # "Elevation": pieces 3" or taller count vertical movement, not modelled
+    ("{name: Hay Meadow, kind: field,", "{name: Hay Meadow, kind: hill, height: 4,", "terrain[1]",
+     "Hay Meadow is 4\" tall: Age of Fantasy: Regiments 2.16 (aofr-2.16) counts pieces 3\" or taller as Elevation"),
+    # "Special Rules": Phalanx, Breath Attack and Wizard are not played; AoWFBR's Counter is not AoF:R's
+    ("profile: Canton Swordsmen, models: 5}", "profile: Canton Loremaster, models: 1}", "armies[0].units[1].profile",
+     "Canton Loremaster has Caster(2), a special rule Age of Fantasy: Regiments 2.16 (aofr-2.16) does not have"),
     ("rounds: 4\n", "rounds: 4\nstart: {round: 1, player: 1, phase: movement}\n", "start.phase",
      "Age of Fantasy: Regiments 2.16 (aofr-2.16) has no movement phase"),
     ("mission: standard\n", "mission: king_of_the_hill\n", "mission",
@@ -119,3 +126,34 @@ def test_a_scenario_may_start_at_the_activations_with_its_markers_given():
     assert [(o.x, o.y) for o in game.state.objectives] == [(36.0, 24.0), (20.0, 30.0), (52.0, 18.0)]
     play_out(game, 3)
     assert game.state.game_over
+
+
+@pytest.mark.parametrize("rules,words", [
+    ("[Fear]", "Ogres has Fear: Age of Warhammer Fantasy: Battle Regiments 1.4 (aowfbr-1.4) writes Fear(X), with a "
+               "value"),
+    ("[Artillery]", "Ogres has Artillery, a special rule Age of Warhammer Fantasy: Battle Regiments 1.4 (aowfbr-1.4) "
+                    "does not have here"),
+])
+def test_aowfbr_refuses_the_aofr_spellings(tmp_path, capsys, rules, words):
+    """AoWFBR 1.4 "Fear(X)" takes a value (AoF:R 2.16's "Fear" does not: +D3) and AoWFBR has no "Artillery" rule
+    (AoF:R 2.16's Defense 2+ against shooting): a scenario of the other book's spelling is refused at load."""
+    path = tmp_path / "s.yaml"
+    path.write_text(f"""format: regiments-scenario/1
+name: t
+ruleset: aowfbr-1.4
+armies:
+  - player: 1
+    profiles:
+      Ogres: {{quality: 4, defense: 4, base: [40, 40], size: 3, cost: 100, weapons: [{{name: Club, attacks: 3}}],
+              rules: {rules}}}
+    units:
+      - {{id: o, profile: Ogres, models: 3, pose: {{x: 20, y: 5, facing: 0}}}}
+  - player: 2
+    profiles:
+      Orcs: {{quality: 4, defense: 5, base: [20, 20], size: 10, cost: 80, weapons: [{{name: Cleaver, attacks: 1}}]}}
+    units:
+      - {{id: x, profile: Orcs, models: 10, pose: {{x: 20, y: 40, facing: 180}}}}
+""")
+    assert main.main(["check", str(path)]) == main.EXIT_PROBLEMS
+    out = capsys.readouterr().out
+    assert f"{path}:10: armies[0].units[0].profile: " in out and words in out, out
