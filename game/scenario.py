@@ -26,7 +26,7 @@ import os
 import re
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple, get_args, get_origin
@@ -1329,8 +1329,6 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
     ``ruleset_content``, ``Ruleset.terrain_traits``)."""
     factory = ENGINE_RULESETS.get(ruleset)
     content = ruleset_content(ruleset) if factory is not None else None
-    rules = content.special_rules if content is not None else None
-    upgrades = content.upgrades if content is not None else None
     traits: frozenset[str] | None = getattr(factory, "terrain_traits", None)
     title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
     phases: frozenset[str] | None = getattr(factory, "start_phases", None)
@@ -1347,20 +1345,34 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
                                        f"does not play here; it plays: {', '.join(sorted(traits))}"))
     for e in entries:
         loc: Loc = ("armies", e.army, "units", e.index)
-        if e.profile is not None and rules is not None:
-            used = [(r, None) for r in e.profile.rules] + [(r, w.name) for w in e.profile.weapons for r in w.rules]
-            for text, weapon in used:
-                name = parse_rule(text)[0]
-                if name not in rules:
-                    where = f" (weapon {weapon})" if weapon else ""
-                    out.append(doc.problem(loc + ("profile",), f"{e.profile.name} has {text}{where}, a special rule "
-                                           f"{title} does not have here; it plays: {', '.join(sorted(rules))}"))
-                    break
-        if upgrades is not None:
-            for up in sorted(e.spec.upgrades):
-                if up not in upgrades:
-                    out.append(doc.problem(loc + ("upgrades",), f"{title} has no {up} upgrade here; it plays: "
-                                           f"{', '.join(sorted(upgrades)) or 'none'}"))
+        if e.profile is not None and content is not None:
+            problem = profile_rule_problem(e.profile, content)
+            if problem is not None:
+                out.append(doc.problem(loc + ("profile",), problem))
+        if content is not None:
+            for message in upgrade_problems(e.spec.upgrades, content):
+                out.append(doc.problem(loc + ("upgrades",), message))
+
+
+def profile_rule_problem(profile: Profile, content: RulesetContent) -> str | None:
+    """Why a unit of ``profile`` cannot be played under ``content``'s ruleset: its first special rule (its own or a
+    weapon's) the ruleset does not play, in the words the loader refuses it with; None when it plays them all
+    (issue 14; the battle set-up flags list entries with it before "Start battle")."""
+    rules = content.special_rules
+    used = [(r, None) for r in profile.rules] + [(r, w.name) for w in profile.weapons for r in w.rules]
+    for text, weapon in used:
+        if parse_rule(text)[0] not in rules:
+            where = f" (weapon {weapon})" if weapon else ""
+            return (f"{profile.name} has {text}{where}, a special rule {content.title} does not have here; it plays: "
+                    f"{', '.join(sorted(rules))}")
+    return None
+
+
+def upgrade_problems(upgrades: Iterable[str], content: RulesetContent) -> list[str]:
+    """The loader's message for each of ``upgrades`` (command group upgrades of a unit) ``content``'s ruleset does
+    not play, in order."""
+    return [f"{content.title} has no {up} upgrade here; it plays: {', '.join(sorted(content.upgrades)) or 'none'}"
+            for up in sorted(upgrades) if up not in content.upgrades]
 
 
 def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None, out: list[_Problem]) -> None:
@@ -1381,6 +1393,11 @@ def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None,
         for key in options:
             out.append(doc.problem(("options", key), f"{title} has no such optional rule here (AoWFBR 1.4's "
                                    "optional rules are not part of it)"))
+    styles: frozenset[str] | None = getattr(factory, "deployment_styles", None)
+    deployment = data.get("deployment")
+    if styles is not None and isinstance(deployment, str) and deployment not in styles:
+        out.append(doc.problem(("deployment",), f"{title} has no {deployment} deployment here; it plays: "
+                               f"{', '.join(sorted(styles))}"))
     if not getattr(factory, "side_missions", True) and data.get("side_missions") is not None:
         out.append(doc.problem(("side_missions",), f"{title} is played without side-missions here: the mission "
                                "alone decides the winner"))
@@ -1764,5 +1781,6 @@ def new_game_state(scenario: Scenario) -> GameState:
 __all__ = [
     "ARMY_FORMAT", "ArmyFile", "ArmySpec", "OPTION_DEFAULTS", "PHASE_FIRST_STEP", "RULESETS", "SCENARIO_FORMAT",
     "RulesetContent", "Scenario", "ScenarioError", "StartSpec", "UnitSpec", "check_scenario_file", "load_army",
-    "load_scenario", "load_scenario_mapping", "new_game_state", "ruleset_content",
+    "load_scenario", "load_scenario_mapping", "new_game_state", "profile_rule_problem", "ruleset_content",
+    "upgrade_problems",
 ]
