@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from game.engine.deployment_styles import ALL_STYLES
 from game.engine.objectives import MISSIONS
 from game.engine.profiles import Profile, parse_rule
-from game.engine.rulesets import PLANNED, RULESETS, unplayable
+from game.engine.rulesets import DEFAULT, PLANNED, RULESETS, unplayable
 from game.scenario import OPTION_DEFAULTS, RulesetContent, profile_rule_problem, ruleset_content, upgrade_problems
 from game.setup.army_list import ArmyList
 from game.setup.terrain_gen import TerrainPieceSpec
@@ -58,6 +58,8 @@ class RulesetOffer:
     """The ruleset's id (``aowfbr-1.4``)."""
     title: str
     """Its book's name (``Age of Fantasy: Regiments 2.16``)."""
+    short_title: str
+    """The name players abbreviate it to (``AoF:R 2.16``; its ``title`` when it has none)."""
     missions: tuple[str, ...]
     """Scenario ``mission`` values offered (``MISSION_KEYS`` order; ``none``: no mission), the first the default."""
     options: tuple[str, ...]
@@ -86,11 +88,9 @@ class RulesetOffer:
     """Its morale states by its book's names, e.g. ``Wavering, Rout``."""
 
 
-def playable() -> list[tuple[str, str]]:
-    """Every playable ruleset as (id, title), the default (AoWFBR 1.4) first, then by id."""
-    from game.engine.rulesets import DEFAULT
-    ids = sorted(RULESETS, key=lambda r: (r != DEFAULT, r))
-    return [(r, str(getattr(RULESETS[r], "title", r))) for r in ids]
+def playable() -> list[str]:
+    """Every playable ruleset's id, the default (AoWFBR 1.4) first, then by id (``offer`` tells the rest)."""
+    return sorted(RULESETS, key=lambda r: (r != DEFAULT, r))
 
 
 def planned() -> list[tuple[str, str, str]]:
@@ -114,6 +114,8 @@ def offer(ruleset_id: str) -> RulesetOffer:
     return RulesetOffer(
         id=ruleset_id,
         title=str(getattr(factory, "title", ruleset_id)),
+        # the class's own: a ruleset subclassing another (its title changed) must not show the other's short title
+        short_title=str(vars(factory).get("short_title", "") or getattr(factory, "title", ruleset_id)),
         missions=tuple(m for m in MISSION_KEYS if missions is None or m in missions),
         options=options,
         deployments=tuple(d for d in ALL_STYLES if styles is None or d in styles),

@@ -132,6 +132,7 @@ class AoFR216(Ruleset):
 
     id: ClassVar[str] = "aofr-2.16"
     title: ClassVar[str] = "Age of Fantasy: Regiments 2.16"
+    short_title: ClassVar[str] = "AoF:R 2.16"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Wavering", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES

@@ -77,6 +77,7 @@ class AoWFBR(Ruleset):
 
     id: ClassVar[str] = "aowfbr-1.4"
     title: ClassVar[str] = "Age of Warhammer Fantasy: Battle Regiments 1.4"
+    short_title: ClassVar[str] = "AoWFBR 1.4"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "fleeing": "Flee", "routed": "Rout"}
 
     def __init__(self, game: GameHost) -> None:

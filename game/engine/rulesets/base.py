@@ -104,6 +104,9 @@ class Ruleset(ABC):
     """The scenario's ``ruleset`` value, e.g. ``aowfbr-1.4``."""
     title: ClassVar[str]
     """The rulebook's name, for messages and the window."""
+    short_title: ClassVar[str] = ""
+    """The name players abbreviate it to (``AoWFBR 1.4``), where the window has little room; empty: ``title``.
+    Read from the class itself only (``vars``), so a subclass with its own ``title`` never shows its parent's."""
     morale_states: ClassVar[Mapping[str, str]]
     """The unit flags of morale this ruleset uses, by the name its book gives them (``shaken`` -> "Shaken" in
     AoWFBR, "Wavering" in AoF:R 2.16; ``fleeing``, ``routed``)."""

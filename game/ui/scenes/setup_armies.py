@@ -242,7 +242,8 @@ class ArmyScene(SetupScene):
         UILabel(pygame.Rect(10, 148, w, 22),
                 "RULES & SIZE — BOTH PLAYERS" if w < 300 else "RULESET AND GAME SIZE — BOTH PLAYERS", m,
                 container=panel, object_id="#section_title")
-        self.ruleset_chooser = RulesetChooser(self.state, pygame.Rect(10, 172, w, 32), m, panel)
+        self.ruleset_chooser = RulesetChooser(self.state, pygame.Rect(10, 172, w, 32), m, panel,
+                                              short=True)     # a narrow column: "AoF:R 2.16"
         rules = offer(self.state.ruleset)
         sizes: list[str | tuple[str, str]] = [f"{p} points" for p in GAME_SIZES]
         cur = f"{self.state.points} points"

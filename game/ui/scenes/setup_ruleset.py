@@ -12,27 +12,22 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIDropDownMenu
 
-from game.setup.ruleset_offer import offer, planned, playable
+from game.setup.ruleset_offer import RulesetOffer, offer, planned, playable
 from game.ui.decisions import window_refusal
 from game.ui.scenes.setup_state import SetupState
 
 
-def window_rulesets() -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
-    """The rulesets the set-up offers, as (id, title), and the ones it does not, as (id, title, why): planned
-    ones (not playable yet) and playable ones the window cannot present."""
+def window_rulesets() -> tuple[list[RulesetOffer], list[tuple[str, str, str]]]:
+    """The rulesets the set-up offers, and the ones it does not, as (id, title, why): planned ones (not playable
+    yet) and playable ones the window cannot present."""
     offered, not_offered = [], []
-    for rid, title in playable():
+    for rid in playable():
         why = window_refusal(rid)
         if why is None:
-            offered.append((rid, title))
+            offered.append(offer(rid))
         else:
-            not_offered.append((rid, title, why))
+            not_offered.append((rid, offer(rid).title, why))
     return offered, not_offered + planned()
-
-
-def ruleset_label(rid: str, title: str) -> str:
-    """The drop-down's text for a ruleset: its book's name."""
-    return title
 
 
 def ruleset_tip(state: SetupState) -> str:
@@ -50,10 +45,11 @@ class RulesetChooser:
     """The drop-down choosing ``state.ruleset``, inside a set-up panel."""
 
     def __init__(self, state: SetupState, rect: pygame.Rect, manager: pygame_gui.UIManager,
-                 container: pygame_gui.core.IContainerLikeInterface) -> None:
+                 container: pygame_gui.core.IContainerLikeInterface, short: bool = False) -> None:
+        """The drop-down at ``rect`` in ``container``; ``short``: rulesets by their short titles (a narrow one)."""
         self.state = state
         offered, _ = window_rulesets()
-        self.labels: dict[str, str] = {ruleset_label(rid, title): rid for rid, title in offered}
+        self.labels: dict[str, str] = {(o.short_title if short else o.title): o.id for o in offered}
         current = next((label for label, rid in self.labels.items() if rid == state.ruleset), None)
         if current is None:                      # a ruleset the window cannot present: show it, offer the others
             current = state.ruleset
@@ -75,4 +71,4 @@ class RulesetChooser:
         return notes
 
 
-__all__ = ["RulesetChooser", "ruleset_label", "ruleset_tip", "window_rulesets"]
+__all__ = ["RulesetChooser", "ruleset_tip", "window_rulesets"]
