@@ -548,7 +548,7 @@ def _one_of(*choices: str) -> AfterValidator:
 
 def _playable_ruleset(v: str) -> str:
     """A ruleset the engine can play; a planned one is refused saying it is not playable yet (issue 14)."""
-    if v not in RULESETS:
+    if v not in ENGINE_RULESETS:     # the registry itself: a ruleset registered later is accepted too
         raise ValueError(unplayable(v))
     return v
 
@@ -1384,7 +1384,7 @@ def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None,
         return
     title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
     missions: frozenset[str] | None = getattr(factory, "missions", None)
-    if missions is not None and mission not in missions:
+    if missions is not None and (mission or "none") not in missions:     # "none": a ruleset may play no mission
         where: Loc = ("mission",) if "mission" in data else ("ruleset",)
         out.append(doc.problem(where, f"{title} plays the mission of its core rules: give mission: "
                                f"{' or '.join(sorted(missions))}" + (f", not {mission}" if mission else "")))

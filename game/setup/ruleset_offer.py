@@ -125,7 +125,7 @@ def offer(ruleset_id: str) -> RulesetOffer:
         content=ruleset_content(ruleset_id),
         force_org=bool(getattr(factory, "force_org", True)),
         points_guideline=str(getattr(factory, "points_guideline", "")),
-        score_words=tuple(getattr(factory, "score_words", ("victory points", "VP"))),  # type: ignore[arg-type]
+        score_words=tuple(getattr(factory, "score_words", ("victory points", "VP"))),
         mission_text=getattr(factory, "mission_text", None),
         first_turn_text=str(getattr(factory, "first_turn_text", "")),
         morale_words=", ".join(str(v) for v in states.values()),

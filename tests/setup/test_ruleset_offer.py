@@ -30,7 +30,8 @@ def _state(ruleset: str, seed: int = 3) -> SetupState:
     st.ensure_table()
     for player in (1, 2):
         lst = st.army_list(player)
-        fit = [n for n, p in lst.army.profiles.items() if p.size > 1 and not p.is_hero and not rules_not_played(p, ruleset)]
+        fit = [n for n, p in lst.army.profiles.items()
+               if p.size > 1 and not p.is_hero and not rules_not_played(p, ruleset)]
         lst.add(fit[0])
         lst.add(fit[-1])
         assert st.problems(player) == [], (ruleset, st.problems(player))
@@ -117,7 +118,7 @@ def test_changing_the_ruleset_keeps_what_it_plays_and_says_what_changed() -> Non
         st.set_ruleset("aof-skirmish")
 
 
-def test_a_new_ruleset_is_offered_from_its_class(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_ruleset_is_offered_from_its_class(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Nothing is hard-coded: a ruleset registered in RULESETS is offered by what its class says."""
     class Narrow(AoWFBR):
         id = "narrow-1"
@@ -132,6 +133,13 @@ def test_a_new_ruleset_is_offered_from_its_class(monkeypatch) -> None:  # type: 
     assert "narrow-1" in playable()
     pieces, notes = fit_terrain(SetupState(seed=5).generate(5, "guidelines"), "narrow-1")
     assert all(p.traits <= o.traits for p in pieces) and notes
+    st = _state("narrow-1")
+    for mission in o.missions:
+        st.mission = mission
+        st.write(tmp_path / f"{mission}.yaml")               # no mission ("none") too
+    st.deployment = "spearhead"                              # not offered: the loader refuses it
+    with pytest.raises(ScenarioError, match="Narrow Rules \\(narrow-1\\) has no spearhead deployment"):
+        st.write(tmp_path / "spearhead.yaml")
 
 
 def test_planned_rulesets_are_named_with_the_reason() -> None:

@@ -131,7 +131,8 @@ class Ruleset(ABC):
     shaken_text: ClassVar[str | None] = None
     """What the morale state ``shaken`` does, in words, for the unit card; None: AoWFBR's Shaken."""
     missions: ClassVar[frozenset[str] | None] = None
-    """The scenario ``mission`` values this ruleset plays (None: every mission, or none)."""
+    """The scenario ``mission`` values this ruleset plays, ``none`` for a battle without one (None: every mission,
+    or none)."""
     optional_rules: ClassVar[bool] = True
     """Whether a scenario may set ``options`` (AoWFBR 1.4's optional rules)."""
     side_missions: ClassVar[bool] = True

@@ -247,7 +247,7 @@ class StartScene(SetupScene):
         mission_x = max(300, w // 2)
         if not self.option_boxes:
             UILabel(pygame.Rect(10, y, mission_x - 10, 24), f"No optional rules in {rules.short_title}", m,
-                    container=left, object_id="#hud_hint").set_tooltip(  # type: ignore[no-untyped-call]
+                    container=left, object_id="#hud_hint").set_tooltip(
                 f"{rules.title} has no optional rules here (AoWFBR 1.4's random charge distances and artillery "
                 "scatter are not part of it).")
             y += 26
