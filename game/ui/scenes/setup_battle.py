@@ -150,7 +150,8 @@ def army_summary_html(state: SetupState, player: int) -> str:
     if kinds:
         lines.append("<font color='#ffc45a'>Artillery (Random scatter): " + html.escape(kinds) + "</font>")
     if problems:
-        lines.append(f"<font color='#ff8a80'>⚠ {html.escape(problems[0])}"
+        first = problems[0].split("; it plays: ")[0]     # the loader's list of what a ruleset plays: in step 1
+        lines.append(f"<font color='#ff8a80'>⚠ {html.escape(first)}"
                      + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
                      + f" — fix it in step {player}</font>")
     else:
@@ -263,8 +264,9 @@ class StartScene(SetupScene):
         side_y = max(y + 4, top_y + 72)
         self._build_deployment_and_side_missions(left, w, mission_x, drop_w, side_y)
         y0 = side_y + 38
-        tall = 96 if "artillery_scatter" in rules.options and (artillery_types(self.state, 1)
-                                                                or artillery_types(self.state, 2)) else 74
+        long = any(len(self.state.problems(p)[:1][0]) > 60 for p in (1, 2) if self.state.problems(p))
+        tall = 96 if long or "artillery_scatter" in rules.options and (artillery_types(self.state, 1)
+                                                                        or artillery_types(self.state, 2)) else 74
         UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, y0, w, tall), m, container=left)
         UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, y0 + 6 + tall, w, tall), m, container=left)
         y = y0 + 12 + 2 * tall
