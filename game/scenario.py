@@ -26,7 +26,7 @@ import os
 import re
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple, get_args, get_origin
@@ -548,7 +548,7 @@ def _one_of(*choices: str) -> AfterValidator:
 
 def _playable_ruleset(v: str) -> str:
     """A ruleset the engine can play; a planned one is refused saying it is not playable yet (issue 14)."""
-    if v not in RULESETS:
+    if v not in ENGINE_RULESETS:     # the registry itself: a ruleset registered later is accepted too
         raise ValueError(unplayable(v))
     return v
 
@@ -1304,6 +1304,10 @@ class RulesetContent:
     """Special rule names (unit and weapon rules) a profile may carry."""
     upgrades: frozenset[str]
     """Command group upgrades a unit may take."""
+    valueless_rules: frozenset[str] = frozenset()
+    """Rules of ``profiles.VALUE_OPTIONAL`` this ruleset writes without a value (AoF:R 2.16 ``Fear``)."""
+    upgrade_hints: Mapping[str, str] = field(default_factory=dict)
+    """Per refused upgrade, what to write instead (AoF:R 2.16: ``musician`` -> ``banner``)."""
 
 
 def ruleset_content(ruleset: str) -> RulesetContent:
@@ -1319,7 +1323,9 @@ def ruleset_content(ruleset: str) -> RulesetContent:
     upgrades: frozenset[str] | None = getattr(factory, "upgrades", None)
     return RulesetContent(ruleset, f"{getattr(factory, 'title', ruleset)} ({ruleset})",
                           KNOWN_RULES if rules is None else frozenset(rules),
-                          UPGRADES if upgrades is None else frozenset(upgrades))
+                          UPGRADES if upgrades is None else frozenset(upgrades),
+                          frozenset(getattr(factory, "valueless_rules", frozenset())),
+                          dict(getattr(factory, "upgrade_hints", {})))
 
 
 def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], terrain: list[TerrainShape],
@@ -1329,8 +1335,6 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
     ``ruleset_content``, ``Ruleset.terrain_traits``)."""
     factory = ENGINE_RULESETS.get(ruleset)
     content = ruleset_content(ruleset) if factory is not None else None
-    rules = content.special_rules if content is not None else None
-    upgrades = content.upgrades if content is not None else None
     traits: frozenset[str] | None = getattr(factory, "terrain_traits", None)
     title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
     phases: frozenset[str] | None = getattr(factory, "start_phases", None)
@@ -1352,29 +1356,54 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
                 out.append(doc.problem(("terrain", i), f"{piece.name} is {piece.height:g}\" tall: {title} counts "
                                        f"pieces {elevation:g}\" or taller as Elevation (vertical movement counted), "
                                        f"which is not played here; give it a height under {elevation:g}\""))
-    valueless: frozenset[str] = getattr(factory, "valueless_rules", frozenset())
     for e in entries:
         loc: Loc = ("armies", e.army, "units", e.index)
-        if e.profile is not None:
-            used = [(r, None) for r in e.profile.rules] + [(r, w.name) for w in e.profile.weapons for r in w.rules]
-            for text, weapon in used:
-                name, value = parse_rule(text)
-                where = f" (weapon {weapon})" if weapon else ""
-                if rules is not None and name not in rules:
-                    out.append(doc.problem(loc + ("profile",), f"{e.profile.name} has {text}{where}, a special rule "
-                                           f"{title} does not have here; it plays: {', '.join(sorted(rules))}"))
-                    break
-                if name in VALUE_OPTIONAL and (value is None) != (name in valueless):
-                    how = f"{name}, without a value" if name in valueless else f"{name}(X), with a value"
-                    out.append(doc.problem(loc + ("profile",), f"{e.profile.name} has {text}{where}: {title} "
-                                           f"writes {how}"))
-                    break
-        if upgrades is not None:
-            for up in sorted(e.spec.upgrades):
-                if up not in upgrades:
-                    hint = getattr(factory, "upgrade_hints", {}).get(up, "")
-                    out.append(doc.problem(loc + ("upgrades",), f"{title} has no {up} upgrade here; it plays: "
-                                           f"{', '.join(sorted(upgrades)) or 'none'}" + (f" ({hint})" if hint else "")))
+        if e.profile is not None and content is not None:
+            problem = profile_rule_problem(e.profile, content)
+            if problem is not None:
+                out.append(doc.problem(loc + ("profile",), problem))
+        if content is not None:
+            for message in upgrade_problems(e.spec.upgrades, content):
+                out.append(doc.problem(loc + ("upgrades",), message))
+
+
+def profile_rule_problem(profile: Profile, content: RulesetContent) -> str | None:
+    """Why a unit of ``profile`` cannot be played under ``content``'s ruleset: its first special rule (its own or a
+    weapon's) the ruleset does not play, in the words the loader refuses it with; None when it plays them all
+    (issue 14; the battle set-up flags list entries with it before "Start battle")."""
+    used = [(r, None) for r in profile.rules] + [(r, w.name) for w in profile.weapons for r in w.rules]
+    for text, weapon in used:
+        why = rule_refusal(text, content)
+        if why is not None:
+            where = f" (weapon {weapon})" if weapon else ""
+            return f"{profile.name} has {text}{where}{why}"
+    return None
+
+
+def rule_refusal(text: str, content: RulesetContent) -> str | None:
+    """Why the special rule ``text`` (as written: ``Fear``, ``Tough(3)``) is not played under ``content``'s ruleset,
+    as the end of the loader's sentence (", a special rule ... does not have here; ..." or ": ... writes Fear,
+    without a value"); None when it is played as written."""
+    name, value = parse_rule(text)
+    if name not in content.special_rules:
+        return (f", a special rule {content.title} does not have here; it plays: "
+                f"{', '.join(sorted(content.special_rules))}")
+    if name in VALUE_OPTIONAL and (value is None) != (name in content.valueless_rules):
+        how = f"{name}, without a value" if name in content.valueless_rules else f"{name}(X), with a value"
+        return f": {content.title} writes {how}"
+    return None
+
+
+def upgrade_problems(upgrades: Iterable[str], content: RulesetContent) -> list[str]:
+    """The loader's message for each of ``upgrades`` (command group upgrades of a unit) ``content``'s ruleset does
+    not play, in order."""
+    out = []
+    for up in sorted(upgrades):
+        if up not in content.upgrades:
+            hint = content.upgrade_hints.get(up, "")
+            out.append(f"{content.title} has no {up} upgrade here; it plays: "
+                       f"{', '.join(sorted(content.upgrades)) or 'none'}" + (f" ({hint})" if hint else ""))
+    return out
 
 
 def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None, out: list[_Problem]) -> None:
@@ -1386,7 +1415,7 @@ def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None,
         return
     title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
     missions: frozenset[str] | None = getattr(factory, "missions", None)
-    if missions is not None and mission not in missions:
+    if missions is not None and (mission or "none") not in missions:     # "none": a ruleset may play no mission
         where: Loc = ("mission",) if "mission" in data else ("ruleset",)
         out.append(doc.problem(where, f"{title} plays the mission of its core rules: give mission: "
                                f"{' or '.join(sorted(missions))}" + (f", not {mission}" if mission else "")))
@@ -1395,6 +1424,11 @@ def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None,
         for key in options:
             out.append(doc.problem(("options", key), f"{title} has no such optional rule here (AoWFBR 1.4's "
                                    "optional rules are not part of it)"))
+    styles: frozenset[str] | None = getattr(factory, "deployment_styles", None)
+    deployment = data.get("deployment")
+    if styles is not None and isinstance(deployment, str) and deployment not in styles:
+        out.append(doc.problem(("deployment",), f"{title} has no {deployment} deployment here; it plays: "
+                               f"{', '.join(sorted(styles))}"))
     if not getattr(factory, "side_missions", True) and data.get("side_missions") is not None:
         out.append(doc.problem(("side_missions",), f"{title} is played without side-missions here: the mission "
                                "alone decides the winner"))
@@ -1778,5 +1812,6 @@ def new_game_state(scenario: Scenario) -> GameState:
 __all__ = [
     "ARMY_FORMAT", "ArmyFile", "ArmySpec", "OPTION_DEFAULTS", "PHASE_FIRST_STEP", "RULESETS", "SCENARIO_FORMAT",
     "RulesetContent", "Scenario", "ScenarioError", "StartSpec", "UnitSpec", "check_scenario_file", "load_army",
-    "load_scenario", "load_scenario_mapping", "new_game_state", "ruleset_content",
+    "load_scenario", "load_scenario_mapping", "new_game_state", "profile_rule_problem", "ruleset_content",
+    "upgrade_problems",
 ]

@@ -144,19 +144,20 @@ def test_leaving_the_step_closes_the_review(setup) -> None:  # type: ignore[no-u
 
 def test_the_import_follows_the_battles_ruleset(setup) -> None:  # type: ignore[no-untyped-def]
     """A battle set up under AoF:R 2.16 (``SetupState.ruleset``) imports onto AoF:R 2.16: the review lists what
-    that ruleset does not play (Hero, the Musician and Banner, AoWFBR's Counter and Lance)."""
+    that ruleset does not play (a Musician: AoF:R 2.16 has one "Musician / Battle Standard", written banner; AoWFBR's
+    Counter and Lance)."""
     d = setup
     d.scene.state.ruleset = "aofr-2.16"
     d.scene.rebuild()
     _choose_file(d, FIXTURES / "ironhelm_clean.txt")
     review = d.scene.review
     assert review is not None and review.plan.ruleset == "aofr-2.16"
-    assert {u.what for u in review.plan.unknown} == {"rule Hero", "rule Musician", "rule Banner",
+    assert {u.what for u in review.plan.unknown} == {"rule Musician",
                                                      "weapon rule Counter of Spear", "weapon rule Lance of Lance"}
     assert review.import_button.text == "Drop these and import"
     _shot(d, "05-review-aofr.png")
     d.click_button(review.import_button)
     d.frames(2)
     lst = d.scene.lst
-    assert lst.display_name == "Ironhelm Vanguard" and "Hero" not in lst.army.profiles["Thane"].rules
+    assert lst.display_name == "Ironhelm Vanguard" and "Hero" in lst.army.profiles["Thane"].rules
     assert "aofr-2.16 cannot play dropped" in d.scene.message

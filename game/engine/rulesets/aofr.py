@@ -156,6 +156,7 @@ class AoFR216(Ruleset):
 
     id: ClassVar[str] = "aofr-2.16"
     title: ClassVar[str] = "Age of Fantasy: Regiments 2.16"
+    short_title: ClassVar[str] = "AoF:R 2.16"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Wavering", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
@@ -163,6 +164,10 @@ class AoFR216(Ruleset):
     missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
     optional_rules: ClassVar[bool] = False
     side_missions: ClassVar[bool] = False
+    force_org: ClassVar[bool] = False   # "Preparing your Army": "There are no limitations as to how many units..."
+    points_guideline: ClassVar[str] = "AoF:R 2.16: 750 pts each to start, then bigger armies; no limits on units"
+    first_turn_text: ClassVar[str] = ("no second roll-off: the deployment roll-off winner activates first, then the "
+                                      "players alternate activating one unit each (AoF:R 2.16 \"Game Structure\")")
     all_models_shoot: ClassVar[bool] = True
     cover_to_hit: ClassVar[bool] = True
     shot_rules: ClassVar[ShotRules] = AOFR_SHOTS

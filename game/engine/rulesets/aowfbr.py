@@ -78,6 +78,7 @@ class AoWFBR(Ruleset):
 
     id: ClassVar[str] = "aowfbr-1.4"
     title: ClassVar[str] = "Age of Warhammer Fantasy: Battle Regiments 1.4"
+    short_title: ClassVar[str] = "AoWFBR 1.4"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "fleeing": "Flee", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = KNOWN_RULES - {"Artillery"}
     """Every rule of its Special Rules Reference; AoF:R 2.16's ``Artillery`` is not one (refused at load)."""

@@ -105,6 +105,9 @@ class Ruleset(ABC):
     """The scenario's ``ruleset`` value, e.g. ``aowfbr-1.4``."""
     title: ClassVar[str]
     """The rulebook's name, for messages and the window."""
+    short_title: ClassVar[str] = ""
+    """The name players abbreviate it to (``AoWFBR 1.4``), where the window has little room; empty: ``title``.
+    Read from the class itself only (``vars``), so a subclass with its own ``title`` never shows its parent's."""
     morale_states: ClassVar[Mapping[str, str]]
     """The unit flags of morale this ruleset uses, by the name its book gives them (``shaken`` -> "Shaken" in
     AoWFBR, "Wavering" in AoF:R 2.16; ``fleeing``, ``routed``)."""
@@ -144,11 +147,25 @@ class Ruleset(ABC):
     shaken_text: ClassVar[str | None] = None
     """What the morale state ``shaken`` does, in words, for the unit card; None: AoWFBR's Shaken."""
     missions: ClassVar[frozenset[str] | None] = None
-    """The scenario ``mission`` values this ruleset plays (None: every mission, or none)."""
+    """The scenario ``mission`` values this ruleset plays, ``none`` for a battle without one (None: every mission,
+    or none)."""
     optional_rules: ClassVar[bool] = True
     """Whether a scenario may set ``options`` (AoWFBR 1.4's optional rules)."""
     side_missions: ClassVar[bool] = True
     """Whether a scenario may play side-missions."""
+    deployment_styles: ClassVar[frozenset[str] | None] = None
+    """The scenario ``deployment`` values this ruleset plays (None: every style of
+    ``deployment_styles.ALL_STYLES``)."""
+    force_org: ClassVar[bool] = True
+    """Whether its book has optional army-building limits the set-up may offer (AoWFBR 1.4 "Force Organisation
+    (Optional)": ``game.setup.army_list.force_org_limits``)."""
+    points_guideline: ClassVar[str] = "AoWFBR 1.4: 750 pts each to start, 1500 pts each for full matches"
+    """The game size its book recommends ("Preparing Your Army"), in a few words (the battle set-up shows it by
+    the game size)."""
+    first_turn_text: ClassVar[str] = ("another roll-off (+1 for the player who finished deploying first); the winner "
+                                      "picks who plays first. Then round 1 begins")
+    """Who plays first once the armies are deployed, in words (AoWFBR 1.4 "Deploying Armies"), for the set-up's
+    "When you press Start battle"."""
     score_words: ClassVar[tuple[str, str]] = ("victory points", "VP")
     """What ``victory_points`` counts, in full and short, for the window's results (AoWFBR: victory points)."""
     turn_word: ClassVar[str] = "turn"

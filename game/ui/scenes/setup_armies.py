@@ -41,9 +41,11 @@ from game.engine.special_rules import RULES, UPGRADES_INFO
 from game.files import imported_armies_dir
 from game.reader import peek_mapping
 from game.setup.army_list import UPGRADE_ORDER, ArmyList, ArmyListError, ListEntry, allowed_copies
+from game.setup.ruleset_offer import offer, rules_not_played
 from game.ui.palette import PLAYER_HTML
 from game.ui.scenes.armyforge_review import ImportReview
 from game.ui.scenes.setup_base import LIST_ID, SetupScene
+from game.ui.scenes.setup_ruleset import RulesetChooser
 from game.ui.scenes.setup_state import (
     GAME_SIZES,
     SetupState,
@@ -81,8 +83,9 @@ def rule_links(rules: tuple[str, ...]) -> str:
     return ", ".join(out)
 
 
-def profile_card_html(prof: Profile) -> str:
-    """A short profile card: name and cost, Quality, Defense, models, special rules (links), weapons."""
+def profile_card_html(prof: Profile, not_played: tuple[str, list[str]] | None = None) -> str:
+    """A short profile card: name and cost, Quality, Defense, models, special rules (links), weapons; with
+    ``not_played`` (the battle's ruleset's title, the rules of the profile it does not play) a warning line."""
     models = f"{prof.size} models" if prof.size > 1 else "single model"
     head = f"<b>{html.escape(prof.name)}</b>   <font color='#ffd27a'>{prof.cost} pts</font>"
     if prof.is_hero:
@@ -103,6 +106,9 @@ def profile_card_html(prof: Profile) -> str:
     lines = [head, stats]
     if weapons:
         lines.append("<font color='#c8d0d6'>" + " · ".join(weapons) + "</font>")
+    if not_played is not None and not_played[1]:
+        lines.append(f"<font color='#ff8a80'>⚠ {html.escape(not_played[0])} does not play "
+                     f"{html.escape(', '.join(not_played[1]))}</font>")
     return "<br>".join(lines)
 
 
@@ -155,6 +161,8 @@ class ArmyScene(SetupScene):
         # widgets (set in build_body)
         self.army_menu: UIDropDownMenu | None = None
         self.points_menu: UIDropDownMenu | None = None
+        self.ruleset_chooser: RulesetChooser | None = None
+        """The ruleset both players agree on (``setup_ruleset``)."""
         self.force_box: UICheckBox | None = None
         self.force_text: UITextBox | None = None
         self.list_name: UITextEntryLine | None = None
@@ -229,22 +237,30 @@ class ArmyScene(SetupScene):
         self.army_menu = UIDropDownMenu(options, current if current in options else str(options[0]),
                                         pygame.Rect(10, 36, w, 34), m, container=panel)
         desc = self.lst.army.description or ""
-        UITextBox(f"<font color='#c8d0d6'>{html.escape(desc)}</font>", pygame.Rect(10, 74, w, 84), m,
+        UITextBox(f"<font color='#c8d0d6'>{html.escape(desc)}</font>", pygame.Rect(10, 74, w, 66), m,
                   container=panel)
-        UILabel(pygame.Rect(10, 166, w, 22),
-                "GAME SIZE — BOTH PLAYERS" if w < 300 else "GAME SIZE — AGREED BY BOTH PLAYERS", m, container=panel,
-                object_id="#section_title")
+        UILabel(pygame.Rect(10, 148, w, 22),
+                "RULES & SIZE — BOTH PLAYERS" if w < 300 else "RULESET AND GAME SIZE — BOTH PLAYERS", m,
+                container=panel, object_id="#section_title")
+        self.ruleset_chooser = RulesetChooser(self.state, pygame.Rect(10, 172, w, 32), m, panel,
+                                              short=True)     # a narrow column: "AoF:R 2.16"
+        rules = offer(self.state.ruleset)
         sizes: list[str | tuple[str, str]] = [f"{p} points" for p in GAME_SIZES]
         cur = f"{self.state.points} points"
         if cur not in sizes:
             sizes.append(cur)
-        self.points_menu = UIDropDownMenu(sizes, cur, pygame.Rect(10, 190, 150, 32), m, container=panel)
-        fx, fy, extra = (172, 196, 0) if w >= 320 else (10, 230, 30)
+        self.points_menu = UIDropDownMenu(sizes, cur, pygame.Rect(10, 208, 150, 32), m, container=panel)
+        self.points_menu.set_tooltip(f"{rules.title}: {rules.points_guideline}.")
+        fx, fy, extra = (172, 214, 18) if w >= 320 else (10, 248, 48)
         self.force_box = UICheckBox(pygame.Rect(fx, fy, 20, 20), "Force Organisation", m, container=panel,
                                     initial_state=self.state.force_org,
                                     tool_tip_text="Optional limits both players agree on: heroes, copies of a "
                                                   "unit, unit cost and number of units (rulebook \"Force "
-                                                  "Organisation (Optional)\").")
+                                                  "Organisation (Optional)\")." if rules.force_org else
+                                                  f"{rules.title} has no Force Organisation: "
+                                                  f"{rules.points_guideline}.")
+        if not rules.force_org:
+            self.force_box.disable()  # type: ignore[no-untyped-call]
         self.force_text = UITextBox("", pygame.Rect(10, 226 + extra, w, 62), m, container=panel)
         UILabel(pygame.Rect(10, 292 + extra, w, 22), "MY LISTS" if w < 300 else "MY LISTS — SAVED ON THIS COMPUTER",
                 m, container=panel,
@@ -291,10 +307,12 @@ class ArmyScene(SetupScene):
                                               allow_scroll_x=False)
         cw = r.w - 12 - 20
         y = 0
+        title = offer(self.state.ruleset).title
         self.add_buttons = {}
         self.cards = {}
         for name, prof in self.lst.army.profiles.items():
-            box = UITextBox(profile_card_html(prof), pygame.Rect(0, y, cw - 84, -1), m, container=self.catalogue)
+            flag = (title, rules_not_played(prof, self.state.ruleset))
+            box = UITextBox(profile_card_html(prof, flag), pygame.Rect(0, y, cw - 84, -1), m, container=self.catalogue)
             self.cards[name] = box
             hgt = max(box.rect.height, 44)
             tip = f"Add a unit of {name} ({prof.cost} pts) to your list"
@@ -357,9 +375,12 @@ class ArmyScene(SetupScene):
             if self.state.force_org:
                 self.force_text.set_text(f"<font color='#c8d0d6'>{html.escape(force_org_words(self.state.points))}"
                                          "</font>")
-            else:
+            elif offer(self.state.ruleset).force_org:
                 self.force_text.set_text("<font color='#9aa4ac'>Optional limits on heroes, copies and unit sizes, "
                                          "if both players agree.</font>")
+            else:       # the book's game size where it has no limits to offer
+                self.force_text.set_text("<font color='#9aa4ac'>"
+                                         f"{html.escape(offer(self.state.ruleset).points_guideline)}.</font>")
         if self.problems_box is not None:
             problems = self.state.problems(self.player)
             if not problems:
@@ -492,7 +513,13 @@ class ArmyScene(SetupScene):
         if t == pygame_gui.UI_BUTTON_PRESSED:
             self._button(event.ui_element)
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            self._drop_down(event.ui_element, event.text)
+            changed = self.ruleset_chooser.handle(event) if self.ruleset_chooser is not None else None
+            if changed is not None:     # another ruleset: the catalogue's flags, the problems, Force Org follow
+                title = offer(self.state.ruleset).title
+                self.say(f"Both players play {title}" + (f" ({'; '.join(changed)})." if changed else "."))
+                self.rebuild()
+            else:
+                self._drop_down(event.ui_element, event.text)
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
             self._check_box(event.ui_element, t == pygame_gui.UI_CHECK_BOX_CHECKED)
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:

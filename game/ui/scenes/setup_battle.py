@@ -31,11 +31,13 @@ from game.engine.deployment_styles import STYLES
 from game.engine.objectives import MISSIONS
 from game.engine.state import Table
 from game.scenario import ScenarioError
+from game.setup.ruleset_offer import RulesetOffer, offer
 from game.ui.draw_terrain import StaticLayer
 from game.ui.opponent_picker import OpponentPicker
 from game.ui.overlays import draw_zone_polygon
 from game.ui.palette import PLAYER, PLAYER_HTML
 from game.ui.scenes.setup_base import SetupScene
+from game.ui.scenes.setup_ruleset import RulesetChooser
 from game.ui.scenes.setup_state import ROUND_CHOICES, TABLE_SIZE, SetupState, guideline_report, points_summary
 from game.ui.table_view import TableView
 
@@ -60,7 +62,21 @@ MISSION_CHOICES: dict[str, tuple[str, str]] = {
     "random": ("Random mission", "One die picks the mission when the battle starts (AoF:R 2.16 \"Random Mission "
                                  "Selection\")."),
 }
-"""The missions offered (scenario ``mission``): label and what it means."""
+"""Every mission the set-up knows (scenario ``mission``): label and what it means under AoWFBR 1.4
+(``mission_choices`` gives the ones a ruleset plays, in its words)."""
+
+
+def mission_choices(rules: RulesetOffer) -> dict[str, tuple[str, str]]:
+    """The missions offered under the battle's ruleset (``RulesetOffer.missions``), label and what it means: a
+    ruleset whose mission decides the winner its own way (``mission_text``) says so instead of AoWFBR's victory
+    points."""
+    out = {}
+    for key in rules.missions:
+        label, text = MISSION_CHOICES[key]
+        if rules.mission_text is not None and key in MISSIONS:
+            text = f"{MISSIONS[key].name}: {rules.mission_text} ({rules.title})."
+        out[key] = (label, text)
+    return out
 
 DEPLOYMENT_CHOICES: dict[str, tuple[str, str]] = {
     **{key: (st.name, f"{st.name}: each player's zone is {st.summary} (AoF:R 2.16 \"Deployment Styles\"; the zones "
@@ -107,12 +123,18 @@ NEXT_HTML = (
     "with Q/E or the wheel, press Enter. A "
     "placement that breaks a rule is refused and the rule is shown where you tried.<br>"
     "4. <b>Scouts</b> are placed last and may move up to 12\" more.<br>"
-    "5. <b>First turn.</b> Another roll-off (+1 for the player who finished deploying first); the winner picks "
-    "who plays first. Then round 1 begins.<br><br>"
+    "5. <b>First turn.</b> {first_turn}.<br><br>"
     "The screen turns to the player who must decide, with a hand-over screen in between (against the computer "
     "there is none: it decides for its side and says why in the log)."
 )
-"""What happens after Start battle, for a first-time player (rulebook "Deploying Armies", "Playing the Game")."""
+"""What happens after Start battle, for a first-time player (rulebook "Deploying Armies", "Playing the Game");
+``{first_turn}`` is the ruleset's ``first_turn_text`` (``next_html``)."""
+
+
+def next_html(rules: RulesetOffer) -> str:
+    """``NEXT_HTML`` for a battle under ``rules``' ruleset."""
+    text = rules.first_turn_text
+    return NEXT_HTML.replace("{first_turn}", html.escape(text[:1].upper() + text[1:]))
 
 
 def army_summary_html(state: SetupState, player: int) -> str:
@@ -126,11 +148,12 @@ def army_summary_html(state: SetupState, player: int) -> str:
              f"<font color='{'#c8d0d6' if ok else '#ff8a80'}'>{html.escape(text)}</font> · {units} "
              f"unit{'s' if units != 1 else ''} · General: {html.escape(general or 'none')}"]
     problems = state.problems(player)
-    kinds = artillery_types(state, player)
+    kinds = artillery_types(state, player) if "artillery_scatter" in offer(state.ruleset).options else ""
     if kinds:
         lines.append("<font color='#ffc45a'>Artillery (Random scatter): " + html.escape(kinds) + "</font>")
     if problems:
-        lines.append(f"<font color='#ff8a80'>⚠ {html.escape(problems[0])}"
+        first = problems[0].split("; it plays: ")[0]     # the loader's list of what a ruleset plays: in step 1
+        lines.append(f"<font color='#ff8a80'>⚠ {html.escape(first)}"
                      + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
                      + f" — fix it in step {player}</font>")
     else:
@@ -178,6 +201,10 @@ class StartScene(SetupScene):
         self.side_menu: UIDropDownMenu | None = None
         self.selection_menu: UIDropDownMenu | None = None
         self.option_boxes: dict[UICheckBox, str] = {}
+        self.ruleset_chooser: RulesetChooser | None = None
+        """The ruleset both players agree on (``setup_ruleset``)."""
+        self.rules: RulesetOffer = offer(state.ruleset)
+        """What the battle's ruleset plays (``game.setup.ruleset_offer.offer``)."""
         self.start_button: UIButton | None = None
         self.picker: OpponentPicker | None = None
         """Hotseat or the computer, and its level (``Window.opponent``, shared with the main menu)."""
@@ -198,40 +225,57 @@ class StartScene(SetupScene):
         left = UIPanel(pygame.Rect(10, top, lw, h), starting_height=1, manager=m)
         self.widgets.append(left)
         w = lw - 24
+        rules = self.rules = offer(self.state.ruleset)
         UILabel(pygame.Rect(10, 8, w, 22), "THE BATTLE", m, container=left, object_id="#section_title")
-        UILabel(pygame.Rect(10, 34, 70, 32), "Name", m, container=left)
-        self.name_entry = UITextEntryLine(pygame.Rect(80, 34, w - 250, 32), m, container=left,
+        # the ruleset first: everything below follows it (``setup_ruleset``)
+        UILabel(pygame.Rect(10, 34, 70, 32), "Ruleset", m, container=left)
+        self.ruleset_chooser = RulesetChooser(self.state, pygame.Rect(80, 34, min(420, w - 80), 32), m, left,
+                                              short=w < 560)
+        UILabel(pygame.Rect(10, 72, 70, 32), "Name", m, container=left)
+        self.name_entry = UITextEntryLine(pygame.Rect(80, 72, w - 250, 32), m, container=left,
                                           placeholder_text=self.state.battle_name())
         self.name_entry.set_text_length_limit(60)
         self.name_entry.set_text(self.state.name)
-        UILabel(pygame.Rect(w - 160, 34, 70, 32), "Rounds", m, container=left)
+        UILabel(pygame.Rect(w - 160, 72, 70, 32), "Rounds", m, container=left)
         self.rounds_menu = UIDropDownMenu([str(r) for r in ROUND_CHOICES], str(self.state.rounds),
-                                          pygame.Rect(w - 90, 34, 100, 32), m, container=left)
+                                          pygame.Rect(w - 90, 72, 100, 32), m, container=left)
         self.option_boxes = {}
-        y = 78
+        top_y = 116
+        y = top_y
         for key, (label, tip) in OPTIONAL_RULES.items():      # one under the other, the mission beside them
+            if key not in rules.options:                        # not part of this ruleset
+                continue
             box = UICheckBox(pygame.Rect(10, y, 20, 20), label, m, container=left,
                              initial_state=bool(self.state.options.get(key, False)), tool_tip_text=tip)
             self.option_boxes[box] = key
             y += 26
-        labels: list[str | tuple[str, str]] = [label for label, _ in MISSION_CHOICES.values()]
-        chosen = MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[0]
-        mission_x = max(300, w // 2) if OPTIONAL_RULES else 0
+        mission_x = max(300, w // 2)
+        if not self.option_boxes:
+            UILabel(pygame.Rect(10, y, mission_x - 10, 24), f"No optional rules in {rules.short_title}", m,
+                    container=left, object_id="#hud_hint").set_tooltip(
+                f"{rules.title} has no optional rules here (AoWFBR 1.4's random charge distances and artillery "
+                "scatter are not part of it).")
+            y += 26
+        missions = mission_choices(rules)
+        labels: list[str | tuple[str, str]] = [label for label, _ in missions.values()]
+        chosen = missions.get(self.state.mission, next(iter(missions.values())))
         drop_w = min(250, w - mission_x - 100)
-        UILabel(pygame.Rect(mission_x + 10, 74, 90, 30), "Mission", m, container=left)
-        self.mission_menu = UIDropDownMenu(labels, chosen, pygame.Rect(mission_x + 100, 74, drop_w, 30), m,
-                                           container=left)
-        self.mission_menu.set_tooltip(MISSION_CHOICES.get(self.state.mission, MISSION_CHOICES["none"])[1])
+        UILabel(pygame.Rect(mission_x + 10, top_y - 4, 90, 30), "Mission", m, container=left)
+        self.mission_menu = UIDropDownMenu(labels, chosen[0], pygame.Rect(mission_x + 100, top_y - 4, drop_w, 30),
+                                           m, container=left)
+        self.mission_menu.set_tooltip(chosen[1])
         # the deployment style under the mission (right column), the side-missions below the optional rules
-        side_y = max(y + 4, 150)
+        side_y = max(y + 4, top_y + 72)
         self._build_deployment_and_side_missions(left, w, mission_x, drop_w, side_y)
         y0 = side_y + 38
-        tall = 96 if artillery_types(self.state, 1) or artillery_types(self.state, 2) else 74
+        long = any(len(self.state.problems(p)[:1][0]) > 60 for p in (1, 2) if self.state.problems(p))
+        tall = 96 if long or "artillery_scatter" in rules.options and (artillery_types(self.state, 1)
+                                                                        or artillery_types(self.state, 2)) else 74
         UITextBox(army_summary_html(self.state, 1), pygame.Rect(10, y0, w, tall), m, container=left)
         UITextBox(army_summary_html(self.state, 2), pygame.Rect(10, y0 + 6 + tall, w, tall), m, container=left)
         y = y0 + 12 + 2 * tall
         UITextBox(table_summary_html(self.state), pygame.Rect(10, y, w, 50), m, container=left)
-        UITextBox(NEXT_HTML, pygame.Rect(10, y + 58, w, max(40, h - y - 70)), m, container=left)
+        UITextBox(next_html(rules), pygame.Rect(10, y + 58, w, max(40, h - y - 70)), m, container=left)
         right = UIPanel(pygame.Rect(20 + lw, top, rect.w - lw - 30, h), starting_height=1, manager=m)
         self.widgets.append(right)
         rw = rect.w - lw - 54
@@ -264,18 +308,26 @@ class StartScene(SetupScene):
         side-missions' playstyle and selection in a row at ``side_y``."""
         m = self.app.manager
         label_w = 120
-        UILabel(pygame.Rect(column_x + 10, 112, 90, 30), "Deployment", m, container=left)
-        chosen = DEPLOYMENT_CHOICES.get(self.state.deployment, DEPLOYMENT_CHOICES["front_line"])
-        self.deployment_menu = UIDropDownMenu([label for label, _ in DEPLOYMENT_CHOICES.values()], chosen[0],
-                                              pygame.Rect(column_x + 100, 112, drop_w, 30), m, container=left)
+        rules = self.rules
+        deployments = {k: DEPLOYMENT_CHOICES[k] for k in rules.deployments}
+        UILabel(pygame.Rect(column_x + 10, side_y - 38, 90, 30), "Deployment", m, container=left)
+        chosen = deployments.get(self.state.deployment, next(iter(deployments.values())))
+        self.deployment_menu = UIDropDownMenu([label for label, _ in deployments.values()], chosen[0],
+                                              pygame.Rect(column_x + 100, side_y - 38, drop_w, 30), m,
+                                              container=left)
         self.deployment_menu.set_tooltip(chosen[1])
         UILabel(pygame.Rect(10, side_y, label_w, 30), "Side-missions", m, container=left)
         style = self.state.side_missions[0] if self.state.side_missions else "none"
         how = self.state.side_missions[1] if self.state.side_missions else "free"
-        self.side_menu = UIDropDownMenu([label for label, _ in SIDE_MISSION_CHOICES.values()],
+        styles = SIDE_MISSION_CHOICES if rules.side_missions else {"none": SIDE_MISSION_CHOICES["none"]}
+        self.side_menu = UIDropDownMenu([label for label, _ in styles.values()],
                                         SIDE_MISSION_CHOICES[style][0], pygame.Rect(10 + label_w, side_y, 250, 30), m,
                                         container=left)
         self.side_menu.set_tooltip(f"{SIDE_MISSION_CHOICES[style][1]} {SIDE_MISSIONS_TIP}")
+        if not rules.side_missions:         # shown, with the reason
+            self.side_menu.disable()  # type: ignore[no-untyped-call]
+            self.side_menu.set_tooltip(f"{rules.title} is played without side-missions: the mission alone "
+                                       "decides the winner.")
         self.selection_menu = UIDropDownMenu([label for label, _ in SELECTION_CHOICES.values()],
                                              SELECTION_CHOICES[how][0],
                                              pygame.Rect(20 + label_w + 250, side_y, min(200, w - label_w - 270),
@@ -284,6 +336,8 @@ class StartScene(SetupScene):
         self.selection_menu.set_tooltip(SELECTION_CHOICES[how][1])
         if style == "none":
             self.selection_menu.disable()  # type: ignore[no-untyped-call]
+        if not rules.side_missions:
+            self.selection_menu.set_tooltip(self.side_menu.tool_tip_text or "")
 
     def _side_missions_changed(self, playstyle: str | None = None, selection: str | None = None) -> None:
         current = self.state.side_missions
@@ -324,6 +378,14 @@ class StartScene(SetupScene):
             if self.start_button is not None:
                 self.start_button.set_text(self._start_label())
             return
+        changed = self.ruleset_chooser.handle(event) if self.ruleset_chooser is not None else None
+        if changed is not None:     # another ruleset: every menu below offers what it plays
+            self.leave_step()
+            self.say(f"Both players play {offer(self.state.ruleset).title}"
+                     + (f" ({'; '.join(changed)})." if changed else "."))
+            self.kill_ui()
+            self.build_ui()
+            return
         if t == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.start_button:
                 self.start()
@@ -332,11 +394,13 @@ class StartScene(SetupScene):
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.rounds_menu:
             self.state.rounds = int(event.text)
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.mission_menu:
-            key = next((k for k, (label, _) in MISSION_CHOICES.items() if label == event.text), "none")
+            missions = mission_choices(self.rules)
+            key = next((k for k, (label, _) in missions.items() if label == event.text), self.rules.missions[0])
             self.state.mission = key
-            self.mission_menu.set_tooltip(MISSION_CHOICES[key][1])
+            self.mission_menu.set_tooltip(missions[key][1])
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.deployment_menu:
-            key = next((k for k, (label, _) in DEPLOYMENT_CHOICES.items() if label == event.text), "front_line")
+            key = next((k for k, (label, _) in DEPLOYMENT_CHOICES.items()
+                        if label == event.text and k in self.rules.deployments), self.rules.deployments[0])
             self.state.deployment = key
             self.deployment_menu.set_tooltip(DEPLOYMENT_CHOICES[key][1])
             if self.preview is not None:      # the zones of the new style on the table

@@ -36,6 +36,7 @@ from game.setup.army_list import (
     save_list,
     validate,
 )
+from game.setup.ruleset_offer import fit_terrain, list_problems, offer
 from game.setup.scenario_writer import RULESET, write_scenario
 from game.setup.terrain_gen import (
     MAX_GAP,
@@ -403,8 +404,39 @@ class SetupState:
             lst.points = points
 
     def problems(self, player: int) -> list[str]:
-        """What keeps ``player``'s list from being played (``validate``), in words; [] when it is ready."""
-        return validate(self.army_list(player), force_org=self.force_org)
+        """What keeps ``player``'s list from being played, in words; [] when it is ready: ``validate`` and what the
+        battle's ruleset does not play (``ruleset_offer.list_problems``: the scenario loader's message)."""
+        lst = self.army_list(player)
+        return validate(lst, force_org=self.force_org) + list_problems(lst, self.ruleset)
+
+    def set_ruleset(self, ruleset_id: str) -> list[str]:
+        """Set the battle up under ``ruleset_id``: whatever that ruleset does not play (``ruleset_offer.offer``) is
+        put back to what it does (the mission, deployment style, optional rules, side-missions, Force
+        Organisation, the terrain: ``fit_terrain``). The army lists are kept: entries it does not play are
+        flagged by ``problems``. Returns what changed, in words. Raises ``ValueError`` for a ruleset that is not
+        playable."""
+        o = offer(ruleset_id)
+        self.ruleset = ruleset_id
+        notes: list[str] = []
+        if self.mission not in o.missions:
+            self.mission = o.missions[0] if o.missions else "none"
+            notes.append(f"mission: {self.mission.replace('_', ' ')}")
+        if self.deployment not in o.deployments:
+            self.deployment = o.deployments[0]
+            notes.append(f"deployment: {self.deployment.replace('_', ' ')}")
+        dropped = [k for k in self.options if k not in o.options]
+        for key in dropped:
+            del self.options[key]
+        if dropped:
+            notes.append(f"no {', '.join(k.replace('_', ' ') for k in dropped)}")
+        if self.side_missions is not None and not o.side_missions:
+            self.side_missions = None
+            notes.append("no side-missions")
+        if self.force_org and not o.force_org:
+            self.force_org = False
+            notes.append("no Force Organisation")
+        self.terrain, changed = fit_terrain(self.terrain, ruleset_id)
+        return notes + changed
 
     def save_list(self, player: int, name: str) -> Path:
         """Save ``player``'s list in "My lists" as ``<name>.yaml`` (replacing a list of that name). Raises
@@ -438,8 +470,8 @@ class SetupState:
             raise ValueError(f"unknown terrain style {style!r}")
         self.seed, self.style = seed, style
         layout = generate_layout(seed, TABLE_SIZE[0], TABLE_SIZE[1], style)
-        self.terrain = list(layout.pieces)
-        self.notes = [n for n in layout.notes if ": section " not in n]
+        self.terrain, changed = fit_terrain(layout.pieces, self.ruleset)   # kinds the ruleset plays
+        self.notes = [n for n in layout.notes if ": section " not in n] + changed
         return self.terrain
 
     # --- the battle -----------------------------------------------------------------------------------------

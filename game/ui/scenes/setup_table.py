@@ -17,6 +17,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIImage, UILabel, UIPanel, UITextBox, UITextEntryLine
 
+from game.setup.ruleset_offer import offer
 from game.setup.terrain_gen import MIN_GAP, STYLE_NAMES, STYLES, TerrainPieceSpec, piece_size
 from game.ui import palette
 from game.ui.assets import text_cache
@@ -163,7 +164,8 @@ class TableScene(SetupScene):
         self._kind_ids = {}
         cols = 3
         bw = (w - 8) // cols
-        for i, kind in enumerate(PALETTE):
+        played = offer(self.state.ruleset).kinds     # only the kinds the battle's ruleset plays
+        for i, kind in enumerate(k for k in PALETTE if k in played):
             cx, cy = 10 + (i % cols) * (bw + 4), 172 + (i // cols) * 34
             traits = ", ".join(TRAIT_WORDS.get(t, t) for t in sorted(make_piece(kind, 0, 0, "x").traits))
             b = UIButton(pygame.Rect(cx + 16, cy, bw - 18, 30), KIND_WORDS[kind], m, container=panel,

@@ -1,0 +1,148 @@
+"""What the battle set-up offers under each ruleset (game/setup/ruleset_offer.py, issue 14) is what the scenario
+loader accepts for it: everything offered writes a scenario that loads, what is not offered is refused, and a list
+entry is flagged with the loader's own message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.engine.rulesets import RULESETS
+from game.engine.rulesets.aowfbr import AoWFBR
+from game.scenario import ScenarioError, load_scenario
+from game.setup.ruleset_offer import (
+    MISSION_KEYS,
+    fit_terrain,
+    list_problems,
+    offer,
+    planned,
+    playable,
+    rules_not_played,
+)
+from game.ui.scenes.setup_state import SetupState
+
+
+def _state(ruleset: str, seed: int = 3) -> SetupState:
+    """A set-up under ``ruleset`` with two lists of units that ruleset plays (no upgrades)."""
+    st = SetupState(seed=seed)
+    st.set_ruleset(ruleset)
+    st.ensure_table()
+    for player in (1, 2):
+        lst = st.army_list(player)
+        fit = [n for n, p in lst.army.profiles.items()
+               if p.size > 1 and not p.is_hero and not rules_not_played(p, ruleset)]
+        lst.add(fit[0])
+        lst.add(fit[-1])
+        assert st.problems(player) == [], (ruleset, st.problems(player))
+    return st
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_everything_offered_loads(ruleset: str, tmp_path: Path) -> None:
+    """Each mission offered, each deployment style offered, every optional rule and side-missions when offered,
+    and tables of every generation style: the scenario written loads under the ruleset."""
+    o = offer(ruleset)
+    st = _state(ruleset)
+    st.options = {k: True for k in o.options}
+    st.side_missions = ("shared", "free") if o.side_missions else None
+    for i, mission in enumerate(o.missions):
+        st.mission = mission
+        st.deployment = o.deployments[i % len(o.deployments)]
+        assert st.write(tmp_path / f"m{i}.yaml").ruleset == ruleset
+    for i, style in enumerate(o.deployments):
+        st.deployment = style
+        st.mission = o.missions[0]
+        st.write(tmp_path / f"d{i}.yaml")
+    for style in ("guidelines", "random", "roll"):
+        st.generate(11, style)
+        assert all(p.kind in o.kinds for p in st.terrain)
+        st.write(tmp_path / f"t-{style}.yaml")
+    assert load_scenario(tmp_path / "t-roll.yaml").ruleset == ruleset
+
+
+def test_what_aofr_does_not_offer_the_loader_refuses(tmp_path: Path) -> None:
+    """AoF:R 2.16: only its core mission, no AoWFBR optional rules, no side-missions (every terrain kind); each of
+    the others is refused by the loader, naming the ruleset: the offer is the loader's, not a second list."""
+    o = offer("aofr-2.16")
+    assert o.missions == ("standard",) and o.options == () and not o.side_missions and not o.force_org
+    assert "hill" in o.kinds and "forest" in o.kinds and o.deployments[0] == "front_line"
+    refused = {"mission": next(m for m in MISSION_KEYS if m not in o.missions and m != "none"),
+               "options": {"random_charge_distance": True}, "side_missions": ("shared", "free")}
+    for key, value in refused.items():
+        st = _state("aofr-2.16")
+        st.mission = "standard"
+        setattr(st, key, value)
+        with pytest.raises(ScenarioError, match="Age of Fantasy: Regiments 2.16"):
+            st.write(tmp_path / f"{key}.yaml")
+
+
+def test_aowfbr_offers_everything() -> None:
+    o = offer(AoWFBR.id)
+    assert o.missions == MISSION_KEYS and set(o.options) == {"random_charge_distance", "artillery_scatter"}
+    assert o.side_missions and o.force_org and "hill" in o.kinds and "river" in o.kinds
+    assert "1500" in o.points_guideline and "1500" not in offer("aofr-2.16").points_guideline
+
+
+def test_a_flagged_entry_carries_the_loaders_message(tmp_path: Path) -> None:
+    """A unit with Counter under AoF:R 2.16: ``list_problems`` gives the very message the loader refuses the
+    written scenario with (file and line aside)."""
+    st = _state("aofr-2.16")
+    lst = st.army_list(1)
+    name = next(n for n, p in lst.army.profiles.items() if "Counter" in rules_not_played(p, "aofr-2.16"))
+    lst.add(name)
+    flagged = list_problems(lst, "aofr-2.16")
+    assert len(flagged) == 1 and flagged[0] in st.problems(1)
+    st.ruleset = "aofr-2.16"
+    from game.ui.scenes.setup_state import write_scenario
+    with pytest.raises(ScenarioError) as refused:
+        write_scenario(tmp_path / "x.yaml", "x", (72, 48), st.terrain, [st.army_list(1), st.army_list(2)],
+                       mission="standard", ruleset="aofr-2.16")
+    assert any(p.endswith(flagged[0]) for p in refused.value.problems)
+
+
+def test_changing_the_ruleset_keeps_what_it_plays_and_says_what_changed() -> None:
+    st = SetupState(seed=5)
+    st.ensure_table()
+    st.mission, st.deployment, st.options = "seize_ground", "spearhead", {"artillery_scatter": True}
+    st.side_missions, st.force_org = ("hidden", "limited"), True
+    kinds = [p.kind for p in st.terrain]
+    notes = st.set_ruleset("aofr-2.16")
+    assert (st.mission, st.deployment, st.options, st.side_missions, st.force_org) == (
+        "standard", "spearhead", {}, None, False)
+    assert any("mission" in n for n in notes) and any("side-missions" in n for n in notes)
+    assert [p.kind for p in st.terrain] == kinds         # AoF:R 2.16 plays every kind: the table is kept
+    assert st.set_ruleset("aowfbr-1.4") == []            # everything AoF:R plays, AoWFBR plays too
+    with pytest.raises(ValueError, match="not playable yet"):
+        st.set_ruleset("aof-skirmish")
+
+
+def test_a_new_ruleset_is_offered_from_its_class(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Nothing is hard-coded: a ruleset registered in RULESETS is offered by what its class says."""
+    class Narrow(AoWFBR):
+        id = "narrow-1"
+        title = "Narrow Rules"
+        missions = frozenset({"none", "standard"})
+        deployment_styles = frozenset({"front_line", "long_haul"})
+        terrain_traits = frozenset({"cover", "difficult"})
+    monkeypatch.setitem(RULESETS, "narrow-1", Narrow)
+    o = offer("narrow-1")
+    assert o.missions == ("none", "standard") and o.deployments == ("front_line", "long_haul")
+    assert set(o.kinds) == {"barricade", "field", "lake", "rubble", "swamp"} and o.short_title == "Narrow Rules"
+    assert "narrow-1" in playable()
+    pieces, notes = fit_terrain(SetupState(seed=5).generate(5, "guidelines"), "narrow-1")
+    assert all(p.traits <= o.traits for p in pieces) and notes
+    st = _state("narrow-1")
+    for mission in o.missions:
+        st.mission = mission
+        st.write(tmp_path / f"{mission}.yaml")               # no mission ("none") too
+    st.deployment = "spearhead"                              # not offered: the loader refuses it
+    with pytest.raises(ScenarioError, match="Narrow Rules \\(narrow-1\\) has no spearhead deployment"):
+        st.write(tmp_path / "spearhead.yaml")
+
+
+def test_planned_rulesets_are_named_with_the_reason() -> None:
+    assert playable()[0] == AoWFBR.id
+    names = {rid: why for rid, _, why in planned()}
+    assert "aof-skirmish" in names and "not playable yet" in names["aof-skirmish"]
+    assert not set(names) & set(RULESETS)
