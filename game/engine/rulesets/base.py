@@ -51,7 +51,8 @@ from __future__ import annotations
 
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from game.engine.actions import (
@@ -66,12 +67,36 @@ from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
+from game.engine.profiles import Profile
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
 Handler = Callable[[Any], list[Event]]
 """Applies one action of its type and everything the rules then do by themselves, until the next decision;
 returns the events. Raises ``IllegalAction`` before changing anything when the action is illegal."""
+
+
+Problem = tuple[tuple[str | int, ...], str]
+"""A problem of a scenario file a ruleset finds: where (keys and indices from the top, e.g. ``("armies", 0,
+"units", 2, "models")``) and what is wrong."""
+
+
+@dataclass(frozen=True)
+class ListedUnit:
+    """One unit of a scenario's army as a ruleset checks it when the scenario loads (``Ruleset.army_problems``)."""
+
+    where: tuple[str | int, ...]
+    """The unit in the file: ``("armies", a, "units", u)``."""
+    profile: Profile
+    """Its profile."""
+    models: int
+    """Its starting size (profile size x copies)."""
+    per_row: int
+    """Models per row of its formation."""
+    joined_by: str | None = None
+    """The id of a hero deployed as part of it, or None."""
+    cost: int = 0
+    """Its points cost (profile cost x copies)."""
 
 
 class GameHost(Protocol):
@@ -139,9 +164,18 @@ class Ruleset(ABC):
     decisions: ClassVar[frozenset[str] | None] = None
     """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
     ruleset with decisions it cannot present)."""
+    force_org: ClassVar[bool] = False
+    """Whether a scenario may ask for this ruleset's force organisation (``force_org: true``, ``army_problems``)."""
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
+
+    @classmethod
+    def army_problems(cls, units: Sequence[ListedUnit], points: int, force_org: bool) -> list[Problem]:
+        """What this ruleset refuses in one army of a scenario (its units, its total ``points``; ``force_org``: the
+        players use the force organisation rules), as (where, message); default: nothing (AoWFBR's combined
+        units and heroes are checked by ``game.scenario`` itself)."""
+        return []
 
     def __init__(self, game: GameHost) -> None:
         # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
