@@ -42,9 +42,9 @@ from game.engine.profiles import Weapon
 from game.engine.rulesets.aofr import Activations, AoFR216
 from game.engine.rulesets.aofr_quick_forces import army_problems
 from game.engine.rulesets.base import ListedUnit, Problem
-from game.engine.shooting import sergeant_index
 from game.engine.special_rules import (
-    SERGEANT,
+    BANNER,
+    MUSICIAN,
     ap_modifier,
     attack_quality,
     blast_multiplier,
@@ -69,9 +69,10 @@ that way), Caster (spell tokens spent at any point before attacking), Relentless
 Artillery; AoWFBR's own rules it does not have (Entrenched, Lance, Poison, Sniper, Transport). A Hero is played as
 a unit of its own; joining it to a unit is refused (``aofr_quick_forces``)."""
 
-UPGRADES = frozenset({SERGEANT, "musician", "banner"})
-"""The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit in melee deal an extra hit), Musician
-(+1" to move actions), Banner (+1 to morale tests)."""
+UPGRADES = frozenset({MUSICIAN, BANNER})
+"""The quick rules' "Command Groups" this ruleset plays: Musician (+1" to move actions), Banner (+1 to morale
+tests). Its Sergeant (unmodified 6s to hit deal 1 extra hit) is refused at load: the shared shooting and the odds
+advisor play AoWFBR's (+1 to hit)."""
 
 RENDING_AP_BONUS = 4
 """The quick rules' "Rendering": unmodified 6s to hit get AP(+4), on top of the weapon's AP."""
@@ -120,7 +121,6 @@ class AoFRQuick(AoFR216):
         "Fear": "Counts as having dealt X more wounds when working out who won a melee.",
         "Rending": "Ignores Regeneration; unmodified 6s to hit get AP(+4).",
         "Hero": "A unit of its own here (joining a unit is not played).",
-        "Sergeant": "Its unmodified 6s to hit in melee deal 1 extra hit.",
     }
     shaken_text: ClassVar[str | None] = ("Shaken: stays idle (may still strike back, hitting only on 6s), always fails "
                                          "morale tests, cannot seize or contest objective markers; its next "
@@ -244,15 +244,13 @@ class AoFRQuick(AoFR216):
         """"Melee" for ``unit`` against ``enemy``: the models of the two front rows strike with every melee weapon
         (``weapons``: ``all``, only the ``counter`` ones, or the ``rest``); after charging (not fatigued) Impact
         dice first. Fatigued or Shaken units hit only on unmodified 6s ("Fatigue", "Shaken"). Deadly first."""
-        s, a = self.state, self.act
+        a = self.act
         n = self._strikers(unit, enemy)
         events: list[Event] = []
         only = "Fatigue" if unit.id in a.fatigued else ("Shaken" if unit.shaken else None)
         prof = unit.profile
         if charging_now and not only and prof.value("Impact") and n and weapons != "counter":
             events += self._impact(unit, enemy, n)
-        sarge = sergeant_index(unit)
-        sarge_strikes = unit.on_table and sarge is not None and int(s.scene.model_rows(unit.id)[sarge]) <= 1
         for weapon in sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly")):
             if weapons != "all" and has_counter(prof, weapon) != (weapons == "counter"):
                 continue
@@ -263,19 +261,10 @@ class AoFRQuick(AoFR216):
             events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
                                 {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks}))
             quality, need = attack_quality(prof, weapon, False)
-            batches = [(attacks - (weapon.attacks if sarge_strikes else 0), "to hit")]
-            if sarge_strikes:
-                batches.append((weapon.attacks, "to hit (Sergeant)"))
-            hits = sixes = extra = 0
-            for count, what in batches:
-                if count > 0:
-                    hr = roll_to_hit(self.dice, count, quality, [], f"{label}: {what}", only_sixes=only,
-                                     need_text=need)
-                    events += hr.events
-                    hits, sixes = hits + hr.hits, sixes + hr.sixes
-                    if what.endswith("(Sergeant)"):
-                        extra += hr.sixes          # "Sergeant": unmodified 6s deal 1 extra hit
-            extra += furious_extra_hits(prof, weapon, sixes, charging_now)
+            hr = roll_to_hit(self.dice, attacks, quality, [], f"{label}: to hit", only_sixes=only, need_text=need)
+            events += hr.events
+            hits, sixes = hr.hits, hr.sixes
+            extra = furious_extra_hits(prof, weapon, sixes, charging_now)
             rending = rending_hits(prof, weapon, sixes)
             blast = blast_multiplier(weapon, enemy.models)
             total_hits = (hits + extra) * blast
