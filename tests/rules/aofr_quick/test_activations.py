@@ -1,0 +1,111 @@
+"""The AoF:R quick rules' "Playing the Game", "Activation", "Movement", "Shooting", "Morale Tests", "Shaken",
+"Cover Terrain", "Dangerous Terrain" and the "Mission" where they differ from AoF:R 2.16, with fixed dice
+(../shared/rules/aofr-quick-rules.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.engine.actions import Activate, Done, Move, RallyPivot, Shoot
+from game.engine.errors import IllegalAction
+from game.engine.state import Objective
+from geometry.pose import Pose
+from geometry.terrain import TerrainShape
+from tests.rules.aofr.helpers import unit
+from tests.rules.aofr_quick.helpers import quick_game
+from tests.rules.builders import ARCHERS, FRONT_Y, forest
+
+
+def test_a_shaken_unit_stays_idle_pivots_up_to_90_and_stops_being_shaken():
+    """"Shaken": "Must stay idle ... Shaken units must spend one full activation idle to stop being Shaken, but may
+    pivot by up to 90° when doing so"."""
+    orcs = unit("orcs", 2, front_y=40)
+    orcs.shaken = True
+    game = quick_game([orcs, unit("archers", 1, ARCHERS, x=10)], first=2)
+    game.apply(Activate(2, "orcs"))
+    assert game.pending is not None and (game.pending.decision, game.pending.unit) == ("wavering", "orcs")
+    assert game.units_to_move(2) == [] and game.charge_targets("orcs") == []
+    with pytest.raises(IllegalAction, match="a Shaken unit may only pivot by up to 90") as err:
+        game.apply(RallyPivot(2, "orcs", 300.0))
+    assert err.value.rule == "Shaken"
+    events = game.apply(RallyPivot(2, "orcs", 270.0))
+    assert not orcs.shaken and any(e.text == "Orc Boyz (orcs) stays idle and is no longer Shaken" for e in events)
+
+
+def test_shaken_units_neither_seize_nor_contest_objectives():
+    """"Shaken": "can't contest or seize objectives"; "Mission": "if a unit is within 3" of a marker while enemies
+    aren't, then it's seized". The Shaken unit within 3" neither seizes the marker nor keeps the enemy from it."""
+    a, b = unit("a", 1), unit("b", 2, front_y=FRONT_Y + 5)
+    game = quick_game([a, b], round_=4, first=2)
+    assert a.pose is not None
+    game.state.mission = "standard"
+    game.state.objectives = [Objective(a.pose.x, FRONT_Y + 2.5)]
+    game.apply(Activate(2, "b"))
+    game.apply(Done(2))
+    b.shaken = True            # made Shaken after its activation (as by a charge later in the round)
+    game.apply(Activate(1, "a"))
+    game.apply(Done(1))
+    assert game.state.game_over
+    assert game.state.objectives[0].controller == 1 and game.victory_points() == {1: 1, 2: 0}
+
+
+def test_shooting_to_half_strength_makes_a_unit_shaken_at_the_end_of_the_activation():
+    """"Morale Tests": "At the end of an activation where wounds leave a unit with half or less of its total size
+    ... the unit must take a morale test ... if failed the unit is Shaken"; "Shooting": every model in range and
+    line of sight fires (15 archers in three rows)."""
+    archers = unit("archers", 1, ARCHERS, models=15)
+    orcs = unit("orcs", 2, front_y=FRONT_Y + 12)
+    game = quick_game([archers, orcs], dice=[6] * 5 + [1] * 10 + [1] * 5 + [1])
+    game.apply(Activate(1, "archers"))
+    game.apply(Move(1, "archers", "hold", ()))
+    events = game.apply(Shoot(1, "archers", "orcs", ("Longbow",)))
+    assert orcs.models == 5 and orcs.shaken and orcs.removed is None
+    assert any(e.kind == "shaken" and e.text == "Orc Boyz (orcs) is Shaken" for e in events)
+    assert game.dice.consumed == 21
+
+
+def test_cover_gives_plus_one_defense_not_minus_one_to_hit():
+    """"Cover Terrain": units "with most models fully inside cover terrain ... get +1 to Defense rolls when blocking
+    hits from shooting" (AoF:R 2.16 gave the shooters -1 to hit instead): 4s hit, and the blocks get +1."""
+    archers = unit("archers", 1, ARCHERS, models=10)
+    wood = forest(36.0, FRONT_Y + 14, 20.0, 8.0)
+    game = quick_game([archers, unit("orcs", 2, front_y=FRONT_Y + 12)], dice=[4] * 10 + [4] * 10, terrain=[wood])
+    game.apply(Activate(1, "archers"))
+    game.apply(Move(1, "archers", "hold", ()))
+    events = game.apply(Shoot(1, "archers", "orcs", ("Longbow",)))
+    rolls = [e for e in events if e.kind == "roll"]
+    assert rolls[0].data["modifier"] == 0 and rolls[1].data["modifier"] == 1
+    assert next(e for e in events if e.kind == "hits").data["hits"] == 10
+    assert game.dice.consumed == 20
+
+
+def test_a_rush_may_pivot_once_at_any_point():
+    """"Movement": "may pivot once by up to 90° at any point when using other actions" (AoF:R 2.16's Rush pivots
+    first, then moves straight)."""
+    archers = unit("archers", 1, ARCHERS, models=10)
+    game = quick_game([archers, unit("orcs", 2, front_y=44)])
+    s = archers.pose
+    assert s is not None
+    game.apply(Activate(1, "archers"))
+    rush = Move(1, "archers", "rush", (Pose(s.x, s.y + 4.0, 0.0), Pose(s.x, s.y + 4.0, 90.0),
+                                       Pose(s.x + 4.0, s.y + 4.0, 90.0)))
+    assert game.check_move(rush) is None
+    twice = Move(1, "archers", "rush", (Pose(s.x, s.y + 4.0, 0.0), Pose(s.x, s.y + 4.0, 45.0),
+                                        Pose(s.x + 2.0, s.y + 6.0, 45.0), Pose(s.x + 2.0, s.y + 6.0, 90.0)))
+    err = game.check_move(twice)
+    assert err is not None and err.rule == "Rushing"
+
+
+def test_a_unit_that_activates_in_dangerous_terrain_rolls_for_its_models():
+    """"Dangerous Terrain": "Models moving across dangerous terrain, or that activate in it, must roll one die ...
+    and for each roll of 1 the unit takes a wound": five of the ten orcs stand in a tar pit and Hold."""
+    orcs = unit("orcs", 1)
+    assert orcs.pose is not None
+    front_row = orcs.pose.y + 0.4                      # the front row of 20 mm bases, not the second
+    pit = TerrainShape(0, "Tar Pit", ((20.0, front_row), (52.0, front_row), (52.0, front_row + 0.3),
+                                      (20.0, front_row + 0.3)), frozenset({"dangerous"}))
+    game = quick_game([orcs, unit("far", 2, front_y=44)], dice=[1, 1, 6, 6, 6], terrain=[pit])
+    events = game.apply(Activate(1, "orcs"))
+    roll = next(e for e in events if e.kind == "roll")
+    assert "Dangerous terrain test" in roll.data["purpose"] and roll.data["dice"] == [1, 1, 6, 6, 6]
+    assert orcs.models == 8 and game.pending is not None and game.pending.decision == "action"
