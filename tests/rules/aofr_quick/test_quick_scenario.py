@@ -46,7 +46,7 @@ QUICK = "Age of Fantasy: Regiments (quick rules) (aofr-quick)"
     ("profile: Thane of the Hold, models: 1}", "profile: Runesmith, models: 1}", "armies[0].units[3].profile",
      "Runesmith has Caster(2)"),
     ("profile: Soot Archers, models: 20}", "profile: Ash Ghouls, models: 20}", "armies[1].units[4].profile",
-     "Ash Ghouls has Poison (weapon Filthy Claws)"),
+     "Ash Ghouls has Ambush"),
     ("models: 20, upgrades: [musician]}", "models: 20, upgrades: [sergeant]}", "armies[0].units[1].upgrades",
      f"{QUICK} has no sergeant upgrade here"),
     ("profile: Hold Warriors, models: 20, upgrades: [banner]}",
