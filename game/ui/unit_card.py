@@ -92,7 +92,8 @@ def rule_lines(unit: Unit, texts: Mapping[str, str] | None = None) -> list[tuple
         return [(r, "") for r in unit.profile.rules]
     if not texts:
         return lines
-    return [(label, texts.get(label.split("(")[0].strip(), summary)) for label, summary in lines]
+    # a weapon's rule is labelled "Spear: Counter", a joined hero's "Thane, Hammer: AP(2)": the rule is the last part
+    return [(label, texts.get(label.split(": ")[-1].split("(")[0].strip(), summary)) for label, summary in lines]
 
 
 def magic_words(unit: Unit) -> list[str]:

@@ -121,6 +121,12 @@ class AoFRQuick(AoFR216):
         "Fear": "Counts as having dealt X more wounds when working out who won a melee.",
         "Rending": "Ignores Regeneration; unmodified 6s to hit get AP(+4).",
         "Hero": "A unit of its own here (joining a unit is not played).",
+        "Fast": "Moves +2\" when using Advance, and +4\" when using Rush/Charge.",
+        "Slow": "Moves -2\" when using Advance, and -4\" when using Rush/Charge.",
+        "Immobile": "May only use Hold actions.",
+        "Regeneration": "Each wound it takes is ignored on a 5+ (not against Rending).",
+        "Musician": "The unit moves +1\" when taking move actions.",
+        "Banner": "+1 to the unit's morale test rolls.",
     }
     shaken_text: ClassVar[str | None] = ("Shaken: stays idle (may still strike back, hitting only on 6s), always fails "
                                          "morale tests, cannot seize or contest objective markers; its next "
