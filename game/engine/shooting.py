@@ -68,6 +68,9 @@ STEALTH_ENTRENCHED_DISTANCE = 9.0
 """Rulebook "Stealth", "Entrenched": the to-hit penalties apply when shooting from over 9" away
 (``special_rules.STEALTH_ENTRENCHED_DISTANCE``)."""
 
+RELENTLESS_FAR = 9.0
+"""The AoF:R quick rules' "Relentless": "When this model shoots at enemies over 9" away"."""
+
 SERGEANT = "sergeant"
 """The command group upgrade that gets +1 to hit (rulebook "Command Groups")."""
 
@@ -363,6 +366,8 @@ class Volley:
     """A Sniper shooting the target's joined hero as a unit of one (rulebook "Sniper")."""
     cover_defense: bool = True
     """Cover gives +1 to Defense rolls (AoWFBR); False when it was a -1 to hit instead (AoF:R 2.16)."""
+    sergeant_sixes: bool = False
+    """The Sergeant's unmodified 6s to hit deal 1 extra hit instead of its +1 to hit (the AoF:R quick rules)."""
 
 
 def volley_defense(state: GameState, v: Volley, rending: bool = False
@@ -407,8 +412,9 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
     quality, need = attack_quality(prof, weapon, True)
     batches = [(attacks - (weapon.attacks if sarge_fires else 0), v.to_hit, "to hit")]
     if sarge_fires:
-        batches.append((weapon.attacks, [*v.to_hit, sergeant_modifier()], "to hit (Sergeant)"))
-    hits = sixes = 0
+        batches.append((weapon.attacks, v.to_hit if v.sergeant_sixes else [*v.to_hit, sergeant_modifier()],
+                        "to hit (Sergeant)"))
+    hits = sixes = sarge_extra = 0
     for count, mods, what in batches:
         if count <= 0:
             continue
@@ -416,15 +422,19 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
         events += hr.events
         hits += hr.hits
         sixes += hr.sixes
+        if v.sergeant_sixes and what.endswith("(Sergeant)"):
+            sarge_extra = hr.sixes      # the AoF:R quick rules' Sergeant: its 6s deal 1 extra hit
     rending = rending_hits(prof, weapon, sixes)
     extra = relentless_extra_hits(prof, weapon, sixes, v.relentless)
     blast = blast_multiplier(weapon, 1 if hero_target else target.models)
-    normal_hits = (hits - rending + extra) * blast
+    normal_hits = (hits - rending + extra + sarge_extra) * blast
     rending_hits_ = rending * blast
     total_hits = normal_hits + rending_hits_
     notes = []
     if extra:
         notes.append(f"Relentless +{extra}")
+    if sarge_extra:
+        notes.append(f"Sergeant +{sarge_extra}")
     if blast > 1:
         notes.append(f"Blast x{blast}")
     events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}"
@@ -540,30 +550,37 @@ def plan_shot(state: GameState, action: Shoot, *, all_rows: bool = False) -> tup
 
 
 def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sniping: bool, *,
-               cover_to_hit: bool = False) -> Volley:
+               cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False) -> Volley:
     """The volley of ``arm`` fired by ``models`` for ``action`` (one item of ``plan_shot``), with the to-hit
     modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move).
-    ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense."""
+    ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense. The AoF:R quick
+    rules: ``sergeant_sixes``, the Sergeant's 6s deal an extra hit instead of its +1 to hit; ``relentless_far``,
+    Relentless "When this model shoots at enemies over 9" away" (unit to unit) instead of after a Hold."""
     unit, target = state.unit(action.unit), state.unit(action.target)
     to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit)
-    held = unit.move_action in (None, MoveAction.HOLD)
-    return Volley(unit, target, arm, models, "shoot", to_hit, held, sniping, cover_defense=not cover_to_hit)
+    if relentless_far:
+        relentless = state.scene.distance(unit.id, target.id) > RELENTLESS_FAR
+    else:
+        relentless = unit.move_action in (None, MoveAction.HOLD)
+    return Volley(unit, target, arm, models, "shoot", to_hit, relentless, sniping, cover_defense=not cover_to_hit,
+                  sergeant_sixes=sergeant_sixes)
 
 
 def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False,
-          cover_to_hit: bool = False) -> list[Event]:
+          cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False) -> list[Event]:
     """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting"): the weapons and models
     of ``plan_shot``, each through the Shooting Sequence (see the module docstring for the order of the dice);
     then the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
     Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller. AoF:R 2.16
     ("Who Can Shoot", "Cover Terrain"): ``all_rows`` lets every model fire; ``cover_to_hit`` makes cover a -1 to
-    hit instead of +1 to Defense.
+    hit instead of +1 to Defense. The AoF:R quick rules: ``sergeant_sixes`` and ``relentless_far`` (``volley_now``).
     """
     order, sniping = plan_shot(state, action, all_rows=all_rows)
     unit, target = state.unit(action.unit), state.unit(action.target)
     events: list[Event] = []
     for arm, models in order:
-        events += _fire(state, dice, volley_now(state, action, arm, models, sniping, cover_to_hit=cover_to_hit))
+        events += _fire(state, dice, volley_now(state, action, arm, models, sniping, cover_to_hit=cover_to_hit,
+                                                sergeant_sixes=sergeant_sixes, relentless_far=relentless_far))
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)
     if target.id not in unit.shot_targets:

@@ -37,6 +37,7 @@ from game.engine.actions import Shoot
 from game.engine.attacks import succeeds, total
 from game.engine.casualties import starting_strength, strength_after
 from game.engine.morale import morale_terms
+from game.engine.rulesets import RULESETS
 from game.engine.special_rules import (
     FEARLESS_NEED,
     REGENERATION_NEED,
@@ -210,17 +211,30 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
     return hits, wounds
 
 
+def _sergeant_fires(v: shooting.Volley) -> bool:
+    sarge = shooting.sergeant_index(v.shooter) if not v.arm.hero else None
+    return sarge is not None and sarge in v.models
+
+
 def shot_odds(state: GameState, action: Shoot) -> ShotOdds | None:
     """The exact law of ``action``'s outcome, or None when it cannot be computed exactly here (see the module
     docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does."""
-    order, sniping = shooting.plan_shot(state, action)
+    rules = RULESETS.get(state.ruleset)      # the ruleset's shooting switches, as its handler passes them
+    order, sniping = shooting.plan_shot(state, action, all_rows=getattr(rules, "all_models_shoot", False))
     target = state.unit(action.target)
     if len(order) > 1 and (target.hero_alive or any(arm.weapon.has("Blast") for arm, _ in order[1:])):
         return None
+    volleys = [shooting.volley_now(state, action, arm, models, sniping,
+                                   cover_to_hit=getattr(rules, "cover_to_hit", False),
+                                   sergeant_sixes=getattr(rules, "sergeant_sixes", False),
+                                   relentless_far=getattr(rules, "relentless_far", False))
+               for arm, models in order]
+    if any(v.sergeant_sixes and _sergeant_fires(v) for v in volleys):
+        return None          # the Sergeant's own 6s make extra hits: not in this law (the caller simulates)
     hits = np.ones(1)
     wounds = np.ones(1)
-    for arm, models in order:
-        h, w = volley_odds(state, shooting.volley_now(state, action, arm, models, sniping))
+    for v in volleys:
+        h, w = volley_odds(state, v)
         hits = np.convolve(hits, h)
         wounds = np.convolve(wounds, w)
     hero_only = sniping and target.hero_alive

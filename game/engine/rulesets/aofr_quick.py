@@ -42,9 +42,11 @@ from game.engine.profiles import Weapon
 from game.engine.rulesets.aofr import Activations, AoFR216
 from game.engine.rulesets.aofr_quick_forces import army_problems
 from game.engine.rulesets.base import ListedUnit, Problem
+from game.engine.shooting import sergeant_index
 from game.engine.special_rules import (
     BANNER,
     MUSICIAN,
+    SERGEANT,
     ap_modifier,
     attack_quality,
     blast_multiplier,
@@ -61,18 +63,18 @@ from geometry.shapes import model_polygons, overlap_area
 
 SPECIAL_RULES = frozenset({
     "AP", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile",
-    "Impact", "Indirect", "Limited", "Regeneration", "Reliable", "Rending", "Slow", "Stealth", "Strider", "Tough",
+    "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Slow", "Stealth",
+    "Strider", "Tough",
 })
 """The quick rules' "Special Rules Reference" as this ruleset plays it. Refused at load, naming the ruleset: its
 Ambush and Scout (they deploy between rounds and after deployment, which this program's deployment does not do
-that way), Caster (spell tokens spent at any point before attacking), Relentless (over 9", not after a Hold) and
-Artillery; AoWFBR's own rules it does not have (Entrenched, Lance, Poison, Sniper, Transport). A Hero is played as
-a unit of its own; joining it to a unit is refused (``aofr_quick_forces``)."""
+that way) and Caster (spell tokens spent at any point before attacking); AoWFBR's own rules it does not have
+(Entrenched, Lance, Poison, Sniper, Transport). A Hero is played as a unit of its own; joining it to a unit is
+refused (``aofr_quick_forces``)."""
 
-UPGRADES = frozenset({MUSICIAN, BANNER})
-"""The quick rules' "Command Groups" this ruleset plays: Musician (+1" to move actions), Banner (+1 to morale
-tests). Its Sergeant (unmodified 6s to hit deal 1 extra hit) is refused at load: the shared shooting and the odds
-advisor play AoWFBR's (+1 to hit)."""
+UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
+"""The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit deal 1 extra hit), Musician (+1" to move
+actions), Banner (+1 to morale tests)."""
 
 RENDING_AP_BONUS = 4
 """The quick rules' "Rendering": unmodified 6s to hit get AP(+4), on top of the weapon's AP."""
@@ -108,6 +110,8 @@ class AoFRQuick(AoFR216):
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
     cover_to_hit: ClassVar[bool] = False
     rush_pivots_first: ClassVar[bool] = False
+    sergeant_sixes: ClassVar[bool] = True
+    relentless_far: ClassVar[bool] = True
     recover_section: ClassVar[str] = "Shaken"
     activations_type: ClassVar[type[Activations]] = QuickActivations
     force_org: ClassVar[bool] = True
@@ -127,6 +131,8 @@ class AoFRQuick(AoFR216):
         "Regeneration": "Each wound it takes is ignored on a 5+ (not against Rending).",
         "Musician": "The unit moves +1\" when taking move actions.",
         "Banner": "+1 to the unit's morale test rolls.",
+        "Sergeant": "Its unmodified 6s to hit (shooting and melee) deal 1 extra hit.",
+        "Relentless": "When it shoots at enemies over 9\" away, each unmodified 6 to hit deals 1 extra hit.",
     }
     shaken_text: ClassVar[str | None] = ("Shaken: stays idle (may still strike back, hitting only on 6s), always fails "
                                          "morale tests, cannot seize or contest objective markers; its next "
@@ -257,6 +263,8 @@ class AoFRQuick(AoFR216):
         prof = unit.profile
         if charging_now and not only and prof.value("Impact") and n and weapons != "counter":
             events += self._impact(unit, enemy, n)
+        sarge = sergeant_index(unit)
+        sarge_strikes = unit.on_table and sarge is not None and int(self.state.scene.model_rows(unit.id)[sarge]) <= 1
         for weapon in sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly")):
             if weapons != "all" and has_counter(prof, weapon) != (weapons == "counter"):
                 continue
@@ -267,10 +275,19 @@ class AoFRQuick(AoFR216):
             events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
                                 {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks}))
             quality, need = attack_quality(prof, weapon, False)
-            hr = roll_to_hit(self.dice, attacks, quality, [], f"{label}: to hit", only_sixes=only, need_text=need)
-            events += hr.events
-            hits, sixes = hr.hits, hr.sixes
-            extra = furious_extra_hits(prof, weapon, sixes, charging_now)
+            # "Sergeant": its own attacks are rolled apart, its unmodified 6s deal 1 extra hit
+            batches = [(attacks - (weapon.attacks if sarge_strikes else 0), "to hit")]
+            if sarge_strikes:
+                batches.append((weapon.attacks, "to hit (Sergeant)"))
+            hits = sixes = extra = 0
+            for count, what in batches:
+                if count > 0:
+                    hr = roll_to_hit(self.dice, count, quality, [], f"{label}: {what}", only_sixes=only,
+                                     need_text=need)
+                    events += hr.events
+                    hits, sixes = hits + hr.hits, sixes + hr.sixes
+                    extra += hr.sixes if what.endswith("(Sergeant)") else 0
+            extra += furious_extra_hits(prof, weapon, sixes, charging_now)
             rending = rending_hits(prof, weapon, sixes)
             blast = blast_multiplier(weapon, enemy.models)
             total_hits = (hits + extra) * blast

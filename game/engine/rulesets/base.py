@@ -142,6 +142,11 @@ class Ruleset(ABC):
     Hold, one after an Advance (``shooting.shooting_rows``)."""
     cover_to_hit: ClassVar[bool] = False
     """Cover gives the shooters -1 to hit (AoF:R 2.16 "Cover Terrain"); False: +1 to the target's Defense."""
+    sergeant_sixes: ClassVar[bool] = False
+    """The Sergeant's unmodified 6s to hit deal 1 extra hit (the AoF:R quick rules' "Sergeant"); False: AoWFBR's and
+    AoF:R 2.16's +1 to hit."""
+    relentless_far: ClassVar[bool] = False
+    """Relentless works when shooting at enemies over 9" away (the AoF:R quick rules); False: after a Hold."""
     rule_texts: ClassVar[Mapping[str, str]] = {}
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""

@@ -109,3 +109,50 @@ def test_a_unit_that_activates_in_dangerous_terrain_rolls_for_its_models():
     roll = next(e for e in events if e.kind == "roll")
     assert "Dangerous terrain test" in roll.data["purpose"] and roll.data["dice"] == [1, 1, 6, 6, 6]
     assert orcs.models == 8 and game.pending is not None and game.pending.decision == "action"
+
+
+def test_the_sergeants_sixes_deal_an_extra_hit_when_shooting():
+    """"Sergeant": "When this model attacks, unmodified results of 6 to hit deal 1 extra hit" (not AoWFBR's +1 to
+    hit): the nine others roll first, then the Sergeant's die, a 6: 1 + 1 extra hits; its 3 would have hit with +1."""
+    archers = unit("archers", 1, ARCHERS, models=10, upgrades=frozenset({"sergeant"}))
+    game = quick_game([archers, unit("orcs", 2, front_y=FRONT_Y + 8)], dice=[1] * 9 + [6] + [1, 1])
+    game.apply(Activate(1, "archers"))
+    game.apply(Move(1, "archers", "hold", ()))
+    events = game.apply(Shoot(1, "archers", "orcs", ("Longbow",)))
+    sarge = [e for e in events if e.kind == "roll" and "Sergeant" in e.data["purpose"]]
+    assert sarge and sarge[0].data["modifier"] == 0
+    hits = next(e for e in events if e.kind == "hits")
+    assert hits.data["hits"] == 2 and "Sergeant +1" in hits.text and game.dice.consumed == 12
+
+
+@pytest.mark.parametrize("gap,extra", [(8.0, 0), (10.0, 1)])
+def test_relentless_works_over_nine_inches_whatever_the_move(gap, extra):
+    """"Relentless": "When this model shoots at enemies over 9" away, unmodified results of 6 to hit deal 1 extra
+    hit" (AoWFBR: after a Hold). After an Advance, one 6 among ten dice: 1 hit at 8", 2 at 10"."""
+    from game.engine.profiles import Weapon
+    from tests.rules.builders import profile
+    guns = profile("Gunners", weapons=(Weapon("Handgun", attacks=1, range=24.0, rules=("Relentless",)),))
+    gunners = unit("guns", 1, guns, models=10)
+    assert gunners.pose is not None
+    game = quick_game([gunners, unit("orcs", 2, front_y=FRONT_Y + gap + 1.0)], dice=[6] + [1] * 9 + [1] * 2)
+    game.apply(Activate(1, "guns"))
+    game.apply(Move(1, "guns", "advance", (Pose(gunners.pose.x, gunners.pose.y + 1.0, 0.0),)))
+    events = game.apply(Shoot(1, "guns", "orcs", ("Handgun",)))
+    assert next(e for e in events if e.kind == "hits").data["hits"] == 1 + extra
+
+
+def test_the_exact_odds_follow_the_quick_rules_shooting():
+    """The odds advisor (game.odds.exact) uses the ruleset's switches: every model fires (15 archers in three rows
+    make 15 attacks), cover is +1 Defense; a firing Sergeant with extra hits on 6s is left to the simulation."""
+    from game.odds.exact import shot_odds
+    archers = unit("archers", 1, ARCHERS, models=15)
+    game = quick_game([archers, unit("orcs", 2, front_y=FRONT_Y + 12)])
+    game.apply(Activate(1, "archers"))
+    game.apply(Move(1, "archers", "hold", ()))
+    odds = shot_odds(game.state, Shoot(1, "archers", "orcs", ("Longbow",)))
+    assert odds is not None and len(odds.hits) == 16
+    sarge = unit("sarge", 1, ARCHERS, models=10, x=10, upgrades=frozenset({"sergeant"}))
+    game = quick_game([sarge, unit("orcs", 2, front_y=FRONT_Y + 12, x=10)])
+    game.apply(Activate(1, "sarge"))
+    game.apply(Move(1, "sarge", "hold", ()))
+    assert shot_odds(game.state, Shoot(1, "sarge", "orcs", ("Longbow",))) is None
