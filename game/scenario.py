@@ -1379,7 +1379,8 @@ def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple
         listed = [ListedUnit(("armies", e.army, "units", e.index), e.profile, e.spec.models,
                              e.spec.formation_per_row, e.spec.joined_by, army.cost_of(e.spec))
                   for e in entries if e.army == ai and e.profile is not None]
-        for where, message in check(listed, army.points, force_org):
+        points = sum(army.cost_of(u) for u in army.units if u.profile in army.profiles)   # a broken unit: refused
+        for where, message in check(listed, points, force_org):
             out.append(doc.problem(where, message))
 
 

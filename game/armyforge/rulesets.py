@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from game.engine.profiles import UPGRADES
+from game.engine.profiles import AOWFBR_RULES, UPGRADES
 from game.engine.special_rules import RULES
 
 DEFAULT_RULESET = "aowfbr-1.4"
@@ -52,8 +52,9 @@ def known_rules(ruleset: str = DEFAULT_RULESET) -> KnownRules:
     """The special rules and command groups of ``ruleset``. Raises ``ValueError`` for a ruleset not known."""
     if ruleset != "aowfbr-1.4":
         raise ValueError(f"unknown ruleset {ruleset!r} (rulesets: {', '.join(RULESETS)})")
-    unit = frozenset(r.name for r in RULES.values() if "unit" in r.carried_by)
-    weapon = frozenset(r.name for r in RULES.values() if "weapon" in r.carried_by)
+    rules = [r for r in RULES.values() if r.name in AOWFBR_RULES]     # the registry holds other rulesets' too
+    unit = frozenset(r.name for r in rules if "unit" in r.carried_by)
+    weapon = frozenset(r.name for r in rules if "weapon" in r.carried_by)
     upgrades = {k: v for k, v in COMMAND_GROUP_NAMES.items() if v in UPGRADES}
-    return KnownRules(ruleset, {r.name.lower(): r.name for r in RULES.values()},
-                      frozenset(r.name for r in RULES.values() if r.takes_value), unit, weapon, upgrades)
+    return KnownRules(ruleset, {r.name.lower(): r.name for r in rules},
+                      frozenset(r.name for r in rules if r.takes_value), unit, weapon, upgrades)

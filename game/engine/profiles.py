@@ -11,7 +11,7 @@ from functools import lru_cache
 
 _RULE_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*(?:\(\s*(\d+)\s*\))?\s*$")
 
-KNOWN_RULES: frozenset[str] = frozenset(
+AOWFBR_RULES: frozenset[str] = frozenset(
     {
         "Ambush", "AP", "Blast", "Caster", "Counter", "Deadly", "Entrenched", "Fast", "Fear", "Fearless",
         "Flying", "Furious", "Hero", "Immobile", "Impact", "Indirect", "Lance", "Limited", "Poison",
@@ -20,6 +20,13 @@ KNOWN_RULES: frozenset[str] = frozenset(
     }
 )
 """Names of the special rules of AoWFBR 1.4's Special Rules Reference."""
+
+QUICK_ONLY_RULES: frozenset[str] = frozenset({"Bane", "Surge", "Thrust", "Unstoppable"})
+"""Rules of the AoF:R quick rules' "Special Rules Reference" that AoWFBR 1.4 does not have (played only by the
+``aofr-quick`` ruleset; every other ruleset refuses a profile naming them)."""
+
+KNOWN_RULES: frozenset[str] = AOWFBR_RULES | QUICK_ONLY_RULES
+"""Names of every special rule a profile may name (each ruleset plays its own: ``Ruleset.special_rules``)."""
 
 RULES_WITH_VALUE: frozenset[str] = frozenset(
     {"AP", "Blast", "Caster", "Deadly", "Fear", "Impact", "Tough", "Transport"}

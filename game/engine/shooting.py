@@ -47,6 +47,8 @@ from game.engine.special_rules import (
     sergeant_modifier,
     sniper,
     stealth_modifier,
+    surge_extra_hits,
+    unstoppable,
     use_limited,
     weapon_value,
 )
@@ -261,6 +263,8 @@ def volley_to_hit(state: GameState, shooter: Unit, target: Unit, arm: Arm, model
             shooter.id, target.id, models, hero_index(target.formation) if hero_target else None,
             not indirect(arm.profile, arm.weapon)):
         to_hit.append(Modifier("Cover", -1))
+    if unstoppable(arm.profile, arm.weapon):      # the AoF:R quick rules' "Unstoppable"
+        to_hit = [m for m in to_hit if m.value >= 0]
     return to_hit
 
 
@@ -425,14 +429,14 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
         if v.sergeant_sixes and what.endswith("(Sergeant)"):
             sarge_extra = hr.sixes      # the AoF:R quick rules' Sergeant: its 6s deal 1 extra hit
     rending = rending_hits(prof, weapon, sixes)
-    extra = relentless_extra_hits(prof, weapon, sixes, v.relentless)
+    extra = relentless_extra_hits(prof, weapon, sixes, v.relentless) + surge_extra_hits(prof, weapon, sixes)
     blast = blast_multiplier(weapon, 1 if hero_target else target.models)
     normal_hits = (hits - rending + extra + sarge_extra) * blast
     rending_hits_ = rending * blast
     total_hits = normal_hits + rending_hits_
     notes = []
     if extra:
-        notes.append(f"Relentless +{extra}")
+        notes.append(f"{'Surge' if weapon.has('Surge') or prof.has('Surge') else 'Relentless'} +{extra}")
     if sarge_extra:
         notes.append(f"Sergeant +{sarge_extra}")
     if blast > 1:

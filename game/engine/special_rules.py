@@ -99,6 +99,8 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        (_S, _C), "weapon"),
     _r("Blast", "Ignores cover; each hit becomes X hits, at most as many as models in the target.",
        ("special_rules.blast_multiplier", "special_rules.ignores_cover"), (_S, _C), "weapon"),
+    _r("Bane", "Ignores Regeneration; the target must re-roll unmodified Defense 6s (once).",
+       ("special_rules.poisoned", "special_rules.regenerates"), (_S, _C), "unit or weapon"),
     _r("Caster", "Gets X spell tokens each round (holds at most 6) to cast its army's spells in the strategy "
        "phases: 4+ to succeed.", ("magic.caster_value", "magic.start_of_round"), ("strategy_1", "strategy_2")),
     _r("Counter", "Strikes first with this weapon when charged in the front (first round); each such model in "
@@ -157,6 +159,10 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
     _r("Stealth", "Enemies shooting from over 9\" get -1 to hit (when every model of the unit has it).",
        ("special_rules.stealth_modifier",), (_S,)),
     _r("Strider", "Ignores difficult terrain when moving.", ("special_rules.strider",), (_M,)),
+    _r("Surge", "Each unmodified 6 to hit with this weapon deals 1 extra hit.", ("special_rules.surge_extra_hits",),
+       (_S, _C), "unit or weapon"),
+    _r("Thrust", "When charging: +1 to hit and AP(+1) in melee.", ("special_rules.lance_modifier",), (_C,),
+       "unit or weapon"),
     _r("Tough", "Each model takes X wounds before it is removed; wounds stay on the most wounded model.",
        ("casualties.apply_wounds", "special_rules.deadly_wounds"), ("any",)),
     _r("Transport", "Carries up to X models (non-hero models with Tough take 3 places); units get in and out "
@@ -164,6 +170,8 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        "is destroyed they are put down, Shaken, after a dangerous terrain test.",
        ("transport.embark", "transport.disembark", "casualties.unload_destroyed", "transport.transport_spaces",
         "charge_out.make_charge_out"), (_M, "any")),
+    _r("Unstoppable", "Ignores Regeneration and every negative modifier to this weapon's hit rolls.",
+       ("special_rules.regenerates", "shooting.volley_to_hit"), (_S, _C), "unit or weapon"),
 )}
 """Every rule of the Special Rules Reference by name."""
 
@@ -350,11 +358,13 @@ def deadly_first(weapon: Weapon) -> bool:
     return weapon.has("Deadly")
 
 
-def lance_modifier(profile: Profile, weapon: Weapon | None, charging: bool) -> tuple[Modifier | None, int]:
-    """Rulebook "Lance": when charging, +1 to hit and AP(+1) in melee. Returns (to-hit modifier, extra AP)."""
-    if weapon is None or not charging or not carries(profile, weapon, "Lance"):
+def lance_modifier(profile: Profile, weapon: Weapon | None, charging: bool, rule: str = "Lance"
+                   ) -> tuple[Modifier | None, int]:
+    """Rulebook "Lance" (and the AoF:R quick rules' "Thrust", ``rule``, written the same): when charging, +1 to hit
+    and AP(+1) in melee. Returns (to-hit modifier, extra AP)."""
+    if weapon is None or not charging or not carries(profile, weapon, rule):
         return None, 0
-    return Modifier("Lance", 1), 1
+    return Modifier(rule, 1), 1
 
 
 # --- extra hits ---------------------------------------------------------------------------------------------
@@ -364,6 +374,11 @@ def relentless_extra_hits(profile: Profile, weapon: Weapon, sixes: int, held: bo
     """Rulebook "Relentless": after a Hold (or no move), each unmodified 6 to hit when shooting deals one extra
     hit (an ordinary hit; only the original counts as a 6)."""
     return sixes if held and carries(profile, weapon, "Relentless") else 0
+
+
+def surge_extra_hits(profile: Profile, weapon: Weapon | None, sixes: int) -> int:
+    """The AoF:R quick rules' "Surge": each unmodified 6 to hit deals 1 extra hit (an ordinary hit)."""
+    return sixes if carries(profile, weapon, "Surge") else 0
 
 
 def furious_extra_hits(profile: Profile, weapon: Weapon | None, sixes: int, charging: bool) -> int:
@@ -441,16 +456,27 @@ def block_hits(dice: Dice, batches: Sequence[BlockBatch], defender: Profile, att
 
 
 def poisoned(attacker: Profile, weapon: Weapon | None) -> bool:
-    """Rulebook "Poison": the attack carries Poison (the target re-rolls unmodified Defense 6s)."""
-    return weapon is not None and carries(attacker, weapon, "Poison")
+    """Rulebook "Poison" (and the AoF:R quick rules' "Bane", its like): the attack makes the target re-roll
+    unmodified Defense 6s."""
+    return weapon is not None and (carries(attacker, weapon, "Poison") or carries(attacker, weapon, "Bane"))
+
+
+REGENERATION_IGNORED_BY = ("Poison", "Rending", "Bane", "Unstoppable")
+"""Rules of an attack that Regeneration does not work against (rulebook "Poison", "Rending"; the AoF:R quick rules'
+"Bane", "Rendering", "Unstoppable")."""
 
 
 def regenerates(defender: Profile, attacker: Profile, weapon: Weapon | None) -> bool:
-    """Rulebook "Regeneration": the defender may ignore wounds from this attack on 5+ (not against Poison or
-    Rending)."""
+    """Rulebook "Regeneration": the defender may ignore wounds from this attack on 5+ (not against Poison, Rending,
+    Bane or Unstoppable)."""
     if not defender.has("Regeneration"):
         return False
-    return not (weapon is not None and (carries(attacker, weapon, "Poison") or carries(attacker, weapon, "Rending")))
+    return not (weapon is not None and any(carries(attacker, weapon, r) for r in REGENERATION_IGNORED_BY))
+
+
+def unstoppable(attacker: Profile, weapon: Weapon | None) -> bool:
+    """The AoF:R quick rules' "Unstoppable": the weapon ignores all negative modifiers (to its hit rolls)."""
+    return weapon is not None and carries(attacker, weapon, "Unstoppable")
 
 
 def poison_rerolls(dice: Dice, sixes: int, defense: int, mods: list[Modifier], purpose: str
@@ -606,7 +632,7 @@ __all__ = [
     "furious_extra_hits", "ignores_cover", "immobile", "indirect", "indirect_modifier", "lance_modifier",
     "limited_available", "modifiers_in_force", "morale_quality", "musician_modifier", "no_pursuit_or_follow_up",
     "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits", "rending_hits",
-    "resolve",
+    "resolve", "surge_extra_hits", "unstoppable",
     "sergeant_modifier", "slow_modifier", "sniper", "stealth_modifier", "strider", "use_limited",
     "weapon_value", "wound_capacities",
 ]

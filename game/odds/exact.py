@@ -49,6 +49,7 @@ from game.engine.special_rules import (
     relentless_extra_hits,
     rending_hits,
     sergeant_modifier,
+    surge_extra_hits,
     weapon_value,
     wound_capacities,
 )
@@ -165,7 +166,7 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
         batches.append((weapon.attacks, p_sarge))
     joint = hit_dice(batches)
     rending = rending_hits(prof, weapon, 1) > 0
-    relentless = relentless_extra_hits(prof, weapon, 1, v.relentless) > 0
+    per_six = relentless_extra_hits(prof, weapon, 1, v.relentless) + surge_extra_hits(prof, weapon, 1)
     blast = blast_multiplier(weapon, 1 if hero_target else target.models)
     defender, normal_mods, rending_mods = shooting.volley_defense(state, v, rending=rending)
     poison = poisoned(prof, weapon)
@@ -186,7 +187,7 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
             if p == 0.0:
                 continue
             r = s if rending else 0
-            normal = (h + s - r + (s if relentless else 0)) * blast
+            normal = (h + s - r + s * per_six) * blast
             key = (normal, r * blast)
             pairs[key] = pairs.get(key, 0.0) + p
     n_max = max(n for n, _ in pairs)

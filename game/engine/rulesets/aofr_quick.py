@@ -54,7 +54,9 @@ from game.engine.special_rules import (
     deadly_wounds,
     fear_bonus,
     furious_extra_hits,
+    lance_modifier,
     rending_hits,
+    surge_extra_hits,
     weapon_value,
 )
 from game.engine.state import Pending, Removal, Unit
@@ -62,15 +64,15 @@ from geometry.arcs import Arc
 from geometry.shapes import model_polygons, overlap_area
 
 SPECIAL_RULES = frozenset({
-    "AP", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile",
+    "AP", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile",
     "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Slow", "Stealth",
-    "Strider", "Tough",
+    "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
 })
 """The quick rules' "Special Rules Reference" as this ruleset plays it. Refused at load, naming the ruleset: its
 Ambush and Scout (they deploy between rounds and after deployment, which this program's deployment does not do
 that way) and Caster (spell tokens spent at any point before attacking); AoWFBR's own rules it does not have
 (Entrenched, Lance, Poison, Sniper, Transport). A Hero is played as a unit of its own; joining it to a unit is
-refused (``aofr_quick_forces``)."""
+refused (``aofr_quick_forces``). Not yet among the rules a profile may name: Takedown, Artillery."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
 """The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit deal 1 extra hit), Musician (+1" to move
@@ -133,6 +135,7 @@ class AoFRQuick(AoFR216):
         "Banner": "+1 to the unit's morale test rolls.",
         "Sergeant": "Its unmodified 6s to hit (shooting and melee) deal 1 extra hit.",
         "Relentless": "When it shoots at enemies over 9\" away, each unmodified 6 to hit deals 1 extra hit.",
+        "Bane": "Ignores Regeneration; the target must re-roll unmodified Defense results of 6.",
     }
     shaken_text: ClassVar[str | None] = ("Shaken: stays idle (may still strike back, hitting only on 6s), always fails "
                                          "morale tests, cannot seize or contest objective markers; its next "
@@ -275,6 +278,8 @@ class AoFRQuick(AoFR216):
             events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
                                 {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks}))
             quality, need = attack_quality(prof, weapon, False)
+            thrust, more_ap = lance_modifier(prof, weapon, charging_now, "Thrust")     # "Thrust"
+            mods = [thrust] if thrust is not None else []
             # "Sergeant": its own attacks are rolled apart, its unmodified 6s deal 1 extra hit
             batches = [(attacks - (weapon.attacks if sarge_strikes else 0), "to hit")]
             if sarge_strikes:
@@ -282,19 +287,19 @@ class AoFRQuick(AoFR216):
             hits = sixes = extra = 0
             for count, what in batches:
                 if count > 0:
-                    hr = roll_to_hit(self.dice, count, quality, [], f"{label}: {what}", only_sixes=only,
+                    hr = roll_to_hit(self.dice, count, quality, mods, f"{label}: {what}", only_sixes=only,
                                      need_text=need)
                     events += hr.events
                     hits, sixes = hits + hr.hits, sixes + hr.sixes
                     extra += hr.sixes if what.endswith("(Sergeant)") else 0
-            extra += furious_extra_hits(prof, weapon, sixes, charging_now)
+            extra += furious_extra_hits(prof, weapon, sixes, charging_now) + surge_extra_hits(prof, weapon, sixes)
             rending = rending_hits(prof, weapon, sixes)
             blast = blast_multiplier(weapon, enemy.models)
             total_hits = (hits + extra) * blast
             note = f" ({extra} extra on 6s)" if extra else ""
             events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}{note}",
                                 {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": total_hits}))
-            events += self._wound(unit, enemy, (hits + extra - rending) * blast, weapon, rending * blast)
+            events += self._wound(unit, enemy, (hits + extra - rending) * blast, weapon, rending * blast, more_ap)
         return events
 
     def _impact(self, unit: Unit, enemy: Unit, strikers: int) -> list[Event]:
@@ -312,11 +317,13 @@ class AoFRQuick(AoFR216):
                         {"unit": unit.id, "target": enemy.id, "weapon": "Impact", "hits": hits})]
         return events + self._wound(unit, enemy, hits, None, 0)
 
-    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int) -> list[Event]:
-        """Blocks and casualties for ``hits`` (and ``rending`` Rending 6s at the weapon's AP + 4) on ``enemy``."""
+    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int, more_ap: int = 0
+               ) -> list[Event]:
+        """Blocks and casualties for ``hits`` (and ``rending`` Rending 6s at the weapon's AP + 4) on ``enemy``;
+        ``more_ap``: "Thrust"'s AP(+1) when charging."""
         if hits + rending <= 0:
             return []
-        ap = w.ap if w is not None else 0
+        ap = (w.ap if w is not None else 0) + more_ap
 
         def mods(x: int) -> list[Modifier]:
             m = ap_modifier(x)

@@ -61,6 +61,7 @@ from game.engine.events import Event
 from game.engine.flight import flight_move
 from game.engine.morale import morale_test
 from game.engine.movement import apply_move, can_move, path_problem, validate_move
+from game.engine.profiles import AOWFBR_RULES
 from game.engine.rulesets.base import GameHost, Handler, Ruleset
 from game.engine.state import DeclaredCharge, MoveAction, Pending, Phase, Removal, Step, Unit
 from game.engine.victory import victory_breakdown, victory_points
@@ -78,6 +79,7 @@ class AoWFBR(Ruleset):
     id: ClassVar[str] = "aowfbr-1.4"
     title: ClassVar[str] = "Age of Warhammer Fantasy: Battle Regiments 1.4"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "fleeing": "Flee", "routed": "Rout"}
+    special_rules: ClassVar[frozenset[str] | None] = AOWFBR_RULES
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)

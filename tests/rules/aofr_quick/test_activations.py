@@ -156,3 +156,19 @@ def test_the_exact_odds_follow_the_quick_rules_shooting():
     game.apply(Activate(1, "sarge"))
     game.apply(Move(1, "sarge", "hold", ()))
     assert shot_odds(game.state, Shoot(1, "sarge", "orcs", ("Longbow",))) is None
+
+
+def test_unstoppable_ignores_negative_modifiers_to_its_hit_rolls():
+    """"Unstoppable": "ignores all negative modifiers to this weapon": Stealth's -1 from over 9" is not applied
+    (a 4 hits on Quality 4+)."""
+    from game.engine.profiles import Weapon
+    from tests.rules.builders import profile
+    bows = profile("Bows", weapons=(Weapon("Great Bow", attacks=1, range=24.0, rules=("Unstoppable",)),))
+    sneaks = profile("Sneaks", rules=("Stealth",))
+    shooters = unit("bows", 1, bows, models=10)
+    game = quick_game([shooters, unit("sneaks", 2, sneaks, front_y=FRONT_Y + 12)], dice=[4] * 10 + [1] * 10)
+    game.apply(Activate(1, "bows"))
+    game.apply(Move(1, "bows", "hold", ()))
+    events = game.apply(Shoot(1, "bows", "sneaks", ("Great Bow",)))
+    roll = next(e for e in events if e.kind == "roll")
+    assert roll.data["modifier"] == 0 and roll.data["successes"] == 10

@@ -205,3 +205,42 @@ def test_a_banner_gives_plus_one_to_morale_tests():
     game.apply(DeclareCharge(1, "a", "b"))
     events = game.apply(Done(2))
     assert morale_rolls(events)[0].data["modifier"] == 1 and not b.shaken
+
+
+def test_thrust_gives_plus_one_to_hit_and_ap_when_charging():
+    """"Thrust": "When charging, gets +1 to hit rolls and AP(+1) in melee": 3s hit on Quality 4+, blocks at -1."""
+    lancers = profile("Lancers", weapons=(Weapon("Lance", attacks=1, rules=("Thrust",)),))
+    a, b = unit("a", 1, lancers), unit("b", 2, front_y=FRONT_Y + 2)
+    game = quick_game([a, b], dice=[3] * 10 + [6] * 10)
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    rolls = [e for e in events if e.kind == "roll"]
+    assert rolls[0].data["modifier"] == 1 and rolls[0].data["successes"] == 10
+    assert rolls[1].data["modifier"] == -1 and b.models == 10      # 6s always block
+
+
+def test_surge_sixes_deal_an_extra_hit_in_melee():
+    """"Surge": "On unmodified results of 6 to hit, this weapon deals 1 extra hit" (charging or not)."""
+    flails = profile("Flails", weapons=(Weapon("Flail", attacks=1, rules=("Surge",)),))
+    a, b = unit("a", 1, flails), unit("b", 2, front_y=FRONT_Y + 2)
+    game = quick_game([a, b], dice=[6, 6, 6] + [1] * 7 + [1] * 6)
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    assert next(e for e in events if e.kind == "hits" and e.data["unit"] == "a").data["hits"] == 6
+    assert b.models == 4
+
+
+@pytest.mark.parametrize("rule,rolls", [("Bane", 10 + 3 + 3), ("Unstoppable", 10 + 3)])
+def test_bane_and_unstoppable_ignore_regeneration(rule, rolls):
+    """"Bane": "Ignores Regeneration, and when attacking the target must re-roll unmodified Defense results of 6";
+    "Unstoppable": "Ignores Regeneration". Three hits against trolls with Regeneration and Defense 6+: three 6s
+    block (Bane makes them re-roll: 1s), and no Regeneration roll either way."""
+    blades = profile("Blades", weapons=(Weapon("Blade", attacks=1, rules=(rule,)),))
+    trolls = profile("Trolls", defense=6, weapons=(HAND_WEAPON,), rules=("Regeneration",))
+    a, b = unit("a", 1, blades), unit("b", 2, trolls, front_y=FRONT_Y + 2)
+    dice = [6, 6, 6] + [1] * 7 + [6, 6, 6] + ([1, 1, 1] if rule == "Bane" else [])
+    game = quick_game([a, b], dice=dice + [1] * 10)
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    assert not any("Regeneration" in e.data.get("purpose", "") for e in events if e.kind == "roll")
+    assert b.models == (7 if rule == "Bane" else 10) and game.dice.consumed == rolls

@@ -131,3 +131,27 @@ def test_a_whole_game_records_its_ruleset_and_replays_bit_identically(tmp_path, 
     assert main.main(["check", str(path)]) == 0
     with pytest.raises(RecordError, match="a record is never replayed under another ruleset"):
         check_ruleset(record, load_scenario(ROOT / "scenarios" / "aofr_border_clash.yaml"))
+
+
+@pytest.mark.parametrize("ruleset,title", [("aowfbr-1.4", "Age of Warhammer Fantasy: Battle Regiments 1.4"),
+                                           ("aofr-2.16", "Age of Fantasy: Regiments 2.16")])
+def test_the_quick_rules_own_special_rules_are_refused_by_the_other_rulesets(tmp_path, capsys, ruleset, title):
+    """Bane, Surge, Thrust and Unstoppable are the quick rules' own: a profile naming one under another ruleset is
+    refused at load, naming that ruleset."""
+    text = f"""format: regiments-scenario/1
+name: Bane test
+ruleset: {ruleset}
+armies:
+  - player: 1
+    profiles:
+      Banesmen: {{quality: 4, defense: 4, base: [20, 20], size: 10, cost: 100,
+                  weapons: [{{name: Blade, attacks: 1, rules: [Bane]}}]}}
+    units:
+      - {{id: a, profile: Banesmen, models: 10, pose: {{x: 36, y: 10, facing: 0}}}}
+"""
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    assert main.main(["check", str(path)]) == main.EXIT_PROBLEMS
+    out = capsys.readouterr().out
+    assert f"{path}:10: armies[0].units[0].profile: Banesmen has Bane (weapon Blade), a special rule {title} " \
+           f"({ruleset}) does not have here" in out, out
