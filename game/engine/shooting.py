@@ -31,6 +31,7 @@ from game.engine.profiles import Profile, Weapon
 from game.engine.special_rules import (
     RENDING_AP,
     ap_modifier,
+    artillery_modifiers,
     attack_quality,
     blast_multiplier,
     block_hits,
@@ -210,6 +211,7 @@ def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weap
                 indirect_modifier(profile or shooter.profile, weapon, shooter, stand_and_shoot)):
         if mod is not None:
             mods.append(mod)
+    mods += artillery_modifiers(state, shooter, target, profile)   # the AoF:R quick rules' "Artillery"
     mods += effect_modifiers(shooter, "to_hit")  # spells (game.engine.magic)
     return mods
 

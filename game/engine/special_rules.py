@@ -99,6 +99,8 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        (_S, _C), "weapon"),
     _r("Blast", "Ignores cover; each hit becomes X hits, at most as many as models in the target.",
        ("special_rules.blast_multiplier", "special_rules.ignores_cover"), (_S, _C), "weapon"),
+    _r("Artillery", "Only Holds; +1 to hit shooting at enemies over 9\" away; enemies shooting at it from over 9\" "
+       "get -2 to hit.", ("special_rules.immobile", "special_rules.artillery_modifiers"), (_M, _S)),
     _r("Bane", "Ignores Regeneration; the target must re-roll unmodified Defense 6s (once).",
        ("special_rules.poisoned", "special_rules.regenerates"), (_S, _C), "unit or weapon"),
     _r("Caster", "Gets X spell tokens each round (holds at most 6) to cast its army's spells in the strategy "
@@ -329,6 +331,23 @@ def entrenched_modifier(state: GameState, shooter: Unit, target: Unit, hero_only
     if d <= STEALTH_ENTRENCHED_DISTANCE:
         return None
     return Modifier(f"Entrenched at {_distance_text(d)}", -2)
+
+
+def artillery_modifiers(state: GameState, shooter: Unit, target: Unit, profile: Profile | None = None
+                        ) -> list[Modifier]:
+    """The AoF:R quick rules' "Artillery": "When this model shoots at enemies over 9" away, it gets +1 to hit
+    rolls. When enemy units shoot at this model from over 9" away, they get -2 to hit rolls" (9" unit to unit; the
+    target's -2 when every model of it has the rule)."""
+    shooting_artillery = (profile or shooter.profile).has("Artillery")
+    if not shooting_artillery and not target.all_have("Artillery"):
+        return []
+    d = state.scene.distance(shooter.id, target.id)
+    if d <= STEALTH_ENTRENCHED_DISTANCE:
+        return []
+    out = [Modifier(f"Artillery at {_distance_text(d)}", 1)] if shooting_artillery else []
+    if target.all_have("Artillery"):
+        out.append(Modifier(f"shooting at Artillery from {_distance_text(d)}", -2))
+    return out
 
 
 def indirect(profile: Profile, weapon: Weapon) -> bool:
@@ -602,8 +621,8 @@ def flying(unit: Unit) -> bool:
 
 def immobile(unit: Unit) -> bool:
     """Rulebook "Immobile": the unit only Holds, never pursues or follows up, does not move back, routs instead
-    of fleeing (any model of the unit has it)."""
-    return unit.any_has("Immobile")
+    of fleeing (any model of the unit has it); the AoF:R quick rules' "Artillery": "May only use Hold actions"."""
+    return unit.any_has("Immobile") or unit.any_has("Artillery")
 
 
 def no_pursuit_or_follow_up(unit: Unit) -> bool:
@@ -626,7 +645,8 @@ def use_limited(unit: Unit, weapon: Weapon) -> None:
 
 
 __all__ = [
-    "BANNER", "MUSICIAN", "RULES", "SERGEANT", "SpecialRule", "UPGRADES_INFO", "ap_modifier", "attack_quality",
+    "BANNER", "MUSICIAN", "RULES", "SERGEANT", "SpecialRule", "UPGRADES_INFO", "ap_modifier", "artillery_modifiers",
+    "attack_quality",
     "banner_modifier", "blast_multiplier", "carries", "deadly_first", "deadly_wounds", "defense_profile",
     "describe", "entrenched_modifier", "fast_modifier", "fear_bonus", "fearless_roll", "flying",
     "furious_extra_hits", "ignores_cover", "immobile", "indirect", "indirect_modifier", "lance_modifier",

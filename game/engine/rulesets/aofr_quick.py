@@ -64,15 +64,15 @@ from geometry.arcs import Arc
 from geometry.shapes import model_polygons, overlap_area
 
 SPECIAL_RULES = frozenset({
-    "AP", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile",
-    "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Slow", "Stealth",
-    "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
+    "AP", "Artillery", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
+    "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Slow",
+    "Stealth", "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
 })
 """The quick rules' "Special Rules Reference" as this ruleset plays it. Refused at load, naming the ruleset: its
 Ambush and Scout (they deploy between rounds and after deployment, which this program's deployment does not do
 that way) and Caster (spell tokens spent at any point before attacking); AoWFBR's own rules it does not have
 (Entrenched, Lance, Poison, Sniper, Transport). A Hero is played as a unit of its own; joining it to a unit is
-refused (``aofr_quick_forces``). Not yet among the rules a profile may name: Takedown, Artillery."""
+refused (``aofr_quick_forces``). Not yet among the rules a profile may name: Takedown."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
 """The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit deal 1 extra hit), Musician (+1" to move

@@ -172,3 +172,28 @@ def test_unstoppable_ignores_negative_modifiers_to_its_hit_rolls():
     events = game.apply(Shoot(1, "bows", "sneaks", ("Great Bow",)))
     roll = next(e for e in events if e.kind == "roll")
     assert roll.data["modifier"] == 0 and roll.data["successes"] == 10
+
+
+def test_artillery_holds_only_and_shoots_better_from_afar_and_is_hit_worse():
+    """"Artillery": "May only use Hold actions. When this model shoots at enemies over 9" away, it gets +1 to hit
+    rolls. When enemy units shoot at this model from over 9" away, they get -2 to hit rolls"."""
+    from game.engine.profiles import Weapon
+    from tests.rules.builders import profile
+    gun = profile("Cannon", weapons=(Weapon("Cannon", attacks=1, range=36.0),), rules=("Artillery",), size=1,
+                  base=(50.0, 50.0))
+    cannon = unit("cannon", 1, gun, models=1, per_row=1)
+    archers = unit("archers", 2, ARCHERS, models=10, front_y=FRONT_Y + 12)
+    game = quick_game([cannon, archers], dice=[3, 1] + [5] * 10, first=1)
+    assert cannon.pose is not None
+    game.apply(Activate(1, "cannon"))
+    err = game.check_move(Move(1, "cannon", "advance", (Pose(cannon.pose.x, cannon.pose.y + 1.0, 0.0),)))
+    assert err is not None
+    game.apply(Move(1, "cannon", "hold", ()))
+    events = game.apply(Shoot(1, "cannon", "archers", ("Cannon",)))
+    roll = next(e for e in events if e.kind == "roll")
+    assert roll.data["modifier"] == 1 and roll.data["successes"] == 1        # a 3 hits with +1
+    game.apply(Activate(2, "archers"))
+    game.apply(Move(2, "archers", "hold", ()))
+    events = game.apply(Shoot(2, "archers", "cannon", ("Longbow",)))
+    roll = next(e for e in events if e.kind == "roll")
+    assert roll.data["modifier"] == -2 and roll.data["successes"] == 0       # 5s miss with -2
