@@ -374,6 +374,9 @@ class Volley:
     """Cover gives +1 to Defense rolls (AoWFBR); False when it was a -1 to hit instead (AoF:R 2.16)."""
     sergeant_sixes: bool = False
     """The Sergeant's unmodified 6s to hit deal 1 extra hit instead of its +1 to hit (the AoF:R quick rules)."""
+    rending_plus: bool = False
+    """Rending 6s get AP(+4) on top of the weapon's AP (the AoF:R quick rules' "Rendering"); False: AP(4) or the
+    weapon's if higher (AoWFBR)."""
 
 
 def volley_defense(state: GameState, v: Volley, rending: bool = False
@@ -387,7 +390,8 @@ def volley_defense(state: GameState, v: Volley, rending: bool = False
     indirect_fire = indirect(v.arm.profile, weapon)
     normal = defense_modifiers(state, v.shooter, target, weapon, v.models, hero_target=hero_target,
                                indirect_fire=indirect_fire, cover=v.cover_defense)
-    rend = (defense_modifiers(state, v.shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
+    rend_ap = weapon.ap + RENDING_AP if v.rending_plus else max(weapon.ap, RENDING_AP)
+    rend = (defense_modifiers(state, v.shooter, target, weapon, v.models, rend_ap,
                               hero_target=hero_target, indirect_fire=indirect_fire, cover=v.cover_defense)
             if rending else None)
     return defender, normal, rend
@@ -556,12 +560,14 @@ def plan_shot(state: GameState, action: Shoot, *, all_rows: bool = False) -> tup
 
 
 def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sniping: bool, *,
-               cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False) -> Volley:
+               cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False,
+               rending_plus: bool = False) -> Volley:
     """The volley of ``arm`` fired by ``models`` for ``action`` (one item of ``plan_shot``), with the to-hit
     modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move).
     ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense. The AoF:R quick
     rules: ``sergeant_sixes``, the Sergeant's 6s deal an extra hit instead of its +1 to hit; ``relentless_far``,
-    Relentless "When this model shoots at enemies over 9" away" (unit to unit) instead of after a Hold."""
+    Relentless "When this model shoots at enemies over 9" away" (unit to unit) instead of after a Hold;
+    ``rending_plus``, Rending 6s at the weapon's AP + 4."""
     unit, target = state.unit(action.unit), state.unit(action.target)
     to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit)
     if relentless_far:
@@ -569,24 +575,27 @@ def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sni
     else:
         relentless = unit.move_action in (None, MoveAction.HOLD)
     return Volley(unit, target, arm, models, "shoot", to_hit, relentless, sniping, cover_defense=not cover_to_hit,
-                  sergeant_sixes=sergeant_sixes)
+                  sergeant_sixes=sergeant_sixes, rending_plus=rending_plus)
 
 
 def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False,
-          cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False) -> list[Event]:
+          cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False,
+          rending_plus: bool = False) -> list[Event]:
     """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting"): the weapons and models
     of ``plan_shot``, each through the Shooting Sequence (see the module docstring for the order of the dice);
     then the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
     Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller. AoF:R 2.16
     ("Who Can Shoot", "Cover Terrain"): ``all_rows`` lets every model fire; ``cover_to_hit`` makes cover a -1 to
-    hit instead of +1 to Defense. The AoF:R quick rules: ``sergeant_sixes`` and ``relentless_far`` (``volley_now``).
+    hit instead of +1 to Defense. The AoF:R quick rules: ``sergeant_sixes``, ``relentless_far`` and ``rending_plus``
+    (``volley_now``).
     """
     order, sniping = plan_shot(state, action, all_rows=all_rows)
     unit, target = state.unit(action.unit), state.unit(action.target)
     events: list[Event] = []
     for arm, models in order:
         events += _fire(state, dice, volley_now(state, action, arm, models, sniping, cover_to_hit=cover_to_hit,
-                                                sergeant_sixes=sergeant_sixes, relentless_far=relentless_far))
+                                                sergeant_sixes=sergeant_sixes, relentless_far=relentless_far,
+                                                rending_plus=rending_plus))
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)
     if target.id not in unit.shot_targets:

@@ -228,7 +228,8 @@ def shot_odds(state: GameState, action: Shoot) -> ShotOdds | None:
     volleys = [shooting.volley_now(state, action, arm, models, sniping,
                                    cover_to_hit=getattr(rules, "cover_to_hit", False),
                                    sergeant_sixes=getattr(rules, "sergeant_sixes", False),
-                                   relentless_far=getattr(rules, "relentless_far", False))
+                                   relentless_far=getattr(rules, "relentless_far", False),
+                                   rending_plus=getattr(rules, "rending_plus", False))
                for arm, models in order]
     if any(v.sergeant_sixes and _sergeant_fires(v) for v in volleys):
         return None          # the Sergeant's own 6s make extra hits: not in this law (the caller simulates)

@@ -55,8 +55,10 @@ from game.engine.special_rules import (
     fear_bonus,
     furious_extra_hits,
     lance_modifier,
+    limited_available,
     rending_hits,
     surge_extra_hits,
+    use_limited,
     weapon_value,
 )
 from game.engine.state import Pending, Removal, Unit
@@ -114,6 +116,7 @@ class AoFRQuick(AoFR216):
     rush_pivots_first: ClassVar[bool] = False
     sergeant_sixes: ClassVar[bool] = True
     relentless_far: ClassVar[bool] = True
+    rending_plus: ClassVar[bool] = True
     recover_section: ClassVar[str] = "Shaken"
     activations_type: ClassVar[type[Activations]] = QuickActivations
     force_org: ClassVar[bool] = True
@@ -273,6 +276,9 @@ class AoFRQuick(AoFR216):
                 continue
             if not enemy.on_table or n == 0:
                 break
+            if not limited_available(unit, weapon):     # "Limited": once per game
+                continue
+            use_limited(unit, weapon)
             attacks = n * weapon.attacks
             label = f"{unit.name} strikes {enemy.name} with {weapon.name}"
             events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),

@@ -147,6 +147,9 @@ class Ruleset(ABC):
     AoF:R 2.16's +1 to hit."""
     relentless_far: ClassVar[bool] = False
     """Relentless works when shooting at enemies over 9" away (the AoF:R quick rules); False: after a Hold."""
+    rending_plus: ClassVar[bool] = False
+    """Rending 6s get AP(+4) on top of the weapon's AP (the AoF:R quick rules' "Rendering"); False: AP(4), or the
+    weapon's if higher (AoWFBR)."""
     rule_texts: ClassVar[Mapping[str, str]] = {}
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""

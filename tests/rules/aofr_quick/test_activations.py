@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine.actions import Activate, Done, Move, RallyPivot, Shoot
+from game.engine.actions import Activate, Done, Move, RallyPivot, Shoot, StrikeBack
 from game.engine.errors import IllegalAction
 from game.engine.state import Objective
 from geometry.pose import Pose
@@ -197,3 +197,40 @@ def test_artillery_holds_only_and_shoots_better_from_afar_and_is_hit_worse():
     events = game.apply(Shoot(2, "archers", "cannon", ("Longbow",)))
     roll = next(e for e in events if e.kind == "roll")
     assert roll.data["modifier"] == -2 and roll.data["successes"] == 0       # 5s miss with -2
+
+
+def test_rending_sixes_add_four_to_the_ap_when_shooting_too():
+    """"Rendering": "on unmodified results of 6 to hit, those hits get AP(+4)": an AP(1) crossbow's 6 is blocked
+    at -5 (the exact odds use the same)."""
+    from game.engine.profiles import Weapon
+    from game.odds.exact import shot_odds
+    from tests.rules.builders import profile
+    bows = profile("Bows", weapons=(Weapon("Rending Bow", attacks=1, range=24.0, rules=("AP(1)", "Rending")),))
+    shooters = unit("bows", 1, bows, models=10)
+    game = quick_game([shooters, unit("orcs", 2, front_y=FRONT_Y + 8)], dice=[6] + [1] * 9 + [5])
+    game.apply(Activate(1, "bows"))
+    game.apply(Move(1, "bows", "hold", ()))
+    action = Shoot(1, "bows", "orcs", ("Rending Bow",))
+    assert shot_odds(game.state, action) is not None
+    events = game.apply(action)
+    block = next(e for e in events if e.kind == "roll" and "Defense against Rending" in e.data["purpose"])
+    assert block.data["modifier"] == -5
+
+
+def test_a_limited_melee_weapon_strikes_once_a_game():
+    """"Limited": "May only be used once per game": the bomb strikes in the first melee only."""
+    from game.engine.actions import DeclareCharge
+    from game.engine.profiles import Weapon
+    from tests.rules.builders import HAND_WEAPON, profile
+    bombers = profile("Bombers", weapons=(HAND_WEAPON, Weapon("Bomb", attacks=1, rules=("Limited",))))
+    a, b = unit("a", 1, bombers), unit("b", 2, front_y=FRONT_Y + 2)
+    game = quick_game([a, b], dice=[1] * 20 + [1] * 10 + [1] * 10 + [1] * 10)
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    assert {e.data["weapon"] for e in events if e.kind == "info" and e.data.get("unit") == "a"} == \
+        {"Hand Weapon", "Bomb"}
+    game.apply(Done(2))
+    game.apply(Activate(2, "b"))
+    game.apply(DeclareCharge(2, "b", "a"))
+    events = game.apply(StrikeBack(1, "a"))
+    assert {e.data["weapon"] for e in events if e.kind == "info" and e.data.get("unit") == "a"} == {"Hand Weapon"}
