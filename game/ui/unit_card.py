@@ -118,10 +118,12 @@ def modifiers_words(state: GameState, unit: Unit) -> list[str]:
         words = list(modifiers_in_force(state, unit))
     except (ImportError, AttributeError):
         return []
-    own = getattr(ruleset_of(state), "shaken_text", None)     # the ruleset's words for its Shaken (Wavering)
+    rules = ruleset_of(state)
+    own = getattr(rules, "shaken_text", None)     # the ruleset's words for its Shaken (Wavering)
     if own and unit.shaken:
         words = [own if w.startswith("Shaken:") else w for w in words]
-    return words
+    notes = getattr(rules, "unit_notes", None)     # the ruleset's own turn state (the quick rules' Fatigue)
+    return words + (list(notes(state, unit)) if notes is not None else [])
 
 
 def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:

@@ -65,3 +65,20 @@ def test_counter_strike_back_first_then_shaken_and_its_idle_activation(driver_fa
     assert game.history[-1] == Done(2) and not spears.shaken
     assert game.log[-1].text.endswith("stays idle and is no longer Shaken") or \
         any(e.text.endswith("is no longer Shaken") for e in game.log)
+
+
+def test_the_unit_card_says_a_unit_is_fatigued() -> None:
+    """"Fatigue": the unit card's "In force" lines say a unit that charged or struck back this round hits only on
+    6s (``Ruleset.unit_notes``)."""
+    from game.engine.actions import Activate, DeclareCharge, StrikeBack
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.scenario import load_scenario, new_game_state
+    from game.ui.unit_card import modifiers_words
+    game = Game.start(new_game_state(load_scenario(SKIRMISH)), Dice(seed=3))
+    warriors = game.state.units["warriors-1"]
+    assert not any("Fatigued" in w for w in modifiers_words(game.state, warriors))
+    game.apply(Activate(1, "warriors-1"))
+    game.apply(DeclareCharge(1, "warriors-1", "spears-1"))
+    game.apply(StrikeBack(2, "spears-1"))
+    assert any(w.startswith("Fatigued: hits only on unmodified 6s") for w in modifiers_words(game.state, warriors))

@@ -61,7 +61,7 @@ from game.engine.special_rules import (
     use_limited,
     weapon_value,
 )
-from game.engine.state import Pending, Removal, Unit
+from game.engine.state import GameState, Pending, Removal, Unit
 from geometry.arcs import Arc
 from geometry.shapes import model_polygons, overlap_area
 
@@ -149,6 +149,14 @@ class AoFRQuick(AoFR216):
         """"Regiments", "Combined Units", "Hero" and (with ``force_org``) "Force Org." for one army
         (``aofr_quick_forces.army_problems``)."""
         return army_problems(units, points, force_org)
+
+    @classmethod
+    def unit_notes(cls, state: GameState, unit: Unit) -> list[str]:
+        """"Fatigue": a unit that charged or struck back this round hits only on unmodified 6s in melee."""
+        a = state.activation
+        if isinstance(a, QuickActivations) and unit.id in a.fatigued:
+            return ["Fatigued: hits only on unmodified 6s in melee until the end of the round"]
+        return []
 
     @property
     def qact(self) -> QuickActivations:

@@ -214,6 +214,12 @@ class Ruleset(ABC):
         """Actions applied so far."""
         return self.game.history
 
+    @classmethod
+    def unit_notes(cls, state: GameState, unit: Unit) -> list[str]:
+        """What this ruleset's own state of the turn does to ``unit`` now, in words, for the window's unit card
+        (e.g. the quick rules' Fatigue); default none."""
+        return []
+
     # --- the turn structure ---------------------------------------------------------------------------------------
     @abstractmethod
     def start(self) -> list[Event]:
