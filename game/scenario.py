@@ -1377,11 +1377,18 @@ def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple
         return
     for ai, army in armies:
         listed = [ListedUnit(("armies", e.army, "units", e.index), e.profile, e.spec.models,
-                             e.spec.formation_per_row, e.spec.joined_by, army.cost_of(e.spec))
+                             e.spec.formation_per_row, e.spec.joined_by, army.cost_of(e.spec),
+                             _hero_profile(army, e.spec.joined_by))
                   for e in entries if e.army == ai and e.profile is not None]
         points = sum(army.cost_of(u) for u in army.units if u.profile in army.profiles)   # a broken unit: refused
         for where, message in check(listed, points, force_org):
             out.append(doc.problem(where, message))
+
+
+def _hero_profile(army: ArmySpec, hero_id: str | None) -> Profile | None:
+    """The profile of the hero ``hero_id`` of ``army`` (None when there is none or it is broken)."""
+    hero = next((u for u in army.units if u.id == hero_id), None) if hero_id is not None else None
+    return army.profiles.get(hero.profile) if hero is not None else None
 
 
 def _side_missions(data: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -566,10 +566,11 @@ def banner_modifier(unit: Unit) -> Modifier | None:
     return Modifier("Banner", 1) if BANNER in unit.upgrades else None
 
 
-def fearless_roll(dice: Dice, unit: Unit) -> tuple[bool, list[Event]]:
-    """Rulebook "Fearless": when most models of the unit have it and it fails a morale test, one die: on 4+ the
-    test counts as passed. Returns (passed now, events); (False, []) without Fearless."""
-    if not unit.most_have("Fearless"):
+def fearless_roll(dice: Dice, unit: Unit, all_models: bool = False) -> tuple[bool, list[Event]]:
+    """Rulebook "Fearless": when most models of the unit have it (``all_models``: all of them, the AoF:R quick
+    rules' "a unit where all models have this rule") and it fails a morale test, one die: on 4+ the test counts as
+    passed. Returns (passed now, events); (False, []) without Fearless."""
+    if not (unit.all_have("Fearless") if all_models else unit.most_have("Fearless")):
         return False, []
     again = dice.one(f"Fearless roll of {unit.name}")
     ok = again >= FEARLESS_NEED

@@ -38,7 +38,7 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.melee import counter_models, has_counter, impact_dice
 from game.engine.morale import morale_test
-from game.engine.profiles import Weapon
+from game.engine.profiles import Profile, Weapon
 from game.engine.rulesets.aofr import Activations, AoFR216
 from game.engine.rulesets.aofr_quick_forces import army_problems
 from game.engine.rulesets.base import ListedUnit, Problem
@@ -52,6 +52,7 @@ from game.engine.special_rules import (
     blast_multiplier,
     block_hits,
     deadly_wounds,
+    defense_profile,
     fear_bonus,
     furious_extra_hits,
     lance_modifier,
@@ -63,6 +64,7 @@ from game.engine.special_rules import (
 )
 from game.engine.state import GameState, Pending, Removal, Unit
 from geometry.arcs import Arc
+from geometry.formation import hero_index
 from geometry.shapes import model_polygons, overlap_area
 
 SPECIAL_RULES = frozenset({
@@ -73,8 +75,8 @@ SPECIAL_RULES = frozenset({
 """The quick rules' "Special Rules Reference" as this ruleset plays it. Refused at load, naming the ruleset: its
 Ambush and Scout (they deploy between rounds and after deployment, which this program's deployment does not do
 that way) and Caster (spell tokens spent at any point before attacking); AoWFBR's own rules it does not have
-(Entrenched, Lance, Poison, Sniper, Transport). A Hero is played as a unit of its own; joining it to a unit is
-refused (``aofr_quick_forces``). Not yet among the rules a profile may name: Takedown."""
+(Entrenched, Lance, Poison, Sniper, Transport). A Hero without Regeneration joining a unit with it is refused
+(``aofr_quick_forces``). Not yet among the rules a profile may name: Takedown."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
 """The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit deal 1 extra hit), Musician (+1" to move
@@ -129,7 +131,8 @@ class AoFRQuick(AoFR216):
                    "Counter model in its two front rows.",
         "Fear": "Counts as having dealt X more wounds when working out who won a melee.",
         "Rending": "Ignores Regeneration; unmodified 6s to hit get AP(+4).",
-        "Hero": "A unit of its own here (joining a unit is not played).",
+        "Hero": "With up to Tough(6) it may deploy as part of one unit of several models: it may take the unit's "
+                "morale tests, uses the unit's Defense until the other models are killed, takes wounds last.",
         "Fast": "Moves +2\" when using Advance, and +4\" when using Rush/Charge.",
         "Slow": "Moves -2\" when using Advance, and -4\" when using Rush/Charge.",
         "Immobile": "May only use Hold actions.",
@@ -189,7 +192,7 @@ class AoFRQuick(AoFR216):
     def _morale_test(self, unit: Unit, reason: str, mods: list[Modifier] | None = None) -> tuple[bool, list[Event]]:
         """"Morale Tests": a Quality test (Banner +1, "Flanking" ``mods``); Shaken units always fail; "Fearless":
         a failed test is passed on a 4+ (``game.engine.morale.morale_test``)."""
-        result = morale_test(self.dice, unit, list(mods or []), reason)
+        result = morale_test(self.dice, unit, list(mods or []), reason, fearless_all=True)
         return result.passed, result.events
 
     # --- melee --------------------------------------------------------------------------------------------------
@@ -220,9 +223,11 @@ class AoFRQuick(AoFR216):
             return events
         return events + self._charger_strikes()
 
-    @staticmethod
-    def _counter_weapons(unit: Unit, counter: bool) -> bool:
-        return any(has_counter(unit.profile, w) == counter for w in unit.profile.melee_weapons)
+    def _counter_weapons(self, unit: Unit, counter: bool) -> bool:
+        """Whether a model of the unit's two front rows has a melee weapon that is (``counter``) or is not a
+        Counter weapon."""
+        return any(has_counter(prof, w) == counter for prof, _, _ in self._striking_kinds(unit)
+                   for w in prof.melee_weapons)
 
     def _charger_strikes(self) -> list[Event]:
         """The charger strikes; then the charged unit may strike back, or (when it chose before the charger, with
@@ -268,73 +273,100 @@ class AoFRQuick(AoFR216):
 
     def _strike(self, unit: Unit, enemy: Unit, charging_now: bool, weapons: str = "all") -> list[Event]:
         """"Melee" for ``unit`` against ``enemy``: the models of the two front rows strike with every melee weapon
-        (``weapons``: ``all``, only the ``counter`` ones, or the ``rest``); after charging (not fatigued) Impact
-        dice first. Fatigued or Shaken units hit only on unmodified 6s ("Fatigue", "Shaken"). Deadly first."""
+        (``weapons``: ``all``, only the ``counter`` ones, or the ``rest``), the unit's own models, then its joined
+        hero with its own profile ("Hero"); after charging (not fatigued) Impact dice first. Fatigued or Shaken
+        units hit only on unmodified 6s ("Fatigue", "Shaken"). Deadly first."""
         a = self.act
-        n = self._strikers(unit, enemy)
         events: list[Event] = []
+        if not self._strikers(unit, enemy):
+            return events
         only = "Fatigue" if unit.id in a.fatigued else ("Shaken" if unit.shaken else None)
-        prof = unit.profile
-        if charging_now and not only and prof.value("Impact") and n and weapons != "counter":
-            events += self._impact(unit, enemy, n)
-        sarge = sergeant_index(unit)
-        sarge_strikes = unit.on_table and sarge is not None and int(self.state.scene.model_rows(unit.id)[sarge]) <= 1
-        for weapon in sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly")):
-            if weapons != "all" and has_counter(prof, weapon) != (weapons == "counter"):
-                continue
-            if not enemy.on_table or n == 0:
-                break
-            if not limited_available(unit, weapon):     # "Limited": once per game
-                continue
-            use_limited(unit, weapon)
-            attacks = n * weapon.attacks
-            label = f"{unit.name} strikes {enemy.name} with {weapon.name}"
-            events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
-                                {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks}))
-            quality, need = attack_quality(prof, weapon, False)
-            thrust, more_ap = lance_modifier(prof, weapon, charging_now, "Thrust")     # "Thrust"
-            mods = [thrust] if thrust is not None else []
-            # "Sergeant": its own attacks are rolled apart, its unmodified 6s deal 1 extra hit
-            batches = [(attacks - (weapon.attacks if sarge_strikes else 0), "to hit")]
-            if sarge_strikes:
-                batches.append((weapon.attacks, "to hit (Sergeant)"))
-            hits = sixes = extra = 0
-            for count, what in batches:
-                if count > 0:
-                    hr = roll_to_hit(self.dice, count, quality, mods, f"{label}: {what}", only_sixes=only,
-                                     need_text=need)
-                    events += hr.events
-                    hits, sixes = hits + hr.hits, sixes + hr.sixes
-                    extra += hr.sixes if what.endswith("(Sergeant)") else 0
-            extra += furious_extra_hits(prof, weapon, sixes, charging_now) + surge_extra_hits(prof, weapon, sixes)
-            rending = rending_hits(prof, weapon, sixes)
-            blast = blast_multiplier(weapon, enemy.models)
-            total_hits = (hits + extra) * blast
-            note = f" ({extra} extra on 6s)" if extra else ""
-            events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}{note}",
-                                {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": total_hits}))
-            events += self._wound(unit, enemy, (hits + extra - rending) * blast, weapon, rending * blast, more_ap)
+        kinds = self._striking_kinds(unit)
+        if charging_now and not only and weapons != "counter":
+            cut = counter_models(self.state, enemy) if enemy.contact_arcs.get(unit.id) is Arc.FRONT else 0
+            for prof, models, _ in kinds:
+                if prof.value("Impact") and enemy.on_table:
+                    evs, cut = self._impact(unit, prof, enemy, len(models), cut)
+                    events += evs
+        for prof, models, sarge in kinds:
+            for weapon in sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly")):
+                if weapons != "all" and has_counter(prof, weapon) != (weapons == "counter"):
+                    continue
+                if not enemy.on_table:
+                    return events
+                if not limited_available(unit, weapon):     # "Limited": once per game
+                    continue
+                use_limited(unit, weapon)
+                events += self._weapon_strikes(unit, enemy, prof, weapon, len(models), sarge, charging_now, only)
         return events
 
-    def _impact(self, unit: Unit, enemy: Unit, strikers: int) -> list[Event]:
-        """"Impact(X)": X dice per model of the two front rows, each 2+ a hit (blocked as usual); "Counter": -1
-        die per Counter model in the two front rows of a target charged in its front."""
-        cut = counter_models(self.state, enemy) if enemy.contact_arcs.get(unit.id) is Arc.FRONT else 0
-        count, _ = impact_dice(unit.profile, strikers, cut)
-        purpose = f"{unit.name} Impact on {enemy.name}"
+    def _striking_kinds(self, unit: Unit) -> list[tuple[Profile, list[int], bool]]:
+        """The models of the two front rows by profile: (the unit's own, their indices, whether the Sergeant is
+        among them), then a living joined hero's (its own profile)."""
+        rows = self.state.scene.model_rows(unit.id)
+        front = [i for i in range(len(rows)) if int(rows[i]) <= 1]
+        hero = hero_index(unit.formation) if unit.hero_alive else None
+        sarge = sergeant_index(unit)
+        own = [i for i in front if i != hero]
+        out = [(unit.profile, own, sarge is not None and sarge in own)] if own else []
+        if hero is not None and hero in front and unit.hero is not None:
+            out.append((unit.hero.profile, [hero], False))
+        return out
+
+    def _weapon_strikes(self, unit: Unit, enemy: Unit, prof: Profile, weapon: Weapon, n: int, sarge: bool,
+                        charging_now: bool, only: str | None) -> list[Event]:
+        """One melee weapon of ``n`` striking models of ``prof``: hit rolls (the Sergeant's apart: its 6s deal 1
+        extra hit; "Thrust" +1 when charging), extra hits on 6s (Furious when charging, Surge), Blast, then blocks
+        and casualties."""
+        attacks = n * weapon.attacks
+        who = unit.name if prof is unit.profile else f"{prof.name} with {unit.name}"
+        label = f"{who} strikes {enemy.name} with {weapon.name}"
+        events = [Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
+                        {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks})]
+        quality, need = attack_quality(prof, weapon, False)
+        thrust, more_ap = lance_modifier(prof, weapon, charging_now, "Thrust")     # "Thrust"
+        mods = [thrust] if thrust is not None else []
+        batches = [(attacks - (weapon.attacks if sarge else 0), "to hit")]
+        if sarge:
+            batches.append((weapon.attacks, "to hit (Sergeant)"))
+        hits = sixes = extra = 0
+        for count, what in batches:
+            if count > 0:
+                hr = roll_to_hit(self.dice, count, quality, mods, f"{label}: {what}", only_sixes=only, need_text=need)
+                events += hr.events
+                hits, sixes = hits + hr.hits, sixes + hr.sixes
+                extra += hr.sixes if what.endswith("(Sergeant)") else 0
+        extra += furious_extra_hits(prof, weapon, sixes, charging_now) + surge_extra_hits(prof, weapon, sixes)
+        rending = rending_hits(prof, weapon, sixes)
+        blast = blast_multiplier(weapon, enemy.models)
+        total_hits = (hits + extra) * blast
+        note = f" ({extra} extra on 6s)" if extra else ""
+        events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}{note}",
+                            {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": total_hits}))
+        return events + self._wound(unit, enemy, (hits + extra - rending) * blast, weapon, rending * blast, more_ap,
+                                    prof)
+
+    def _impact(self, unit: Unit, prof: Profile, enemy: Unit, strikers: int, cut: int) -> tuple[list[Event], int]:
+        """"Impact(X)": X dice per model of ``prof`` in the two front rows, each 2+ a hit (blocked as usual);
+        "Counter": ``cut`` dice fewer (1 per Counter model in the two front rows of a target charged in its front).
+        Returns the events and the cut left for the next models."""
+        count, left = impact_dice(prof, strikers, cut)
+        who = unit.name if prof is unit.profile else f"{prof.name} with {unit.name}"
+        purpose = f"{who} Impact on {enemy.name}"
         rolls = self.dice.d6(count, purpose)
         hits = sum(1 for r in rolls if r >= IMPACT_NEED)
-        details = [f"Impact({unit.profile.value('Impact')}) x {strikers} models"] + \
-            ([f"Counter -{min(cut, strikers * unit.profile.value('Impact'))}"] if cut else [])
+        details = [f"Impact({prof.value('Impact')}) x {strikers} models"] + \
+            ([f"Counter -{cut - left}"] if cut - left else [])
         events = [roll_event(purpose, rolls, IMPACT_NEED, 0, hits, details, unit=unit.id),
-                  Event("hits", f"{unit.name} Impact hits on {enemy.name}: {hits}",
+                  Event("hits", f"{who} Impact hits on {enemy.name}: {hits}",
                         {"unit": unit.id, "target": enemy.id, "weapon": "Impact", "hits": hits})]
-        return events + self._wound(unit, enemy, hits, None, 0)
+        return events + self._wound(unit, enemy, hits, None, 0, 0, prof), left
 
-    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int, more_ap: int = 0
-               ) -> list[Event]:
-        """Blocks and casualties for ``hits`` (and ``rending`` Rending 6s at the weapon's AP + 4) on ``enemy``;
-        ``more_ap``: "Thrust"'s AP(+1) when charging."""
+    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int, more_ap: int = 0,
+               prof: Profile | None = None) -> list[Event]:
+        """Blocks and casualties for ``hits`` (and ``rending`` Rending 6s at the weapon's AP + 4) on ``enemy`` by
+        ``prof`` models of ``unit`` (default its own); ``more_ap``: "Thrust"'s AP(+1) when charging. The enemy
+        blocks with its own Defense while it has other models than a joined hero ("Hero")."""
         if hits + rending <= 0:
             return []
         ap = (w.ap if w is not None else 0) + more_ap
@@ -346,9 +378,10 @@ class AoFRQuick(AoFR216):
         batches = [(hits, mods(ap), "Defense")]
         if rending:
             batches.append((rending, mods(ap + RENDING_AP_BONUS), "Defense against Rending 6s"))
-        defense = enemy.profile.defense
+        defender = defense_profile(enemy)
+        defense = defender.defense
         who = w.name if w is not None else "Impact"
-        wounds, events = block_hits(self.dice, batches, enemy.profile, unit.profile, w,
+        wounds, events = block_hits(self.dice, batches, defender, prof or unit.profile, w,
                                     lambda what: f"{enemy.name} {what} against {unit.name} ({who})",
                                     f"{enemy.name} against {unit.name}", f"Defense {defense}+", enemy.id)
         if wounds and w is not None and w.has("Deadly"):

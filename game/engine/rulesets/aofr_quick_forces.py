@@ -1,5 +1,5 @@
 """The army rules of the Age of Fantasy: Regiments quick rules ("Preparation": "Regiments", "Combined Units",
-"Force Org. (optional)") and what the ``aofr-quick`` ruleset does not play of "Hero", checked when a scenario
+"Force Org. (optional)") and the one hero join the ``aofr-quick`` ruleset does not play, checked when a scenario
 loads (``Ruleset.army_problems``; ../shared/rules/aofr-quick-rules.md)."""
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ def army_problems(units: Sequence[ListedUnit], points: int, force_org: bool) -> 
     """The problems of one army under the quick rules, in file order: (where, message).
 
     "Regiments": a profile of several models is of 3, 5, 6 or 10 models, in rows of 3 (3/6) or 5 (5/10);
-    "Combined Units": at most two copies; "Hero": a hero joining a unit is not played here (docs/rulings.md). With
+    "Combined Units": at most two copies; "Regeneration": a hero without it joining a unit with it is not played
+    yet (docs/rulings.md). With
     ``force_org`` also "Force Org.": heroes, copies of the same profile, units, and no unit over 35% of
     ``points`` (the army's total)."""
     out: list[Problem] = []
@@ -41,9 +42,11 @@ def army_problems(units: Sequence[ListedUnit], points: int, force_org: bool) -> 
 def _regiment_problems(u: ListedUnit) -> list[Problem]:
     size, name = u.profile.size, u.profile.name
     out: list[Problem] = []
-    if u.joined_by is not None:
-        out.append((u.where + ("joined_by",), "the Age of Fantasy: Regiments quick rules (aofr-quick) are played "
-                    "here with heroes as units of their own: a hero joining a unit is not played yet"))
+    if u.joined_by is not None and u.hero is not None and u.profile.has("Regeneration") \
+            and not u.hero.has("Regeneration"):
+        out.append((u.where + ("joined_by",), f"the quick rules' Regeneration works for \"a unit where all models "
+                    f"have this rule\": {u.hero.name} without it joining {u.profile.name} is not played yet "
+                    "(aofr-quick)"))
     if size == 1:
         return out
     if size not in ROWS:

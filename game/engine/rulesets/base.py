@@ -97,6 +97,8 @@ class ListedUnit:
     """The id of a hero deployed as part of it, or None."""
     cost: int = 0
     """Its points cost (profile cost x copies)."""
+    hero: Profile | None = None
+    """The profile of that hero, when known."""
 
 
 class GameHost(Protocol):

@@ -244,3 +244,24 @@ def test_bane_and_unstoppable_ignore_regeneration(rule, rolls):
     events = game.apply(DeclareCharge(1, "a", "b"))
     assert not any("Regeneration" in e.data.get("purpose", "") for e in events if e.kind == "roll")
     assert b.models == (7 if rule == "Bane" else 10) and game.dice.consumed == rolls
+
+
+def test_a_joined_hero_strikes_with_its_own_weapons_and_the_unit_blocks_with_its_own_defense():
+    """"Hero": "Heroes with up to Tough(6) may deploy as part of one multi-model unit ... must use the unit's
+    Defense until all other models have been killed"; "Melee": the models of the two front rows strike with all
+    their melee weapons. Ten orcs with a Boss (Quality 3+, a 3-attack Great Axe) charge: 9 orcs in the two front
+    rows roll, then the Boss's 3 dice at 3+. The defender's Boss-led unit blocks at Defense 5+ (its own), not 2+."""
+    from tests.rules.builders import join_hero
+    boss = profile("Boss", quality=3, defense=2, weapons=(Weapon("Great Axe", attacks=3),), rules=("Hero",),
+                   size=1)
+    a, b = unit("a", 1), unit("b", 2, front_y=FRONT_Y + 2)
+    game = quick_game([a, b])
+    join_hero(game.state, "a", boss, "boss-a")
+    join_hero(game.state, "b", boss, "boss-b")
+    game = quick_game([a, b], dice=[1] * 9 + [3, 3, 1] + [1, 1])
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    strikes = [(e.data["weapon"], e.data["attacks"]) for e in events if e.kind == "info" and e.data.get("unit") == "a"]
+    assert strikes == [("Hand Weapon", 9), ("Great Axe", 3)]
+    block = next(e for e in events if e.kind == "roll" and "Defense" in e.data["purpose"])
+    assert block.data["need"] == 5 and b.models == 9 and b.hero_alive

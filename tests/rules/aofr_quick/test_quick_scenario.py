@@ -107,13 +107,18 @@ def test_force_org_limits_at_750_points():
 
 
 def test_regiments_and_joined_heroes():
-    """"Regiments": "5 models per row with 5/10 models, and 3 models per row with 3/6 models"; a hero joining a
-    unit is not played yet under aofr-quick (docs/rulings.md)."""
+    """"Regiments": "5 models per row with 5/10 models, and 3 models per row with 3/6 models"; "Hero": heroes may
+    join a unit, but a hero without Regeneration joining a unit with it is not played yet ("Regeneration": "a unit
+    where all models have this rule", docs/rulings.md)."""
     odd = ListedUnit(("armies", 0, "units", 0), profile("Odd", size=4, cost=40), 4, 4, None, 40)
     assert "are of 3, 5, 6 or 10 models" in army_problems([odd], 750, False)[0][1]
-    trolls = ListedUnit(("armies", 0, "units", 0), profile("Trolls", size=3, cost=100), 6, 5, "cap", 200)
+    boss = profile("Boss", size=1, rules=("Hero", "Tough(3)"))
+    trolls = ListedUnit(("armies", 0, "units", 0), profile("Trolls", size=3, cost=100, rules=("Regeneration",)), 6,
+                        5, "boss", 200, boss)
     where = [w for w, _ in army_problems([trolls], 750, False)]
     assert where == [("armies", 0, "units", 0, "joined_by"), ("armies", 0, "units", 0, "per_row")]
+    orcs = ListedUnit(("armies", 0, "units", 0), profile("Orcs", cost=100), 10, 5, "boss", 100, boss)
+    assert army_problems([orcs], 750, False) == []
 
 
 @pytest.mark.parametrize("seed", [3, 8])
