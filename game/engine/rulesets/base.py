@@ -40,6 +40,12 @@ A module ``game/engine/rulesets/aofr.py`` with ``class AoFR216(Ruleset)`` (id ``
   ``point_shooter`` keep the defaults (AoF:R has no reactions nor scatter). ``check_*`` of the decisions it has.
 * ``victory_points``/``victory_breakdown``/``winner``: markers held (``objectives``), the mission decides.
 
+The current AoF:R quick rules (``rulesets/aofr_quick.py``, id ``aofr-quick``) are ``AoFR216`` subclassed: the same
+activations, with class switches for what the texts write differently (``rush_pivots_first``, ``cover_to_hit``,
+``sergeant_sixes``, ``relentless_far``, ``rending_plus``, ``activations_type``) and its own melee, melee result and
+morale methods; ``army_problems`` checks its regiments and force organisation at load, ``unit_notes`` tells the
+unit card about Fatigue.
+
 Shared modules an activation ruleset reuses unchanged: dice, events, state, actions, profiles, special_rules (rules
 shared by name; a ruleset refuses the ones it lacks when the scenario loads), attacks, shooting, casualties,
 movement, charge, melee (hit and block mechanics), consolidation, flight, transport, objectives, deployment,
