@@ -206,6 +206,8 @@ class BattleStats:
     unattributed_kills: int = 0
     casualties: int = 0
     """Models removed as casualties in the whole log."""
+    score_words: tuple[str, str] = ("victory points", "VP")
+    """What the score counts, in full and short (``Ruleset.score_words``: AoF:R's objective markers held)."""
 
     def unit(self, uid: str) -> UnitStats:
         """The figures of unit ``uid``; raises ``KeyError``."""

@@ -108,6 +108,8 @@ class Ledger:
             self._attack = _Attack(str(d["unit"]), str(d["target"]), False)
         elif kind == "info" and "attacks" in d and "step" in d:
             self._attack = _Attack(str(d["unit"]), str(d["target"]), True)
+        elif kind == "info" and "attacks" in d and "weapon" in d:    # AoF:R's strikes: wounds put on at once
+            self._attack = _Attack(str(d["unit"]), str(d["target"]), False)
         elif kind == "info" and set(d) == {"step"}:
             self._melee = {}
         elif kind == "charge":

@@ -25,7 +25,8 @@ def summary_text(stats: BattleStats, source: str = "") -> str:
     vp = {p: stats.players[p].vp for p in PLAYERS}
     verdict = "a draw" if vp[1] == vp[2] else f"player {1 if vp[1] > vp[2] else 2} wins"
     state = "game over" if stats.game_over else "unfinished"
-    out.append(f"{stats.name or source}: {vp[1]} to {vp[2]} victory points, {verdict} ({state}, {stats.actions} "
+    words, short = stats.score_words       # AoWFBR's victory points, AoF:R's objective markers
+    out.append(f"{stats.name or source}: {vp[1]} to {vp[2]} {words}, {verdict} ({state}, {stats.actions} "
                f"actions)")
     if stats.problem:
         out.append(f"note: {stats.problem}")
@@ -45,16 +46,16 @@ def summary_text(stats: BattleStats, source: str = "") -> str:
     out.append("")
     for p in PLAYERS:
         ps = stats.players[p]
-        out.append(f"Player {p}: {ps.vp} VP, {ps.units_left} of {ps.units_start} units left")
+        out.append(f"Player {p}: {ps.vp} {short}, {ps.units_left} of {ps.units_start} units left")
         out.append(f"  luck {luck_text(ps.hits, 'to hit')}")
         out.append(f"  luck {luck_text(ps.defense, 'Defense (blocks)')}")
         for text, points in ps.vp_other:
-            out.append(f"  {text}: {points} VP")
+            out.append(f"  {text}: {points} {short}")
         if ps.vp_unassigned:
             out.append(f"  from enemy units no unit of theirs broke: {ps.vp_unassigned} VP")
     out.append("")
     if stats.rounds_end:
-        out.append("Victory points at the end of each round: " + ", ".join(
+        out.append(f"{words[0].upper()}{words[1:]} at the end of each round: " + ", ".join(
             f"round {t.round}: {t.vp[1]}-{t.vp[2]}" for t in stats.rounds_end))
     if stats.turning_points:
         out.append("Turning points:")

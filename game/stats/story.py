@@ -146,7 +146,7 @@ def _assemble(start: GameState, game: Game, standings: list[Standing], phases: l
     points = _turning_points(game, standings, start_at, turns, turn_actions, ledger)
     return BattleStats(state.name, state.rounds, len(standings) - 1, state.game_over, problem, units, players,
                        start_at, turns, rounds_end, points, ledger.unattributed_wounds, ledger.unattributed_kills,
-                       ledger.casualties)
+                       ledger.casualties, game.ruleset.score_words)
 
 
 def _turns(standings: list[Standing], phases: list[Phase]

@@ -161,3 +161,21 @@ armies:
     out = capsys.readouterr().out
     assert f"{path}:10: armies[0].units[0].profile: Banesmen has Bane (weapon Blade), a special rule {title} " \
            f"({ruleset}) does not have here" in out, out
+
+
+def test_the_statistics_of_a_quick_rules_game_count_markers_and_melee_dice():
+    """``main.py stats``: the score is the quick rules' objective markers ("Mission"), and the strikes of its melee
+    count in each player's luck to hit like shots."""
+    from game.stats import game_stats
+    from game.stats.report import summary_text
+    start = Game.start(new_game_state(load_scenario(SHIPPED)), Dice(seed=3))
+    game = start.clone()
+    play_out(game, 3)
+    stats = game_stats(start, game.history)
+    text = summary_text(stats)
+    assert "objective markers held" in text and "victory points" not in text
+    melee_dice = sum(len(e.data["dice"]) for e in game.log if e.kind == "roll" and " strikes " in e.data["purpose"]
+                     and ": to hit" in e.data["purpose"])
+    shot_dice = sum(len(e.data["dice"]) for e in game.log if e.kind == "roll" and " shoot " in e.data["purpose"]
+                    and ": to hit" in e.data["purpose"])
+    assert melee_dice and stats.players[1].hits.dice + stats.players[2].hits.dice == melee_dice + shot_dice
