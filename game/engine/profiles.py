@@ -21,7 +21,7 @@ AOWFBR_RULES: frozenset[str] = frozenset(
 )
 """Names of the special rules of AoWFBR 1.4's Special Rules Reference."""
 
-QUICK_ONLY_RULES: frozenset[str] = frozenset({"Artillery", "Bane", "Surge", "Thrust", "Unstoppable"})
+QUICK_ONLY_RULES: frozenset[str] = frozenset({"Artillery", "Bane", "Surge", "Takedown", "Thrust", "Unstoppable"})
 """Rules of the AoF:R quick rules' "Special Rules Reference" that AoWFBR 1.4 does not have (played only by the
 ``aofr-quick`` ruleset; every other ruleset refuses a profile naming them)."""
 

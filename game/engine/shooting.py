@@ -43,10 +43,10 @@ from game.engine.special_rules import (
     indirect,
     indirect_modifier,
     limited_available,
+    picks_model,
     relentless_extra_hits,
     rending_hits,
     sergeant_modifier,
-    sniper,
     stealth_modifier,
     surge_extra_hits,
     unstoppable,
@@ -153,9 +153,9 @@ def ranged_arms(unit: Unit) -> list[Arm]:
 
 
 def _fire_order(arms: list[Arm]) -> list[Arm]:
-    """Rulebook "Sniper" (resolved before other weapons) and "Deadly(X)" (resolved first); else profile order,
-    the unit's weapons before its hero's."""
-    return sorted(arms, key=lambda a: (not sniper(a.profile, a.weapon), not deadly_first(a.weapon)))
+    """Rulebook "Sniper" (and the AoF:R quick rules' "Takedown": resolved before other weapons) and "Deadly(X)"
+    (resolved first); else profile order, the unit's weapons before its hero's."""
+    return sorted(arms, key=lambda a: (not picks_model(a.profile, a.weapon), not deadly_first(a.weapon)))
 
 
 def weapon_group(unit: Unit, weapons: tuple[str, ...] | None) -> tuple[Arm, ...]:
@@ -491,8 +491,8 @@ def _sniper_pick(target: Unit, model: str | None, unit: Unit) -> int | None:
         return None
     hero = target.hero
     if hero is None or hero.id != model or not target.hero_alive:
-        raise _illegal("Sniper", f"{model!r} is not a living hero of {target.name}; a Sniper may pick a hero "
-                                 f"joined to its target", unit)
+        raise _illegal("Sniper", f"{model!r} is not a living hero of {target.name}; a Sniper (or Takedown) weapon "
+                                 f"may pick a hero joined to its target", unit)
     return hero_index(target.formation)
 
 
@@ -527,12 +527,13 @@ def plan_shot(state: GameState, action: Shoot, *, all_rows: bool = False) -> tup
         raise _illegal("Picking Targets", problem, unit)
     pick = _sniper_pick(target, action.model, unit)
     if pick is not None:
-        not_snipers = [a.name for a in group if not sniper(a.profile, a.weapon)]
+        not_snipers = [a.name for a in group if not picks_model(a.profile, a.weapon)]
         if action.weapons is not None and not_snipers:
-            raise _illegal("Sniper", f"only Sniper weapons may pick a model ({', '.join(not_snipers)} may not)", unit)
-        group = tuple(a for a in group if sniper(a.profile, a.weapon))
+            raise _illegal("Sniper", f"only Sniper or Takedown weapons may pick a model ({', '.join(not_snipers)} "
+                                     "may not)", unit)
+        group = tuple(a for a in group if picks_model(a.profile, a.weapon))
         if not group:
-            raise _illegal("Sniper", f"{unit.name} has no Sniper weapon left to pick a model with", unit)
+            raise _illegal("Sniper", f"{unit.name} has no Sniper or Takedown weapon left to pick a model with", unit)
     rows = shooting_rows(unit)
     if all_rows and rows:
         rows = ALL_ROWS

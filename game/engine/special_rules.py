@@ -165,6 +165,8 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        (_S, _C), "unit or weapon"),
     _r("Thrust", "When charging: +1 to hit and AP(+1) in melee.", ("special_rules.lance_modifier",), (_C,),
        "unit or weapon"),
+    _r("Takedown", "May pick one model of the target (a joined hero) and attack it as a unit of one; resolved before "
+       "other weapons.", ("special_rules.takedown", "shooting.plan_shot"), (_S, _C), "unit or weapon"),
     _r("Tough", "Each model takes X wounds before it is removed; wounds stay on the most wounded model.",
        ("casualties.apply_wounds", "special_rules.deadly_wounds"), ("any",)),
     _r("Transport", "Carries up to X models (non-hero models with Tough take 3 places); units get in and out "
@@ -370,6 +372,18 @@ def indirect_modifier(profile: Profile, weapon: Weapon, shooter: Unit, stand_and
 def sniper(profile: Profile, weapon: Weapon) -> bool:
     """Rulebook "Sniper": Quality 2+, fires before other weapons, and may pick one model of the target."""
     return carries(profile, weapon, "Sniper")
+
+
+def takedown(profile: Profile, weapon: Weapon) -> bool:
+    """The AoF:R quick rules' "Takedown": "This model may pick any model in the target unit as its individual
+    target, which is resolved as if it was a unit of [1]. Takedown attacks must be resolved before other weapons"."""
+    return carries(profile, weapon, "Takedown")
+
+
+def picks_model(profile: Profile, weapon: Weapon) -> bool:
+    """The weapon may pick one model of its target (a joined hero) and attack it as a unit of one, before the
+    other weapons: rulebook "Sniper", the AoF:R quick rules' "Takedown"."""
+    return sniper(profile, weapon) or takedown(profile, weapon)
 
 
 def deadly_first(weapon: Weapon) -> bool:
@@ -653,7 +667,7 @@ __all__ = [
     "furious_extra_hits", "ignores_cover", "immobile", "indirect", "indirect_modifier", "lance_modifier",
     "limited_available", "modifiers_in_force", "morale_quality", "musician_modifier", "no_pursuit_or_follow_up",
     "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits", "rending_hits",
-    "resolve", "surge_extra_hits", "unstoppable",
+    "picks_model", "resolve", "surge_extra_hits", "takedown", "unstoppable",
     "sergeant_modifier", "slow_modifier", "sniper", "stealth_modifier", "strider", "use_limited",
     "weapon_value", "wound_capacities",
 ]

@@ -59,6 +59,7 @@ from game.engine.special_rules import (
     limited_available,
     rending_hits,
     surge_extra_hits,
+    takedown,
     use_limited,
     weapon_value,
 )
@@ -70,13 +71,13 @@ from geometry.shapes import model_polygons, overlap_area
 SPECIAL_RULES = frozenset({
     "AP", "Artillery", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
     "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Slow",
-    "Stealth", "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
+    "Stealth", "Strider", "Surge", "Takedown", "Thrust", "Tough", "Unstoppable",
 })
 """The quick rules' "Special Rules Reference" as this ruleset plays it. Refused at load, naming the ruleset: its
 Ambush and Scout (they deploy between rounds and after deployment, which this program's deployment does not do
 that way) and Caster (spell tokens spent at any point before attacking); AoWFBR's own rules it does not have
 (Entrenched, Lance, Poison, Sniper, Transport). A Hero without Regeneration joining a unit with it is refused
-(``aofr_quick_forces``). Not yet among the rules a profile may name: Takedown."""
+(``aofr_quick_forces``)."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
 """The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit deal 1 extra hit), Musician (+1" to move
@@ -142,6 +143,8 @@ class AoFRQuick(AoFR216):
         "Sergeant": "Its unmodified 6s to hit (shooting and melee) deal 1 extra hit.",
         "Relentless": "When it shoots at enemies over 9\" away, each unmodified 6 to hit deals 1 extra hit.",
         "Bane": "Ignores Regeneration; the target must re-roll unmodified Defense results of 6.",
+        "Takedown": "Resolved before other weapons; when shooting it may pick a hero joined to the target and shoot "
+                    "it as a unit of one.",
     }
     shaken_text: ClassVar[str | None] = ("Shaken: stays idle (may still strike back, hitting only on 6s), always fails "
                                          "morale tests, cannot seize or contest objective markers; its next "
@@ -289,7 +292,8 @@ class AoFRQuick(AoFR216):
                     evs, cut = self._impact(unit, prof, enemy, len(models), cut)
                     events += evs
         for prof, models, sarge in kinds:
-            for weapon in sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly")):
+            # "Takedown attacks must be resolved before other weapons"; "Hits from Deadly must be resolved first"
+            for weapon in sorted(prof.melee_weapons, key=lambda w: (not takedown(prof, w), not w.has("Deadly"))):
                 if weapons != "all" and has_counter(prof, weapon) != (weapons == "counter"):
                     continue
                 if not enemy.on_table:

@@ -234,3 +234,30 @@ def test_a_limited_melee_weapon_strikes_once_a_game():
     game.apply(DeclareCharge(2, "b", "a"))
     events = game.apply(StrikeBack(1, "a"))
     assert {e.data["weapon"] for e in events if e.kind == "info" and e.data.get("unit") == "a"} == {"Hand Weapon"}
+
+
+def test_takedown_weapons_fire_first_and_may_pick_a_joined_hero():
+    """"Takedown": "This model may pick any model in the target unit as its individual target, which is resolved as
+    if it was a unit of [1]. Takedown attacks must be resolved before other weapons": the harpoon fires before the
+    longbow; with ``model`` it alone fires, at the orcs' joined Boss (Defense 2+), wounding only him."""
+    from game.engine.profiles import Weapon
+    from tests.rules.builders import LONGBOW, join_hero, profile
+    hunters = profile("Hunters", weapons=(LONGBOW, Weapon("Harpoon", attacks=1, range=18.0, rules=("Takedown",))))
+    boss = profile("Boss", quality=3, defense=2, weapons=(Weapon("Axe", attacks=3),), rules=("Hero", "Tough(3)"),
+                   size=1)
+    shooters = unit("hunters", 1, hunters, models=10)
+    orcs = unit("orcs", 2, front_y=FRONT_Y + 8)
+    game = quick_game([shooters, orcs], dice=[1] * 20)
+    join_hero(game.state, "orcs", boss, "boss")
+    game = quick_game([shooters, orcs], dice=[6] * 10 + [1] * 10 + [1] * 20)
+    game.apply(Activate(1, "hunters"))
+    game.apply(Move(1, "hunters", "hold", ()))
+    events = game.apply(Shoot(1, "hunters", "orcs", ("Harpoon",), model="boss"))
+    fired = [e.data["weapon"] for e in events if e.kind == "shoot"]
+    assert fired == ["Harpoon"] and orcs.hero is not None and orcs.hero.killed and orcs.models == 10
+    game2 = quick_game([unit("h2", 1, hunters, models=10, x=10), unit("o2", 2, front_y=FRONT_Y + 8, x=10)],
+                       dice=[1] * 20)
+    game2.apply(Activate(1, "h2"))
+    game2.apply(Move(1, "h2", "hold", ()))
+    events = game2.apply(Shoot(1, "h2", "o2"))
+    assert [e.data["weapon"] for e in events if e.kind == "shoot"] == ["Harpoon", "Longbow"]
