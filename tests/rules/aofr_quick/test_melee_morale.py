@@ -265,3 +265,34 @@ def test_a_joined_hero_strikes_with_its_own_weapons_and_the_unit_blocks_with_its
     assert strikes == [("Hand Weapon", 9), ("Great Axe", 3)]
     block = next(e for e in events if e.kind == "roll" and "Defense" in e.data["purpose"])
     assert block.data["need"] == 5 and b.models == 9 and b.hero_alive
+
+
+def test_deadly_strikes_first_and_its_wounds_do_not_carry_over():
+    """"Deadly(X)": "Assign each wound to one model, and multiply it by X. Hits from Deadly must be resolved first,
+    and these wounds don't carry over to other models": the Great Blade (Deadly(3), listed second) strikes before
+    the sword; one wound kills one Tough(2) ogre, not two."""
+    blade = Weapon("Great Blade", attacks=1, rules=("Deadly(3)",))
+    champions = profile("Champions", weapons=(HAND_WEAPON, blade), size=5)
+    ogres = profile("Ogres", weapons=(HAND_WEAPON,), rules=("Tough(2)",), size=3, base=(40.0, 40.0))
+    a = unit("a", 1, champions, models=5)
+    b = unit("b", 2, ogres, models=3, front_y=FRONT_Y + 2, per_row=3)
+    game = quick_game([a, b], dice=[6] + [1] * 4 + [1] + [1] * 5 + [1] * 2)
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    weapons = [e.data["weapon"] for e in events if e.kind == "info" and e.data.get("unit") == "a"]
+    assert weapons == ["Great Blade", "Hand Weapon"]
+    assert b.models == 2
+
+
+def test_the_sergeants_sixes_deal_an_extra_hit_in_melee():
+    """"Sergeant": "When this model attacks, unmodified results of 6 to hit deal 1 extra hit": the nine others miss,
+    the Sergeant's 6 makes 2 hits."""
+    a = unit("a", 1, upgrades=frozenset({"sergeant"}))
+    b = unit("b", 2, front_y=FRONT_Y + 2)
+    game = quick_game([a, b], dice=[1] * 9 + [6] + [1, 1])
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    sarge = [e for e in events if e.kind == "roll" and "Sergeant" in e.data["purpose"]]
+    assert len(sarge) == 1 and sarge[0].data["modifier"] == 0
+    assert next(e for e in events if e.kind == "hits" and e.data["unit"] == "a").data["hits"] == 2
+    assert b.models == 8
