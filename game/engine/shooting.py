@@ -78,6 +78,28 @@ SERGEANT = "sergeant"
 """The command group upgrade that gets +1 to hit (rulebook "Command Groups")."""
 
 
+@dataclass(frozen=True, slots=True)
+class ShotRules:
+    """Where a ruleset's book gives a shooting special rule another meaning than AoWFBR 1.4's (``Ruleset.shot_rules``;
+    the defaults are AoWFBR's)."""
+
+    sergeant_sixes: bool = False
+    """The Sergeant's unmodified 6s to hit deal 1 extra hit instead of its +1 to hit (the AoF:R quick rules)."""
+    relentless_far: bool = False
+    """Relentless "When this model shoots at enemies over 9\" away" (unit to unit, the AoF:R quick rules) instead of
+    after a Hold."""
+    rending_plus: bool = False
+    """Rending 6s get AP(+4) on top of the weapon's AP (the AoF:R quick rules' "Rendering"); False: AP(4), or the
+    weapon's if higher."""
+    artillery_to_hit: bool = False
+    """The AoF:R quick rules' "Artillery": +1 to hit shooting at enemies over 9" away, -2 to hit for enemies shooting
+    at it from over 9" (``special_rules.artillery_modifiers``)."""
+
+
+AOWFBR_SHOTS = ShotRules()
+"""AoWFBR 1.4's meanings (the default of every function here)."""
+
+
 # --- who may shoot ---------------------------------------------------------------------------------------------
 
 
@@ -194,7 +216,7 @@ def weapon_group(unit: Unit, weapons: tuple[str, ...] | None) -> tuple[Arm, ...]
 
 def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weapon,
                      stand_and_shoot: bool = False, *, profile: Profile | None = None,
-                     hero_target: bool = False) -> list[Modifier]:
+                     hero_target: bool = False, rules: ShotRules = AOWFBR_SHOTS) -> list[Modifier]:
     """Modifiers to the hit rolls of ``weapon`` carried by ``profile`` models (default the unit's own); the
     Sergeant's +1 is added per model, see ``_fire``.
 
@@ -202,6 +224,7 @@ def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weap
     target has it), "Entrenched" (-2 from over 9" while the target has not moved since its last activation
     began), "Indirect" (-1 after moving, including pivoting). The 9" is measured between the units (closest
     models). ``hero_target``: a Sniper shooting the target's joined hero as a unit of one (its own rules).
+    ``rules``: the book's meanings (the AoF:R quick rules' Artillery).
     """
     mods: list[Modifier] = []
     if stand_and_shoot:
@@ -211,7 +234,8 @@ def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weap
                 indirect_modifier(profile or shooter.profile, weapon, shooter, stand_and_shoot)):
         if mod is not None:
             mods.append(mod)
-    mods += artillery_modifiers(state, shooter, target, profile)   # the AoF:R quick rules' "Artillery"
+    if rules.artillery_to_hit:      # the AoF:R quick rules' "Artillery"
+        mods += artillery_modifiers(state, shooter, target, profile)
     mods += effect_modifiers(shooter, "to_hit")  # spells (game.engine.magic)
     return mods
 
@@ -246,21 +270,25 @@ def defense_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Wea
 
 
 def volley_modifiers(state: GameState, shooter: Unit, target: Unit, arm: Arm, models: list[int], *,
-                     hero_target: bool = False, cover_to_hit: bool = False) -> tuple[list[Modifier], list[Modifier]]:
+                     hero_target: bool = False, cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS
+                     ) -> tuple[list[Modifier], list[Modifier]]:
     """The modifiers to the hit rolls and to the target's Defense rolls of ``arm`` fired by ``models``: ``shoot``'s
     and the window's preview alike. ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1
     to Defense."""
-    to_hit = volley_to_hit(state, shooter, target, arm, models, hero_target=hero_target, cover_to_hit=cover_to_hit)
+    to_hit = volley_to_hit(state, shooter, target, arm, models, hero_target=hero_target, cover_to_hit=cover_to_hit,
+                           rules=rules)
     defense = defense_modifiers(state, shooter, target, arm.weapon, models, hero_target=hero_target,
                                 indirect_fire=indirect(arm.profile, arm.weapon), cover=not cover_to_hit)
     return to_hit, defense
 
 
 def volley_to_hit(state: GameState, shooter: Unit, target: Unit, arm: Arm, models: list[int], *,
-                  hero_target: bool = False, cover_to_hit: bool = False) -> list[Modifier]:
+                  hero_target: bool = False, cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS
+                  ) -> list[Modifier]:
     """The modifiers to the hit rolls of ``arm`` fired by ``models`` (``to_hit_modifiers``; with ``cover_to_hit``,
     AoF:R 2.16 "Cover Terrain": -1 when the target is in cover from them)."""
-    to_hit = to_hit_modifiers(state, shooter, target, arm.weapon, profile=arm.profile, hero_target=hero_target)
+    to_hit = to_hit_modifiers(state, shooter, target, arm.weapon, profile=arm.profile, hero_target=hero_target,
+                              rules=rules)
     if cover_to_hit and not ignores_cover(arm.weapon) and state.scene.in_cover(
             shooter.id, target.id, models, hero_index(target.formation) if hero_target else None,
             not indirect(arm.profile, arm.weapon)):
@@ -372,11 +400,8 @@ class Volley:
     """A Sniper shooting the target's joined hero as a unit of one (rulebook "Sniper")."""
     cover_defense: bool = True
     """Cover gives +1 to Defense rolls (AoWFBR); False when it was a -1 to hit instead (AoF:R 2.16)."""
-    sergeant_sixes: bool = False
-    """The Sergeant's unmodified 6s to hit deal 1 extra hit instead of its +1 to hit (the AoF:R quick rules)."""
-    rending_plus: bool = False
-    """Rending 6s get AP(+4) on top of the weapon's AP (the AoF:R quick rules' "Rendering"); False: AP(4) or the
-    weapon's if higher (AoWFBR)."""
+    rules: ShotRules = AOWFBR_SHOTS
+    """The book's meanings of the shooting rules (``ShotRules``)."""
 
 
 def volley_defense(state: GameState, v: Volley, rending: bool = False
@@ -390,7 +415,7 @@ def volley_defense(state: GameState, v: Volley, rending: bool = False
     indirect_fire = indirect(v.arm.profile, weapon)
     normal = defense_modifiers(state, v.shooter, target, weapon, v.models, hero_target=hero_target,
                                indirect_fire=indirect_fire, cover=v.cover_defense)
-    rend_ap = weapon.ap + RENDING_AP if v.rending_plus else max(weapon.ap, RENDING_AP)
+    rend_ap = weapon.ap + RENDING_AP if v.rules.rending_plus else max(weapon.ap, RENDING_AP)
     rend = (defense_modifiers(state, v.shooter, target, weapon, v.models, rend_ap,
                               hero_target=hero_target, indirect_fire=indirect_fire, cover=v.cover_defense)
             if rending else None)
@@ -422,7 +447,7 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
     quality, need = attack_quality(prof, weapon, True)
     batches = [(attacks - (weapon.attacks if sarge_fires else 0), v.to_hit, "to hit")]
     if sarge_fires:
-        batches.append((weapon.attacks, v.to_hit if v.sergeant_sixes else [*v.to_hit, sergeant_modifier()],
+        batches.append((weapon.attacks, v.to_hit if v.rules.sergeant_sixes else [*v.to_hit, sergeant_modifier()],
                         "to hit (Sergeant)"))
     hits = sixes = sarge_extra = 0
     for count, mods, what in batches:
@@ -432,7 +457,7 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
         events += hr.events
         hits += hr.hits
         sixes += hr.sixes
-        if v.sergeant_sixes and what.endswith("(Sergeant)"):
+        if v.rules.sergeant_sixes and what.endswith("(Sergeant)"):
             sarge_extra = hr.sixes      # the AoF:R quick rules' Sergeant: its 6s deal 1 extra hit
     rending = rending_hits(prof, weapon, sixes)
     extra = relentless_extra_hits(prof, weapon, sixes, v.relentless) + surge_extra_hits(prof, weapon, sixes)
@@ -561,42 +586,37 @@ def plan_shot(state: GameState, action: Shoot, *, all_rows: bool = False) -> tup
 
 
 def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sniping: bool, *,
-               cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False,
-               rending_plus: bool = False) -> Volley:
+               cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS) -> Volley:
     """The volley of ``arm`` fired by ``models`` for ``action`` (one item of ``plan_shot``), with the to-hit
     modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move).
-    ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense. The AoF:R quick
-    rules: ``sergeant_sixes``, the Sergeant's 6s deal an extra hit instead of its +1 to hit; ``relentless_far``,
-    Relentless "When this model shoots at enemies over 9" away" (unit to unit) instead of after a Hold;
-    ``rending_plus``, Rending 6s at the weapon's AP + 4."""
+    ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense; ``rules`` the book's
+    meanings (``ShotRules``: the AoF:R quick rules' Relentless over 9", Sergeant, Rendering, Artillery)."""
     unit, target = state.unit(action.unit), state.unit(action.target)
-    to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit)
-    if relentless_far:
+    to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit,
+                           rules=rules)
+    if rules.relentless_far:
         relentless = state.scene.distance(unit.id, target.id) > RELENTLESS_FAR
     else:
         relentless = unit.move_action in (None, MoveAction.HOLD)
     return Volley(unit, target, arm, models, "shoot", to_hit, relentless, sniping, cover_defense=not cover_to_hit,
-                  sergeant_sixes=sergeant_sixes, rending_plus=rending_plus)
+                  rules=rules)
 
 
 def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False,
-          cover_to_hit: bool = False, sergeant_sixes: bool = False, relentless_far: bool = False,
-          rending_plus: bool = False) -> list[Event]:
+          cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS) -> list[Event]:
     """Fire one weapon group of ``action.unit`` at ``action.target`` (rulebook "Shooting"): the weapons and models
     of ``plan_shot``, each through the Shooting Sequence (see the module docstring for the order of the dice);
     then the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
     Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller. AoF:R 2.16
     ("Who Can Shoot", "Cover Terrain"): ``all_rows`` lets every model fire; ``cover_to_hit`` makes cover a -1 to
-    hit instead of +1 to Defense. The AoF:R quick rules: ``sergeant_sixes``, ``relentless_far`` and ``rending_plus``
-    (``volley_now``).
+    hit instead of +1 to Defense; ``rules`` the book's meanings (``ShotRules``).
     """
     order, sniping = plan_shot(state, action, all_rows=all_rows)
     unit, target = state.unit(action.unit), state.unit(action.target)
     events: list[Event] = []
     for arm, models in order:
         events += _fire(state, dice, volley_now(state, action, arm, models, sniping, cover_to_hit=cover_to_hit,
-                                                sergeant_sixes=sergeant_sixes, relentless_far=relentless_far,
-                                                rending_plus=rending_plus))
+                                                rules=rules))
         unit.weapons_fired.add(arm.name)
         use_limited(unit, arm.weapon)
     if target.id not in unit.shot_targets:

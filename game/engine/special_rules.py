@@ -100,7 +100,7 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
     _r("Blast", "Ignores cover; each hit becomes X hits, at most as many as models in the target.",
        ("special_rules.blast_multiplier", "special_rules.ignores_cover"), (_S, _C), "weapon"),
     _r("Artillery", "Only Holds; +1 to hit shooting at enemies over 9\" away; enemies shooting at it from over 9\" "
-       "get -2 to hit.", ("special_rules.immobile", "special_rules.artillery_modifiers"), (_M, _S)),
+       "get -2 to hit.", ("special_rules.artillery_modifiers", "shooting.to_hit_modifiers"), (_M, _S)),
     _r("Bane", "Ignores Regeneration; the target must re-roll unmodified Defense 6s (once).",
        ("special_rules.poisoned", "special_rules.regenerates"), (_S, _C), "unit or weapon"),
     _r("Caster", "Gets X spell tokens each round (holds at most 6) to cast its army's spells in the strategy "
@@ -636,8 +636,8 @@ def flying(unit: Unit) -> bool:
 
 def immobile(unit: Unit) -> bool:
     """Rulebook "Immobile": the unit only Holds, never pursues or follows up, does not move back, routs instead
-    of fleeing (any model of the unit has it); the AoF:R quick rules' "Artillery": "May only use Hold actions"."""
-    return unit.any_has("Immobile") or unit.any_has("Artillery")
+    of fleeing (any model of the unit has it)."""
+    return unit.any_has("Immobile")
 
 
 def no_pursuit_or_follow_up(unit: Unit) -> bool:

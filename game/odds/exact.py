@@ -37,7 +37,6 @@ from game.engine.actions import Shoot
 from game.engine.attacks import succeeds, total
 from game.engine.casualties import starting_strength, strength_after
 from game.engine.morale import morale_terms
-from game.engine.rulesets import RULESETS
 from game.engine.special_rules import (
     FEARLESS_NEED,
     REGENERATION_NEED,
@@ -49,7 +48,6 @@ from game.engine.special_rules import (
     relentless_extra_hits,
     rending_hits,
     sergeant_modifier,
-    surge_extra_hits,
     weapon_value,
     wound_capacities,
 )
@@ -166,7 +164,7 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
         batches.append((weapon.attacks, p_sarge))
     joint = hit_dice(batches)
     rending = rending_hits(prof, weapon, 1) > 0
-    per_six = relentless_extra_hits(prof, weapon, 1, v.relentless) + surge_extra_hits(prof, weapon, 1)
+    relentless = relentless_extra_hits(prof, weapon, 1, v.relentless) > 0
     blast = blast_multiplier(weapon, 1 if hero_target else target.models)
     defender, normal_mods, rending_mods = shooting.volley_defense(state, v, rending=rending)
     poison = poisoned(prof, weapon)
@@ -187,7 +185,7 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
             if p == 0.0:
                 continue
             r = s if rending else 0
-            normal = (h + s - r + s * per_six) * blast
+            normal = (h + s - r + (s if relentless else 0)) * blast
             key = (normal, r * blast)
             pairs[key] = pairs.get(key, 0.0) + p
     n_max = max(n for n, _ in pairs)
@@ -212,31 +210,26 @@ def volley_odds(state: GameState, v: shooting.Volley) -> tuple[Dist, Dist]:
     return hits, wounds
 
 
-def _sergeant_fires(v: shooting.Volley) -> bool:
-    sarge = shooting.sergeant_index(v.shooter) if not v.arm.hero else None
-    return sarge is not None and sarge in v.models
-
-
 def shot_odds(state: GameState, action: Shoot) -> ShotOdds | None:
     """The exact law of ``action``'s outcome, or None when it cannot be computed exactly here (see the module
-    docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does."""
-    rules = RULESETS.get(state.ruleset)      # the ruleset's shooting switches, as its handler passes them
-    order, sniping = shooting.plan_shot(state, action, all_rows=getattr(rules, "all_models_shoot", False))
+    docstring; the caller then simulates). Raises ``IllegalAction`` as ``shooting.plan_shot`` does. A ruleset whose
+    shooting differs from AoWFBR's (AoF:R 2.16: every model fires, cover -1 to hit, Poison, Artillery) is
+    simulated on the engine itself (None)."""
+    from game.engine.rulesets import RULESETS
+    rules = RULESETS.get(state.ruleset)
+    all_rows = bool(getattr(rules, "all_models_shoot", False))
+    if all_rows or getattr(rules, "cover_to_hit", False) or \
+            getattr(rules, "shot_rules", shooting.AOWFBR_SHOTS) != shooting.AOWFBR_SHOTS:
+        shooting.plan_shot(state, action, all_rows=all_rows)   # still raises when illegal
+        return None
+    order, sniping = shooting.plan_shot(state, action)
     target = state.unit(action.target)
     if len(order) > 1 and (target.hero_alive or any(arm.weapon.has("Blast") for arm, _ in order[1:])):
         return None
-    volleys = [shooting.volley_now(state, action, arm, models, sniping,
-                                   cover_to_hit=getattr(rules, "cover_to_hit", False),
-                                   sergeant_sixes=getattr(rules, "sergeant_sixes", False),
-                                   relentless_far=getattr(rules, "relentless_far", False),
-                                   rending_plus=getattr(rules, "rending_plus", False))
-               for arm, models in order]
-    if any(v.sergeant_sixes and _sergeant_fires(v) for v in volleys):
-        return None          # the Sergeant's own 6s make extra hits: not in this law (the caller simulates)
     hits = np.ones(1)
     wounds = np.ones(1)
-    for v in volleys:
-        h, w = volley_odds(state, v)
+    for arm, models in order:
+        h, w = volley_odds(state, shooting.volley_now(state, action, arm, models, sniping))
         hits = np.convolve(hits, h)
         wounds = np.convolve(wounds, w)
     hero_only = sniping and target.hero_alive

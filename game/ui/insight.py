@@ -389,7 +389,8 @@ class Insight:
         preview.weapon = arm.name
         preview.quality = attack_quality(arm.profile, arm.weapon, True)[1]
         try:
-            hits, blocks = shooting.volley_modifiers(s, unit, target, arm, ms, cover_to_hit=rules.cover_to_hit)
+            hits, blocks = shooting.volley_modifiers(s, unit, target, arm, ms, cover_to_hit=rules.cover_to_hit,
+                                                     rules=rules.shot_rules)
         except Exception:  # noqa: BLE001 - a preview must never break the window
             hits, blocks = [], []
         preview.to_hit = [str(m) for m in hits]

@@ -92,7 +92,7 @@ def rule_lines(unit: Unit, texts: Mapping[str, str] | None = None) -> list[tuple
         return [(r, "") for r in unit.profile.rules]
     if not texts:
         return lines
-    # a weapon's rule is labelled "Spear: Counter", a joined hero's "Thane, Hammer: AP(2)": the rule is the last part
+    # labels are "Tough(3)", "Bow: Poison" (a weapon's rule) or "Hero Name": the rule's name is the last part
     return [(label, texts.get(label.split(": ")[-1].split("(")[0].strip(), summary)) for label, summary in lines]
 
 
@@ -113,17 +113,19 @@ def magic_words(unit: Unit) -> list[str]:
 
 def modifiers_words(state: GameState, unit: Unit) -> list[str]:
     """What changes the unit's rolls and moves right now (``special_rules.modifiers_in_force``)."""
+    rules = ruleset_of(state)
     try:
-        from game.engine.special_rules import modifiers_in_force
-        words = list(modifiers_in_force(state, unit))
+        if rules is not None:
+            words = list(rules.in_force_words(state, unit))      # the ruleset's words (AoF:R: its own meanings)
+        else:
+            from game.engine.special_rules import modifiers_in_force
+            words = list(modifiers_in_force(state, unit))
     except (ImportError, AttributeError):
         return []
-    rules = ruleset_of(state)
-    own = getattr(rules, "shaken_text", None)     # the ruleset's words for its Shaken (Wavering)
+    own = getattr(ruleset_of(state), "shaken_text", None)     # the ruleset's words for its Shaken (Wavering)
     if own and unit.shaken:
         words = [own if w.startswith("Shaken:") else w for w in words]
-    notes = getattr(rules, "unit_notes", None)     # the ruleset's own turn state (the quick rules' Fatigue)
-    return words + (list(notes(state, unit)) if notes is not None else [])
+    return words
 
 
 def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:
@@ -151,8 +153,10 @@ def against_words(state: GameState, unit: Unit, other: Unit) -> list[str]:
         try:
             rows = shooting.ALL_ROWS if getattr(ruleset_of(state), "all_models_shoot", False) else 2
             models = scene.models_with_sight(a.id, b.id, rows, None) or list(range(min(a.models, 5)))
+            rs = ruleset_of(state)
             hit, block = shooting.volley_modifiers(state, a, b, arm, models,
-                                                   cover_to_hit=getattr(ruleset_of(state), "cover_to_hit", False))
+                                                   cover_to_hit=getattr(rs, "cover_to_hit", False),
+                                                   rules=getattr(rs, "shot_rules", shooting.AOWFBR_SHOTS))
         except Exception:  # noqa: BLE001 - the card must never break the window
             continue
         words = [f"{m.value:+d} to hit ({m.reason})" for m in hit]

@@ -442,8 +442,7 @@ class AoFR216(Ruleset):
         a = self._expect(action, "shoot")
         unit = self._active_unit(action, a)
         events = shooting.shoot(self.state, self.dice, action, all_rows=self.all_models_shoot,
-                                cover_to_hit=self.cover_to_hit, sergeant_sixes=self.sergeant_sixes,
-                                relentless_far=self.relentless_far, rending_plus=self.rending_plus)
+                                cover_to_hit=self.cover_to_hit, rules=self.shot_rules)
         if unit.on_table and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
             return events   # "Multiple Weapon Types": another weapon group may fire
         return events + self._end_activation()

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from game.engine import charge as charging
-from game.engine.actions import Activate, DeclareCharge, Done, StrikeBack
+from game.engine.actions import Activate, DeclareCharge, Done, Move, StrikeBack
 from game.engine.attacks import Modifier, roll_to_hit
 from game.engine.casualties import apply_wounds, at_half_strength, dangerous_terrain_test
 from game.engine.errors import IllegalAction
@@ -42,7 +42,7 @@ from game.engine.profiles import Profile, Weapon
 from game.engine.rulesets.aofr import Activations, AoFR216
 from game.engine.rulesets.aofr_quick_forces import army_problems
 from game.engine.rulesets.base import ListedUnit, Problem
-from game.engine.shooting import sergeant_index
+from game.engine.shooting import ShotRules, sergeant_index
 from game.engine.special_rules import (
     BANNER,
     MUSICIAN,
@@ -57,15 +57,17 @@ from game.engine.special_rules import (
     furious_extra_hits,
     lance_modifier,
     limited_available,
+    modifiers_in_force,
     rending_hits,
     surge_extra_hits,
     takedown,
     use_limited,
     weapon_value,
 )
-from game.engine.state import GameState, Pending, Removal, Unit
+from game.engine.state import GameState, MoveAction, Pending, Removal, Unit
 from geometry.arcs import Arc
 from geometry.formation import hero_index
+from geometry.motion import MoveCheck
 from geometry.shapes import model_polygons, overlap_area
 
 SPECIAL_RULES = frozenset({
@@ -92,6 +94,10 @@ FLANK_MORALE = {Arc.LEFT: -1, Arc.RIGHT: -1, Arc.REAR: -2}
 IMPACT_NEED = 2
 """The quick rules' "Impact(X)": each die of 2+ is one hit."""
 
+QUICK_SHOTS = ShotRules(sergeant_sixes=True, relentless_far=True, rending_plus=True, artillery_to_hit=True)
+"""The quick rules' meanings of shooting rules: the Sergeant's 6s deal an extra hit, Relentless over 9", Rendering
+AP(+4), Artillery's +1/-2 to hit from over 9" (``shooting.ShotRules``)."""
+
 
 @dataclass
 class QuickActivations(Activations):
@@ -117,9 +123,7 @@ class AoFRQuick(AoFR216):
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
     cover_to_hit: ClassVar[bool] = False
     rush_pivots_first: ClassVar[bool] = False
-    sergeant_sixes: ClassVar[bool] = True
-    relentless_far: ClassVar[bool] = True
-    rending_plus: ClassVar[bool] = True
+    shot_rules: ClassVar[ShotRules] = QUICK_SHOTS
     recover_section: ClassVar[str] = "Shaken"
     activations_type: ClassVar[type[Activations]] = QuickActivations
     force_org: ClassVar[bool] = True
@@ -143,6 +147,8 @@ class AoFRQuick(AoFR216):
         "Sergeant": "Its unmodified 6s to hit (shooting and melee) deal 1 extra hit.",
         "Relentless": "When it shoots at enemies over 9\" away, each unmodified 6 to hit deals 1 extra hit.",
         "Bane": "Ignores Regeneration; the target must re-roll unmodified Defense results of 6.",
+        "Artillery": "Only Holds; +1 to hit shooting at enemies over 9\" away; enemies shooting at it from over 9\" "
+                     "get -2 to hit.",
         "Takedown": "Resolved before other weapons; when shooting it may pick a hero joined to the target and shoot "
                     "it as a unit of one.",
     }
@@ -157,12 +163,29 @@ class AoFRQuick(AoFR216):
         return army_problems(units, points, force_org)
 
     @classmethod
-    def unit_notes(cls, state: GameState, unit: Unit) -> list[str]:
-        """"Fatigue": a unit that charged or struck back this round hits only on unmodified 6s in melee."""
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """What changes the unit's rolls now, in words (the unit card): the shared modifiers (their meanings are the
+        quick rules'), and "Fatigue": a unit that charged or struck back this round hits only on 6s in melee."""
+        words = list(modifiers_in_force(state, unit))
         a = state.activation
         if isinstance(a, QuickActivations) and unit.id in a.fatigued:
-            return ["Fatigued: hits only on unmodified 6s in melee until the end of the round"]
-        return []
+            words.append("Fatigued: hits only on unmodified 6s in melee until the end of the round")
+        return words
+
+    # --- "Artillery": "May only use Hold actions" ----------------------------------------------------------------
+    def _validate_move(self, action: Move) -> tuple[Unit, MoveAction, MoveCheck]:
+        """AoF:R 2.16's move checks, and "Artillery": "May only use Hold actions"."""
+        unit, kind, check = super()._validate_move(action)
+        if kind is not MoveAction.HOLD and unit.any_has("Artillery"):
+            raise IllegalAction("Artillery", f"{unit.name} may only use Hold actions")
+        return unit, kind, check
+
+    def charge_targets(self, unit_id: str) -> list[str]:
+        """Enemies the activated unit may charge (none for "Artillery": "May only use Hold actions")."""
+        unit = self.state.units.get(unit_id)
+        if unit is not None and unit.any_has("Artillery"):
+            return []
+        return super().charge_targets(unit_id)
 
     @property
     def qact(self) -> QuickActivations:
@@ -205,6 +228,8 @@ class AoFRQuick(AoFR216):
         a = self._expect(action, "action")
         s = self.state
         unit = self._active_unit(action, a)
+        if unit.any_has("Artillery"):
+            raise IllegalAction("Artillery", f"{unit.name} may only use Hold actions")
         target = s.units.get(action.target)
         if target is None:
             return super()._charge(action)    # refused there, naming the rule
@@ -347,8 +372,8 @@ class AoFRQuick(AoFR216):
         note = f" ({extra} extra on 6s)" if extra else ""
         events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}{note}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": total_hits}))
-        return events + self._wound(unit, enemy, (hits + extra - rending) * blast, weapon, rending * blast, more_ap,
-                                    prof)
+        return events + self._wound(unit, enemy, (hits + extra - rending) * blast, weapon, rending * blast, prof,
+                                    more_ap)
 
     def _impact(self, unit: Unit, prof: Profile, enemy: Unit, strikers: int, cut: int) -> tuple[list[Event], int]:
         """"Impact(X)": X dice per model of ``prof`` in the two front rows, each 2+ a hit (blocked as usual);
@@ -364,12 +389,12 @@ class AoFRQuick(AoFR216):
         events = [roll_event(purpose, rolls, IMPACT_NEED, 0, hits, details, unit=unit.id),
                   Event("hits", f"{who} Impact hits on {enemy.name}: {hits}",
                         {"unit": unit.id, "target": enemy.id, "weapon": "Impact", "hits": hits})]
-        return events + self._wound(unit, enemy, hits, None, 0, 0, prof), left
+        return events + self._wound(unit, enemy, hits, None, 0, prof), left
 
-    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int, more_ap: int = 0,
-               prof: Profile | None = None) -> list[Event]:
+    def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int,
+               attacker: Profile | None = None, more_ap: int = 0) -> list[Event]:
         """Blocks and casualties for ``hits`` (and ``rending`` Rending 6s at the weapon's AP + 4) on ``enemy`` by
-        ``prof`` models of ``unit`` (default its own); ``more_ap``: "Thrust"'s AP(+1) when charging. The enemy
+        ``attacker`` models of ``unit`` (default its own); ``more_ap``: "Thrust"'s AP(+1) when charging. The enemy
         blocks with its own Defense while it has other models than a joined hero ("Hero")."""
         if hits + rending <= 0:
             return []
@@ -385,7 +410,7 @@ class AoFRQuick(AoFR216):
         defender = defense_profile(enemy)
         defense = defender.defense
         who = w.name if w is not None else "Impact"
-        wounds, events = block_hits(self.dice, batches, defender, prof or unit.profile, w,
+        wounds, events = block_hits(self.dice, batches, defender, attacker or unit.profile, w,
                                     lambda what: f"{enemy.name} {what} against {unit.name} ({who})",
                                     f"{enemy.name} against {unit.name}", f"Defense {defense}+", enemy.id)
         if wounds and w is not None and w.has("Deadly"):

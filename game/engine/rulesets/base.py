@@ -42,9 +42,9 @@ A module ``game/engine/rulesets/aofr.py`` with ``class AoFR216(Ruleset)`` (id ``
 
 The current AoF:R quick rules (``rulesets/aofr_quick.py``, id ``aofr-quick``) are ``AoFR216`` subclassed: the same
 activations, with class switches for what the texts write differently (``rush_pivots_first``, ``cover_to_hit``,
-``sergeant_sixes``, ``relentless_far``, ``rending_plus``, ``activations_type``) and its own melee, melee result and
-morale methods; ``army_problems`` checks its regiments and force organisation at load, ``unit_notes`` tells the
-unit card about Fatigue.
+``shot_rules``, ``activations_type``) and its own melee, melee result and
+morale methods; ``army_problems`` checks its regiments and force organisation at load, ``in_force_words`` tells
+the unit card about Fatigue.
 
 Shared modules an activation ruleset reuses unchanged: dice, events, state, actions, profiles, special_rules (rules
 shared by name; a ruleset refuses the ones it lacks when the scenario loads), attacks, shooting, casualties,
@@ -74,6 +74,7 @@ from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.profiles import Profile
+from game.engine.shooting import AOWFBR_SHOTS, ShotRules
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
@@ -150,14 +151,9 @@ class Ruleset(ABC):
     Hold, one after an Advance (``shooting.shooting_rows``)."""
     cover_to_hit: ClassVar[bool] = False
     """Cover gives the shooters -1 to hit (AoF:R 2.16 "Cover Terrain"); False: +1 to the target's Defense."""
-    sergeant_sixes: ClassVar[bool] = False
-    """The Sergeant's unmodified 6s to hit deal 1 extra hit (the AoF:R quick rules' "Sergeant"); False: AoWFBR's and
-    AoF:R 2.16's +1 to hit."""
-    relentless_far: ClassVar[bool] = False
-    """Relentless works when shooting at enemies over 9" away (the AoF:R quick rules); False: after a Hold."""
-    rending_plus: ClassVar[bool] = False
-    """Rending 6s get AP(+4) on top of the weapon's AP (the AoF:R quick rules' "Rendering"); False: AP(4), or the
-    weapon's if higher (AoWFBR)."""
+    shot_rules: ClassVar[ShotRules] = AOWFBR_SHOTS
+    """The book's meanings of the shooting special rules (``shooting.ShotRules``; AoWFBR's by default: the quick
+    rules' Sergeant, Relentless, Rendering and Artillery differ)."""
     rule_texts: ClassVar[Mapping[str, str]] = {}
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""
@@ -223,10 +219,11 @@ class Ruleset(ABC):
         return self.game.history
 
     @classmethod
-    def unit_notes(cls, state: GameState, unit: Unit) -> list[str]:
-        """What this ruleset's own state of the turn does to ``unit`` now, in words, for the window's unit card
-        (e.g. the quick rules' Fatigue); default none."""
-        return []
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """What changes the unit's rolls and moves right now, in words, for the unit card (default: AoWFBR's
+        ``special_rules.modifiers_in_force``)."""
+        from game.engine.special_rules import modifiers_in_force
+        return modifiers_in_force(state, unit)
 
     # --- the turn structure ---------------------------------------------------------------------------------------
     @abstractmethod

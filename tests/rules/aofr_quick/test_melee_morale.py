@@ -208,7 +208,8 @@ def test_a_banner_gives_plus_one_to_morale_tests():
 
 
 def test_thrust_gives_plus_one_to_hit_and_ap_when_charging():
-    """"Thrust": "When charging, gets +1 to hit rolls and AP(+1) in melee": 3s hit on Quality 4+, blocks at -1."""
+    """The quick rules' rulebook:
+    "Thrust": "When charging, gets +1 to hit rolls and AP(+1) in melee": 3s hit on Quality 4+, blocks at -1."""
     lancers = profile("Lancers", weapons=(Weapon("Lance", attacks=1, rules=("Thrust",)),))
     a, b = unit("a", 1, lancers), unit("b", 2, front_y=FRONT_Y + 2)
     game = quick_game([a, b], dice=[3] * 10 + [6] * 10)
@@ -220,7 +221,8 @@ def test_thrust_gives_plus_one_to_hit_and_ap_when_charging():
 
 
 def test_surge_sixes_deal_an_extra_hit_in_melee():
-    """"Surge": "On unmodified results of 6 to hit, this weapon deals 1 extra hit" (charging or not)."""
+    """The quick rules' rulebook:
+    "Surge": "On unmodified results of 6 to hit, this weapon deals 1 extra hit" (charging or not)."""
     flails = profile("Flails", weapons=(Weapon("Flail", attacks=1, rules=("Surge",)),))
     a, b = unit("a", 1, flails), unit("b", 2, front_y=FRONT_Y + 2)
     game = quick_game([a, b], dice=[6, 6, 6] + [1] * 7 + [1] * 6)
@@ -232,7 +234,8 @@ def test_surge_sixes_deal_an_extra_hit_in_melee():
 
 @pytest.mark.parametrize("rule,rolls", [("Bane", 10 + 3 + 3), ("Unstoppable", 10 + 3)])
 def test_bane_and_unstoppable_ignore_regeneration(rule, rolls):
-    """"Bane": "Ignores Regeneration, and when attacking the target must re-roll unmodified Defense results of 6";
+    """The quick rules' rulebook:
+    "Bane": "Ignores Regeneration, and when attacking the target must re-roll unmodified Defense results of 6";
     "Unstoppable": "Ignores Regeneration". Three hits against trolls with Regeneration and Defense 6+: three 6s
     block (Bane makes them re-roll: 1s), and no Regeneration roll either way."""
     blades = profile("Blades", weapons=(Weapon("Blade", attacks=1, rules=(rule,)),))
