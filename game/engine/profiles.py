@@ -11,15 +11,12 @@ from functools import lru_cache
 
 _RULE_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*(?:\(\s*(\d+)\s*\))?\s*$")
 
-AOWFBR_RULES: frozenset[str] = frozenset(
-    {
-        "Ambush", "AP", "Blast", "Caster", "Counter", "Deadly", "Entrenched", "Fast", "Fear", "Fearless",
-        "Flying", "Furious", "Hero", "Immobile", "Impact", "Indirect", "Lance", "Limited", "Poison",
-        "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow", "Sniper", "Stealth", "Strider",
-        "Tough", "Transport",
-    }
-)
-"""Names of the special rules of AoWFBR 1.4's Special Rules Reference."""
+AOWFBR_RULES: frozenset[str] = frozenset({
+    "Ambush", "AP", "Blast", "Caster", "Counter", "Deadly", "Entrenched", "Fast", "Fear", "Fearless", "Flying",
+    "Furious", "Hero", "Immobile", "Impact", "Indirect", "Lance", "Limited", "Poison", "Regeneration", "Relentless",
+    "Reliable", "Rending", "Scout", "Slow", "Sniper", "Stealth", "Strider", "Tough", "Transport",
+})
+"""Names of the special rules of AoWFBR 1.4's Special Rules Reference (only these: ``AoWFBR.special_rules``)."""
 
 QUICK_ONLY_RULES: frozenset[str] = frozenset({"Artillery", "Bane", "Surge", "Takedown", "Thrust", "Unstoppable"})
 """Rules of the AoF:R quick rules' "Special Rules Reference" that AoWFBR 1.4 does not have (played only by the

@@ -97,10 +97,11 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        "of any table edge.", ("deployment.ambush_step", "deployment.apply"), (_D, "strategy_1")),
     _r("AP", "Enemies get -X to their Defense rolls against this weapon.", ("special_rules.ap_modifier",),
        (_S, _C), "weapon"),
+    _r("Artillery", "The AoF:R quick rules: only Holds; +1 to hit shooting at enemies over 9\" away; enemies "
+       "shooting at it from over 9\" get -2 to hit.", ("special_rules.artillery_modifiers",
+                                                        "shooting.to_hit_modifiers"), (_M, _S)),
     _r("Blast", "Ignores cover; each hit becomes X hits, at most as many as models in the target.",
        ("special_rules.blast_multiplier", "special_rules.ignores_cover"), (_S, _C), "weapon"),
-    _r("Artillery", "Only Holds; +1 to hit shooting at enemies over 9\" away; enemies shooting at it from over 9\" "
-       "get -2 to hit.", ("special_rules.artillery_modifiers", "shooting.to_hit_modifiers"), (_M, _S)),
     _r("Bane", "Ignores Regeneration; the target must re-roll unmodified Defense 6s (once).",
        ("special_rules.poisoned", "special_rules.regenerates"), (_S, _C), "unit or weapon"),
     _r("Caster", "Gets X spell tokens each round (holds at most 6) to cast its army's spells in the strategy "
