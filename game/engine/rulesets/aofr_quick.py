@@ -94,6 +94,11 @@ FLANK_MORALE = {Arc.LEFT: -1, Arc.RIGHT: -1, Arc.REAR: -2}
 IMPACT_NEED = 2
 """The quick rules' "Impact(X)": each die of 2+ is one hit."""
 
+TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
+"""The quick rules' "Terrain": cover, difficult and dangerous terrain, and impassable pieces and sight blockers (a
+forest is seen into, not through: docs/rulings.md "AoF:R 2.16"). AoWFBR's "dangerous when rushing" and elevated
+pieces (rivers, ruins, hills), which the quick rules do not have, are refused at load."""
+
 QUICK_SHOTS = ShotRules(sergeant_sixes=True, relentless_far=True, rending_plus=True, artillery_to_hit=True)
 """The quick rules' meanings of shooting rules: the Sergeant's 6s deal an extra hit, Relentless over 9", Rendering
 AP(+4), Artillery's +1/-2 to hit from over 9" (``shooting.ShotRules``)."""
@@ -121,6 +126,7 @@ class AoFRQuick(AoFR216):
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
+    terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
     cover_to_hit: ClassVar[bool] = False
     rush_pivots_first: ClassVar[bool] = False
     shot_rules: ClassVar[ShotRules] = QUICK_SHOTS
