@@ -55,6 +55,7 @@ from game.engine.objectives import ALL_MISSIONS, MARKER_SPACING, MAX_OBJECTIVES,
 from game.engine.profiles import KNOWN_RULES, UPGRADES, VALUE_OPTIONAL, Profile, Weapon, parse_rule
 from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets import unplayable
+from game.engine.rulesets.base import ListedUnit
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
@@ -805,6 +806,7 @@ class ScenarioTopModel(_Model):
     objectives: Annotated[list[ObjectiveModel], Field(max_length=MAX_OBJECTIVES)] | None = None
     deployment: Annotated[Text, _one_of(*ALL_STYLES)] | None = None
     side_missions: SideMissionsModel | None = None
+    force_org: bool = False
     terrain: Annotated[list[Any], Field(max_length=MAX_TERRAIN_PIECES)] = []
     armies: Annotated[list[Any], Field(max_length=MAX_ARMIES),
                       AfterValidator(lambda v: v if v else _raise("must list at least one army"))]
@@ -1251,6 +1253,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     mission, markers = _check_mission(doc, data, table, terrain, out)
     _check_ruleset_rules(doc, _field(ScenarioTopModel, data, "ruleset", ""), entries, terrain, start_m, out)
     _check_ruleset_game(doc, data, mission, out)
+    _check_ruleset_armies(doc, data, armies, entries, out)
 
     if out:
         return None
@@ -1432,6 +1435,39 @@ def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None,
     if not getattr(factory, "side_missions", True) and data.get("side_missions") is not None:
         out.append(doc.problem(("side_missions",), f"{title} is played without side-missions here: the mission "
                                "alone decides the winner"))
+
+
+def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple[int, ArmySpec]],
+                          entries: list[_UnitEntry], out: list[_Problem]) -> None:
+    """Each army as the scenario's ruleset checks it (``Ruleset.army_problems``: the AoF:R quick rules' regiments,
+    combined units and, with ``force_org: true``, its force organisation); ``force_org`` is refused under a
+    ruleset that does not check it (``Ruleset.scenario_force_org``)."""
+    ruleset = _field(ScenarioTopModel, data, "ruleset", "")
+    factory = ENGINE_RULESETS.get(ruleset)
+    if factory is None:
+        return
+    force_org = bool(_field(ScenarioTopModel, data, "force_org", False))
+    title = f"{getattr(factory, 'title', ruleset)} ({ruleset})"
+    if force_org and not getattr(factory, "scenario_force_org", False):
+        out.append(doc.problem(("force_org",), f"{title} does not check a force organisation here: leave it out"))
+        return
+    check = getattr(factory, "army_problems", None)
+    if check is None:
+        return
+    for ai, army in armies:
+        listed = [ListedUnit(("armies", e.army, "units", e.index), e.profile, e.spec.models,
+                             e.spec.formation_per_row, e.spec.joined_by, army.cost_of(e.spec),
+                             _hero_profile(army, e.spec.joined_by))
+                  for e in entries if e.army == ai and e.profile is not None]
+        points = sum(army.cost_of(u) for u in army.units if u.profile in army.profiles)   # a broken unit: refused
+        for where, message in check(listed, points, force_org):
+            out.append(doc.problem(where, message))
+
+
+def _hero_profile(army: ArmySpec, hero_id: str | None) -> Profile | None:
+    """The profile of the hero ``hero_id`` of ``army`` (None when there is none or it is broken)."""
+    hero = next((u for u in army.units if u.id == hero_id), None) if hero_id is not None else None
+    return army.profiles.get(hero.profile) if hero is not None else None
 
 
 def _side_missions(data: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -122,7 +122,7 @@ def test_a_state_naming_an_unplayable_ruleset_is_refused():
     state = _toy_state()
     with pytest.raises(ValueError, match="ruleset: 'toy-1' is not a known ruleset"):
         Game(state, Dice(seed=1))
-    state.ruleset = "aofr-quick"
+    state.ruleset = "aof-skirmish"
     with pytest.raises(ValueError, match="not playable yet"):
         Game(state, Dice(seed=1))
 
@@ -130,11 +130,12 @@ def test_a_state_naming_an_unplayable_ruleset_is_refused():
 def test_aowfbr_is_the_ruleset_of_the_shipped_scenarios():
     game = Game.start(new_game_state(load_scenario(SMALL)), Dice(seed=1))
     assert game.state.ruleset == "aowfbr-1.4" and isinstance(game.ruleset, AoWFBR)
-    assert rulesets.DEFAULT == "aowfbr-1.4" and set(rulesets.RULESETS) == {"aowfbr-1.4", "aofr-2.16"}
+    assert rulesets.DEFAULT == "aowfbr-1.4" and set(rulesets.RULESETS) == {"aowfbr-1.4", "aofr-2.16",
+                                                                                      "aofr-quick"}
 
 
 # --- the scenario loader -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name,title", [("aofr-quick", "quick rules"), ("aof-skirmish", "Skirmish")])
+@pytest.mark.parametrize("name,title", [("aof-skirmish", "Skirmish")])
 def test_a_scenario_naming_a_planned_ruleset_is_refused_as_not_playable_yet(tmp_path, capsys, name, title):
     """Everything offered works: a ruleset the engine cannot play yet is refused with a clear message, exit 2."""
     text = SMALL.read_text().replace("ruleset: aowfbr-1.4", f"ruleset: {name}")

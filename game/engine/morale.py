@@ -52,13 +52,15 @@ def morale_terms(unit: Unit, modifiers: list[Modifier]) -> MoraleTerms:
     return MoraleTerms(quality, who, tuple(mods), unit.most_have("Fearless"), unit.shaken)
 
 
-def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str) -> MoraleResult:
+def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str, *,
+                fearless_all: bool = False) -> MoraleResult:
     """Take a morale test for ``unit``: one Quality test with ``modifiers`` (rulebook "Taking Morale Tests").
 
     A Banner adds +1 (rulebook "Command Groups"). A Shaken unit always fails without rolling (rulebook "Shaken
     Units"). A unit with Fearless that fails rolls one die and passes on 4+ (rulebook "Fearless"); this does
     not save a Shaken unit's automatic failure (docs/rulings.md). A joined hero may take the test with its own
-    Quality (rulebook "Hero"; ``special_rules.morale_quality``).
+    Quality (rulebook "Hero"; ``special_rules.morale_quality``). ``fearless_all``: Fearless needs every model of
+    the unit (the AoF:R quick rules), not most.
     """
     terms = morale_terms(unit, modifiers)
     mods = list(terms.modifiers)
@@ -73,7 +75,7 @@ def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str) 
     events = [roll_event(f"Morale test of {unit.name} ({reason})", [roll], quality, total(mods),
                          1 if passed else 0, [need] + [str(m) for m in mods], unit=unit.id)]
     if not passed:
-        passed, fearless = fearless_roll(dice, unit)
+        passed, fearless = fearless_roll(dice, unit, fearless_all)
         events += fearless
     verdict = "passes" if passed else "fails"
     events.append(Event("morale", f"{unit.name} {verdict} its morale test ({reason})",

@@ -11,16 +11,20 @@ from functools import lru_cache
 
 _RULE_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*(?:\(\s*(\d+)\s*\))?\s*$")
 
-KNOWN_RULES: frozenset[str] = frozenset(
-    {
-        "Ambush", "AP", "Artillery", "Blast", "Caster", "Counter", "Deadly", "Entrenched", "Fast", "Fear", "Fearless",
-        "Flying", "Furious", "Hero", "Immobile", "Impact", "Indirect", "Lance", "Limited", "Poison",
-        "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow", "Sniper", "Stealth", "Strider",
-        "Tough", "Transport",
-    }
-)
-"""Names of the special rules of AoWFBR 1.4's Special Rules Reference, and AoF:R 2.16's ``Artillery`` (a ruleset
-refuses at load the rules it does not play: ``Ruleset.special_rules``)."""
+AOWFBR_RULES: frozenset[str] = frozenset({
+    "Ambush", "AP", "Blast", "Caster", "Counter", "Deadly", "Entrenched", "Fast", "Fear", "Fearless", "Flying",
+    "Furious", "Hero", "Immobile", "Impact", "Indirect", "Lance", "Limited", "Poison", "Regeneration", "Relentless",
+    "Reliable", "Rending", "Scout", "Slow", "Sniper", "Stealth", "Strider", "Tough", "Transport",
+})
+"""Names of the special rules of AoWFBR 1.4's Special Rules Reference (only these: ``AoWFBR.special_rules``)."""
+
+QUICK_ONLY_RULES: frozenset[str] = frozenset({"Artillery", "Bane", "Surge", "Takedown", "Thrust", "Unstoppable"})
+"""Rules of the AoF:R quick rules' "Special Rules Reference" that AoWFBR 1.4 does not have (played by the
+``aofr-quick`` ruleset, and ``Artillery`` by AoF:R 2.16 too; a ruleset refuses at load the rules it does not play:
+``Ruleset.special_rules``)."""
+
+KNOWN_RULES: frozenset[str] = AOWFBR_RULES | QUICK_ONLY_RULES
+"""Names of every special rule a profile may name (each ruleset plays its own: ``Ruleset.special_rules``)."""
 
 RULES_WITH_VALUE: frozenset[str] = frozenset(
     {"AP", "Blast", "Caster", "Deadly", "Fear", "Impact", "Tough", "Transport"}

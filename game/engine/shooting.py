@@ -31,6 +31,7 @@ from game.engine.profiles import Profile, Weapon
 from game.engine.special_rules import (
     RENDING_AP,
     ap_modifier,
+    artillery_modifiers,
     attack_quality,
     blast_multiplier,
     block_hits,
@@ -42,12 +43,14 @@ from game.engine.special_rules import (
     indirect,
     indirect_modifier,
     limited_available,
+    picks_model,
     poison_multiplied,
     relentless_extra_hits,
     rending_hits,
     sergeant_modifier,
-    sniper,
     stealth_modifier,
+    surge_extra_hits,
+    unstoppable,
     use_limited,
     weapon_value,
 )
@@ -69,6 +72,9 @@ STEALTH_ENTRENCHED_DISTANCE = 9.0
 """Rulebook "Stealth", "Entrenched": the to-hit penalties apply when shooting from over 9" away
 (``special_rules.STEALTH_ENTRENCHED_DISTANCE``)."""
 
+RELENTLESS_FAR = 9.0
+"""The AoF:R quick rules' "Relentless": "When this model shoots at enemies over 9" away"."""
+
 SERGEANT = "sergeant"
 """The command group upgrade that gets +1 to hit (rulebook "Command Groups")."""
 
@@ -87,6 +93,17 @@ class ShotRules:
     artillery_defense: int | None = None
     """AoF:R 2.16 "Artillery": models with it count as having this Defense (2+) against all shooting attacks; None:
     the rule is not played (AoWFBR refuses it at load)."""
+    sergeant_sixes: bool = False
+    """The Sergeant's unmodified 6s to hit deal 1 extra hit instead of its +1 to hit (the AoF:R quick rules)."""
+    relentless_far: bool = False
+    """Relentless "When this model shoots at enemies over 9\" away" (unit to unit, the AoF:R quick rules) instead of
+    after a Hold."""
+    rending_plus: bool = False
+    """Rending 6s get AP(+4) on top of the weapon's AP (the AoF:R quick rules' "Rendering"); False: AP(4), or the
+    weapon's if higher."""
+    artillery_to_hit: bool = False
+    """The AoF:R quick rules' "Artillery": +1 to hit shooting at enemies over 9" away, -2 to hit for enemies shooting
+    at it from over 9" (``special_rules.artillery_modifiers``)."""
 
 
 AOWFBR_SHOTS = ShotRules()
@@ -168,9 +185,9 @@ def ranged_arms(unit: Unit) -> list[Arm]:
 
 
 def _fire_order(arms: list[Arm]) -> list[Arm]:
-    """Rulebook "Sniper" (resolved before other weapons) and "Deadly(X)" (resolved first); else profile order,
-    the unit's weapons before its hero's."""
-    return sorted(arms, key=lambda a: (not sniper(a.profile, a.weapon), not deadly_first(a.weapon)))
+    """Rulebook "Sniper" (and the AoF:R quick rules' "Takedown": resolved before other weapons) and "Deadly(X)"
+    (resolved first); else profile order, the unit's weapons before its hero's."""
+    return sorted(arms, key=lambda a: (not picks_model(a.profile, a.weapon), not deadly_first(a.weapon)))
 
 
 def weapon_group(unit: Unit, weapons: tuple[str, ...] | None) -> tuple[Arm, ...]:
@@ -217,7 +234,7 @@ def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weap
     target has it), "Entrenched" (-2 from over 9" while the target has not moved since its last activation
     began), "Indirect" (-1 after moving, including pivoting). The 9" is measured between the units (closest
     models). ``hero_target``: a Sniper shooting the target's joined hero as a unit of one (its own rules).
-    ``rules``: the book's meanings (AoF:R 2.16's Stealth at any distance).
+    ``rules``: the book's meanings (AoF:R 2.16's Stealth at any distance; the AoF:R quick rules' Artillery).
     """
     mods: list[Modifier] = []
     if stand_and_shoot:
@@ -227,6 +244,8 @@ def to_hit_modifiers(state: GameState, shooter: Unit, target: Unit, weapon: Weap
                 indirect_modifier(profile or shooter.profile, weapon, shooter, stand_and_shoot)):
         if mod is not None:
             mods.append(mod)
+    if rules.artillery_to_hit:      # the AoF:R quick rules' "Artillery"
+        mods += artillery_modifiers(state, shooter, target, profile)
     mods += effect_modifiers(shooter, "to_hit")  # spells (game.engine.magic)
     return mods
 
@@ -284,6 +303,8 @@ def volley_to_hit(state: GameState, shooter: Unit, target: Unit, arm: Arm, model
             shooter.id, target.id, models, hero_index(target.formation) if hero_target else None,
             not indirect(arm.profile, arm.weapon)):
         to_hit.append(Modifier("Cover", -1))
+    if unstoppable(arm.profile, arm.weapon):      # the AoF:R quick rules' "Unstoppable"
+        to_hit = [m for m in to_hit if m.value >= 0]
     return to_hit
 
 
@@ -390,7 +411,7 @@ class Volley:
     cover_defense: bool = True
     """Cover gives +1 to Defense rolls (AoWFBR); False when it was a -1 to hit instead (AoF:R 2.16)."""
     rules: ShotRules = AOWFBR_SHOTS
-    """The book's meanings of Poison and Artillery (``ShotRules``)."""
+    """The book's meanings of the shooting rules (``ShotRules``)."""
 
 
 def volley_defense(state: GameState, v: Volley, rending: bool = False
@@ -408,7 +429,8 @@ def volley_defense(state: GameState, v: Volley, rending: bool = False
     indirect_fire = indirect(v.arm.profile, weapon)
     normal = defense_modifiers(state, v.shooter, target, weapon, v.models, hero_target=hero_target,
                                indirect_fire=indirect_fire, cover=v.cover_defense)
-    rend = (defense_modifiers(state, v.shooter, target, weapon, v.models, max(weapon.ap, RENDING_AP),
+    rend_ap = weapon.ap + RENDING_AP if v.rules.rending_plus else max(weapon.ap, RENDING_AP)
+    rend = (defense_modifiers(state, v.shooter, target, weapon, v.models, rend_ap,
                               hero_target=hero_target, indirect_fire=indirect_fire, cover=v.cover_defense)
             if rending else None)
     return defender, normal, rend
@@ -439,8 +461,9 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
     quality, need = attack_quality(prof, weapon, True)
     batches = [(attacks - (weapon.attacks if sarge_fires else 0), v.to_hit, "to hit")]
     if sarge_fires:
-        batches.append((weapon.attacks, [*v.to_hit, sergeant_modifier()], "to hit (Sergeant)"))
-    hits = sixes = 0
+        batches.append((weapon.attacks, v.to_hit if v.rules.sergeant_sixes else [*v.to_hit, sergeant_modifier()],
+                        "to hit (Sergeant)"))
+    hits = sixes = sarge_extra = 0
     for count, mods, what in batches:
         if count <= 0:
             continue
@@ -448,16 +471,20 @@ def _fire(state: GameState, dice: Dice, v: Volley) -> list[Event]:
         events += hr.events
         hits += hr.hits
         sixes += hr.sixes
+        if v.rules.sergeant_sixes and what.endswith("(Sergeant)"):
+            sarge_extra = hr.sixes      # the AoF:R quick rules' Sergeant: its 6s deal 1 extra hit
     rending = rending_hits(prof, weapon, sixes)
-    extra = relentless_extra_hits(prof, weapon, sixes, v.relentless)
+    extra = relentless_extra_hits(prof, weapon, sixes, v.relentless) + surge_extra_hits(prof, weapon, sixes)
     poison = poison_multiplied(prof, weapon, sixes, v.rules.poison_multiplier)
     blast = blast_multiplier(weapon, 1 if hero_target else target.models)
-    normal_hits = (hits - rending + extra + (0 if rending else poison)) * blast
+    normal_hits = (hits - rending + extra + sarge_extra + (0 if rending else poison)) * blast
     rending_hits_ = (rending + (poison if rending else 0)) * blast
     total_hits = normal_hits + rending_hits_
     notes = []
     if extra:
-        notes.append(f"Relentless +{extra}")
+        notes.append(f"{'Surge' if weapon.has('Surge') or prof.has('Surge') else 'Relentless'} +{extra}")
+    if sarge_extra:
+        notes.append(f"Sergeant +{sarge_extra}")
     if poison:
         notes.append(f"Poison 6s x{v.rules.poison_multiplier}: +{poison}")
     if blast > 1:
@@ -506,8 +533,8 @@ def _sniper_pick(target: Unit, model: str | None, unit: Unit) -> int | None:
         return None
     hero = target.hero
     if hero is None or hero.id != model or not target.hero_alive:
-        raise _illegal("Sniper", f"{model!r} is not a living hero of {target.name}; a Sniper may pick a hero "
-                                 f"joined to its target", unit)
+        raise _illegal("Sniper", f"{model!r} is not a living hero of {target.name}; a Sniper (or Takedown) weapon "
+                                 f"may pick a hero joined to its target", unit)
     return hero_index(target.formation)
 
 
@@ -542,12 +569,13 @@ def plan_shot(state: GameState, action: Shoot, *, all_rows: bool = False) -> tup
         raise _illegal("Picking Targets", problem, unit)
     pick = _sniper_pick(target, action.model, unit)
     if pick is not None:
-        not_snipers = [a.name for a in group if not sniper(a.profile, a.weapon)]
+        not_snipers = [a.name for a in group if not picks_model(a.profile, a.weapon)]
         if action.weapons is not None and not_snipers:
-            raise _illegal("Sniper", f"only Sniper weapons may pick a model ({', '.join(not_snipers)} may not)", unit)
-        group = tuple(a for a in group if sniper(a.profile, a.weapon))
+            raise _illegal("Sniper", f"only Sniper or Takedown weapons may pick a model ({', '.join(not_snipers)} "
+                                     "may not)", unit)
+        group = tuple(a for a in group if picks_model(a.profile, a.weapon))
         if not group:
-            raise _illegal("Sniper", f"{unit.name} has no Sniper weapon left to pick a model with", unit)
+            raise _illegal("Sniper", f"{unit.name} has no Sniper or Takedown weapon left to pick a model with", unit)
     rows = shooting_rows(unit)
     if all_rows and rows:
         rows = ALL_ROWS
@@ -578,12 +606,16 @@ def volley_now(state: GameState, action: Shoot, arm: Arm, models: list[int], sni
                cover_to_hit: bool = False, rules: ShotRules = AOWFBR_SHOTS) -> Volley:
     """The volley of ``arm`` fired by ``models`` for ``action`` (one item of ``plan_shot``), with the to-hit
     modifiers as they stand now (rulebook "The Shooting Sequence"; Relentless after a Hold or no move).
-    ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense."""
+    ``cover_to_hit`` (AoF:R 2.16 "Cover Terrain"): cover is -1 to hit instead of +1 to Defense; ``rules`` the book's
+    meanings (``ShotRules``: the AoF:R quick rules' Relentless over 9", Sergeant, Rendering, Artillery)."""
     unit, target = state.unit(action.unit), state.unit(action.target)
     to_hit = volley_to_hit(state, unit, target, arm, models, hero_target=sniping, cover_to_hit=cover_to_hit,
                            rules=rules)
-    held = unit.move_action in (None, MoveAction.HOLD)
-    return Volley(unit, target, arm, models, "shoot", to_hit, held, sniping, cover_defense=not cover_to_hit,
+    if rules.relentless_far:
+        relentless = state.scene.distance(unit.id, target.id) > RELENTLESS_FAR
+    else:
+        relentless = unit.move_action in (None, MoveAction.HOLD)
+    return Volley(unit, target, arm, models, "shoot", to_hit, relentless, sniping, cover_defense=not cover_to_hit,
                   rules=rules)
 
 
@@ -594,7 +626,8 @@ def shoot(state: GameState, dice: Dice, action: Shoot, *, all_rows: bool = False
     then the group is recorded in ``shot_targets``, ``weapons_fired`` and, for Limited weapons, ``limited_used``.
     Raises ``IllegalAction`` as ``plan_shot``. Whose turn and phase it is are checked by the caller. AoF:R 2.16
     ("Who Can Shoot", "Cover Terrain"): ``all_rows`` lets every model fire; ``cover_to_hit`` makes cover a -1 to
-    hit instead of +1 to Defense; ``rules`` the book's Stealth, Poison and Artillery (``ShotRules``).
+    hit instead of +1 to Defense; ``rules`` the book's meanings (``ShotRules``: AoF:R 2.16's Stealth, Poison and
+    Artillery; the quick rules' Sergeant, Relentless, Rending and Artillery).
     """
     order, sniping = plan_shot(state, action, all_rows=all_rows)
     unit, target = state.unit(action.unit), state.unit(action.target)

@@ -97,10 +97,13 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        "of any table edge.", ("deployment.ambush_step", "deployment.apply"), (_D, "strategy_1")),
     _r("AP", "Enemies get -X to their Defense rolls against this weapon.", ("special_rules.ap_modifier",),
        (_S, _C), "weapon"),
-    _r("Artillery", "AoF:R 2.16: counts as having Defense 2+ against all shooting attacks.",
-       ("shooting.volley_defense",), (_S,)),
+    _r("Artillery", "AoF:R 2.16: counts as having Defense 2+ against all shooting attacks. The AoF:R quick rules: "
+       "only Holds; +1 to hit shooting at enemies over 9\" away; enemies shooting at it from over 9\" get -2 to hit.",
+       ("shooting.volley_defense", "special_rules.artillery_modifiers", "shooting.to_hit_modifiers"), (_M, _S)),
     _r("Blast", "Ignores cover; each hit becomes X hits, at most as many as models in the target.",
        ("special_rules.blast_multiplier", "special_rules.ignores_cover"), (_S, _C), "weapon"),
+    _r("Bane", "Ignores Regeneration; the target must re-roll unmodified Defense 6s (once).",
+       ("special_rules.poisoned", "special_rules.regenerates"), (_S, _C), "unit or weapon"),
     _r("Caster", "Gets X spell tokens each round (holds at most 6) to cast its army's spells in the strategy "
        "phases: 4+ to succeed.", ("magic.caster_value", "magic.start_of_round"), ("strategy_1", "strategy_2")),
     _r("Counter", "Strikes first with this weapon when charged in the front (first round); each such model in "
@@ -159,6 +162,12 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
     _r("Stealth", "Enemies shooting from over 9\" get -1 to hit (when every model of the unit has it).",
        ("special_rules.stealth_modifier",), (_S,)),
     _r("Strider", "Ignores difficult terrain when moving.", ("special_rules.strider",), (_M,)),
+    _r("Surge", "Each unmodified 6 to hit with this weapon deals 1 extra hit.", ("special_rules.surge_extra_hits",),
+       (_S, _C), "unit or weapon"),
+    _r("Thrust", "When charging: +1 to hit and AP(+1) in melee.", ("special_rules.lance_modifier",), (_C,),
+       "unit or weapon"),
+    _r("Takedown", "May pick one model of the target (a joined hero) and attack it as a unit of one; resolved before "
+       "other weapons.", ("special_rules.takedown", "shooting.plan_shot"), (_S, _C), "unit or weapon"),
     _r("Tough", "Each model takes X wounds before it is removed; wounds stay on the most wounded model.",
        ("casualties.apply_wounds", "special_rules.deadly_wounds"), ("any",)),
     _r("Transport", "Carries up to X models (non-hero models with Tough take 3 places); units get in and out "
@@ -166,6 +175,8 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        "is destroyed they are put down, Shaken, after a dangerous terrain test.",
        ("transport.embark", "transport.disembark", "casualties.unload_destroyed", "transport.transport_spaces",
         "charge_out.make_charge_out"), (_M, "any")),
+    _r("Unstoppable", "Ignores Regeneration and every negative modifier to this weapon's hit rolls.",
+       ("special_rules.regenerates", "shooting.volley_to_hit"), (_S, _C), "unit or weapon"),
 )}
 """Every rule of the Special Rules Reference by name."""
 
@@ -329,6 +340,23 @@ def entrenched_modifier(state: GameState, shooter: Unit, target: Unit, hero_only
     return Modifier(f"Entrenched at {_distance_text(d)}", -2)
 
 
+def artillery_modifiers(state: GameState, shooter: Unit, target: Unit, profile: Profile | None = None
+                        ) -> list[Modifier]:
+    """The AoF:R quick rules' "Artillery": "When this model shoots at enemies over 9" away, it gets +1 to hit
+    rolls. When enemy units shoot at this model from over 9" away, they get -2 to hit rolls" (9" unit to unit; the
+    target's -2 when every model of it has the rule)."""
+    shooting_artillery = (profile or shooter.profile).has("Artillery")
+    if not shooting_artillery and not target.all_have("Artillery"):
+        return []
+    d = state.scene.distance(shooter.id, target.id)
+    if d <= STEALTH_ENTRENCHED_DISTANCE:
+        return []
+    out = [Modifier(f"Artillery at {_distance_text(d)}", 1)] if shooting_artillery else []
+    if target.all_have("Artillery"):
+        out.append(Modifier(f"shooting at Artillery from {_distance_text(d)}", -2))
+    return out
+
+
 def indirect(profile: Profile, weapon: Weapon) -> bool:
     """Rulebook "Indirect": the weapon may fire at targets out of sight and ignores cover from sight
     obstructions."""
@@ -351,16 +379,30 @@ def sniper(profile: Profile, weapon: Weapon) -> bool:
     return carries(profile, weapon, "Sniper")
 
 
+def takedown(profile: Profile, weapon: Weapon) -> bool:
+    """The AoF:R quick rules' "Takedown": "This model may pick any model in the target unit as its individual
+    target, which is resolved as if it was a unit of [1]. Takedown attacks must be resolved before other weapons"."""
+    return carries(profile, weapon, "Takedown")
+
+
+def picks_model(profile: Profile, weapon: Weapon) -> bool:
+    """The weapon may pick one model of its target (a joined hero) and attack it as a unit of one, before the
+    other weapons: rulebook "Sniper", the AoF:R quick rules' "Takedown"."""
+    return sniper(profile, weapon) or takedown(profile, weapon)
+
+
 def deadly_first(weapon: Weapon) -> bool:
     """Rulebook "Deadly(X)": hits from Deadly are resolved first."""
     return weapon.has("Deadly")
 
 
-def lance_modifier(profile: Profile, weapon: Weapon | None, charging: bool) -> tuple[Modifier | None, int]:
-    """Rulebook "Lance": when charging, +1 to hit and AP(+1) in melee. Returns (to-hit modifier, extra AP)."""
-    if weapon is None or not charging or not carries(profile, weapon, "Lance"):
+def lance_modifier(profile: Profile, weapon: Weapon | None, charging: bool, rule: str = "Lance"
+                   ) -> tuple[Modifier | None, int]:
+    """Rulebook "Lance" (and the AoF:R quick rules' "Thrust", ``rule``, written the same): when charging, +1 to hit
+    and AP(+1) in melee. Returns (to-hit modifier, extra AP)."""
+    if weapon is None or not charging or not carries(profile, weapon, rule):
         return None, 0
-    return Modifier("Lance", 1), 1
+    return Modifier(rule, 1), 1
 
 
 # --- extra hits ---------------------------------------------------------------------------------------------
@@ -370,6 +412,11 @@ def relentless_extra_hits(profile: Profile, weapon: Weapon, sixes: int, held: bo
     """Rulebook "Relentless": after a Hold (or no move), each unmodified 6 to hit when shooting deals one extra
     hit (an ordinary hit; only the original counts as a 6)."""
     return sixes if held and carries(profile, weapon, "Relentless") else 0
+
+
+def surge_extra_hits(profile: Profile, weapon: Weapon | None, sixes: int) -> int:
+    """The AoF:R quick rules' "Surge": each unmodified 6 to hit deals 1 extra hit (an ordinary hit)."""
+    return sixes if carries(profile, weapon, "Surge") else 0
 
 
 def furious_extra_hits(profile: Profile, weapon: Weapon | None, sixes: int, charging: bool) -> int:
@@ -458,17 +505,29 @@ def block_hits(dice: Dice, batches: Sequence[BlockBatch], defender: Profile, att
 
 
 def poisoned(attacker: Profile, weapon: Weapon | None) -> bool:
-    """Rulebook "Poison": the attack carries Poison (the target re-rolls unmodified Defense 6s)."""
-    return weapon is not None and carries(attacker, weapon, "Poison")
+    """Rulebook "Poison" (and the AoF:R quick rules' "Bane", its like): the attack makes the target re-roll
+    unmodified Defense 6s."""
+    return weapon is not None and (carries(attacker, weapon, "Poison") or carries(attacker, weapon, "Bane"))
+
+
+REGENERATION_IGNORED_BY = ("Poison", "Rending", "Bane", "Unstoppable")
+"""Rules of an attack that Regeneration does not work against (rulebook "Poison", "Rending"; the AoF:R quick rules'
+"Bane", "Rendering", "Unstoppable")."""
 
 
 def regenerates(defender: Profile, attacker: Profile, weapon: Weapon | None, poison_stops: bool = True) -> bool:
-    """Rulebook "Regeneration": the defender may ignore wounds from this attack on 5+ (not against Poison or
-    Rending). ``poison_stops`` False: AoF:R 2.16, where only Rending "ignores the Regeneration rule"."""
+    """Rulebook "Regeneration": the defender may ignore wounds from this attack on 5+ (not against Poison, Rending,
+    Bane or Unstoppable). ``poison_stops`` False: AoF:R 2.16, where Poison does not stop it (only Rending "ignores
+    the Regeneration rule")."""
     if not defender.has("Regeneration"):
         return False
-    stops = ("Poison", "Rending") if poison_stops else ("Rending",)
+    stops = REGENERATION_IGNORED_BY if poison_stops else tuple(r for r in REGENERATION_IGNORED_BY if r != "Poison")
     return not (weapon is not None and any(carries(attacker, weapon, r) for r in stops))
+
+
+def unstoppable(attacker: Profile, weapon: Weapon | None) -> bool:
+    """The AoF:R quick rules' "Unstoppable": the weapon ignores all negative modifiers (to its hit rolls)."""
+    return weapon is not None and carries(attacker, weapon, "Unstoppable")
 
 
 def poison_rerolls(dice: Dice, sixes: int, defense: int, mods: list[Modifier], purpose: str
@@ -539,10 +598,11 @@ def banner_modifier(unit: Unit) -> Modifier | None:
     return Modifier("Banner", 1) if BANNER in unit.upgrades else None
 
 
-def fearless_roll(dice: Dice, unit: Unit) -> tuple[bool, list[Event]]:
-    """Rulebook "Fearless": when most models of the unit have it and it fails a morale test, one die: on 4+ the
-    test counts as passed. Returns (passed now, events); (False, []) without Fearless."""
-    if not unit.most_have("Fearless"):
+def fearless_roll(dice: Dice, unit: Unit, all_models: bool = False) -> tuple[bool, list[Event]]:
+    """Rulebook "Fearless": when most models of the unit have it (``all_models``: all of them, the AoF:R quick
+    rules' "a unit where all models have this rule") and it fails a morale test, one die: on 4+ the test counts as
+    passed. Returns (passed now, events); (False, []) without Fearless."""
+    if not (unit.all_have("Fearless") if all_models else unit.most_have("Fearless")):
         return False, []
     again = dice.one(f"Fearless roll of {unit.name}")
     ok = again >= FEARLESS_NEED
@@ -618,13 +678,14 @@ def use_limited(unit: Unit, weapon: Weapon) -> None:
 
 
 __all__ = [
-    "BANNER", "MUSICIAN", "RULES", "SERGEANT", "SpecialRule", "UPGRADES_INFO", "ap_modifier", "attack_quality",
+    "BANNER", "MUSICIAN", "RULES", "SERGEANT", "SpecialRule", "UPGRADES_INFO", "ap_modifier", "artillery_modifiers",
+    "attack_quality",
     "banner_modifier", "blast_multiplier", "carries", "deadly_first", "deadly_wounds", "defense_profile",
     "describe", "entrenched_modifier", "fast_modifier", "fear_bonus", "fearless_roll", "flying",
     "furious_extra_hits", "ignores_cover", "immobile", "indirect", "indirect_modifier", "lance_modifier",
     "limited_available", "modifiers_in_force", "morale_quality", "musician_modifier", "no_pursuit_or_follow_up",
-    "poison_multiplied", "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls", "relentless_extra_hits",
-    "rending_hits", "resolve",
+    "picks_model", "poison_multiplied", "poison_rerolls", "poisoned", "regenerates", "regeneration_rolls",
+    "relentless_extra_hits", "rending_hits", "resolve", "surge_extra_hits", "takedown", "unstoppable",
     "sergeant_modifier", "slow_modifier", "sniper", "stealth_modifier", "strider", "use_limited",
     "weapon_value", "wound_capacities",
 ]

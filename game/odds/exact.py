@@ -227,8 +227,12 @@ def rules_of_id(ruleset: str) -> type[Ruleset]:
 
 
 def _meets_own_shot_rules(state: GameState, action: Shoot, order: list[tuple[shooting.Arm, list[int]]]) -> bool:
-    """Whether the shot meets a rule whose meaning ``Ruleset.shot_rules`` may change (Stealth, Artillery on the
-    target; Poison on a weapon fired)."""
+    """Whether the shot meets a rule whose meaning the ruleset's ``shot_rules`` may change: AoF:R 2.16's Stealth and
+    Artillery on the target, Poison on a weapon fired; any shot under the quick rules' switches (Sergeant,
+    Relentless, Rending, Artillery; their Surge, Bane, Unstoppable: simulated whole)."""
+    r = rules_of(state).shot_rules
+    if r.sergeant_sixes or r.relentless_far or r.rending_plus or r.artillery_to_hit:
+        return True
     target = state.unit(action.target)
     return target.has("Stealth") or target.has("Artillery") or any(arm.weapon.has("Poison") for arm, _ in order)
 

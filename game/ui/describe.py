@@ -64,7 +64,8 @@ def ruleset_of(state: GameState) -> Any:
 
 
 def morale_word(state: GameState, flag: str = "shaken") -> str:
-    """The ruleset's name for a morale state flag: ``shaken`` is "Shaken" in AoWFBR, "Wavering" in AoF:R 2.16."""
+    """The ruleset's name for a morale state flag: ``shaken`` is "Shaken" in AoWFBR and the AoF:R quick rules,
+    "Wavering" in AoF:R 2.16."""
     names = getattr(ruleset_of(state), "morale_states", {}) or {}
     return str(names.get(flag, flag.capitalize()))
 
@@ -211,15 +212,20 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return "Click one of your highlighted units to activate it (each unit activates once a round)."
     if d == "action":
         if moving:
-            return ("Drag to move (Advance 6\", Rush 12\" straight after one pivot); Q/E pivots; Enter confirms; "
+            rush = "straight after one pivot" if getattr(ruleset_of(state), "rush_pivots_first", True) \
+                else "with one pivot at any point"
+            return (f"Drag to move (Advance 6\", Rush 12\" {rush}); Q/E pivots; Enter confirms; "
                     "Esc cancels.")
         return (f"{unit}: drag it to Hold, Advance or Rush (Q/E pivots, Enter confirms), click a highlighted enemy "
                 "to charge it, or Space to stay idle.")
     if d == "strike_back":
+        if getattr(state.activation, "counter_first", False):     # the quick rules' Counter: decided first
+            return (f"{unit} is charged: strike back (its Counter weapons strike first, before the charger), or not "
+                    "(Space).")
         return f"{unit} was charged: strike back with its two front rows, or not (Space)."
     if d == "wavering":
-        return (f"{unit} is Wavering: it stays idle and may pivot up to 90° (Q/E, Enter), then recovers. "
-                "Space = no pivot.")
+        return (f"{unit} is {morale_word(state)}: it stays idle and may pivot up to 90° (Q/E, Enter), then "
+                "recovers. Space = no pivot.")
     if d == "move":
         if moving:
             return ("Drag to move; Q/E or wheel pivots 5° (Shift 15°); Enter confirms; Backspace undoes a leg; "

@@ -8,17 +8,17 @@ scenario naming one is refused with a clear message instead of a bare "must be o
 from __future__ import annotations
 
 from game.engine.rulesets.aofr import AoFR216
+from game.engine.rulesets.aofr_quick import AoFRQuick
 from game.engine.rulesets.aowfbr import AoWFBR
 from game.engine.rulesets.base import GameHost, Ruleset, RulesetFactory
 
 DEFAULT = AoWFBR.id
 """The ruleset of a state or record that names none (everything written before the seam)."""
 
-RULESETS: dict[str, RulesetFactory] = {AoWFBR.id: AoWFBR, AoFR216.id: AoFR216}
+RULESETS: dict[str, RulesetFactory] = {AoWFBR.id: AoWFBR, AoFR216.id: AoFR216, AoFRQuick.id: AoFRQuick}
 """Playable rulesets by id. A new ruleset is a new module registered here."""
 
 PLANNED: dict[str, str] = {
-    "aofr-quick": "Age of Fantasy: Regiments (current quick rules)",
     "aof-skirmish": "Age of Fantasy: Skirmish",
 }
 """Rulesets known by name that are not playable yet (issues 14 and 18), with their titles."""

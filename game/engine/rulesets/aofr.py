@@ -205,6 +205,14 @@ class AoFR216(Ruleset):
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
 
+    activations_type: ClassVar[type[Activations]] = Activations
+    """The dataclass of a round of activations this ruleset keeps in ``GameState.activation``."""
+    rush_pivots_first: ClassVar[bool] = True
+    """"Rushing": the unit pivots first, then moves in a straight line (False: the quick rules' "pivot once by up to
+    90° at any point")."""
+    recover_section: ClassVar[str] = "Wavering Units"
+    """The section a refused pivot of the idle activation that ends the morale state names."""
+
     prompts: ClassVar[Mapping[str, str]] = {
         "ambush": "Ambush: place {unit} anywhere over 12\" from enemy units (click or drag, Q/E pivots, Enter); "
                   "Space places no more this round.",
@@ -325,7 +333,7 @@ class AoFR216(Ruleset):
         s.phase, s.step = Phase.ACTIVATION, Step.ACTIVATION
         s.first_player = first
         old = self._current()
-        s.activation = Activations(first)
+        s.activation = self.activations_type(first)
         if old is not None:        # pairs a melee left within 1" stay tolerated while they stay that close
             s.activation.close = [sorted(p) for p in self.tolerated_closeness(s)]
         for u in s.units.values():
@@ -498,7 +506,7 @@ class AoFR216(Ruleset):
                 events += evs
                 if not passed and not u.shaken:
                     u.shaken = True
-                    events.append(Event("shaken", f"{u.name} is Wavering", {"unit": u.id}))
+                    events.append(Event("shaken", f"{u.name} is {self.morale_states['shaken']}", {"unit": u.id}))
         player = s.units[a.unit].player if a.unit is not None else s.active_player
         return events + self._next_activation(3 - player)
 
@@ -558,7 +566,7 @@ class AoFR216(Ruleset):
         if kind is not MoveAction.HOLD and len(shape.pivots) > 1:
             raise IllegalAction("Advancing" if kind is MoveAction.ADVANCE else "Rushing",
                                 "the unit may pivot once by up to 90°")
-        if kind is MoveAction.RUSH and shape.pivots and shape.legs and \
+        if kind is MoveAction.RUSH and self.rush_pivots_first and shape.pivots and shape.legs and \
                 abs(bearing_difference(shape.legs[0][0].facing, shape.end.facing)) > 1e-6:
             raise IllegalAction("Rushing", "the unit may first pivot by up to 90°, and then moves in a straight line")
         # "Hills - difficult terrain when going up": GameState.hills_going_up, set by start()
@@ -950,7 +958,8 @@ class AoFR216(Ruleset):
         assert unit.pose is not None
         turn = bearing_difference(unit.pose.facing, action.facing)
         if abs(turn) > WAVERING_PIVOT + 1e-6:
-            raise IllegalAction("Wavering Units", "a Wavering unit may only pivot by up to 90°")
+            word = self.morale_states["shaken"]
+            raise IllegalAction(self.recover_section, f"a {word} unit may only pivot by up to 90°")
         new = unit.pose.facing_to(action.facing)
         # "Pivoting": "you may ignore all terrain and units (friendly or enemy) to complete the pivot"; where it
         # ends must still be free (no overlap, on the table)
@@ -984,7 +993,8 @@ class AoFR216(Ruleset):
 
     def _recover(self, unit: Unit) -> list[Event]:
         unit.shaken = False
-        return [Event("rally", f"{unit.name} stays idle and is no longer Wavering", {"unit": unit.id})] + \
+        return [Event("rally", f"{unit.name} stays idle and is no longer {self.morale_states['shaken']}",
+                       {"unit": unit.id})] + \
             self._end_activation()
 
     # --- done -----------------------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ from game.engine.events import Event
 from game.engine.flight import flight_move
 from game.engine.morale import morale_test
 from game.engine.movement import apply_move, can_move, path_problem, validate_move
-from game.engine.profiles import KNOWN_RULES
+from game.engine.profiles import AOWFBR_RULES
 from game.engine.rulesets.base import GameHost, Handler, Ruleset
 from game.engine.state import DeclaredCharge, MoveAction, Pending, Phase, Removal, Step, Unit
 from game.engine.victory import victory_breakdown, victory_points
@@ -80,8 +80,9 @@ class AoWFBR(Ruleset):
     title: ClassVar[str] = "Age of Warhammer Fantasy: Battle Regiments 1.4"
     short_title: ClassVar[str] = "AoWFBR 1.4"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "fleeing": "Flee", "routed": "Rout"}
-    special_rules: ClassVar[frozenset[str] | None] = KNOWN_RULES - {"Artillery"}
-    """Every rule of its Special Rules Reference; AoF:R 2.16's ``Artillery`` is not one (refused at load)."""
+    special_rules: ClassVar[frozenset[str] | None] = AOWFBR_RULES
+    """Every rule of its Special Rules Reference; AoF:R's ``Artillery`` and the quick rules' own are not (refused at
+    load)."""
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)

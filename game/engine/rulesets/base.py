@@ -40,6 +40,12 @@ A module ``game/engine/rulesets/aofr.py`` with ``class AoFR216(Ruleset)`` (id ``
   ``point_shooter`` keep the defaults (AoF:R has no reactions nor scatter). ``check_*`` of the decisions it has.
 * ``victory_points``/``victory_breakdown``/``winner``: markers held (``objectives``), the mission decides.
 
+The current AoF:R quick rules (``rulesets/aofr_quick.py``, id ``aofr-quick``) are ``AoFR216`` subclassed: the same
+activations, with class switches for what the texts write differently (``rush_pivots_first``, ``cover_to_hit``,
+``shot_rules``, ``activations_type``) and its own melee, melee result and
+morale methods; ``army_problems`` checks its regiments and force organisation at load, ``in_force_words`` tells
+the unit card about Fatigue.
+
 Shared modules an activation ruleset reuses unchanged: dice, events, state, actions, profiles, special_rules (rules
 shared by name; a ruleset refuses the ones it lacks when the scenario loads), attacks, shooting, casualties,
 movement, charge, melee (hit and block mechanics), consolidation, flight, transport, objectives, deployment,
@@ -51,7 +57,8 @@ from __future__ import annotations
 
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from game.engine.actions import (
@@ -68,6 +75,7 @@ from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.morale import MoraleTerms, morale_terms
+from game.engine.profiles import Profile
 from game.engine.shooting import AOWFBR_SHOTS, ShotRules
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
@@ -75,6 +83,31 @@ from geometry.motion import MoveCheck
 Handler = Callable[[Any], list[Event]]
 """Applies one action of its type and everything the rules then do by themselves, until the next decision;
 returns the events. Raises ``IllegalAction`` before changing anything when the action is illegal."""
+
+
+Problem = tuple[tuple[str | int, ...], str]
+"""A problem of a scenario file a ruleset finds: where (keys and indices from the top, e.g. ``("armies", 0,
+"units", 2, "models")``) and what is wrong."""
+
+
+@dataclass(frozen=True)
+class ListedUnit:
+    """One unit of a scenario's army as a ruleset checks it when the scenario loads (``Ruleset.army_problems``)."""
+
+    where: tuple[str | int, ...]
+    """The unit in the file: ``("armies", a, "units", u)``."""
+    profile: Profile
+    """Its profile."""
+    models: int
+    """Its starting size (profile size x copies)."""
+    per_row: int
+    """Models per row of its formation."""
+    joined_by: str | None = None
+    """The id of a hero deployed as part of it, or None."""
+    cost: int = 0
+    """Its points cost (profile cost x copies)."""
+    hero: Profile | None = None
+    """The profile of that hero, when known."""
 
 
 class GameHost(Protocol):
@@ -124,8 +157,8 @@ class Ruleset(ABC):
     cover_to_hit: ClassVar[bool] = False
     """Cover gives the shooters -1 to hit (AoF:R 2.16 "Cover Terrain"); False: +1 to the target's Defense."""
     shot_rules: ClassVar[ShotRules] = AOWFBR_SHOTS
-    """The book's meanings of Stealth, Poison and Artillery when shooting (``shooting.ShotRules``; AoWFBR's by
-    default)."""
+    """The book's meanings of the shooting special rules (``shooting.ShotRules``; AoWFBR's by default: AoF:R 2.16's
+    Stealth, Poison and Artillery, the quick rules' Sergeant, Relentless, Rending and Artillery differ)."""
     valueless_rules: ClassVar[frozenset[str]] = frozenset()
     """Rules of ``profiles.VALUE_OPTIONAL`` this ruleset's book writes without an (X) value (AoF:R 2.16: ``Fear``);
     the others must be written with one. A scenario spelling one the other way is refused at load."""
@@ -176,6 +209,9 @@ class Ruleset(ABC):
     decisions: ClassVar[frozenset[str] | None] = None
     """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
     ruleset with decisions it cannot present)."""
+    scenario_force_org: ClassVar[bool] = False
+    """Whether a scenario may ask for this ruleset's own force organisation (``force_org: true``, checked by
+    ``army_problems``); the set-up's ``force_org`` check box is AoWFBR's limits."""
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
@@ -202,6 +238,13 @@ class Ruleset(ABC):
         """Where the unit stands in this round's activations, in words ("Activated this round"), or None for a
         ruleset without activations."""
         return None
+
+    @classmethod
+    def army_problems(cls, units: Sequence[ListedUnit], points: int, force_org: bool) -> list[Problem]:
+        """What this ruleset refuses in one army of a scenario (its units, its total ``points``; ``force_org``: the
+        players use the force organisation rules), as (where, message); default: nothing (AoWFBR's combined
+        units and heroes are checked by ``game.scenario`` itself)."""
+        return []
 
     def __init__(self, game: GameHost) -> None:
         # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
