@@ -1637,7 +1637,8 @@ def _check_start(doc: _Doc, start_m: StartModel | None, rounds: int | None, entr
         out.append(doc.problem(("start", "round"), f"deployment comes before round 1: must be 1, got {start_m.round}"))
     joined = {e.spec.joined_by for e in entries if e.spec.joined_by is not None}
     undeployed = [e.spec.id for e in entries
-                  if e.spec.pose is None and e.spec.id not in joined and e.spec.embarked_in is None]
+                  if e.spec.pose is None and not e.spec.positions and e.spec.id not in joined
+                  and e.spec.embarked_in is None]
     if phase is not Phase.DEPLOYMENT and undeployed:
         shown = ", ".join(undeployed[:5]) + (", ..." if len(undeployed) > 5 else "")
         out.append(doc.problem(("start", "phase"), f"units without a pose ({shown}) can only be placed in the "

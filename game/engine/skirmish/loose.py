@@ -262,7 +262,7 @@ def free_spot(state: GameState, unit_id: str, index: int, p: XY, r: float, other
             if uid == unit_id and j == index:
                 continue
             if gap(p, r, q, ro) < -1e-3:
-                return f"its base overlaps {state.units[uid].name}"
+                return f"overlapping a model of {state.units[uid].name}"
     return None
 
 
