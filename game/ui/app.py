@@ -56,10 +56,14 @@ class App(Window):
     def start_battle(self, scenario_path: str) -> None:
         """Start a hotseat battle of ``scenario_path``; back to the menu with the problems if it will not load."""
         from game.ui.scenes.battle import BattleScene
+        from game.ui.scenes.skirmish_battle import SkirmishBattleScene, is_loose
         try:
             game, kinds = self.new_game(scenario_path)
         except (ValueError, OSError) as e:   # ScenarioError is a ValueError
             self.show_menu(f"Cannot start {scenario_path}: {e}")
+            return
+        if is_loose(game):    # AoF: Skirmish: loose models have their own battle screen
+            self.switch(SkirmishBattleScene(self, game, scenario_path, kinds))
             return
         self.switch(BattleScene(self, game, scenario_path, kinds))
 
@@ -91,6 +95,10 @@ class App(Window):
         scenario_path = opened.scenario if isinstance(opened.scenario, str) else None
         if not isinstance(opened.scenario, str):
             self.record_scenarios[game] = opened.scenario
+        from game.ui.scenes.skirmish_battle import SkirmishBattleScene, is_loose
+        if is_loose(game):    # AoF: Skirmish: loose models have their own battle screen
+            self.switch(SkirmishBattleScene(self, game, scenario_path, opened.kinds))
+            return True
         scene = BattleScene(self, game, scenario_path, opened.kinds)
         scene.rewinder = opened.rewinder
         self.switch(scene)
@@ -103,12 +111,12 @@ class App(Window):
         from game.record import load_record
         from game.replay import ReplayCursor
         from game.saves import refusal
-        from game.ui.decisions import window_refusal
+        from game.ui.decisions import replay_refusal, window_refusal
         from game.ui.scenes.replay import ReplayScene
 
         try:
             cursor = ReplayCursor(load_record(Path(path)))
-            why = window_refusal(cursor.scenario.ruleset)
+            why = window_refusal(cursor.scenario.ruleset) or replay_refusal(cursor.scenario.ruleset)
             if why is not None:
                 self.show_menu(refusal(Path(path), [why], "replay"))
                 return False

@@ -118,9 +118,6 @@ class AoFSkirmish(Ruleset):
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
-    window_refusal: ClassVar[str | None] = (
-        "Age of Fantasy: Skirmish (aof-skirmish) cannot be played in the window yet: the battle screen draws "
-        "regiments in formation, not loose models. Play it headless with python main.py autoplay, check and run.")
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)
@@ -505,7 +502,8 @@ class AoFSkirmish(Ruleset):
                          and unit_gap(s, s.units[a], s.units[b]) < UNIT_GAP - 1e-3]
 
     def _note_close(self, unit: Unit) -> None:
-        """Remember every unit ``unit`` was left within 1" of after a melee (its chargers could not move back)."""
+        """Remember every unit ``unit`` was left within 1" of after a melee (the charge and the defenders' move may
+        end near friends; the chargers may not be able to move back)."""
         s, w = self.state, self.w
         for other in s.units.values():
             if other.id != unit.id and other.on_table and unit_gap(s, unit, other) < UNIT_GAP - 1e-3 and \
@@ -716,16 +714,19 @@ class AoFSkirmish(Ruleset):
             end = moves.back_off(s, charger, target)
             if end is None:
                 self._note_close(charger)
+                self._note_close(target)
                 return [Event("consolidate", f"{charger.name} cannot move back", {"unit": charger.id})] + \
                     self._end_activation()
             self._put(charger, end)
             self._note_close(charger)
+            self._note_close(target)
             return [Event("consolidate", f"{charger.name} moves back", {"unit": charger.id, "kind": "back",
                                                                         "positions": [list(p) for p in end]})] + \
                 self._end_activation()
         survivor = charger if charger.on_table else target if target.on_table else None
         if survivor is None:
             return self._end_activation()
+        self._note_close(survivor)
         w.stage = "consolidate"
         s.pending = Pending(survivor.player, "consolidate", survivor.id)
         return []

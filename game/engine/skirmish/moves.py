@@ -160,12 +160,11 @@ def _contact_candidates(p: XY, q: XY, reach: float) -> list[XY]:
 
 def _clear_of_others(state: GameState, unit: Unit, enemy_id: str, p: XY, before: XY,
                      others: dict[str, list[XY]]) -> bool:
-    """A model of ``unit`` at ``p`` stands 1" from every unit but the one it fights (or no nearer than it stood at
-    ``before``): "Units may only be within 1" of other units when charging" binds only the charge's target
-    (docs/rulings.md)."""
+    """A model of ``unit`` at ``p`` stands 1" from every enemy unit but the one it fights (or no nearer than it
+    stood at ``before``): a charge brings the unit into melee with its target only (docs/rulings.md)."""
     r = base_radius(unit.profile)
     for uid, pts in others.items():
-        if uid in (unit.id, enemy_id) or not pts:
+        if uid in (unit.id, enemy_id) or not pts or state.units[uid].player == unit.player:
             continue
         ro = base_radius(state.units[uid].profile)
         now = min(gap(p, r, q, ro) for q in pts)
