@@ -35,7 +35,7 @@ def test_activate_drag_the_group_nudge_a_model_and_advance(driver_factory) -> No
     assert scene.tool is not None and not scene.actions.buttons["advance"].is_enabled
     d.drag(d.table_px(start[1]), d.table_px((start[1][0], start[1][1] - 3)))     # the group, 3" back
     moved = scene.tool.points
-    assert all(abs((b[1] - a[1]) + 3) < 0.2 and abs(b[0] - a[0]) < 0.2 for a, b in zip(start, moved))
+    assert all(abs((b[1] - a[1]) + 3) < 0.2 and abs(b[0] - a[0]) < 0.2 for a, b in zip(start, moved, strict=True))
     pygame.key.set_mods(pygame.KMOD_SHIFT)
     d.drag(d.table_px(moved[3]), d.table_px((moved[3][0], moved[3][1] - 0.6)))   # one model only
     pygame.key.set_mods(0)

@@ -166,7 +166,7 @@ class SkirmishBattleScene(Scene):
                 if not self.results_shown:     # once: "Look at the table" comes back here
                     self.results_shown = True
                     self.app.show_results(self.game, back=self)
-                    return
+                return
             if p.unit is not None:
                 self.selected = p.unit
             if p.decision == "action" and p.unit is not None and self.ruleset.units_to_move(p.player):
