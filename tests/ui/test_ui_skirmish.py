@@ -116,3 +116,26 @@ def test_the_replay_viewer_refuses_a_skirmish_record_with_the_reason(driver_fact
     d.frames(2)
     assert d.app.watch_replay(path) is False
     assert "does not show Age of Fantasy: Skirmish" in (getattr(d.scene, "message", "") or "")
+
+
+def test_the_skirmish_lesson_with_real_input(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Lesson 14 teaches what differs: a wrong unit is taken back with the hint, the group drag into the goal is
+    accepted and the lesson moves on."""
+    from game.engine.skirmish.loose import points_of
+    from game.ui.scenes.lesson import start_lesson
+    from game.ui.scenes.skirmish_lesson import SkirmishLessonScene
+    d = driver_factory(seed=1)
+    d.frames(2)
+    assert start_lesson(d.app, str(ROOT / "scenarios" / "lessons" / "14_skirmish.yaml"))
+    scene = d.scene
+    assert isinstance(scene, SkirmishLessonScene)
+    run = scene.run
+    d.click(d.table_px(points_of(scene.game.state, "crossbows")[0]))     # not the unit the step asks for
+    assert run.step.id == "activate" and not scene.game.history
+    d.click(d.table_px(points_of(scene.game.state, "swords")[0]))
+    assert run.step.id == "group-move"
+    start = points_of(scene.game.state, "swords")
+    d.drag(d.table_px(start[1]), d.table_px((start[1][0], start[1][1] + 5.8)))   # within 6" after pixel rounding
+    d.click_button(scene.actions.buttons["advance"])
+    assert run.step.id == "activate-crossbows" and scene.last_exception is None
+    assert abs(scene.game.state.units["swords"].pose.y - 16) < 1

@@ -34,7 +34,7 @@ from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
 
 if TYPE_CHECKING:
-    from game.ui.window import Window
+    from game.ui.window import Scene, Window
 
 HIGHLIGHT = (255, 236, 120)
 """Outline of the units, points and areas a step points at."""
@@ -78,6 +78,32 @@ class LessonPanel:
         self.buttons = {}
 
 
+def lesson_text(run: LessonRun, notes: list[tuple[str, str]]) -> tuple[str, str]:
+    """The lesson panel's title and HTML body: the step's text, the last notes (``(kind, text)``) and the hint."""
+    title = f"{run.lesson.title} — step {run.step_number}/{run.step_count}"
+    if run.finished:
+        title = f"{run.lesson.title} — done"
+    parts = [f"<b>{html.escape(run.text)}</b>"]
+    colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc"}
+    for kind, text in notes[-4:]:
+        if text == run.text:        # the outro is already the heading once the lesson is done
+            continue
+        parts.append(f"<font color='{colours.get(kind, '#ffffff')}'>{html.escape(text)}</font>")
+    if run.hint is not None:
+        parts.append(f"<font color='#ffe082'><i>Hint: {html.escape(run.hint)}</i></font>")
+    return title, "<br><br>".join(parts)
+
+
+def notes_after(run: LessonRun, notes: list[tuple[str, str]], outcome: Outcome) -> list[tuple[str, str]]:
+    """The lesson's notes after ``outcome``: an accepted step's messages replace them; a wrong try or a broken rule
+    is added."""
+    if outcome.accepted:
+        return [("explain" if m == run.explanation else "note", m) for m in outcome.messages]
+    if outcome.wrong:
+        return notes + [("wrong", outcome.messages[0])]
+    return notes + [("rule", outcome.messages[0] if outcome.messages else "Not allowed.")]
+
+
 class LessonScene(BattleScene):
     """A lesson being played (see the module docstring)."""
 
@@ -117,29 +143,11 @@ class LessonScene(BattleScene):
             self.lesson_panel = None
 
     def _show_lesson(self) -> None:
-        if self.lesson_panel is None:
-            return
-        run = self.run
-        title = f"{run.lesson.title} — step {run.step_number}/{run.step_count}"
-        if run.finished:
-            title = f"{run.lesson.title} — done"
-        parts = [f"<b>{html.escape(run.text)}</b>"]
-        colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc"}
-        for kind, text in self.notes[-4:]:
-            if text == run.text:        # the outro is already the heading once the lesson is done
-                continue
-            parts.append(f"<font color='{colours.get(kind, '#ffffff')}'>{html.escape(text)}</font>")
-        if run.hint is not None:
-            parts.append(f"<font color='#ffe082'><i>Hint: {html.escape(run.hint)}</i></font>")
-        self.lesson_panel.show(title, "<br><br>".join(parts))
+        if self.lesson_panel is not None:
+            self.lesson_panel.show(*lesson_text(self.run, self.notes))
 
     def _note(self, outcome: Outcome) -> None:
-        if outcome.accepted:
-            self.notes = [("explain" if m == self.run.explanation else "note", m) for m in outcome.messages]
-        elif outcome.wrong:
-            self.notes.append(("wrong", outcome.messages[0]))
-        else:
-            self.notes.append(("rule", outcome.messages[0] if outcome.messages else "Not allowed."))
+        self.notes = notes_after(self.run, self.notes, outcome)
         self._show_lesson()
 
     # --- acting ---------------------------------------------------------------------------------------------------
@@ -227,11 +235,7 @@ class LessonScene(BattleScene):
             self.app.show_menu()
 
     def _next_lesson(self) -> None:
-        for info in list_lessons():
-            if info.id > self.run.lesson.id:
-                self.app.switch(LessonScene(self.app, LessonRun(info.path, self.run.progress)))
-                return
-        self.app.show_menu()
+        next_lesson(self.app, self.run)
 
     # --- drawing ----------------------------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -347,6 +351,23 @@ def start_lesson(app: Window, lesson: str | None = None) -> bool:
     except (LookupError, ValueError, OSError) as e:
         app.show_menu(f"Cannot open the lesson: {e}")
         return False
-    app.switch(LessonScene(app, run))
+    app.switch(lesson_scene(app, run))
     return True
+
+
+def lesson_scene(app: Window, run: LessonRun) -> Scene:
+    """The scene that plays ``run``: the battle's lesson scene, or AoF: Skirmish's for a lesson of loose models."""
+    if run.lesson.scenario.ruleset == "aof-skirmish":
+        from game.ui.scenes.skirmish_lesson import SkirmishLessonScene
+        return SkirmishLessonScene(app, run)
+    return LessonScene(app, run)
+
+
+def next_lesson(app: Window, run: LessonRun) -> None:
+    """Open the lesson after ``run``'s, or the menu after the last one."""
+    for info in list_lessons():
+        if info.id > run.lesson.id:
+            app.switch(lesson_scene(app, LessonRun(info.path, run.progress)))
+            return
+    app.show_menu()
 
