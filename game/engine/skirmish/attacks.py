@@ -133,8 +133,7 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
     w = warband_of(state)
     models = w.models[unit.id]
     tough = unit.tough
-    events = [Event("wounds", f"{unit.name} takes {wounds} wound{'s' if wounds != 1 else ''}",
-                    {"unit": unit.id, "wounds": wounds})]
+    taken = wounds
     killed = 0
     while wounds > 0 and len(models) > 1:
         i = min(range(len(models)), key=lambda k: (-models[k].wounds, math.dist(models[k].xy, source), k))
@@ -143,12 +142,13 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
         if models[i].wounds >= tough:
             del models[i]
             killed += 1
+    text = f"{unit.name} takes {taken} wound{'s' if taken != 1 else ''}"
     if killed:
-        events.append(Event("casualties", f"{unit.name} loses {killed} model{'s' if killed != 1 else ''}",
-                            {"unit": unit.id, "killed": killed}))
+        text += f": {killed} model{'s' if killed != 1 else ''} killed"
         unit.models = len(models)
         if unit.id not in w.incoherent:
             w.incoherent.append(unit.id)
+    events = [Event("wounds", text, {"unit": unit.id, "wounds": taken, "killed": killed})]
     if wounds > 0:
         last = models[0]
         last.wounds += wounds
