@@ -21,6 +21,7 @@ from game.engine.actions import (
     MoveModels,
     PlaceModels,
     PlaceObjective,
+    SetAside,
     Shoot,
     StrikeBack,
     TablePoint,
@@ -135,6 +136,26 @@ def _deploy(game: Game, player: int, options: Sequence[str], rng: random.Random)
     raise RuntimeError(f"found no place to deploy {unit.name}")
 
 
+def _ambush(game: Game, player: int, options: Sequence[str], rng: random.Random, toward: XY | None) -> Action:
+    """An Ambush unit placed anywhere over 9" from the enemy (nearest ``toward`` of the spots tried when given),
+    or ``done`` when no spot is found."""
+    rs = _ruleset(game)
+    t = game.state.table
+    unit = game.state.units[rng.choice(list(options))]
+    r = base_radius(unit.profile)
+    legal: list[PlaceModels] = []
+    for _ in range(40):
+        at = (rng.uniform(4, t.width - 4), rng.uniform(4, t.depth - 4))
+        action = PlaceModels(player, unit.id, _points(grid(unit.models, r, at)))
+        if rs.check_deploy(action) is None:
+            legal.append(action)
+    if not legal:
+        return Done(player)
+    if toward is None:
+        return rng.choice(legal)
+    return min(legal, key=lambda a: math.dist(centre([(p.x, p.y) for p in a.positions]), toward))
+
+
 def _objective(game: Game, player: int, rng: random.Random) -> Action:
     rs = _ruleset(game)
     t = game.state.table
@@ -160,7 +181,15 @@ def choose(game: Game, rng: random.Random, simple: bool) -> Action:
     if d == "place_objective":
         return _objective(game, p.player, rng)
     if d == "deploy":
+        ambushers = [u for u in p.options if s.units[u].has("Ambush")]
+        if ambushers and not simple and rng.random() < 0.5:
+            return SetAside(p.player, rng.choice(ambushers))
         return _deploy(game, p.player, p.options, rng)
+    if d == "ambush":
+        if not simple and rng.random() < 0.3:
+            return Done(p.player)
+        markers = [(o.x, o.y) for o in s.objectives if o.controller != p.player]
+        return _ambush(game, p.player, p.options, rng, markers[0] if simple and markers else None)
     if d == "activate":
         return Activate(p.player, p.options[0] if simple else rng.choice(list(p.options)))
     unit = s.units[p.unit] if p.unit is not None else None

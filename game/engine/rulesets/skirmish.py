@@ -34,6 +34,7 @@ from game.engine.actions import (
     MoveModels,
     PlaceModels,
     PlaceObjective,
+    SetAside,
     Shoot,
     StrikeBack,
 )
@@ -65,14 +66,14 @@ from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
 SPECIAL_RULES = frozenset({
-    "AP", "Bane", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile", "Impact", "Regeneration",
-    "Relentless", "Reliable", "Rending", "Slow", "Stealth", "Strider", "Surge", "Thrust", "Tough",
+    "Ambush", "AP", "Bane", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile", "Impact",
+    "Regeneration", "Relentless", "Reliable", "Rending", "Slow", "Stealth", "Strider", "Surge", "Thrust", "Tough",
 })
-"""The "Special Rules Reference" rules this ruleset plays. Not yet: Ambush, Scout, Blast, Caster, Counter, Deadly,
+"""The "Special Rules Reference" rules this ruleset plays. Not yet: Scout, Blast, Caster, Counter, Deadly,
 Indirect, Limited, Unstoppable (and other books' rules): a scenario using one is refused at load."""
 TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
 """Terrain as played here; elevation (jumping, falling, 4" vertical reach) needs heights the table does not model."""
-DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "activate", "action", "shoot",
+DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "ambush", "activate", "action", "shoot",
                        "strike_back", "consolidate"})
 """The ``pending`` decisions of an AoF: Skirmish game (docs/formats.md "AoF: Skirmish")."""
 EDGES = ("south", "north", "west", "east")
@@ -82,6 +83,8 @@ ZONE_DEPTH = 12.0
 """"Deployment": within 12" of their table edge."""
 MARKER_SPACING = 9.0
 """"Mission": markers over 9" away from each other."""
+AMBUSH_DISTANCE = 9.0
+"""Ambush: "deployed anywhere over 9" away from enemy units"."""
 MARKER_REACH = 3.0
 """"Mission": a unit within 3" of a marker seizes it."""
 HERO_REACH = 12.0
@@ -164,6 +167,7 @@ class AoFSkirmish(Ruleset):
         """Every action of an AoF: Skirmish game and the method answering it."""
         return {
             ChooseDeployment: self._choose_edge, PlaceObjective: self._place_objective, PlaceModels: self._place,
+            SetAside: self._set_aside,
             Activate: self._activate, MoveModels: self._move, DeclareCharge: self._charge, Shoot: self._shoot,
             StrikeBack: self._strike_back, Done: self._done,
         }
@@ -239,7 +243,20 @@ class AoFSkirmish(Ruleset):
     def _to_deploy(self, player: int) -> list[str]:
         w = self.w
         return [u.id for u in self.state.units.values() if u.player == player and u.removed is None
-                and not w.models.get(u.id)]
+                and not w.models.get(u.id) and u.id not in w.ambush]
+
+    def _set_aside(self, action: SetAside) -> list[Event]:
+        """Ambush: "May be set aside before deployment": while it is the player's turn to place a unit, an Ambush
+        unit not placed yet is set aside; the same player then places a unit (docs/rulings.md)."""
+        w = self._expect(action, "deploy")
+        unit = self.own_unit(action)
+        if not unit.has("Ambush"):
+            raise IllegalAction("Ambush", f"{unit.name} has no Ambush")
+        if unit.id not in self._to_deploy(action.player):
+            raise IllegalAction("Ambush", f"{unit.name} is already deployed or set aside")
+        w.ambush.append(unit.id)
+        return [Event("set_aside", f"{unit.name} is set aside (Ambush)", {"unit": unit.id})] + \
+            self._next_deploy(action.player)
 
     def _next_deploy(self, player: int) -> list[Event]:
         s = self.state
@@ -253,10 +270,15 @@ class AoFSkirmish(Ruleset):
         return self._begin_round(self.w.roll_off)
 
     def _check_place(self, action: PlaceModels) -> tuple[Unit, list[XY]]:
-        w = self._expect(action, "deploy")
+        w = self._expect(action, "deploy", "ambush")
         unit = self.own_unit(action)
+        ambush = w.stage == "ambush"
         if w.models.get(unit.id):
             raise IllegalAction("Deployment", f"{unit.name} is already deployed")
+        if ambush and unit.id not in w.ambush:
+            raise IllegalAction("Ambush", f"{unit.name} is not waiting in Ambush")
+        if not ambush and unit.id in w.ambush:
+            raise IllegalAction("Ambush", f"{unit.name} is set aside: it deploys from round 2 on")
         pts = [(p.x, p.y) for p in action.positions]
         if len(pts) != unit.models:
             raise IllegalAction("Deployment", f"{unit.name} has {unit.models} models; {len(pts)} points given")
@@ -264,7 +286,13 @@ class AoFSkirmish(Ruleset):
         others = all_points(self.state)
         others[unit.id] = pts
         for i, p in enumerate(pts):
-            if not self._in_zone(unit.player, p, r):
+            if ambush:
+                for enemy in self.state.enemies_of(unit.player):
+                    re_ = base_radius(enemy.profile)
+                    if any(gap(p, r, q, re_) <= AMBUSH_DISTANCE + 1e-6 for q in points_of(self.state, enemy.id)):
+                        raise IllegalAction("Ambush", f"model {i + 1} of {unit.name} must be placed over 9\" away "
+                                            f"from enemy units ({enemy.name} is nearer)")
+            elif not self._in_zone(unit.player, p, r):
                 raise IllegalAction("Deployment", f"model {i + 1} of {unit.name} must be placed within 12\" of "
                                     f"the {w.edges[unit.player]} table edge")
             why = free_spot(self.state, unit.id, i, p, r, others)
@@ -286,6 +314,11 @@ class AoFSkirmish(Ruleset):
         try:
             if isinstance(action, PlaceModels):
                 self._check_place(action)
+            elif isinstance(action, SetAside):
+                self._expect(action, "deploy")
+                unit = self.own_unit(action)
+                if not unit.has("Ambush") or unit.id not in self._to_deploy(action.player):
+                    raise IllegalAction("Ambush", f"{unit.name} can't be set aside now")
             elif isinstance(action, PlaceObjective):
                 self._expect(action, "place_objective")
                 self.check_marker(action.player, action.x, action.y)
@@ -297,10 +330,33 @@ class AoFSkirmish(Ruleset):
 
     def _place(self, action: PlaceModels) -> list[Event]:
         unit, pts = self._check_place(action)
-        self.w.models[unit.id] = [LooseModel(x, y) for x, y in pts]
+        w = self.w
+        w.models[unit.id] = [LooseModel(x, y) for x, y in pts]
         sync_pose(self.state, unit)
+        if w.stage == "ambush":
+            w.ambush.remove(unit.id)
+            w.arrived[unit.id] = self.state.round
+            events = [Event("deploy", f"{unit.name} arrives from Ambush", {"unit": unit.id, "ambush": True,
+                                                                            "positions": [list(p) for p in pts]})]
+            return events + self._next_ambush(3 - action.player)
         events = [Event("deploy", f"{unit.name} deploys", {"unit": unit.id, "positions": [list(p) for p in pts]})]
         return events + self._next_deploy(3 - action.player)
+
+    def _waiting(self, player: int) -> list[str]:
+        return [u for u in self.w.ambush if self.state.units[u].player == player
+                and self.state.units[u].removed is None]
+
+    def _next_ambush(self, player: int) -> list[Event]:
+        """Ambush: "At the start of any round after the first ... Players alternate in placing Ambush units,
+        starting with the player that activates next"; a player who answers ``done`` places none this round."""
+        s, w = self.state, self.w
+        for p in (player, 3 - player):
+            if p not in w.ambush_passed and self._waiting(p):
+                w.stage = "ambush"
+                s.active_player = p
+                s.pending = Pending(p, "ambush", None, tuple(self._waiting(p)))
+                return []
+        return self._next_activation(w.first)
 
     # --- rounds -------------------------------------------------------------------------------------------------
     def _begin_round(self, first: int) -> list[Event]:
@@ -312,6 +368,9 @@ class AoFSkirmish(Ruleset):
             u.reset_turn_flags()
         events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
                                                                                       "player": first})]
+        w.ambush_passed = []
+        if s.round >= 2 and w.ambush:
+            return events + self._next_ambush(first)
         return events + self._next_activation(first)
 
     def _eligible(self, player: int) -> list[str]:
@@ -335,7 +394,7 @@ class AoFSkirmish(Ruleset):
     def _end_round(self) -> list[Event]:
         s, w = self.state, self.w
         events = self._morale() + self._seize()
-        if s.round >= s.rounds or not s.units_of(1) or not s.units_of(2):
+        if s.round >= s.rounds or not self._army(1) or not self._army(2):
             return events + self._end_game()
         s.round += 1
         first = w.finished_first if w.finished_first is not None else 3 - w.first
@@ -370,8 +429,8 @@ class AoFSkirmish(Ruleset):
         for i, o in enumerate(s.objectives):
             near = set()
             for u in s.units.values():
-                if not u.on_table or u.shaken:
-                    continue
+                if not u.on_table or u.shaken or self.w.arrived.get(u.id) == s.round:
+                    continue        # Shaken, or deployed via Ambush this round: can't seize or contest
                 r = base_radius(u.profile)
                 if any(math.hypot(x - o.x, y - o.y) - r <= MARKER_REACH + 1e-6 for x, y in points_of(s, u.id)):
                     near.add(u.player)
@@ -393,7 +452,7 @@ class AoFSkirmish(Ruleset):
         s, w = self.state, self.w
         events: list[Event] = []
         for p in (1, 2):
-            left = len(s.units_of(p))
+            left = len(self._army(p))
             start = w.starting_units.get(p, 0)
             if not left or left * 2 > start:
                 continue
@@ -423,6 +482,10 @@ class AoFSkirmish(Ruleset):
                     u.shaken = True
                     events.append(Event("shaken", f"{u.name} is Shaken", {"unit": u.id}))
         return events
+
+    def _army(self, player: int) -> list[Unit]:
+        """The player's units still in the game: on the table or waiting in Ambush."""
+        return [u for u in self.state.units.values() if u.player == player and u.removed is None]
 
     def _morale_quality(self, unit: Unit) -> tuple[int, str]:
         best, who = unit.profile.quality, ""
@@ -733,8 +796,12 @@ class AoFSkirmish(Ruleset):
 
     # --- done ---------------------------------------------------------------------------------------------------
     def _done(self, action: Done) -> list[Event]:
-        w = self._expect(action, "action", "shoot", "strike_back", "consolidate")
+        w = self._expect(action, "action", "shoot", "strike_back", "consolidate", "ambush")
         s = self.state
+        if w.stage == "ambush":
+            w.ambush_passed.append(action.player)
+            return [Event("info", f"Player {action.player} keeps its Ambush units waiting this round",
+                          {"player": action.player})] + self._next_ambush(3 - action.player)
         if w.stage == "action":
             unit = s.units[w.unit] if w.unit else None
             assert unit is not None
@@ -756,7 +823,8 @@ class AoFSkirmish(Ruleset):
         return {"skirmish": {
             "stage": w.stage, "edges": {str(p): e for p, e in sorted(w.edges.items())}, "first": w.first,
             "activated": list(w.activated), "unit": w.unit, "finished_first": w.finished_first,
-            "fatigued": list(w.fatigued), "incoherent": list(w.incoherent),
+            "fatigued": list(w.fatigued), "incoherent": list(w.incoherent), "ambush": list(w.ambush),
+            "arrived": dict(w.arrived),
             "close_pairs": [list(p) for p in w.close_pairs],
             "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds} for m in ms]
                        for uid, ms in w.models.items() if ms},

@@ -61,8 +61,8 @@ class Warband:
     """Each deployed unit's living models, by unit id; empty before it is placed."""
     stage: str = "objective_order"
     """Where the game is: ``objective_order``, ``place_objective``, ``choose_deployment``, ``deploy``; then in a
-    round ``activate``, ``action``, ``shoot``, ``strike_back``, ``consolidate``, ``shaken``; ``ambush`` at the start
-    of rounds 2 on."""
+    round ``activate``, ``action``, ``shoot``, ``strike_back``, ``consolidate``; ``ambush`` at the start of rounds 2
+    on."""
     roll_off: int = 1
     """The player who won the roll-off to go first (objectives, then deployment)."""
     edges: dict[int, str] = field(default_factory=dict)
@@ -95,6 +95,8 @@ class Warband:
     """Ambush units set aside, not yet deployed."""
     arrived: dict[str, int] = field(default_factory=dict)
     """Round each Ambush unit deployed in (it can't seize or contest objectives that round)."""
+    ambush_passed: list[int] = field(default_factory=list)
+    """Players who keep their Ambush units waiting this round."""
     close_pairs: list[list[str]] = field(default_factory=list)
     """Pairs of units left within 1" of each other because the chargers could not move back after a melee ("if
     possible"); dropped once they stand 1" apart."""

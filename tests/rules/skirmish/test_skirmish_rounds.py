@@ -96,3 +96,70 @@ def test_deployment_edges_markers_and_units_within_12_inches():
     g.apply(PlaceModels(2, "b", (TablePoint(11, 24),)))
     g.apply(PlaceModels(1, "a", (TablePoint(40, 10), TablePoint(41.5, 10))))
     assert s.phase is Phase.ACTIVATION and g.pending.player == 2 and g.pending.decision == "activate"
+
+
+def _ambush_game():
+    from game.engine.profiles import Profile, Weapon
+    goblin = Profile("Goblin", 5, 6, 25.4, 25.4, 2, 20, (Weapon("Stabber", 1),), ("Ambush",))
+    a, b, gob = unit("a", 1, WARRIOR, 1), unit("b", 2, WARRIOR, 1), unit("g", 2, goblin, 2)
+    g = skirmish_game([(a, [(24, 20)]), (b, [(30, 40)])])
+    g.state.units["g"] = gob
+    w = g.state.activation
+    w.ambush.append("g")
+    w.starting_units = {1: 1, 2: 2}
+    g.state.objectives = [Objective(24, 33)]
+    return g, a, b, gob
+
+
+def test_ambush_units_deploy_from_round_2_over_9_inches_from_enemies():
+    """Ambush: "At the start of any round after the first, may be deployed anywhere over 9" away from enemy units.
+    Players alternate in placing Ambush units, starting with the player that activates next. Units that deploy via
+    Ambush can't seize or contest objectives on the round they deploy"."""
+    g, a, b, gob = _ambush_game()
+    g.apply(Activate(1, "a"))
+    g.apply(Done(1))
+    g.apply(Activate(2, "b"))
+    g.apply(Done(2))                                   # round 1 ends
+    assert not b.shaken and g.dice.consumed == 0       # a unit waiting in Ambush is not lost: no morale test
+    p = g.pending
+    assert (p.player, p.decision, p.options) == (2, "ambush", ("g",))      # player 1 has none waiting
+    with pytest.raises(IllegalAction, match="over 9\" away"):
+        g.apply(PlaceModels(2, "g", (TablePoint(24, 30), TablePoint(25.5, 30))))
+    g.apply(PlaceModels(2, "g", (TablePoint(24, 31), TablePoint(25.5, 31))))   # 9.5" edge to edge from a
+    assert g.state.activation.arrived == {"g": 2} and g.pending.decision == "activate"
+    while g.state.round == 2:
+        p = g.pending
+        g.apply(Activate(p.player, p.options[0]) if p.decision == "activate" else Done(p.player))
+    assert g.state.objectives[0].controller is None     # g arrived this round: it can't seize the marker
+
+
+def test_a_player_may_keep_its_ambush_units_waiting():
+    """"may be deployed": ``done`` keeps them waiting this round."""
+    g, a, b, gob = _ambush_game()
+    for _ in range(4):
+        p = g.pending
+        g.apply(Activate(p.player, p.options[0]) if p.decision == "activate" else Done(p.player))
+    assert g.pending.decision == "ambush"
+    g.apply(Done(2))
+    assert g.pending.decision == "activate" and g.state.activation.ambush == ["g"] and not gob.on_table
+
+
+def test_ambush_units_are_set_aside_during_deployment():
+    """Ambush: "May be set aside before deployment"."""
+    from game.engine.actions import SetAside
+    from game.engine.profiles import Profile, Weapon
+    goblin = Profile("Goblin", 5, 6, 25.4, 25.4, 2, 20, (Weapon("Stabber", 1),), ("Ambush",))
+    a, gob = unit("a", 1, WARRIOR, 1), unit("g", 2, goblin, 2)
+    b = unit("b", 2, WARRIOR, 1)
+    s = GameState("t", Table(48, 48), terrain=[], units={"a": a, "g": gob, "b": b}, generals={1: None, 2: None})
+    s.ruleset, s.mission, s.phase, s.step = "aof-skirmish", None, Phase.DEPLOYMENT, Step.DEPLOY
+    g = Game.start(s, Dice(sequence=[1, 6]))                 # player 2 wins the deployment roll-off
+    g.apply(ChooseDeployment(2, 2, "north"))
+    assert g.pending.options == ("g", "b")
+    with pytest.raises(IllegalAction, match="no Ambush"):
+        g.apply(SetAside(2, "b"))
+    g.apply(SetAside(2, "g"))
+    assert g.pending.player == 2 and g.pending.options == ("b",)
+    g.apply(PlaceModels(2, "b", (TablePoint(24, 40),)))
+    g.apply(PlaceModels(1, "a", (TablePoint(24, 5),)))
+    assert s.phase is Phase.ACTIVATION and s.activation.ambush == ["g"] and not gob.on_table
