@@ -80,6 +80,14 @@ def draw_ranges(screen: pygame.Surface, view: TableView, state: GameState, unit_
         _outline(screen, view, pts, r + reach, (140, 210, 255, 255))
 
 
+def draw_reach(screen: pygame.Surface, view: TableView, state: GameState, unit_id: str, inches: float,
+               colour: tuple[int, int, int, int]) -> None:
+    """The outline of everything within ``inches`` of a unit's bases (e.g. the 9" an Ambush must keep away)."""
+    pts = points_of(state, unit_id)
+    if pts:
+        _outline(screen, view, pts, base_radius(state.units[unit_id].profile) + inches, colour)
+
+
 def draw_ghost(screen: pygame.Surface, view: TableView, tool: LooseMoveTool, ok: bool) -> None:
     """The move tool's models where they would end, their start as faint rings, lines from start to end, and the
     coherency links (green: within 1" of a fellow; red: beyond)."""

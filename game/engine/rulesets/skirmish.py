@@ -117,6 +117,23 @@ class AoFSkirmish(Ruleset):
                                          "contest objectives")
     mission_text: ClassVar[str | None] = ("D3+2 markers placed by the players, seized at the end of each round; "
                                           "after 4 rounds the player who controls most markers wins")
+    rule_texts: ClassVar[Mapping[str, str]] = {
+        "Ambush": "May be set aside before deployment; from round 2 it may deploy anywhere over 9\" from enemy units "
+                  "(it can't seize or contest markers that round).",
+        "Fast": "+2\" when it Advances, +4\" when it Rushes or Charges.",
+        "Slow": "-2\" when it Advances, -4\" when it Rushes or Charges.",
+        "Fear": "In melee it counts as having dealt +X wounds for the wound effect roll (if it dealt one).",
+        "Fearless": "A failed morale test is passed on a 4+.",
+        "Hero": "Friendly units within 12\" may test morale with its Quality while it isn't Shaken.",
+        "Impact": "When it attacks after charging (not fatigued), each striking model rolls X dice: each 2+ is a hit.",
+        "Furious": "When charging, unmodified 6s to hit in melee deal 1 extra hit.",
+        "Regeneration": "When it takes wounds (all models have it), each is ignored on a 5+.",
+        "Stealth": "Enemies shooting it from over 9\" get -1 to hit (all models have it).",
+        "Strider": "Ignores difficult terrain when moving.",
+        "Flying": "Moves through units and terrain and ignores terrain effects whilst moving.",
+        "Tough": "Rolls for wound effects only once it has X wound markers; Knocked Out on 5+X.",
+        "Immobile": "May only Hold.",
+    }
     units_score: ClassVar[bool] = False
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
     decisions: ClassVar[frozenset[str] | None] = DECISIONS

@@ -24,6 +24,7 @@ from game.engine.actions import (
     Done,
     PlaceModels,
     PlaceObjective,
+    SetAside,
     Shoot,
     StrikeBack,
     TablePoint,
@@ -173,7 +174,7 @@ class SkirmishBattleScene(Scene):
                 self.tool = LooseMoveTool(self.game, p.unit, p.player)
             elif p.decision == "consolidate" and p.unit is not None:
                 self.tool = LooseMoveTool(self.game, p.unit, p.player, consolidate=True)
-            self.deploy_unit = p.options[0] if p.decision == "deploy" and p.options else None
+            self.deploy_unit = p.options[0] if p.decision in ("deploy", "ambush") and p.options else None
         self._refresh()
 
     def _targets(self) -> set[str]:
@@ -199,6 +200,8 @@ class SkirmishBattleScene(Scene):
             "place_objective": "Click the table to place an objective marker (outside deployment zones, 9\" apart)",
             "deploy": f"Click inside your zone to place {s.units[self.deploy_unit].profile.name}"
                       if self.deploy_unit else "Deploy",
+            "ambush": f"Ambush: click anywhere over 9\" from the enemy to place "
+                      f"{s.units[self.deploy_unit].profile.name}, or keep it waiting" if self.deploy_unit else "Ambush",
             "activate": "Click one of your units (green) to activate it",
             "action": f"{unit}: drag to move the group (Shift-drag: one model), then Advance or Rush; "
                       "Hold; or click a yellow enemy to charge",
@@ -218,9 +221,16 @@ class SkirmishBattleScene(Scene):
         d = p.decision
         if d == "choose_deployment":
             return [ButtonSpec(f"edge:{e}", f"{e.title()} edge") for e in EDGES]
-        if d == "deploy":
-            return [ButtonSpec("next_unit", "Next unit", "Deploy another of your units (Tab)"),
+        if d in ("deploy", "ambush"):
+            out_ = [ButtonSpec("next_unit", "Next unit", "Place another of your units (Tab)"),
                     ButtonSpec("rows", f"{self.rows} per row", "The group's shape while you place it")]
+            unit = self.game.state.units.get(self.deploy_unit or "")
+            if d == "deploy" and unit is not None and unit.has("Ambush"):
+                out_.append(ButtonSpec("set_aside", "Set aside (Ambush)", "It arrives from round 2, anywhere over 9\" "
+                                       "from the enemy"))
+            if d == "ambush":
+                out_.append(ButtonSpec("done", "Keep waiting", "Place no Ambush unit this round", "#primary_button"))
+            return out_
         out: list[ButtonSpec] = []
         if d == "action":
             out.append(ButtonSpec("done", "Hold", "Stay where it is (it may shoot after)", "#primary_button"))
@@ -266,7 +276,9 @@ class SkirmishBattleScene(Scene):
             self.tool.spread(1 / SPREAD_STEP)
         elif key == "reset" and self.tool is not None:
             self.tool.reset()
-        elif key == "next_unit" and p.decision == "deploy" and p.options:
+        elif key == "set_aside" and self.deploy_unit is not None:
+            self.act(SetAside(p.player, self.deploy_unit))
+        elif key == "next_unit" and p.decision in ("deploy", "ambush") and p.options:
             opts = list(p.options)
             i = opts.index(self.deploy_unit) if self.deploy_unit in opts else -1
             self.deploy_unit = opts[(i + 1) % len(opts)]
@@ -305,7 +317,7 @@ class SkirmishBattleScene(Scene):
         if d == "place_objective":
             self.act(PlaceObjective(p.player, round(point[0], 3), round(point[1], 3)))
             return
-        if d == "deploy":
+        if d in ("deploy", "ambush"):
             action = self._placement_action(point)
             if action is not None:
                 self.act(action)
@@ -380,7 +392,8 @@ class SkirmishBattleScene(Scene):
             else:
                 self.show_banner(str(self.tool.problem(kind)), palette.ILLEGAL, 5.0)
         elif event.key == pygame.K_SPACE:
-            self.act(Done(p.player)) if p.decision in ("action", "shoot", "strike_back", "consolidate") else None
+            if p.decision in ("action", "shoot", "strike_back", "consolidate", "ambush"):
+                self.act(Done(p.player))
         elif event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
             self.command("spread")
         elif event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
@@ -420,7 +433,11 @@ class SkirmishBattleScene(Scene):
                                hide=self.tool.unit_id if self.tool is not None and self.tool.moved() else None)
         if self.tool is not None and (self.tool.moved() or self.tool.dragging):
             draw_loose.draw_ghost(screen, self.view, self.tool, self.tool.problem() is None)
-        if p is not None and p.decision == "deploy" and self.deploy_unit and self.view.rect.collidepoint(self.mouse):
+        if p is not None and p.decision == "ambush":
+            for enemy in s.enemies_of(p.player):
+                draw_loose.draw_reach(screen, self.view, s, enemy.id, 9.0, (255, 120, 100, 255))
+        if p is not None and p.decision in ("deploy", "ambush") and self.deploy_unit and \
+                self.view.rect.collidepoint(self.mouse):
             at = self.view.to_table(self.mouse)
             action = self._placement_action(at)
             ok = action is not None and self.ruleset.check_deploy(action) is None
