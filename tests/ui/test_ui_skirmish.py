@@ -139,3 +139,38 @@ def test_the_skirmish_lesson_with_real_input(driver_factory) -> None:  # type: i
     d.click_button(scene.actions.buttons["advance"])
     assert run.step.id == "activate-crossbows" and scene.last_exception is None
     assert abs(scene.game.state.units["swords"].pose.y - 16) < 1
+
+
+def test_set_aside_for_ambush_and_place_it_in_round_2(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Ambush in the window: the Set aside button during deployment, then from round 2 a click over 9" from the
+    enemy places the unit (or Keep waiting)."""
+    import random
+
+    from game import skirmish_play
+    from game.engine.actions import PlaceModels, SetAside
+    d = driver_factory(start_scenario=ROOT / "scenarios" / "skirmish_burnt_village.yaml", seed=41)
+    d.frames(2)
+    scene = d.scene
+    game = scene.game
+    rng = random.Random(4)
+    while not (game.pending.decision == "deploy" and "goblins" in game.pending.options):
+        scene.act(skirmish_play.choose(game, rng, simple=True))
+    d.frames(1)
+    scene.deploy_unit = "goblins"
+    scene._refresh()
+    d.click_button(scene.actions.buttons["set_aside"])
+    assert game.history[-1] == SetAside(2, "goblins")
+    while game.pending.decision != "ambush":
+        scene.act(skirmish_play.choose(game, rng, simple=True))
+    d.frames(2)
+    assert "done" in scene.actions.buttons and scene.deploy_unit == "goblins"
+    from game.engine.skirmish.loose import centre, unit_gap
+    spots = [a for a in (skirmish_play._ambush(game, 2, ["goblins"], rng, None) for _ in range(8))
+             if isinstance(a, PlaceModels)]
+    assert spots
+    at = centre([(p.x, p.y) for p in spots[0].positions])      # the ghost is centred on the mouse
+    d.click(d.table_px(at))
+    last = game.history[-1]
+    assert isinstance(last, PlaceModels) and last.unit == "goblins" and scene.last_exception is None
+    goblins = game.state.units["goblins"]
+    assert goblins.on_table and all(unit_gap(game.state, goblins, e) > 9 for e in game.state.enemies_of(2))
