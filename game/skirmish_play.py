@@ -27,7 +27,7 @@ from game.engine.actions import (
     TablePoint,
 )
 from game.engine.game import Game
-from game.engine.rulesets.skirmish import EDGES, ZONE_DEPTH, AoFSkirmish
+from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSkirmish
 from game.engine.skirmish import moves
 from game.engine.skirmish.loose import XY, base_radius, centre, points_of, unit_gap
 from game.engine.state import Unit
@@ -124,8 +124,9 @@ def _deploy(game: Game, player: int, options: Sequence[str], rng: random.Random)
     r = base_radius(unit.profile)
     edge = rs.w.edges[player]
     t = s.table
+    reach = ZONE_DEPTH + (SCOUT_REACH if rs.w.scouting else 0.0)
     for _ in range(60):
-        depth = rng.uniform(r + 1.0, ZONE_DEPTH - 3 * r - 1.0)
+        depth = rng.uniform(r + 1.0, reach - 3 * r - 1.0)
         along = rng.uniform(6.0, (t.width if edge in ("south", "north") else t.depth) - 6.0)
         at = {"south": (along, depth), "north": (along, t.depth - depth), "west": (depth, along),
               "east": (t.width - depth, along)}[edge]
@@ -181,9 +182,9 @@ def choose(game: Game, rng: random.Random, simple: bool) -> Action:
     if d == "place_objective":
         return _objective(game, p.player, rng)
     if d == "deploy":
-        ambushers = [u for u in p.options if s.units[u].has("Ambush")]
-        if ambushers and not simple and rng.random() < 0.5:
-            return SetAside(p.player, rng.choice(ambushers))
+        aside = [u for u in p.options if s.units[u].has("Ambush") or s.units[u].has("Scout")]
+        if aside and not simple and not rs.w.scouting and rng.random() < 0.5:
+            return SetAside(p.player, rng.choice(aside))
         return _deploy(game, p.player, p.options, rng)
     if d == "ambush":
         if not simple and rng.random() < 0.3:

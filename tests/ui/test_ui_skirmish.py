@@ -158,8 +158,8 @@ def test_set_aside_for_ambush_and_place_it_in_round_2(driver_factory) -> None:  
     d.frames(1)
     scene.deploy_unit = "goblins"
     scene._refresh()
-    d.click_button(scene.actions.buttons["set_aside"])
-    assert game.history[-1] == SetAside(2, "goblins")
+    d.click_button(scene.actions.buttons["set_aside:Ambush"])
+    assert game.history[-1] == SetAside(2, "goblins", "Ambush")
     while game.pending.decision != "ambush":
         scene.act(skirmish_play.choose(game, rng, simple=True))
     d.frames(2)

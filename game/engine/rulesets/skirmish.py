@@ -5,7 +5,8 @@ The game (decisions: docs/formats.md "AoF: Skirmish"): the deployment roll-off w
 (``choose_deployment {edge}``; the opponent takes the opposite one); D3+2 objective markers are placed alternately
 (``place_objective``; the marker roll-off winner first) outside the deployment zones and over 9" from each other;
 the players alternate placing one unit each within 12" of their edge (``place_models``), the deployment roll-off
-winner first. Each round the players alternate activating one unit (``activate``): a Shaken unit stays idle and
+winner first; Ambush and Scout units may be set aside (``set_aside``): Scouts are placed last, Ambush units from
+round 2 (decision ``ambush``). Each round the players alternate activating one unit (``activate``): a Shaken unit stays idle and
 recovers; any other takes one action: Hold (``done``, may shoot), Advance (``move_models advance``, may shoot
 after), Rush (``move_models rush``) or Charge (``declare_charge``: the rules move the models, the defenders move up
 to 3", the charger strikes, the defender may ``strike_back``, then the chargers move back 1" or, when a unit was
@@ -66,10 +67,10 @@ from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
 SPECIAL_RULES = frozenset({
-    "Ambush", "AP", "Bane", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile", "Impact",
+    "Ambush", "AP", "Bane", "Scout", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile", "Impact",
     "Regeneration", "Relentless", "Reliable", "Rending", "Slow", "Stealth", "Strider", "Surge", "Thrust", "Tough",
 })
-"""The "Special Rules Reference" rules this ruleset plays. Not yet: Scout, Blast, Caster, Counter, Deadly,
+"""The "Special Rules Reference" rules this ruleset plays. Not yet: Blast, Caster, Counter, Deadly,
 Indirect, Limited, Unstoppable (and other books' rules): a scenario using one is refused at load."""
 TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
 """Terrain as played here; elevation (jumping, falling, 4" vertical reach) needs heights the table does not model."""
@@ -83,6 +84,8 @@ ZONE_DEPTH = 12.0
 """"Deployment": within 12" of their table edge."""
 MARKER_SPACING = 9.0
 """"Mission": markers over 9" away from each other."""
+SCOUT_REACH = 12.0
+"""Scout: "deployed anywhere fully within 12" of their deployment zone"."""
 AMBUSH_DISTANCE = 9.0
 """Ambush: "deployed anywhere over 9" away from enemy units"."""
 MARKER_REACH = 3.0
@@ -130,6 +133,8 @@ class AoFSkirmish(Ruleset):
         "Regeneration": "When it takes wounds (all models have it), each is ignored on a 5+.",
         "Stealth": "Enemies shooting it from over 9\" get -1 to hit (all models have it).",
         "Strider": "Ignores difficult terrain when moving.",
+        "Scout": "May be set aside and deployed after all other units, anywhere fully within 12\" of its deployment "
+                 "zone.",
         "Flying": "Moves through units and terrain and ignores terrain effects whilst moving.",
         "Tough": "Rolls for wound effects only once it has X wound markers; Knocked Out on 5+X.",
         "Immobile": "May only Hold.",
@@ -258,33 +263,54 @@ class AoFSkirmish(Ruleset):
         return self._next_deploy(w.roll_off)
 
     def _to_deploy(self, player: int) -> list[str]:
+        """The player's units to place now: those not set aside, or once they are all placed, its Scout units."""
         w = self.w
+        if w.scouting:
+            return [u for u in w.scouts if self.state.units[u].player == player]
         return [u.id for u in self.state.units.values() if u.player == player and u.removed is None
-                and not w.models.get(u.id) and u.id not in w.ambush]
+                and not w.models.get(u.id) and u.id not in w.ambush and u.id not in w.scouts]
 
-    def _set_aside(self, action: SetAside) -> list[Event]:
-        """Ambush: "May be set aside before deployment": while it is the player's turn to place a unit, an Ambush
-        unit not placed yet is set aside; the same player then places a unit (docs/rulings.md)."""
+    def _aside_rule(self, action: SetAside) -> tuple[Unit, str]:
+        """The unit and the rule (Ambush or Scout) it is set aside by; raises ``IllegalAction``."""
         w = self._expect(action, "deploy")
         unit = self.own_unit(action)
-        if not unit.has("Ambush"):
-            raise IllegalAction("Ambush", f"{unit.name} has no Ambush")
-        if unit.id not in self._to_deploy(action.player):
-            raise IllegalAction("Ambush", f"{unit.name} is already deployed or set aside")
-        w.ambush.append(unit.id)
-        return [Event("set_aside", f"{unit.name} is set aside (Ambush)", {"unit": unit.id})] + \
+        rules = [r for r in ("Ambush", "Scout") if unit.has(r)]
+        if action.rule is not None:
+            rules = [r for r in rules if r == action.rule]
+        if not rules:
+            raise IllegalAction(action.rule or "Ambush", f"{unit.name} has no {action.rule or 'Ambush or Scout'}")
+        if len(rules) > 1:
+            raise IllegalAction("Ambush", f"{unit.name} has Ambush and Scout: name the rule (rule: Ambush or Scout)")
+        if w.scouting or unit.id not in self._to_deploy(action.player):
+            raise IllegalAction(rules[0], f"{unit.name} is already deployed or set aside")
+        return unit, rules[0]
+
+    def _set_aside(self, action: SetAside) -> list[Event]:
+        """Ambush, Scout: "May be set aside before deployment": while it is the player's turn to place a unit, such a
+        unit not placed yet is set aside; the same player then places a unit (docs/rulings.md)."""
+        unit, rule = self._aside_rule(action)
+        w = self.w
+        (w.ambush if rule == "Ambush" else w.scouts).append(unit.id)
+        return [Event("set_aside", f"{unit.name} is set aside ({rule})", {"unit": unit.id, "rule": rule})] + \
             self._next_deploy(action.player)
 
     def _next_deploy(self, player: int) -> list[Event]:
-        s = self.state
+        """The next placement: ``player`` if it has a unit left, else the other; then the Scout units ("After all
+        other units are deployed ... Players alternate in placing Scout units, starting with the player that
+        activates next"); then round 1."""
+        s, w = self.state, self.w
         for p in (player, 3 - player):
             left = self._to_deploy(p)
             if left:
                 s.active_player = p
                 s.pending = Pending(p, "deploy", None, tuple(left))
                 return []
+        if w.scouts and not w.scouting:
+            w.scouting = True
+            return [Event("info", "Scout units deploy", {"scouts": list(w.scouts)})] + self._next_deploy(w.roll_off)
+        w.scouting = False
         s.round = 1
-        return self._begin_round(self.w.roll_off)
+        return self._begin_round(w.roll_off)
 
     def _check_place(self, action: PlaceModels) -> tuple[Unit, list[XY]]:
         w = self._expect(action, "deploy", "ambush")
@@ -294,8 +320,9 @@ class AoFSkirmish(Ruleset):
             raise IllegalAction("Deployment", f"{unit.name} is already deployed")
         if ambush and unit.id not in w.ambush:
             raise IllegalAction("Ambush", f"{unit.name} is not waiting in Ambush")
-        if not ambush and unit.id in w.ambush:
-            raise IllegalAction("Ambush", f"{unit.name} is set aside: it deploys from round 2 on")
+        if not ambush and unit.id not in self._to_deploy(unit.player):
+            raise IllegalAction("Deployment", f"{unit.name} is set aside: it deploys "
+                                + ("from round 2 on" if unit.id in w.ambush else "after the other units"))
         pts = [(p.x, p.y) for p in action.positions]
         if len(pts) != unit.models:
             raise IllegalAction("Deployment", f"{unit.name} has {unit.models} models; {len(pts)} points given")
@@ -309,6 +336,11 @@ class AoFSkirmish(Ruleset):
                     if any(gap(p, r, q, re_) <= AMBUSH_DISTANCE + 1e-6 for q in points_of(self.state, enemy.id)):
                         raise IllegalAction("Ambush", f"model {i + 1} of {unit.name} must be placed over 9\" away "
                                             f"from enemy units ({enemy.name} is nearer)")
+            elif w.scouting:
+                t = self.state.table
+                if zone_gap(w.edges[unit.player], t.width, t.depth, p, r) > ZONE_DEPTH + SCOUT_REACH + 1e-6:
+                    raise IllegalAction("Scout", f"model {i + 1} of {unit.name} must be placed fully within 12\" of "
+                                        "its deployment zone")
             elif not self._in_zone(unit.player, p, r):
                 raise IllegalAction("Deployment", f"model {i + 1} of {unit.name} must be placed within 12\" of "
                                     f"the {w.edges[unit.player]} table edge")
@@ -332,10 +364,7 @@ class AoFSkirmish(Ruleset):
             if isinstance(action, PlaceModels):
                 self._check_place(action)
             elif isinstance(action, SetAside):
-                self._expect(action, "deploy")
-                unit = self.own_unit(action)
-                if not unit.has("Ambush") or unit.id not in self._to_deploy(action.player):
-                    raise IllegalAction("Ambush", f"{unit.name} can't be set aside now")
+                self._aside_rule(action)
             elif isinstance(action, PlaceObjective):
                 self._expect(action, "place_objective")
                 self.check_marker(action.player, action.x, action.y)
@@ -356,6 +385,8 @@ class AoFSkirmish(Ruleset):
             events = [Event("deploy", f"{unit.name} arrives from Ambush", {"unit": unit.id, "ambush": True,
                                                                             "positions": [list(p) for p in pts]})]
             return events + self._next_ambush(3 - action.player)
+        if w.scouting:
+            w.scouts.remove(unit.id)
         events = [Event("deploy", f"{unit.name} deploys", {"unit": unit.id, "positions": [list(p) for p in pts]})]
         return events + self._next_deploy(3 - action.player)
 
@@ -841,6 +872,7 @@ class AoFSkirmish(Ruleset):
             "stage": w.stage, "edges": {str(p): e for p, e in sorted(w.edges.items())}, "first": w.first,
             "activated": list(w.activated), "unit": w.unit, "finished_first": w.finished_first,
             "fatigued": list(w.fatigued), "incoherent": list(w.incoherent), "ambush": list(w.ambush),
+            "scouts": list(w.scouts),
             "arrived": dict(w.arrived),
             "close_pairs": [list(p) for p in w.close_pairs],
             "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds} for m in ms]

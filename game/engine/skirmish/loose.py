@@ -95,6 +95,10 @@ class Warband:
     """Ambush units set aside, not yet deployed."""
     arrived: dict[str, int] = field(default_factory=dict)
     """Round each Ambush unit deployed in (it can't seize or contest objectives that round)."""
+    scouts: list[str] = field(default_factory=list)
+    """Scout units set aside, placed after all the other units."""
+    scouting: bool = False
+    """The Scout units are being placed."""
     ambush_passed: list[int] = field(default_factory=list)
     """Players who keep their Ambush units waiting this round."""
     close_pairs: list[list[str]] = field(default_factory=list)

@@ -31,7 +31,7 @@ from game.engine.actions import (
 )
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
-from game.engine.rulesets.skirmish import EDGES, ZONE_DEPTH, AoFSkirmish
+from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSkirmish
 from game.engine.skirmish import moves
 from game.engine.skirmish.loose import XY, base_radius, warband_of
 from game.skirmish_play import grid
@@ -199,6 +199,7 @@ class SkirmishBattleScene(Scene):
             "choose_deployment": "You won the deployment roll-off: pick your table edge",
             "place_objective": "Click the table to place an objective marker (outside deployment zones, 9\" apart)",
             "deploy": f"Click inside your zone to place {s.units[self.deploy_unit].profile.name}"
+                      + (" (Scout: up to 12\" beyond it)" if self.ruleset.w.scouting else "")
                       if self.deploy_unit else "Deploy",
             "ambush": f"Ambush: click anywhere over 9\" from the enemy to place "
                       f"{s.units[self.deploy_unit].profile.name}, or keep it waiting" if self.deploy_unit else "Ambush",
@@ -225,9 +226,13 @@ class SkirmishBattleScene(Scene):
             out_ = [ButtonSpec("next_unit", "Next unit", "Place another of your units (Tab)"),
                     ButtonSpec("rows", f"{self.rows} per row", "The group's shape while you place it")]
             unit = self.game.state.units.get(self.deploy_unit or "")
-            if d == "deploy" and unit is not None and unit.has("Ambush"):
-                out_.append(ButtonSpec("set_aside", "Set aside (Ambush)", "It arrives from round 2, anywhere over 9\" "
-                                       "from the enemy"))
+            if d == "deploy" and unit is not None and not self.ruleset.w.scouting:
+                if unit.has("Ambush"):
+                    out_.append(ButtonSpec("set_aside:Ambush", "Set aside (Ambush)", "It arrives from round 2, "
+                                           "anywhere over 9\" from the enemy"))
+                if unit.has("Scout"):
+                    out_.append(ButtonSpec("set_aside:Scout", "Set aside (Scout)", "It deploys after all other units, "
+                                           "anywhere within 12\" of your zone"))
             if d == "ambush":
                 out_.append(ButtonSpec("done", "Keep waiting", "Place no Ambush unit this round", "#primary_button"))
             return out_
@@ -276,8 +281,8 @@ class SkirmishBattleScene(Scene):
             self.tool.spread(1 / SPREAD_STEP)
         elif key == "reset" and self.tool is not None:
             self.tool.reset()
-        elif key == "set_aside" and self.deploy_unit is not None:
-            self.act(SetAside(p.player, self.deploy_unit))
+        elif key.startswith("set_aside:") and self.deploy_unit is not None:
+            self.act(SetAside(p.player, self.deploy_unit, key.split(":", 1)[1]))
         elif key == "next_unit" and p.decision in ("deploy", "ambush") and p.options:
             opts = list(p.options)
             i = opts.index(self.deploy_unit) if self.deploy_unit in opts else -1
@@ -420,7 +425,8 @@ class SkirmishBattleScene(Scene):
         self.static.draw(screen, self.view)
         p = self.game.pending
         if s.phase.value == "deployment" and warband_of(s).edges:
-            draw_loose.draw_zones(screen, self.view, s, ZONE_DEPTH)
+            scouting = warband_of(s).scouting
+            draw_loose.draw_zones(screen, self.view, s, ZONE_DEPTH + (SCOUT_REACH if scouting else 0.0))
         draw_objectives(screen, self.view, s)
         actors = set(p.options) if p is not None and p.decision == "activate" else \
             ({p.unit} if p is not None and p.unit else set())

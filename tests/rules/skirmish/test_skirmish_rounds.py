@@ -163,3 +163,29 @@ def test_ambush_units_are_set_aside_during_deployment():
     g.apply(PlaceModels(2, "b", (TablePoint(24, 40),)))
     g.apply(PlaceModels(1, "a", (TablePoint(24, 5),)))
     assert s.phase is Phase.ACTIVATION and s.activation.ambush == ["g"] and not gob.on_table
+
+
+def test_scout_units_deploy_after_all_others_within_12_inches_of_their_zone():
+    """Scout: "May be set aside before deployment. After all other units are deployed, may be deployed anywhere
+    fully within 12" of their deployment zone. Players alternate in placing Scout units, starting with the player
+    that activates next"."""
+    from game.engine.actions import SetAside
+    from game.engine.profiles import Profile, Weapon
+    scout = Profile("Warden", 4, 5, 25.4, 25.4, 1, 20, (Weapon("Knife", 1),), ("Scout",))
+    a, sc1 = unit("a", 1, WARRIOR, 1), unit("s1", 1, scout, 1)
+    b, sc2 = unit("b", 2, WARRIOR, 1), unit("s2", 2, scout, 1)
+    s = GameState("t", Table(48, 48), terrain=[], units={"a": a, "s1": sc1, "b": b, "s2": sc2},
+                  generals={1: None, 2: None})
+    s.ruleset, s.phase, s.step = "aof-skirmish", Phase.DEPLOYMENT, Step.DEPLOY
+    g = Game.start(s, Dice(sequence=[6, 1]))                 # player 1 wins the deployment roll-off
+    g.apply(ChooseDeployment(1, 1, "south"))
+    g.apply(SetAside(1, "s1"))
+    g.apply(PlaceModels(1, "a", (TablePoint(10, 5),)))
+    g.apply(SetAside(2, "s2"))
+    g.apply(PlaceModels(2, "b", (TablePoint(10, 43),)))
+    assert s.activation.scouting and g.pending.player == 1 and g.pending.options == ("s1",)
+    with pytest.raises(IllegalAction, match="fully within 12\" of its deployment zone"):
+        g.apply(PlaceModels(1, "s1", (TablePoint(30, 23.8),)))      # its base reaches 24.3" from the edge
+    g.apply(PlaceModels(1, "s1", (TablePoint(30, 23.4),)))
+    g.apply(PlaceModels(2, "s2", (TablePoint(40, 25),)))
+    assert s.phase is Phase.ACTIVATION and sc1.on_table and sc2.on_table and not s.activation.scouting
