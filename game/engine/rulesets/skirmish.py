@@ -6,13 +6,13 @@ The game (decisions: docs/formats.md "AoF: Skirmish"): the deployment roll-off w
 (``place_objective``; the marker roll-off winner first) outside the deployment zones and over 9" from each other;
 the players alternate placing one unit each within 12" of their edge (``place_models``), the deployment roll-off
 winner first; Ambush and Scout units may be set aside (``set_aside``): Scouts are placed last, Ambush units from
-round 2 (decision ``ambush``). Each round the players alternate activating one unit (``activate``): a Shaken unit stays idle and
-recovers; any other takes one action: Hold (``done``, may shoot), Advance (``move_models advance``, may shoot
-after), Rush (``move_models rush``) or Charge (``declare_charge``: the rules move the models, the defenders move up
-to 3", the charger strikes, the defender may ``strike_back``, then the chargers move back 1" or, when a unit was
-destroyed, the other may ``move_models consolidate`` up to 3"). Shooting (``shoot``, up to two targets with
-different weapons). At the end of each round: morale of an army down to half or less of its starting units, then
-the markers are seized; after 4 rounds most markers wins.
+round 2 (decision ``ambush``). Each round the players alternate activating one unit (``activate``): a Shaken unit
+stays idle and recovers; any other takes one action: Hold (``done``, may shoot), Advance (``move_models
+advance``, may shoot after), Rush (``move_models rush``) or Charge (``declare_charge``: the rules move the models,
+the defenders move up to 3", Counter weapons strike first, the charger strikes, the defender may ``strike_back``,
+then the chargers move back 1" or, when a unit was destroyed, the other may ``move_models consolidate`` up to 3").
+Shooting (``shoot``, up to two targets with different weapons). At the end of each round: morale of an army down
+to half or less of its starting units, then the markers are seized; after 4 rounds most markers wins.
 
 Special rules played: ``SPECIAL_RULES``; any other is refused when a scenario loads. Rulings: docs/rulings.md
 "AoF Skirmish".
@@ -67,11 +67,12 @@ from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
 SPECIAL_RULES = frozenset({
-    "Ambush", "AP", "Bane", "Scout", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile", "Impact",
-    "Regeneration", "Relentless", "Reliable", "Rending", "Slow", "Stealth", "Strider", "Surge", "Thrust", "Tough",
+    "Ambush", "AP", "Bane", "Counter", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile", "Impact",
+    "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow", "Stealth", "Strider",
+    "Surge", "Thrust", "Tough", "Unstoppable",
 })
-"""The "Special Rules Reference" rules this ruleset plays. Not yet: Blast, Caster, Counter, Deadly,
-Indirect, Limited, Unstoppable (and other books' rules): a scenario using one is refused at load."""
+"""The "Special Rules Reference" rules this ruleset plays. Not yet: Blast, Caster, Deadly (and other books' rules):
+a scenario using one is refused at load."""
 TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
 """Terrain as played here; elevation (jumping, falling, 4" vertical reach) needs heights the table does not model."""
 DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "ambush", "activate", "action", "shoot",
@@ -668,7 +669,9 @@ class AoFSkirmish(Ruleset):
 
     # --- shooting -----------------------------------------------------------------------------------------------
     def _unfired(self, unit: Unit) -> list[Weapon]:
-        return [wp for wp in unit.profile.ranged_weapons if wp.name not in self.w.fired]
+        """Ranged weapons not fired this activation (nor, Limited, this game)."""
+        return [wp for wp in unit.profile.ranged_weapons if wp.name not in self.w.fired
+                and not (wp.has("Limited") and wp.name in unit.limited_used)]
 
     def _to_shoot(self, unit: Unit) -> list[Event]:
         if self.shooting_targets(unit.id):
@@ -714,13 +717,17 @@ class AoFSkirmish(Ruleset):
                     raise IllegalAction("Shooting", f"{unit.name} has no ranged weapon {name!r}")
                 if name in w.fired:
                     raise IllegalAction("Shooting", f"{name} has already fired this activation")
+                if name in unit.limited_used and unit.profile.weapon(name).has("Limited"):
+                    raise IllegalAction("Limited", f"{name} may only be used once per game")
                 weapons.append(unit.profile.weapon(name))
         if not weapons or not any(attacks.in_range(self.state, unit, target, wp) for wp in weapons):
             raise IllegalAction("Shooting", f"no model of {unit.name} has {target.name} in range and line of "
                                 "sight")
         w.targets.append(target.id)
         w.fired += [wp.name for wp in weapons]
-        events = attacks.shoot(self.state, self.dice, unit, target, weapons)
+        unit.limited_used |= {wp.name for wp in weapons if wp.has("Limited")}
+        events = attacks.shoot(self.state, self.dice, unit, target, weapons,
+                               moved=unit.move_action is MoveAction.ADVANCE)
         if self.shooting_targets(unit.id):
             self.state.pending = Pending(unit.player, "shoot", unit.id)
             return events
@@ -794,10 +801,22 @@ class AoFSkirmish(Ruleset):
                 self._put(target, answer)
                 events.append(Event("move", f"{target.name} moves up to meet the charge",
                                     {"unit": target.id, "positions": [list(p) for p in answer]}))
-        events += attacks.strike(s, self.dice, unit, target, charging=True, fatigued=unit.id in w.fatigued)
+        counter = [wp for wp in target.profile.melee_weapons if wp.has("Counter")]
+        penalty = 0
+        if counter and target.on_table and attacks.strikers(s, target, unit):
+            # Counter: "Strikes first with this weapon when charged, and the charging unit gets -1 total Impact
+            # rolls per model with Counter"
+            penalty = target.models
+            events.append(Event("melee", f"{target.name} strikes first (Counter)", {"unit": target.id}))
+            events += attacks.strike(s, self.dice, target, unit, charging=False,
+                                     fatigued=target.id in w.fatigued, weapons=counter)
+        if unit.on_table:
+            events += attacks.strike(s, self.dice, unit, target, charging=True, fatigued=unit.id in w.fatigued,
+                                     impact_penalty=penalty)
         if unit.id not in w.fatigued:
             w.fatigued.append(unit.id)
-        if target.on_table and attacks.strikers(s, target, unit):
+        if target.on_table and unit.on_table and self._strike_back_weapons(target) and \
+                attacks.strikers(s, target, unit):
             w.stage = "strike_back"
             s.pending = Pending(target.player, "strike_back", target.id)
             return events
@@ -811,10 +830,15 @@ class AoFSkirmish(Ruleset):
         charger = self.state.units[w.melee[0]]
         events = [Event("melee", f"{unit.name} strikes back", {"unit": unit.id})]
         events += attacks.strike(self.state, self.dice, unit, charger, charging=False,
-                                 fatigued=unit.id in w.fatigued)
+                                 fatigued=unit.id in w.fatigued, weapons=self._strike_back_weapons(unit))
         if unit.id not in w.fatigued:
             w.fatigued.append(unit.id)
         return events + self._after_melee()
+
+    def _strike_back_weapons(self, unit: Unit) -> list[Weapon]:
+        """The melee weapons a charged unit strikes back with: all but those that struck first (Counter)."""
+        return [wp for wp in unit.profile.melee_weapons if not wp.has("Counter")
+                and not (wp.has("Limited") and wp.name in unit.limited_used)]
 
     def _after_melee(self) -> list[Event]:
         """"If one of the units is destroyed, the other may move by up to 3", else chargers must move back and

@@ -44,13 +44,15 @@ KNOCKED_OUT = 6
 
 def in_range(state: GameState, shooter: Unit, target: Unit, weapon: Weapon) -> list[int]:
     """Indices of the models of ``shooter`` that may fire ``weapon`` at ``target``: a target model within range
-    (base edge to base edge) and in line of sight ("Shooting": "Models in range and line of sight")."""
+    (base edge to base edge) and in line of sight ("Shooting": "Models in range and line of sight"; Indirect: "may
+    target enemies that are not in line of sight as if in line of sight")."""
     rs, rt = base_radius(shooter.profile), base_radius(target.profile)
     foes = points_of(state, target.id)
     reach = weapon.range or 0.0
+    indirect = weapon.has("Indirect")
     out = []
     for i, p in enumerate(points_of(state, shooter.id)):
-        if any(gap(p, rs, q, rt) <= reach + 1e-6 and sight(state, p, q) for q in foes):
+        if any(gap(p, rs, q, rt) <= reach + 1e-6 and (indirect or sight(state, p, q)) for q in foes):
             out.append(i)
     return out
 
@@ -65,15 +67,16 @@ def in_cover(state: GameState, target: Unit, shooters: list[XY]) -> bool:
 
 @dataclass
 class Strike:
-    """Hits of one weapon (or Impact) on a target, split by the AP they carry."""
+    """Hits of one weapon (or Impact) on a target, split by the AP they carry, and whether the target has cover
+    from them (+1 to Defense)."""
 
     weapon: Weapon | None
     hits: int
     rending: int = 0
+    cover: bool = False
 
 
-def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: bool, far: bool,
-                 sergeant: bool = False) -> int:
+def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: bool, far: bool) -> int:
     """Extra hits from unmodified 6s to hit: Surge (the weapon), Furious (charging), Relentless (shooting over
     9"); each gives 1 extra hit per 6."""
     extra = 0
@@ -86,12 +89,12 @@ def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: 
     return extra
 
 
-def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], cover: bool, thrust: bool,
+def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], thrust: bool,
           label: str) -> tuple[int, list[Event]]:
     """Defense rolls against every strike's hits ("Shooting": "roll one die trying to score their Defense value
     or higher to block"); AP(X) -X, Rending 6s AP(4), Thrust AP(+1) when charging, cover +1 against shooting;
-    Bane re-rolls unmodified 6s; then Regeneration (all models have it; not against Bane or Rending). Returns
-    (wounds, events)."""
+    Bane re-rolls unmodified 6s; then Regeneration (all models have it; not against Bane, Rending or
+    Unstoppable). Returns (wounds, events)."""
     events: list[Event] = []
     wounds = 0
     defense = target.profile.defense
@@ -101,7 +104,7 @@ def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], cover
             if count <= 0:
                 continue
             mods = [Modifier(f"AP({x})", -x)] if x else []
-            if cover:
+            if s.cover:
                 mods.append(Modifier("Cover", +1))
             br = roll_to_block(dice, count, defense, mods, f"{target.name} {what} against {label}")
             events += br.events
@@ -112,8 +115,8 @@ def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], cover
                     again = roll_to_block(dice, sixes, defense, mods, f"{target.name} re-rolls 6s (Bane)")
                     events += again.events
                     failed += again.wounds
-            if failed and target.has("Regeneration") and not (
-                    s.weapon is not None and (s.weapon.has("Bane") or s.weapon.has("Rending"))):
+            if failed and target.all_have("Regeneration") and not (s.weapon is not None and any(
+                    s.weapon.has(r) for r in ("Bane", "Rending", "Unstoppable"))):
                 rolls = dice.d6(failed, f"{target.name} Regeneration")
                 saved = sum(1 for d in rolls if d >= REGENERATION_NEED)
                 events.append(roll_event(f"{target.name} Regeneration", rolls, REGENERATION_NEED, 0, saved))
@@ -188,10 +191,19 @@ def attack_quality(unit: Unit, weapon: Weapon | None) -> int:
     return unit.profile.quality
 
 
-def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: list[Weapon]) -> list[Event]:
+def _unstoppable(weapon: Weapon | None, mods: list[Modifier]) -> list[Modifier]:
+    """Unstoppable: "ignores all negative modifiers to this weapon"."""
+    if weapon is not None and weapon.has("Unstoppable"):
+        return [m for m in mods if m.value >= 0]
+    return mods
+
+
+def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: list[Weapon], moved: bool = False
+          ) -> list[Event]:
     """"Shooting": the models of ``shooter`` in range and line of sight fire ``weapons`` at ``target``: one
-    Quality test per attack (Stealth -1 over 9"), Defense rolls (cover +1), then the wound effects. Each weapon is
-    fired by the models that may fire it (``in_range``)."""
+    Quality test per attack (Stealth -1 over 9"; Indirect -1 after moving (``moved``)), Defense rolls (cover +1;
+    Indirect ignores cover from sight obstructions), then the wound effects. Each weapon is fired by the models that
+    may fire it (``in_range``)."""
     events: list[Event] = []
     strikes: list[Strike] = []
     firing: set[int] = set()
@@ -208,6 +220,9 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
         mods = []
         if far and target.all_have("Stealth"):
             mods.append(Modifier("Stealth", -1))
+        if moved and weapon.has("Indirect"):
+            mods.append(Modifier("Indirect after moving", -1))
+        mods = _unstoppable(weapon, mods)
         attacks = len(idx) * weapon.attacks
         label = f"{shooter.name} shoots {target.name} with {weapon.name}"
         events.append(Event("shoot", f"{label}: {len(idx)} model{'s' if len(idx) != 1 else ''}, {attacks} "
@@ -220,10 +235,11 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
         hits = hr.hits + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": shooter.id, "target": target.id, "weapon": weapon.name, "hits": hits}))
-        strikes.append(Strike(weapon, hits - rending, rending))
+        # cover from the models that fired this weapon; Indirect: only from being inside cover terrain
+        cover = in_cover(state, target, [] if weapon.has("Indirect") else [pts[i] for i in idx])
+        strikes.append(Strike(weapon, hits - rending, rending, cover))
     shooters = [pts[i] for i in sorted(firing)]
-    cover = bool(shooters) and in_cover(state, target, shooters)
-    wounds, evs = block(dice, target, shooter, strikes, cover, False, f"{shooter.name}'s shots")
+    wounds, evs = block(dice, target, shooter, strikes, False, f"{shooter.name}'s shots")
     events += evs
     return events + take_wounds(state, dice, target, wounds, centre(shooters) if shooters else (0.0, 0.0))
 
@@ -236,12 +252,13 @@ def strikers(state: GameState, unit: Unit, enemy: Unit) -> list[int]:
             if any(gap(p, ru, q, re) <= STRIKE_REACH + 1e-6 for q in foes)]
 
 
-def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: bool, fatigued: bool
-           ) -> list[Event]:
-    """"Melee": the models of ``unit`` within 2" of ``enemy`` strike with all melee weapons (Impact(X) first when
-    charging and not fatigued: X dice each, a hit on 2+). Fatigued (or Shaken, "counting as fatigued") models hit
-    only on unmodified 6s. Thrust: +1 to hit and AP(+1) when charging; Furious: 6s to hit deal an extra hit
-    when charging; Fear(X): +X to the wound effect roll."""
+def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: bool, fatigued: bool,
+           weapons: list[Weapon] | None = None, impact_penalty: int = 0) -> list[Event]:
+    """"Melee": the models of ``unit`` within 2" of ``enemy`` strike with all melee weapons (``weapons``: only
+    those; Impact(X) first when charging and not fatigued: X dice each, ``impact_penalty`` fewer in all (Counter),
+    a hit on 2+). Fatigued (or Shaken, "counting as fatigued") models hit only on unmodified 6s. Thrust: +1 to hit
+    and AP(+1) when charging; Furious: 6s to hit deal an extra hit when charging; Fear(X): +X to the wound effect
+    roll; a Limited weapon strikes once per game."""
     idx = strikers(state, unit, enemy)
     events: list[Event] = []
     if not idx:
@@ -249,16 +266,20 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
     strikes: list[Strike] = []
     only = "Fatigue" if fatigued else ("Shaken" if unit.shaken else None)
     impact = unit.profile.value("Impact")
-    if charging and not only and impact:
-        rolls = dice.d6(len(idx) * impact, f"{unit.name} Impact on {enemy.name}")
+    if charging and not only and impact and len(idx) * impact - impact_penalty > 0:
+        rolls = dice.d6(len(idx) * impact - impact_penalty, f"{unit.name} Impact on {enemy.name}")
         hits = sum(1 for d in rolls if d >= IMPACT_NEED)
         events.append(roll_event(f"{unit.name} Impact on {enemy.name}", rolls, IMPACT_NEED, 0, hits))
         strikes.append(Strike(None, hits))
     thrust = False
-    for weapon in unit.profile.melee_weapons:
+    for weapon in unit.profile.melee_weapons if weapons is None else weapons:
+        if weapon.has("Limited"):
+            if weapon.name in unit.limited_used:
+                continue
+            unit.limited_used.add(weapon.name)
         attacks = len(idx) * weapon.attacks
         label = f"{unit.name} strikes {enemy.name} with {weapon.name}"
-        mods = []
+        mods: list[Modifier] = []
         if charging and weapon.has("Thrust"):
             mods.append(Modifier("Thrust", +1))
             thrust = True
@@ -274,7 +295,7 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits}))
         strikes.append(Strike(weapon, hits - rending, rending))
-    wounds, evs = block(dice, enemy, unit, strikes, False, thrust, f"{unit.name}'s strikes")
+    wounds, evs = block(dice, enemy, unit, strikes, thrust, f"{unit.name}'s strikes")
     events += evs
     fear = unit.profile.value("Fear") if wounds > 0 else 0
     pts = points_of(state, unit.id)
