@@ -67,12 +67,12 @@ from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
 SPECIAL_RULES = frozenset({
-    "Ambush", "AP", "Bane", "Counter", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile", "Impact",
-    "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow", "Stealth", "Strider",
-    "Surge", "Thrust", "Tough", "Unstoppable",
+    "Ambush", "AP", "Bane", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile",
+    "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow", "Stealth",
+    "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
 })
-"""The "Special Rules Reference" rules this ruleset plays. Not yet: Blast, Caster, Deadly (and other books' rules):
-a scenario using one is refused at load."""
+"""The "Special Rules Reference" rules this ruleset plays. Not yet: Blast, Caster (and other books' rules): a
+scenario using one is refused at load."""
 TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
 """Terrain as played here; elevation (jumping, falling, 4" vertical reach) needs heights the table does not model."""
 DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "ambush", "activate", "action", "shoot",

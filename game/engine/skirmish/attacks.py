@@ -9,6 +9,7 @@ strikes in a melee: Impact and every melee weapon) are placed together and check
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.engine.attacks import Modifier, roll_to_block, roll_to_hit
@@ -26,6 +27,7 @@ from game.engine.skirmish.loose import (
     sight,
     warband_of,
 )
+from game.engine.special_rules import weapon_value
 from game.engine.state import GameState, Removal, Unit
 
 STRIKE_REACH = 2.0
@@ -90,13 +92,14 @@ def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: 
 
 
 def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], thrust: bool,
-          label: str) -> tuple[int, list[Event]]:
+          label: str) -> tuple[int, list[int], list[Event]]:
     """Defense rolls against every strike's hits ("Shooting": "roll one die trying to score their Defense value
     or higher to block"); AP(X) -X, Rending 6s AP(4), Thrust AP(+1) when charging, cover +1 against shooting;
     Bane re-rolls unmodified 6s; then Regeneration (all models have it; not against Bane, Rending or
-    Unstoppable). Returns (wounds, events)."""
+    Unstoppable). Returns (wounds, the multiplier X of each wound from a Deadly(X) weapon, events)."""
     events: list[Event] = []
     wounds = 0
+    deadly: list[int] = []
     defense = target.profile.defense
     for s in strikes:
         ap = (s.weapon.ap if s.weapon is not None else 0) + (1 if thrust else 0)
@@ -121,23 +124,44 @@ def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], thrus
                 saved = sum(1 for d in rolls if d >= REGENERATION_NEED)
                 events.append(roll_event(f"{target.name} Regeneration", rolls, REGENERATION_NEED, 0, saved))
                 failed -= saved
-            wounds += failed
-    return wounds, events
+            x = _deadly(s.weapon)
+            if x:
+                deadly += [x] * failed
+            else:
+                wounds += failed
+    return wounds, deadly, events
 
 
-def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: XY, fear: int = 0
-                ) -> list[Event]:
+def _deadly(weapon: Weapon | None) -> int:
+    """X of the weapon's Deadly(X), 0 without it."""
+    return weapon_value(weapon, "Deadly") if weapon is not None and weapon.has("Deadly") else 0
+
+
+def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: XY, fear: int = 0,
+                deadly: Sequence[int] = ()) -> list[Event]:
     """Place ``wounds`` on ``unit`` ("Wound Effects", "Groups & Wounds"): while more than one model remains each
     wound goes to one model (the most-wounded, then the nearest to ``source``), which dies once it has as many as
     its Tough value; the last model keeps its markers and, once it has at least its Tough value, rolls one die +
-    markers (+``fear`` in melee, +1 when Shaken): 1-5 Shaken, 6+ (5+X with Tough(X)) Knocked Out."""
-    if wounds <= 0:
+    markers (+``fear`` in melee, +1 when Shaken): 1-5 Shaken, 6+ (5+X with Tough(X)) Knocked Out. ``deadly``: the
+    X of each wound of a Deadly(X) weapon, resolved first: X markers on one model, which do not carry over to another
+    when it dies."""
+    if wounds <= 0 and not deadly:
         return []
     w = warband_of(state)
     models = w.models[unit.id]
     tough = unit.tough
-    taken = wounds
+    taken = wounds + sum(deadly)
     killed = 0
+    extra = 0       # Deadly markers on the last model
+    for x in deadly:
+        if len(models) > 1:
+            i = min(range(len(models)), key=lambda k: (-models[k].wounds, math.dist(models[k].xy, source), k))
+            models[i].wounds += x
+            if models[i].wounds >= tough:
+                del models[i]
+                killed += 1
+        else:
+            extra += x
     while wounds > 0 and len(models) > 1:
         i = min(range(len(models)), key=lambda k: (-models[k].wounds, math.dist(models[k].xy, source), k))
         models[i].wounds += 1
@@ -152,9 +176,9 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
         if unit.id not in w.incoherent:
             w.incoherent.append(unit.id)
     events = [Event("wounds", text, {"unit": unit.id, "wounds": taken, "killed": killed})]
-    if wounds > 0:
+    if wounds + extra > 0:
         last = models[0]
-        last.wounds += wounds
+        last.wounds += wounds + extra
         events += _wound_effect(state, dice, unit, last, fear)
     unit.wounds = max((m.wounds for m in models), default=0)   # the state file's "wounds"
     return events
@@ -239,9 +263,10 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
         cover = in_cover(state, target, [] if weapon.has("Indirect") else [pts[i] for i in idx])
         strikes.append(Strike(weapon, hits - rending, rending, cover))
     shooters = [pts[i] for i in sorted(firing)]
-    wounds, evs = block(dice, target, shooter, strikes, False, f"{shooter.name}'s shots")
+    wounds, deadly, evs = block(dice, target, shooter, strikes, False, f"{shooter.name}'s shots")
     events += evs
-    return events + take_wounds(state, dice, target, wounds, centre(shooters) if shooters else (0.0, 0.0))
+    return events + take_wounds(state, dice, target, wounds, centre(shooters) if shooters else (0.0, 0.0),
+                                deadly=deadly)
 
 
 def strikers(state: GameState, unit: Unit, enemy: Unit) -> list[int]:
@@ -295,8 +320,8 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits}))
         strikes.append(Strike(weapon, hits - rending, rending))
-    wounds, evs = block(dice, enemy, unit, strikes, thrust, f"{unit.name}'s strikes")
+    wounds, deadly, evs = block(dice, enemy, unit, strikes, thrust, f"{unit.name}'s strikes")
     events += evs
-    fear = unit.profile.value("Fear") if wounds > 0 else 0
+    fear = unit.profile.value("Fear") if wounds or deadly else 0
     pts = points_of(state, unit.id)
-    return events + take_wounds(state, dice, enemy, wounds, centre([pts[i] for i in idx]), fear)
+    return events + take_wounds(state, dice, enemy, wounds, centre([pts[i] for i in idx]), fear, deadly)

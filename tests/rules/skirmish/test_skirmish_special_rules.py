@@ -98,3 +98,34 @@ def test_a_weapon_that_is_not_indirect_needs_sight():
     assert g.pending.decision == "activate"          # no target in sight: the Hold ends the activation
     with pytest.raises(IllegalAction):
         g.apply(Shoot(1, "a", "w"))
+
+
+BRUTE = Profile("Brute", 4, 4, 25.4, 25.4, 3, 60, (Weapon("Fists", 1),), ("Tough(3)",))
+
+
+def test_deadly_wounds_go_first_to_one_model_times_x_and_do_not_carry_over():
+    """Deadly(X): "Assign each wound to one model, and multiply it by X. Hits from Deadly must be resolved first,
+    and these wounds don't carry over to other models if the original target is killed"."""
+    b = unit("b", 2, BRUTE, 3)
+    g = skirmish_game([(b, line(10, 30, 3)), (unit("x", 1, WARRIOR, 1), [(40, 5)])])
+    dice = Dice(sequence=[])
+    attacks.take_wounds(g.state, dice, b, 1, (10, 0), deadly=[5])
+    models = g.state.activation.models["b"]
+    assert b.models == 2 and sorted(m.wounds for m in models) == [0, 1]     # 5 on one (2 lost), then 1 on another
+
+
+def test_deadly_on_a_last_model_adds_x_markers():
+    b = unit("b", 2, BRUTE, 1)
+    g = skirmish_game([(b, [(10, 30)]), (unit("x", 1, WARRIOR, 1), [(40, 5)])])
+    dice = Dice(sequence=[2])
+    attacks.take_wounds(g.state, dice, b, 0, (10, 0), deadly=[3])           # 3 markers: it rolls 2 + 3 = 5 < 8
+    assert g.state.activation.models["b"][0].wounds == 3 and b.shaken and dice.consumed == 1
+
+
+def test_a_deadly_weapon_shoots_with_its_multiplier():
+    sniper = Profile("Marksman", 4, 4, 25.4, 25.4, 1, 30, (Weapon("Long Rifle", 1, 30.0, ("Deadly(3)",)),))
+    m, b = unit("m", 1, sniper, 1), unit("b", 2, BRUTE, 2)
+    g = skirmish_game([(m, [(10, 5)]), (b, line(10, 25, 2))])
+    dice = Dice(sequence=[5, 1])                              # a hit, a failed block: 3 wounds on one Brute
+    events = attacks.shoot(g.state, dice, m, b, [sniper.weapon("Long Rifle")])
+    assert b.models == 1 and any(e.kind == "wounds" and e.data["killed"] == 1 for e in events)
