@@ -8,6 +8,7 @@ highlights are drawn over the table (units ringed model by model, areas, points,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
@@ -17,8 +18,8 @@ from game.engine.skirmish.loose import base_radius, warband_of
 from game.tutorial import LessonRun
 from game.ui import palette
 from game.ui.layout import BattleLayout
+from game.ui.lesson_panel import GOAL, HIGHLIGHT, LessonPanel, lesson_text, notes_after
 from game.ui.overlays import pulse
-from game.ui.scenes.lesson import GOAL, HIGHLIGHT, LessonPanel, lesson_text, next_lesson, notes_after
 from game.ui.scenes.skirmish_battle import SkirmishBattleScene
 
 if TYPE_CHECKING:
@@ -28,10 +29,12 @@ if TYPE_CHECKING:
 class SkirmishLessonScene(SkirmishBattleScene):
     """A lesson of loose models being played (see the module docstring)."""
 
-    def __init__(self, app: Window, run: LessonRun) -> None:
+    def __init__(self, app: Window, run: LessonRun, next_lesson: Callable[[Window, LessonRun], None]) -> None:
         super().__init__(app, run.game, None, list(run.lesson.scenario.terrain_kinds))
         self.run = run
         """The lesson: the only way the game changes."""
+        self.next_lesson = next_lesson
+        """Opens the lesson after this one (``game.ui.scenes.lesson.next_lesson``: it knows every lesson scene)."""
         self.results_shown = True          # the lesson panel says when the game is over
         self.lesson_panel: LessonPanel | None = None
         self.notes: list[tuple[str, str]] = [("note", run.lesson.intro)] if run.lesson.intro else []
@@ -102,7 +105,7 @@ class SkirmishLessonScene(SkirmishBattleScene):
             self._show_lesson()
         elif key == "skip":
             if self.run.finished:
-                next_lesson(self.app, self.run)
+                self.next_lesson(self.app, self.run)
                 return
             out = self.run.skip()
             self.notes = notes_after(self.run, self.notes, out)
