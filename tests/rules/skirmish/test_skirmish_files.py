@@ -30,14 +30,14 @@ objectives: [{x: 24, y: 24}]
 start: {round: 1, player: 1, phase: activation}
 armies:
   - player: 1
-    include: INCLUDE/skirmish_aldmark_warband.yaml
+    include: INCLUDE/skirmish/aldmark_warband.yaml
     units:
       - id: swords
         profile: Canton Swordsmen
         models: 4
         positions: [{x: 10, y: 5}, {x: 11, y: 5}, {x: 12, y: 5}, {x: 13, y: 5}]
   - player: 2
-    include: INCLUDE/skirmish_redtusk_warband.yaml
+    include: INCLUDE/skirmish/redtusk_warband.yaml
     units:
       - id: warriors
         profile: Redtusk Warriors
