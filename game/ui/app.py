@@ -111,12 +111,13 @@ class App(Window):
         from game.record import load_record
         from game.replay import ReplayCursor
         from game.saves import refusal
-        from game.ui.decisions import replay_refusal, window_refusal
+        from game.ui.decisions import window_refusal
         from game.ui.scenes.replay import ReplayScene
+        from game.ui.scenes.skirmish_replay import SkirmishReplayScene
 
         try:
             cursor = ReplayCursor(load_record(Path(path)))
-            why = window_refusal(cursor.scenario.ruleset) or replay_refusal(cursor.scenario.ruleset)
+            why = window_refusal(cursor.scenario.ruleset)
             if why is not None:
                 self.show_menu(refusal(Path(path), [why], "replay"))
                 return False
@@ -126,6 +127,9 @@ class App(Window):
         except Exception as e:  # noqa: BLE001 - whatever the file holds, the window stays open and says why
             self.show_menu(refusal(Path(path), [f"{type(e).__name__}: {e}"], "replay"))
             return False
+        if cursor.scenario.ruleset == "aof-skirmish":     # loose models: the skirmish battle screen, watch only
+            self.switch(SkirmishReplayScene(self, cursor, Path(path)))
+            return True
         self.switch(ReplayScene(self, cursor, Path(path)))
         return True
 

@@ -81,15 +81,6 @@ def window_refusal(ruleset_id: str) -> str | None:
             f"its decisions {', '.join(missing)}. Play it headless with python main.py autoplay, check and run.")
 
 
-def replay_refusal(ruleset_id: str) -> str | None:
-    """Why the replay viewer cannot show a record of ``ruleset_id`` (it draws regiments in formation: AoF:
-    Skirmish's loose models are played in their own battle screen, replayed headless), or None."""
-    if ruleset_id == "aof-skirmish":
-        return ("the replay viewer does not show Age of Fantasy: Skirmish's loose models yet; check the record with "
-                "python main.py check RECORD, or write its final state with python main.py run")
-    return None
-
-
 # --- spells ---------------------------------------------------------------------------------------------------
 def cast_options(scene: BattleSceneLike) -> list[CastSpell]:
     """Every spell the deciding player may try now (empty when magic is not in this game)."""

@@ -102,20 +102,31 @@ def test_deployment_with_real_input(driver_factory) -> None:  # type: ignore[no-
     assert isinstance(game.history[-1], PlaceModels) and game.history[-1].unit == "landvogt"
 
 
-def test_the_replay_viewer_refuses_a_skirmish_record_with_the_reason(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_replay_viewer_steps_through_a_skirmish_record(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A skirmish record is watched in the skirmish battle screen: Right steps on, End goes to the last position,
+    the models stand where the record put them; nothing can be played there."""
     from game.autoplay import play_out
     from game.engine.dice import Dice
     from game.engine.game import Game
+    from game.engine.skirmish.loose import points_of
     from game.saves import save_game
     from game.scenario import load_scenario, new_game_state
+    from game.ui.scenes.skirmish_replay import SkirmishReplayScene
     game = Game.start(new_game_state(load_scenario(PLACED)), Dice(seed=2))
     play_out(game, 2)
     path = tmp_path / "g.yaml"
     save_game(game, PLACED, path)
     d = driver_factory(seed=1)
     d.frames(2)
-    assert d.app.watch_replay(path) is False
-    assert "does not show Age of Fantasy: Skirmish" in (getattr(d.scene, "message", "") or "")
+    assert d.app.watch_replay(path) is True
+    scene = d.scene
+    assert isinstance(scene, SkirmishReplayScene) and scene.index == 0
+    d.key(pygame.K_RIGHT)
+    assert scene.index == 1
+    d.click_button(scene.actions.buttons["end"])
+    assert scene.index == scene.cursor.length == len(game.history)
+    assert points_of(scene.game.state, "swords") == points_of(game.state, "swords")
+    assert scene.game.state.game_over and len(scene.cursor.record.actions) == len(game.history)
 
 
 def test_the_skirmish_lesson_with_real_input(driver_factory) -> None:  # type: ignore[no-untyped-def]
