@@ -92,6 +92,7 @@ class SkirmishBattleScene(Scene):
         self._key: object = None
         self.results_shown = False
         """The results were shown once (coming back looks at the table)."""
+        self._target_cache: tuple[object, set[str]] = (None, set())
 
     @property
     def ruleset(self) -> AoFSkirmish:
@@ -178,14 +179,20 @@ class SkirmishBattleScene(Scene):
         self._refresh()
 
     def _targets(self) -> set[str]:
+        """The enemies the unit being activated may charge (action) or shoot (shoot), asked of the engine once per
+        decision (a charge's reach is a whole charge move worked out)."""
         p = self.game.pending
-        if p is None or p.unit is None:
-            return set()
-        if p.decision == "action":
-            return set(self.ruleset.charge_targets(p.unit))
-        if p.decision == "shoot":
-            return set(self.ruleset.shooting_targets(p.unit))
-        return set()
+        key = (p, len(self.game.history), id(self.game))
+        if self._target_cache[0] == key:
+            return self._target_cache[1]
+        out: set[str] = set()
+        if p is not None and p.unit is not None:
+            if p.decision == "action":
+                out = set(self.ruleset.charge_targets(p.unit))
+            elif p.decision == "shoot":
+                out = set(self.ruleset.shooting_targets(p.unit))
+        self._target_cache = (key, out)
+        return out
 
     def _refresh(self) -> None:
         """Texts of the top bar, the buttons of the decision, the card."""
