@@ -39,7 +39,7 @@ IMPACT_NEED = 2
 REGENERATION_NEED = 5
 """Regeneration: "On a 5+ it is ignored"."""
 RENDING_AP = 4
-"""Rending: "on unmodified results of 6 to hit, those hits get AP(+4)"."""
+"""Rending: "on unmodified results of 6 to hit, those hits get AP(+4)" (added to the weapon's AP)."""
 KNOCKED_OUT = 6
 """Wound effects: 6+ Knocked Out (5+X with Tough(X))."""
 
@@ -76,6 +76,8 @@ class Strike:
     hits: int
     rending: int = 0
     cover: bool = False
+    ap_bonus: int = 0
+    """Thrust: AP(+1) when charging."""
 
 
 def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: bool, far: bool) -> int:
@@ -91,10 +93,10 @@ def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: 
     return extra
 
 
-def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], thrust: bool,
+def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike],
           label: str) -> tuple[int, list[int], list[Event]]:
     """Defense rolls against every strike's hits ("Shooting": "roll one die trying to score their Defense value
-    or higher to block"); AP(X) -X, Rending 6s AP(4), Thrust AP(+1) when charging, cover +1 against shooting;
+    or higher to block"); AP(X) -X, Rending 6s AP(+4), Thrust AP(+1) when charging, cover +1 against shooting;
     Bane re-rolls unmodified 6s; then Regeneration (all models have it; not against Bane, Rending or
     Unstoppable). Returns (wounds, the multiplier X of each wound from a Deadly(X) weapon, events)."""
     events: list[Event] = []
@@ -102,8 +104,8 @@ def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike], thrus
     deadly: list[int] = []
     defense = target.profile.defense
     for s in strikes:
-        ap = (s.weapon.ap if s.weapon is not None else 0) + (1 if thrust else 0)
-        for count, x, what in ((s.hits, ap, "Defense"), (s.rending, max(ap, RENDING_AP), "Defense (Rending 6s)")):
+        ap = (s.weapon.ap if s.weapon is not None else 0) + s.ap_bonus
+        for count, x, what in ((s.hits, ap, "Defense"), (s.rending, ap + RENDING_AP, "Defense (Rending 6s)")):
             if count <= 0:
                 continue
             mods = [Modifier(f"AP({x})", -x)] if x else []
@@ -263,7 +265,7 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
         cover = in_cover(state, target, [] if weapon.has("Indirect") else [pts[i] for i in idx])
         strikes.append(Strike(weapon, hits - rending, rending, cover))
     shooters = [pts[i] for i in sorted(firing)]
-    wounds, deadly, evs = block(dice, target, shooter, strikes, False, f"{shooter.name}'s shots")
+    wounds, deadly, evs = block(dice, target, shooter, strikes, f"{shooter.name}'s shots")
     events += evs
     return events + take_wounds(state, dice, target, wounds, centre(shooters) if shooters else (0.0, 0.0),
                                 deadly=deadly)
@@ -296,7 +298,6 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
         hits = sum(1 for d in rolls if d >= IMPACT_NEED)
         events.append(roll_event(f"{unit.name} Impact on {enemy.name}", rolls, IMPACT_NEED, 0, hits))
         strikes.append(Strike(None, hits))
-    thrust = False
     for weapon in unit.profile.melee_weapons if weapons is None else weapons:
         if weapon.has("Limited"):
             if weapon.name in unit.limited_used:
@@ -305,9 +306,9 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
         attacks = len(idx) * weapon.attacks
         label = f"{unit.name} strikes {enemy.name} with {weapon.name}"
         mods: list[Modifier] = []
-        if charging and weapon.has("Thrust"):
+        thrust = charging and weapon.has("Thrust")
+        if thrust:
             mods.append(Modifier("Thrust", +1))
-            thrust = True
         events.append(Event("info", f"{label}: {len(idx)} model{'s' if len(idx) != 1 else ''}, {attacks} attacks"
                             + (f" (hit only on 6: {only})" if only else ""),
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "models": idx,
@@ -319,8 +320,8 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
         hits = hr.hits + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits}))
-        strikes.append(Strike(weapon, hits - rending, rending))
-    wounds, deadly, evs = block(dice, enemy, unit, strikes, thrust, f"{unit.name}'s strikes")
+        strikes.append(Strike(weapon, hits - rending, rending, ap_bonus=1 if thrust else 0))
+    wounds, deadly, evs = block(dice, enemy, unit, strikes, f"{unit.name}'s strikes")
     events += evs
     fear = unit.profile.value("Fear") if wounds or deadly else 0
     pts = points_of(state, unit.id)

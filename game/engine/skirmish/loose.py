@@ -272,6 +272,26 @@ def free_spot(state: GameState, unit_id: str, index: int, p: XY, r: float, other
     return None
 
 
+def _to_segment(q: XY, a: XY, b: XY) -> float:
+    """Inches from ``q`` to the segment ``a``-``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / length2))
+    return math.hypot(q[0] - (a[0] + t * dx), q[1] - (a[1] + t * dy))
+
+
+def path_through(state: GameState, unit_id: str, a: XY, b: XY, r: float) -> str | None:
+    """The name of a unit whose model's base a base of radius ``r`` moving straight from ``a`` to ``b`` passes
+    through (the models of ``unit_id`` itself excepted), or None: only Flying "may move through units"."""
+    for uid, pts in all_points(state).items():
+        if uid == unit_id:
+            continue
+        ro = base_radius(state.units[uid].profile)
+        if any(_to_segment(q, a, b) < r + ro - 1e-3 for q in pts):
+            return state.units[uid].name
+    return None
+
+
 def all_points(state: GameState) -> dict[str, list[XY]]:
     """Model centres of every unit on the table, by unit id."""
     w = warband_of(state)

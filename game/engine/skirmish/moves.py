@@ -24,6 +24,7 @@ from game.engine.skirmish.loose import (
     crosses,
     free_spot,
     gap,
+    path_through,
     pieces_with,
     points_of,
 )
@@ -107,6 +108,10 @@ def check_move(state: GameState, unit: Unit, end: Sequence[XY], limit: float, *,
                 if crosses(piece, a, b, r * 0.5):
                     raise IllegalAction("Movement", f"a model of {unit.name} would move through {piece.name} "
                                         "(impassable)")
+            through = path_through(state, unit.id, a, b, r)
+            if through is not None:
+                raise IllegalAction("Movement", f"model {i + 1} of {unit.name} would move through {through} (only "
+                                    "Flying models move through units)")
             if any(crosses(p, a, b, r) for p in pieces_with(state, DIFFICULT)):
                 crossed_difficult = True
             if any(crosses(p, a, b, r) for p in pieces_with(state, DANGEROUS)):
@@ -186,7 +191,8 @@ def _legal_spot(state: GameState, unit: Unit, i: int, p: XY, origin: XY, current
     others[unit.id] = trial
     if free_spot(state, unit.id, i, p, r, others) is not None:
         return False
-    if not ignores_terrain(unit) and any(crosses(t, origin, p, r * 0.5) for t in pieces_with(state, IMPASSABLE)):
+    if not ignores_terrain(unit) and (any(crosses(t, origin, p, r * 0.5) for t in pieces_with(state, IMPASSABLE))
+                                      or path_through(state, unit.id, origin, p, r) is not None):
         return False
     return coherency_problem(trial, r) is None
 
@@ -251,7 +257,8 @@ def _group_free(state: GameState, unit: Unit, start: Sequence[XY], end: list[XY]
     if ignores_terrain(unit):
         return True
     return not any(crosses(t, a, b, r * 0.5) for t in pieces_with(state, IMPASSABLE)
-                   for a, b in zip(start, end, strict=True))
+                   for a, b in zip(start, end, strict=True)) and \
+        all(path_through(state, unit.id, a, b, r) is None for a, b in zip(start, end, strict=True))
 
 
 def charge_positions(state: GameState, unit: Unit, target: Unit, limit: float) -> list[XY]:

@@ -74,7 +74,7 @@ def test_units_may_only_be_within_1_inch_of_other_units_when_charging():
     warband_of(g.state).models["b"][0].y = 20.0       # b's first model 9" from a's (edge to edge)
     with pytest.raises(IllegalAction, match="within 1\" of Warrior \\(b\\) \\(0.50\"\\)"):
         g.apply(move(1, "a", "rush", shifted(pts, 0, 8.5)))
-    with pytest.raises(IllegalAction, match="overlapping a model of Warrior \\(b\\)"):
+    with pytest.raises(IllegalAction, match="would move through Warrior \\(b\\)"):
         g.apply(move(1, "a", "rush", shifted(pts, 0, 9.5)))
     g.apply(move(1, "a", "rush", shifted(pts, 0, 8.0)))     # 1" away: allowed
 
@@ -104,3 +104,19 @@ def test_hold_ends_the_activation_of_a_unit_without_targets_and_players_alternat
     g.apply(Done(1))
     assert g.pending.player == 2 and g.pending.decision == "activate"
     assert warband_of(g.state).activated == ["a"]
+
+
+def test_models_do_not_move_through_other_units_but_flying_ones_do():
+    """Flying: "May move through units and terrain" (so others may not: docs/rulings.md)."""
+    flyer = Profile("Bat", 4, 4, 25.4, 25.4, 1, 30, (Weapon("Fangs", 1),), ("Flying",))
+    a, b, f = unit("a", 1, WARRIOR, 1), unit("b", 2, WARRIOR, 1), unit("f", 1, flyer, 1)
+    g = skirmish_game([(a, [(10, 10)]), (f, [(12, 8)]), (b, [(12, 14)])])
+    g.apply(Activate(1, "a"))
+    with pytest.raises(IllegalAction, match="would move through Warrior \\(b\\)"):
+        g.apply(move(1, "a", "rush", [(14, 19)]))        # straight through the orc at (12, 14)
+    g.apply(Done(1))
+    g.apply(Activate(2, "b"))
+    g.apply(Done(2))
+    g.apply(Activate(1, "f"))
+    g.apply(move(1, "f", "rush", [(12, 19)]))            # over the orc
+    assert points_of(g.state, "f") == [(12, 19)]
