@@ -265,8 +265,10 @@ def charge_positions(state: GameState, unit: Unit, target: Unit, limit: float) -
     """Where the charging models end (AoF: Skirmish "Melee"; docs/rulings.md): the unit first moves as a group
     straight towards the target (from its model nearest the target towards that target model) until the two
     bases touch or something is in the way, then every model moves on into base contact, or as close as
-    possible, each within ``limit`` of where it started. Coherency is kept throughout. Raises ``IllegalAction``
-    ("Movement") when no charging model is within ``limit`` of the target."""
+    possible, each within ``limit`` of where it started; when the group was stopped before the bases touched,
+    the models moving on their own from where they stand are taken instead if more of them end in contact.
+    Coherency is kept throughout. Raises ``IllegalAction`` ("Movement") when no charging model is within ``limit``
+    of the target."""
     r, rt = base_radius(unit.profile), base_radius(target.profile)
     start = points_of(state, unit.id)
     foes = points_of(state, target.id)
@@ -285,7 +287,17 @@ def charge_positions(state: GameState, unit: Unit, target: Unit, limit: float) -
         if _group_free(state, unit, start, trial, target.id):
             group = trial
             break
-    return pile_in(state, unit, target, start, group, limit)
+    grouped = pile_in(state, unit, target, start, group, limit)
+    if group == start:
+        return grouped
+    # something stopped the group early: each model on its own from where it stands may do better
+    alone = pile_in(state, unit, target, start, list(start), limit)
+    return alone if _in_contact_count(alone, r, foes, rt) > _in_contact_count(grouped, r, foes, rt) else grouped
+
+
+def _in_contact_count(points: Sequence[XY], r: float, foes: Sequence[XY], rf: float) -> int:
+    """How many of ``points`` (bases of radius ``r``) touch a base at one of ``foes``."""
+    return sum(1 for p in points if any(gap(p, r, q, rf) <= CONTACT for q in foes))
 
 
 def close_in(state: GameState, unit: Unit, charger: Unit) -> list[XY]:
