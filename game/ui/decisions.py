@@ -69,9 +69,6 @@ def window_refusal(ruleset_id: str) -> str | None:
     from game.engine.rulesets import RULESETS
 
     factory = RULESETS.get(ruleset_id)
-    refused: str | None = getattr(factory, "window_refusal", None)
-    if refused is not None:
-        return refused
     asked: frozenset[str] | None = getattr(factory, "decisions", None)
     missing = sorted(asked - WINDOW_DECISIONS) if asked is not None else []
     if not missing:

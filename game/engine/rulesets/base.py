@@ -139,9 +139,6 @@ class Ruleset(ABC):
     decisions: ClassVar[frozenset[str] | None] = None
     """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
     ruleset with decisions it cannot present)."""
-    window_refusal: ClassVar[str | None] = None
-    """Why the window cannot present this ruleset's game yet although its decision names are ones it knows
-    (AoF: Skirmish's loose models), or None."""
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
