@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from game import skirmish_play
 from game.engine import magic, side_missions
 from game.engine.actions import (
     Action,
@@ -51,6 +52,8 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
 from game.engine.objectives import free_area, placement_point
+from game.engine.skirmish.invariants import loose_problems
+from game.engine.skirmish.loose import Warband
 from game.engine.state import GameState, MoveAction, Pending, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 from geometry.shapes import overlap_area
@@ -83,6 +86,8 @@ class RandomPlayer:
         p = game.pending
         if p is None:
             raise RuntimeError("the game is over")
+        if isinstance(game.state.activation, Warband):   # AoF: Skirmish's loose models
+            return skirmish_play.choose(game, self.rng, simple=False)
         step = _CHOOSERS.get(p.decision)
         action = step(self, game, p) if step is not None else None
         return action if action is not None else Done(p.player)
@@ -480,6 +485,8 @@ def state_is_consistent(state: GameState) -> list[str]:
     (``close_combat.awaiting_pursuit``); everything on the table; model counts never negative and never above the
     starting size.
     """
+    if isinstance(state.activation, Warband):
+        return loose_problems(state)   # AoF: Skirmish: loose models, coherency
     problems: list[str] = []
     scene = state.scene
     on = [u for u in state.units.values() if u.on_table]

@@ -56,8 +56,12 @@ from game.engine.profiles import KNOWN_RULES, UPGRADES, VALUE_OPTIONAL, Profile,
 from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets import unplayable
 from game.engine.rulesets.base import ListedUnit
+from game.engine.rulesets.skirmish import ID as SKIRMISH_ID
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
+from game.engine.skirmish.loose import LooseModel, Warband
+from game.engine.skirmish.loose import base_radius as loose_radius
+from game.engine.skirmish.loose import coherency_problem as loose_coherency
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, Table, make_unit
 from game.engine.transport import model_spaces
@@ -150,6 +154,9 @@ class UnitSpec:
     """Id of a Transport of the same army the unit starts inside (rulebook "Transport(X)"), or None."""
     pose: Pose | None = None
     """Where it starts (centre in inches, facing in degrees); None to deploy during the game."""
+    positions: tuple[tuple[float, float], ...] = ()
+    """AoF: Skirmish: where each model starts, (x, y) inches (loose models have no formation); empty to deploy
+    during the game."""
 
     @property
     def formation_per_row(self) -> int:
@@ -275,7 +282,8 @@ class Scenario:
         """True if some unit must be placed during the game: it has no pose, is not a hero joined to a unit and does
         not start inside a Transport."""
         joined = self.joined_heroes()
-        return any(u.pose is None and u.id not in joined and u.embarked_in is None for _, u in self.units())
+        return any(u.pose is None and not u.positions and u.id not in joined and u.embarked_in is None
+                   for _, u in self.units())
 
 
 @dataclass(frozen=True)
@@ -627,6 +635,13 @@ class PoseModel(_Model):
     facing: Number
 
 
+class PointModel(_Model):
+    """``{x, y}``: a model's centre (AoF: Skirmish), inches."""
+
+    x: Number
+    y: Number
+
+
 class UnitModel(_Model):
     """One unit of an army."""
 
@@ -638,6 +653,7 @@ class UnitModel(_Model):
     joined_by: Text | None = None
     embarked_in: Text | None = None
     pose: PoseModel | None = None
+    positions: Annotated[list[PointModel], Field(max_length=MAX_MODELS_PER_UNIT)] | None = None
 
 
 class SpellHitsModel(_Model):
@@ -1202,6 +1218,7 @@ def _load_unit(uraw: Any, uloc: Loc, doc: _Doc, profiles: dict[str, Profile], br
         joined_by=um.joined_by,
         embarked_in=um.embarked_in,
         pose=Pose(float(um.pose.x), float(um.pose.y), float(um.pose.facing)) if um.pose else None,
+        positions=tuple((float(p.x), float(p.y)) for p in um.positions or ()),
     )
     profile = profiles.get(um.profile)
     if profile is None:
@@ -1252,6 +1269,8 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     start = _check_start(doc, start_m, rounds, entries, out)
     mission, markers = _check_mission(doc, data, table, terrain, out)
     _check_ruleset_rules(doc, _field(ScenarioTopModel, data, "ruleset", ""), entries, terrain, start_m, out)
+    if table is not None:
+        _check_loose(doc, _field(ScenarioTopModel, data, "ruleset", ""), entries, table, terrain, out)
     _check_ruleset_game(doc, data, mission, out)
     _check_ruleset_armies(doc, data, armies, entries, out)
 
@@ -1407,6 +1426,53 @@ def upgrade_problems(upgrades: Iterable[str], content: RulesetContent) -> list[s
             out.append(f"{content.title} has no {up} upgrade here; it plays: "
                        f"{', '.join(sorted(content.upgrades)) or 'none'}" + (f" ({hint})" if hint else ""))
     return out
+
+
+def _check_loose(doc: _Doc, ruleset: str, entries: list[_UnitEntry], table: Table, terrain: list[TerrainShape],
+                 out: list[_Problem]) -> None:
+    """AoF: Skirmish's loose models (issue 18): units are placed by ``positions`` (one ``{x, y}`` per model, each
+    base on the table, off impassable terrain, not overlapping, in coherency), never by ``pose``, and the table
+    lets the armies deploy 24" apart ("The Battlefield"); other rulesets place units by ``pose`` only."""
+    loose = ruleset == SKIRMISH_ID
+    if loose and min(table.width, table.depth) < 48.0:
+        out.append(doc.problem(("table",), "AoF: Skirmish is played on a 4'x4' table (48 x 48); on a smaller one "
+                               "the armies must still deploy at least 24\" apart: both sides need 48\""))
+    placed: list[tuple[str, Profile, list[tuple[float, float]]]] = []
+    for e in entries:
+        loc: Loc = ("armies", e.army, "units", e.index)
+        if not loose:
+            if e.spec.positions:
+                out.append(doc.problem(loc + ("positions",), "model positions are for loose models (ruleset: "
+                                       f"{SKIRMISH_ID}); place this unit with pose"))
+            continue
+        for key, bad in (("pose", e.spec.pose is not None), ("per_row", e.spec.per_row is not None),
+                         ("joined_by", e.spec.joined_by is not None), ("embarked_in", e.spec.embarked_in is not None)):
+            if bad:
+                out.append(doc.problem(loc + (key,), f"AoF: Skirmish has loose models: no {key} (give positions: "
+                                       "[{x, y}, ...], one per model, or leave them out to deploy in the game)"))
+        if not e.spec.positions or e.profile is None:
+            continue
+        pts = list(e.spec.positions)
+        if len(pts) != e.spec.models:
+            out.append(doc.problem(loc + ("positions",), f"{len(pts)} positions for {e.spec.models} models"))
+            continue
+        r = loose_radius(e.profile)
+        for i, (x, y) in enumerate(pts):
+            if not (r - _EDGE_EPS <= x <= table.width - r + _EDGE_EPS and r - _EDGE_EPS <= y
+                    <= table.depth - r + _EDGE_EPS):
+                out.append(doc.problem(loc + ("positions", i), "the model's base is not fully on the table"))
+            for t in terrain:
+                if IMPASSABLE in t.traits and t.shape.distance(shapely.Point(x, y)) < r - 1e-3:
+                    out.append(doc.problem(loc + ("positions", i), f"the model stands in impassable terrain "
+                                           f"{t.name!r}"))
+        why = loose_coherency(pts, r)
+        if why is not None:
+            out.append(doc.problem(loc + ("positions",), f"not in coherency: {why}"))
+        for oid, oprof, opts in placed:
+            ro = loose_radius(oprof)
+            if any(math.dist(p, q) < r + ro - 1e-3 for p in pts for q in opts):
+                out.append(doc.problem(loc + ("positions",), f"a model's base overlaps unit {oid!r}"))
+        placed.append((e.spec.id, e.profile, pts))
 
 
 def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None, out: list[_Problem]) -> None:
@@ -1686,7 +1752,8 @@ def _check_start(doc: _Doc, start_m: StartModel | None, rounds: int | None, entr
         out.append(doc.problem(("start", "round"), f"deployment comes before round 1: must be 1, got {start_m.round}"))
     joined = {e.spec.joined_by for e in entries if e.spec.joined_by is not None}
     undeployed = [e.spec.id for e in entries
-                  if e.spec.pose is None and e.spec.id not in joined and e.spec.embarked_in is None]
+                  if e.spec.pose is None and not e.spec.positions and e.spec.id not in joined
+                  and e.spec.embarked_in is None]
     if phase is not Phase.DEPLOYMENT and undeployed:
         shown = ", ".join(undeployed[:5]) + (", ..." if len(undeployed) > 5 else "")
         out.append(doc.problem(("start", "phase"), f"units without a pose ({shown}) can only be placed in the "
@@ -1820,7 +1887,7 @@ def new_game_state(scenario: Scenario) -> GameState:
         rnd, player, phase, step = 1, 1, Phase.DEPLOYMENT, Step.DEPLOY
     else:
         rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
-    return GameState(
+    state = GameState(
         name=scenario.name,
         ruleset=scenario.ruleset,
         table=scenario.table,
@@ -1843,6 +1910,14 @@ def new_game_state(scenario: Scenario) -> GameState:
         magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
                               {p: dict(a.spells) for p, a in scenario.armies.items()}),
     )
+    if scenario.ruleset == SKIRMISH_ID:
+        # loose models: each model's position lives in the warband state, the unit's pose marks their centre
+        state.activation = Warband(models={spec.id: [LooseModel(x, y) for x, y in spec.positions]
+                                           for _, spec in scenario.units() if spec.positions})
+        for uid, ms in state.activation.models.items():
+            unit = state.units[uid]
+            unit.pose = Pose(sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms), 0.0)
+    return state
 
 
 __all__ = [

@@ -25,6 +25,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from game import skirmish_play
 from game.ai.candidates import move_candidates
 from game.ai.evaluate import evaluate
 from game.ai.rollout import play_through_next_turn, play_to_turn_end
@@ -57,6 +58,7 @@ from game.engine.deployment import zone_polygon
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
+from game.engine.skirmish.loose import Warband
 from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
@@ -114,6 +116,10 @@ class SearchPlayer:
         p = game.pending
         if p is None:
             raise RuntimeError("the game is over")
+        if isinstance(game.state.activation, Warband):
+            # AoF: Skirmish's loose models: the search knows formations only; it plays the simple player's
+            # heuristics there (game.skirmish_play)
+            return skirmish_play.choose(game, self.rng, simple=True)
         me = p.player
         view = seat_view(game, me, self.rng)
         return self._legal_or_fallback(view, self._decide(view, me))

@@ -422,12 +422,36 @@ class AllocateTokens(Action):
     """Dispel tokens put in the pool (pooled)."""
 
 
+# --- loose models (Age of Fantasy: Skirmish; game.engine.rulesets.skirmish) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceModels(Action):
+    """AoF: Skirmish "Deployment" and "Ambush": place every model of ``unit`` at ``positions`` (one point per
+    model, inches)."""
+
+    type: ClassVar[str] = "place_models"
+    unit: str
+    positions: tuple[TablePoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveModels(Action):
+    """AoF: Skirmish "Activation", "Movement": ``unit`` takes ``action`` (``advance`` or ``rush``; ``consolidate``
+    after a melee) and each of its models moves straight to its point of ``positions`` (in model order)."""
+
+    type: ClassVar[str] = "move_models"
+    unit: str
+    action: str
+    positions: tuple[TablePoint, ...]
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
                 Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge,
-                ShootPoint, SelectSideMission, Activate, StrikeBack)
+                ShootPoint, SelectSideMission, Activate, StrikeBack, PlaceModels, MoveModels)
 }
 """Every action type by its record name."""
 
@@ -561,6 +585,13 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
             pass
         elif f.name in ("boost", "tokens", "casters"):
             value = _token_list(value, path, f.name == "casters")
+        elif f.name == "positions":
+            if not isinstance(value, list) or not value:
+                raise ActionFormatError(f"{path}: must be a non-empty list of points {{x, y}}")
+            if len(value) > MAX_PATH_POSES:
+                raise ActionFormatError(f"{path}: {len(value)} points; at most {MAX_PATH_POSES} "
+                                        "(docs/formats.md \"Limits\")")
+            value = tuple(_table_point(p, f"{path}[{i}]") for i, p in enumerate(value))
         elif f.name == "point":
             if value is not None:
                 value = _table_point(value, path)

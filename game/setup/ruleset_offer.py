@@ -100,6 +100,12 @@ def playable() -> list[str]:
     return sorted(RULESETS, key=lambda r: (r != DEFAULT, r))
 
 
+def setup_refusal(ruleset_id: str) -> str | None:
+    """Why the battle set-up cannot build a battle of the playable ruleset ``ruleset_id`` (``Ruleset.setup_refusal``:
+    AoF: Skirmish's loose models), or None."""
+    return getattr(RULESETS[ruleset_id], "setup_refusal", None)
+
+
 def planned() -> list[tuple[str, str, str]]:
     """Rulesets known by name but not playable yet, as (id, title, why), by id."""
     return [(r, title, unplayable(r)) for r, title in sorted(PLANNED.items()) if r not in RULESETS]
@@ -215,4 +221,4 @@ def _missing(pieces: Sequence[TerrainPieceSpec], traits: frozenset[str]) -> str:
 
 
 __all__ = ["LOOKALIKE", "MISSION_KEYS", "RulesetOffer", "fit_kind", "fit_terrain", "list_problems", "offer",
-           "planned", "playable", "rules_not_played"]
+           "planned", "playable", "rules_not_played", "setup_refusal"]

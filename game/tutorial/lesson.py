@@ -527,7 +527,7 @@ def _expect(raw: Mapping[str, Any], loc: Loc, c: _Checker) -> Expect | None:
         elif key == "near":
             near = _near(value, kloc, c)
             ok = ok and near is not None
-            if kind not in ("move", "consolidate"):
+            if kind not in ("move", "consolidate", "move_models"):   # move_models: loose models (AoF: Skirmish)
                 c.add(kloc, "only a move or consolidate can be expected near a point")
                 ok = False
         elif key == "facing" and isinstance(value, Mapping):

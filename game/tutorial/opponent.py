@@ -15,6 +15,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from game import skirmish_play
 from game.autoplay import RandomPlayer, point_shot
 from game.engine.actions import (
     Action,
@@ -32,6 +33,7 @@ from game.engine.actions import (
     rounded_pose,
 )
 from game.engine.game import Game
+from game.engine.skirmish.loose import Warband
 from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
@@ -55,6 +57,8 @@ class SimplePlayer:
         p = game.pending
         if p is None:
             raise RuntimeError("the game is over")
+        if isinstance(game.state.activation, Warband):   # AoF: Skirmish's loose models
+            return skirmish_play.choose(game, self._fallback.rng, simple=True)
         s = game.state
         player = p.player
         d = p.decision

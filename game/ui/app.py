@@ -59,6 +59,7 @@ class App(Window):
         with the reason for a ruleset it cannot play); back to the menu with the problems if it will not load."""
         from game.computer_seat import ruleset_refusal
         from game.ui.scenes.battle import BattleScene
+        from game.ui.scenes.skirmish_battle import SkirmishBattleScene, is_loose
         try:
             game, kinds = self.new_game(scenario_path)
             why = ruleset_refusal(game.state.ruleset) if computer is not None else None
@@ -66,6 +67,13 @@ class App(Window):
                 raise ValueError(why)
         except (ValueError, OSError) as e:   # ScenarioError is a ValueError
             self.show_menu(f"Cannot start {scenario_path}: {e}")
+            return
+        if is_loose(game):    # AoF: Skirmish: loose models have their own battle screen
+            if computer is not None:
+                self.show_menu(f"Cannot start {scenario_path}: the computer opponent does not play AoF: Skirmish "
+                               "in the window yet; play it hotseat")
+                return
+            self.switch(SkirmishBattleScene(self, game, scenario_path, kinds))
             return
         if computer is not None:
             self.computer_seats[game] = computer
@@ -100,13 +108,19 @@ class App(Window):
         if not isinstance(opened.scenario, str):
             self.record_scenarios[game] = opened.scenario
         computer = opened.record.computer
+        from game.ui.scenes.skirmish_battle import SkirmishBattleScene, is_loose
         if computer is not None:
             from game.computer_seat import ruleset_refusal
             why = ruleset_refusal(game.state.ruleset)
+            if why is None and is_loose(game):
+                why = "the computer opponent does not play AoF: Skirmish in the window yet"
             if why is not None:
                 self.show_menu(refusal(Path(path), [why], "resume"))
                 return False
             self.computer_seats[game] = computer      # the seat goes back to the computer
+        if is_loose(game):    # AoF: Skirmish: loose models have their own battle screen
+            self.switch(SkirmishBattleScene(self, game, scenario_path, opened.kinds))
+            return True
         scene = BattleScene(self, game, scenario_path, opened.kinds, computer)
         scene.rewinder = opened.rewinder
         self.switch(scene)
@@ -121,6 +135,7 @@ class App(Window):
         from game.saves import refusal
         from game.ui.decisions import window_refusal
         from game.ui.scenes.replay import ReplayScene
+        from game.ui.scenes.skirmish_replay import SkirmishReplayScene
 
         try:
             cursor = ReplayCursor(load_record(Path(path)))
@@ -134,6 +149,9 @@ class App(Window):
         except Exception as e:  # noqa: BLE001 - whatever the file holds, the window stays open and says why
             self.show_menu(refusal(Path(path), [f"{type(e).__name__}: {e}"], "replay"))
             return False
+        if cursor.scenario.ruleset == "aof-skirmish":     # loose models: the skirmish battle screen, watch only
+            self.switch(SkirmishReplayScene(self, cursor, Path(path)))
+            return True
         self.switch(ReplayScene(self, cursor, Path(path)))
         return True
 

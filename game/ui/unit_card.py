@@ -208,7 +208,12 @@ def card_html(state: GameState, unit: Unit, other: Unit | None = None) -> str:
         for label, summary in rules:
             lines.append(f"<font color='{RULE}'>{html.escape(label)}</font>"
                          + (f" <font color='#cfd6dc'>— {html.escape(summary)}</font>" if summary else ""))
-    if unit.pose is not None and unit.embarked_in is None:
+    if unit.pose is not None and unit.embarked_in is None and loose_models(state, unit) is not None:
+        markers = loose_models(state, unit) or 0
+        lines.append(f"<font color='{GREY}'>loose models around ({unit.pose.x:.1f}, {unit.pose.y:.1f})"
+                     + (f"; {markers} wound marker{'s' if markers != 1 else ''} on the last model" if markers else "")
+                     + "</font>")
+    elif unit.pose is not None and unit.embarked_in is None:
         lines.append(f"<font color='{GREY}'>at ({unit.pose.x:.1f}, {unit.pose.y:.1f}) facing "
                      f"{unit.pose.facing:.0f}°, {unit.per_row} per row</font>")
     return "<br>".join(lines)
@@ -264,3 +269,14 @@ class UnitCard:
     def kill(self) -> None:
         """Remove the widgets."""
         self.panel.kill()
+
+
+def loose_models(state: GameState, unit: Unit) -> int | None:
+    """AoF: Skirmish: the wound markers of the unit's most wounded model (0 without any); None for a unit in
+    formation."""
+    from game.engine.skirmish.loose import Warband
+
+    w = state.activation
+    if not isinstance(w, Warband):
+        return None
+    return max((m.wounds for m in w.models.get(unit.id, [])), default=0)

@@ -19,6 +19,7 @@ from game.setup.ruleset_offer import (
     planned,
     playable,
     rules_not_played,
+    setup_refusal,
 )
 from game.ui.scenes.setup_state import SetupState
 
@@ -38,7 +39,7 @@ def _state(ruleset: str, seed: int = 3) -> SetupState:
     return st
 
 
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+@pytest.mark.parametrize("ruleset", sorted(r for r in RULESETS if setup_refusal(r) is None))
 def test_everything_offered_loads(ruleset: str, tmp_path: Path) -> None:
     """Each mission offered, each deployment style offered, every optional rule and side-missions when offered,
     and tables of every generation style: the scenario written loads under the ruleset."""
@@ -113,8 +114,8 @@ def test_changing_the_ruleset_keeps_what_it_plays_and_says_what_changed() -> Non
     assert any("mission" in n for n in notes) and any("side-missions" in n for n in notes)
     assert [p.kind for p in st.terrain] == kinds         # AoF:R 2.16 plays every kind: the table is kept
     assert st.set_ruleset("aowfbr-1.4") == []            # everything AoF:R plays, AoWFBR plays too
-    with pytest.raises(ValueError, match="not playable yet"):
-        st.set_ruleset("aof-skirmish")
+    with pytest.raises(ValueError, match="start a skirmish from its scenarios"):
+        st.set_ruleset("aof-skirmish")             # loose models: the set-up builds regiments
 
 
 def test_a_new_ruleset_is_offered_from_its_class(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -141,8 +142,18 @@ def test_a_new_ruleset_is_offered_from_its_class(monkeypatch, tmp_path: Path) ->
         st.write(tmp_path / "spearhead.yaml")
 
 
-def test_planned_rulesets_are_named_with_the_reason() -> None:
+def test_planned_rulesets_are_named_with_the_reason(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from game.engine import rulesets
+    monkeypatch.setitem(rulesets.PLANNED, "aof-horde", "Age of Fantasy: Horde")
     assert playable()[0] == AoWFBR.id
     names = {rid: why for rid, _, why in planned()}
-    assert "aof-skirmish" in names and "not playable yet" in names["aof-skirmish"]
+    assert "aof-horde" in names and "not playable yet" in names["aof-horde"]
     assert not set(names) & set(RULESETS)
+
+
+def test_the_setup_does_not_offer_loose_models() -> None:
+    """AoF: Skirmish is played from its scenarios: the set-up builds regiments in formation."""
+    from game.ui.scenes.setup_ruleset import window_rulesets
+    offered, not_offered = window_rulesets()
+    assert "aof-skirmish" not in {o.id for o in offered}
+    assert any(rid == "aof-skirmish" and "scenarios" in why for rid, _, why in not_offered)

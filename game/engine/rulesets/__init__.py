@@ -11,17 +11,19 @@ from game.engine.rulesets.aofr import AoFR216
 from game.engine.rulesets.aofr_quick import AoFRQuick
 from game.engine.rulesets.aowfbr import AoWFBR
 from game.engine.rulesets.base import GameHost, Ruleset, RulesetFactory
+from game.engine.rulesets.skirmish import AoFSkirmish
 
 DEFAULT = AoWFBR.id
 """The ruleset of a state or record that names none (everything written before the seam)."""
 
-RULESETS: dict[str, RulesetFactory] = {AoWFBR.id: AoWFBR, AoFR216.id: AoFR216, AoFRQuick.id: AoFRQuick}
+RULESETS: dict[str, RulesetFactory] = {AoWFBR.id: AoWFBR, AoFR216.id: AoFR216, AoFRQuick.id: AoFRQuick,
+                                       AoFSkirmish.id: AoFSkirmish}
 """Playable rulesets by id. A new ruleset is a new module registered here."""
 
 PLANNED: dict[str, str] = {
-    "aof-skirmish": "Age of Fantasy: Skirmish",
 }
-"""Rulesets known by name that are not playable yet (issues 14 and 18), with their titles."""
+"""Rulesets known by name that are not playable yet, with their titles (none today: a ruleset being built is
+listed here so that a scenario naming it is refused clearly)."""
 
 
 def make_ruleset(ruleset_id: str, game: GameHost) -> Ruleset:

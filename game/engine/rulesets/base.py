@@ -192,6 +192,9 @@ class Ruleset(ABC):
     force_org: ClassVar[bool] = True
     """Whether its book has optional army-building limits the set-up may offer (AoWFBR 1.4 "Force Organisation
     (Optional)": ``game.setup.army_list.force_org_limits``)."""
+    setup_refusal: ClassVar[str | None] = None
+    """Why the battle set-up cannot build a battle of this ruleset (its armies are not regiments in formation),
+    in words; None: it can."""
     points_guideline: ClassVar[str] = "AoWFBR 1.4: 750 pts each to start, 1500 pts each for full matches"
     """The game size its book recommends ("Preparing Your Army"), in a few words (the battle set-up shows it by
     the game size)."""

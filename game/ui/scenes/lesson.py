@@ -16,11 +16,9 @@ lesson; Restart starts again). Nothing here changes the game except through ``Le
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any
 
 import pygame
-from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
 
 from game.computer_seat import LEVEL_WORDS, ComputerSeat
 from game.engine.actions import Action
@@ -29,57 +27,15 @@ from game.replay import action_text
 from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
 from game.tutorial.runner import Outcome
 from game.ui import battle_draw, palette
-from game.ui.action_bar import pressed_key
 from game.ui.computer_play import legal_answer
 from game.ui.label_layout import LESSON, LabelLayout
+from game.ui.lesson_panel import GOAL, HIGHLIGHT, LessonPanel, lesson_text, notes_after
 from game.ui.overlays import dashed_polyline, label_at, pulse
 from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
 
 if TYPE_CHECKING:
-    from game.ui.window import Window
-
-HIGHLIGHT = (255, 236, 120)
-"""Outline of the units, points and areas a step points at."""
-GOAL = (120, 255, 170)
-"""The circle a move must end in."""
-PANEL_BUTTONS = (("hint", "Hint"), ("skip", "Skip step"), ("restart", "Restart"), ("lessons", "Lessons"))
-"""The lesson panel's buttons: key and label."""
-
-
-class LessonPanel:
-    """Text of the current step, the last explanation, the hint; buttons Hint, Skip, Restart, Lessons."""
-
-    def __init__(self, manager: Any, rect: pygame.Rect) -> None:
-        self.rect = rect
-        self.panel = UIPanel(rect, starting_height=1, manager=manager)
-        self.title = UILabel(pygame.Rect(8, 2, rect.w - 16, 22), "", manager, container=self.panel)
-        bh = 30
-        self.box = UITextBox("", pygame.Rect(4, 26, rect.w - 10, rect.h - 36 - bh), manager, container=self.panel)
-        self.buttons: dict[str, UIButton] = {}
-        w = (rect.w - 10 - 3 * 4) // len(PANEL_BUTTONS)
-        for i, (key, label) in enumerate(PANEL_BUTTONS):
-            self.buttons[key] = UIButton(pygame.Rect(4 + i * (w + 4), rect.h - bh - 6, w, bh), label, manager,
-                                         container=self.panel)
-        self._html: str | None = None
-
-    def show(self, title: str, body: str) -> None:
-        """Set the title line and the HTML body (rebuilt only when it changed)."""
-        if self.title.text != title:
-            self.title.set_text(title)
-        if body != self._html:
-            self._html = body
-            self.box.set_text(body)
-
-    def pressed(self, event: pygame.event.Event) -> str | None:
-        """The key of the panel button an event pressed, or None."""
-        return pressed_key(self.buttons, event)
-
-    def kill(self) -> None:
-        """Remove the widgets."""
-        self.panel.kill()
-        self.buttons = {}
-
+    from game.ui.window import Scene, Window
 
 class LessonScene(BattleScene):
     """A lesson being played (see the module docstring)."""
@@ -125,30 +81,11 @@ class LessonScene(BattleScene):
             self.lesson_panel = None
 
     def _show_lesson(self) -> None:
-        if self.lesson_panel is None:
-            return
-        run = self.run
-        title = f"{run.lesson.title} — step {run.step_number}/{run.step_count}"
-        if run.finished:
-            title = f"{run.lesson.title} — done"
-        parts = [f"<b>{html.escape(run.text)}</b>"]
-        colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc",
-                   "computer": "#8cc4ff"}
-        for kind, text in self.notes[-4:]:
-            if text == run.text:        # the outro is already the heading once the lesson is done
-                continue
-            parts.append(f"<font color='{colours.get(kind, '#ffffff')}'>{html.escape(text)}</font>")
-        if run.hint is not None:
-            parts.append(f"<font color='#ffe082'><i>Hint: {html.escape(run.hint)}</i></font>")
-        self.lesson_panel.show(title, "<br><br>".join(parts))
+        if self.lesson_panel is not None:
+            self.lesson_panel.show(*lesson_text(self.run, self.notes))
 
     def _note(self, outcome: Outcome) -> None:
-        if outcome.accepted:
-            self.notes = [("explain" if m == self.run.explanation else "note", m) for m in outcome.messages]
-        elif outcome.wrong:
-            self.notes.append(("wrong", outcome.messages[0]))
-        else:
-            self.notes.append(("rule", outcome.messages[0] if outcome.messages else "Not allowed."))
+        self.notes = notes_after(self.run, self.notes, outcome)
         self._show_lesson()
 
     # --- acting ---------------------------------------------------------------------------------------------------
@@ -268,11 +205,7 @@ class LessonScene(BattleScene):
             self.app.show_menu()
 
     def _next_lesson(self) -> None:
-        for info in list_lessons():
-            if info.id > self.run.lesson.id:
-                self.app.switch(LessonScene(self.app, LessonRun(info.path, self.run.progress)))
-                return
-        self.app.show_menu()
+        next_lesson(self.app, self.run)
 
     # --- drawing ----------------------------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -388,6 +321,23 @@ def start_lesson(app: Window, lesson: str | None = None) -> bool:
     except (LookupError, ValueError, OSError) as e:
         app.show_menu(f"Cannot open the lesson: {e}")
         return False
-    app.switch(LessonScene(app, run))
+    app.switch(lesson_scene(app, run))
     return True
+
+
+def lesson_scene(app: Window, run: LessonRun) -> Scene:
+    """The scene that plays ``run``: the battle's lesson scene, or AoF: Skirmish's for a lesson of loose models."""
+    if run.lesson.scenario.ruleset == "aof-skirmish":
+        from game.ui.scenes.skirmish_lesson import SkirmishLessonScene
+        return SkirmishLessonScene(app, run, next_lesson)
+    return LessonScene(app, run)
+
+
+def next_lesson(app: Window, run: LessonRun) -> None:
+    """Open the lesson after ``run``'s, or the menu after the last one."""
+    for info in list_lessons():
+        if info.id > run.lesson.id:
+            app.switch(lesson_scene(app, LessonRun(info.path, run.progress)))
+            return
+    app.show_menu()
 

@@ -1,7 +1,8 @@
 """The set-up's ruleset chooser: a drop-down of every ruleset the window can play (issue 14).
 
 The rulesets come from the engine (``game.setup.ruleset_offer.playable``, ``game.engine.rulesets.RULESETS``), less
-the ones the battle screen cannot present (``game.ui.decisions.window_refusal``); the planned ones
+the ones the battle screen cannot present (``game.ui.decisions.window_refusal``) or the set-up cannot build
+(``ruleset_offer.setup_refusal``); the planned ones
 (``ruleset_offer.planned``) and the refused ones are named in the tooltip with the reason. Choosing one calls
 ``SetupState.set_ruleset``: everything else in the set-up then follows what that ruleset plays.
 """
@@ -12,7 +13,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIDropDownMenu
 
-from game.setup.ruleset_offer import RulesetOffer, offer, planned, playable
+from game.setup.ruleset_offer import RulesetOffer, offer, planned, playable, setup_refusal
 from game.ui.decisions import window_refusal
 from game.ui.scenes.setup_state import SetupState
 
@@ -22,7 +23,7 @@ def window_rulesets() -> tuple[list[RulesetOffer], list[tuple[str, str, str]]]:
     yet) and playable ones the window cannot present."""
     offered, not_offered = [], []
     for rid in playable():
-        why = window_refusal(rid)
+        why = window_refusal(rid) or setup_refusal(rid)
         if why is None:
             offered.append(offer(rid))
         else:

@@ -36,7 +36,7 @@ from game.setup.army_list import (
     save_list,
     validate,
 )
-from game.setup.ruleset_offer import fit_terrain, list_problems, offer
+from game.setup.ruleset_offer import fit_terrain, list_problems, offer, setup_refusal
 from game.setup.scenario_writer import RULESET, write_scenario
 from game.setup.terrain_gen import (
     MAX_GAP,
@@ -414,8 +414,11 @@ class SetupState:
         put back to what it does (the mission, deployment style, optional rules, side-missions, Force
         Organisation, the terrain: ``fit_terrain``). The army lists are kept: entries it does not play are
         flagged by ``problems``. Returns what changed, in words. Raises ``ValueError`` for a ruleset that is not
-        playable."""
+        playable or one the set-up cannot build (``ruleset_offer.setup_refusal``)."""
         o = offer(ruleset_id)
+        why = setup_refusal(ruleset_id)
+        if why is not None:
+            raise ValueError(f"{o.title}: {why}")
         self.ruleset = ruleset_id
         notes: list[str] = []
         if self.mission not in o.missions:

@@ -1,0 +1,308 @@
+"""Loose models (Age of Fantasy: Skirmish, ../shared/rules/aof-skirmish-quick-rules.md): each model's position,
+base and wound markers, and the per-model questions of the rules: coherency ("Movement"), distances, line of sight
+and cover ("Terrain").
+
+A model is a round base: its radius is half the larger side of the profile's base (docs/rulings.md "AoF Skirmish":
+bases). Every distance between models is measured base edge to base edge, in inches; a point of the table is
+(x, y) in inches, x from the left edge, y from player 1's edge. The warband state (``Warband``) lives in
+``GameState.activation`` and is written to the state file (``state_dict``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from shapely import LineString, Point, Polygon
+
+from game.engine.profiles import Profile
+from game.engine.state import GameState, Unit
+from geometry.pose import Pose
+from geometry.terrain import BLOCKING, COVER, IMPASSABLE, SEE_INTO_NOT_THROUGH, TerrainShape
+
+MM_PER_INCH = 25.4
+COHERENCY_NEAR = 1.0
+"""Inches: "Unit members must stay within 1" of at least one other member"."""
+COHERENCY_ALL = 6.0
+"""Inches: "... and within 6" of all other members"."""
+UNIT_GAP = 1.0
+"""Inches: "Units may only be within 1" of other units when charging"."""
+EPS = 1e-6
+
+XY = tuple[float, float]
+
+
+@dataclass
+class LooseModel:
+    """One model on the table: its centre and the wound markers next to it ("Wound Effects")."""
+
+    x: float
+    """Inches from the left table edge."""
+    y: float
+    """Inches from player 1's table edge."""
+    wounds: int = 0
+    """Wound markers placed next to it."""
+
+    @property
+    def xy(self) -> XY:
+        """(x, y) in inches."""
+        return (self.x, self.y)
+
+
+@dataclass
+class Warband:
+    """Everything of an AoF: Skirmish game that the shared state has no place for (``GameState.activation``):
+    the models of every unit, the deployment, the round of activations and the melee in progress."""
+
+    models: dict[str, list[LooseModel]] = field(default_factory=dict)
+    """Each deployed unit's living models, by unit id; empty before it is placed."""
+    stage: str = "objective_order"
+    """Where the game is: ``objective_order``, ``place_objective``, ``choose_deployment``, ``deploy``; then in a
+    round ``activate``, ``action``, ``shoot``, ``strike_back``, ``consolidate``; ``ambush`` at the start of rounds 2
+    on."""
+    roll_off: int = 1
+    """The player who won the roll-off to go first (objectives, then deployment)."""
+    edges: dict[int, str] = field(default_factory=dict)
+    """Each player's table edge (``south``, ``north``, ``west``, ``east``)."""
+    markers_left: int = 0
+    """Objective markers still to place."""
+    placer: int = 1
+    """The player who places the next marker or unit."""
+    first: int = 1
+    """The player who activates first this round."""
+    activated: list[str] = field(default_factory=list)
+    """Units activated this round, in order."""
+    unit: str | None = None
+    """The unit being activated."""
+    finished_first: int | None = None
+    """The player who finished activating first this round."""
+    fatigued: list[str] = field(default_factory=list)
+    """Units that charged or struck back this round ("Fatigue")."""
+    fired: list[str] = field(default_factory=list)
+    """Weapons fired by the activated unit this activation."""
+    targets: list[str] = field(default_factory=list)
+    """Units it shot at this activation (up to two)."""
+    melee: list[str] = field(default_factory=list)
+    """[charger, target] of the melee in progress."""
+    starting_units: dict[int, int] = field(default_factory=dict)
+    """Each army's units at the start of the game ("Morale")."""
+    incoherent: list[str] = field(default_factory=list)
+    """Units whose casualties broke their coherency; their next move must restore it (docs/rulings.md)."""
+    ambush: list[str] = field(default_factory=list)
+    """Ambush units set aside, not yet deployed."""
+    arrived: dict[str, int] = field(default_factory=dict)
+    """Round each Ambush unit deployed in (it can't seize or contest objectives that round)."""
+    scouts: list[str] = field(default_factory=list)
+    """Scout units set aside, placed after all the other units."""
+    scouting: bool = False
+    """The Scout units are being placed."""
+    ambush_passed: list[int] = field(default_factory=list)
+    """Players who keep their Ambush units waiting this round."""
+    close_pairs: list[list[str]] = field(default_factory=list)
+    """Pairs of units left within 1" of each other because the chargers could not move back after a melee ("if
+    possible"); dropped once they stand 1" apart."""
+
+    def partners(self, unit_id: str) -> list[str]:
+        """Units left within 1" of ``unit_id`` after a melee (``close_pairs``)."""
+        return [b if a == unit_id else a for a, b in self.close_pairs if unit_id in (a, b)]
+
+
+def warband_of(state: GameState) -> Warband:
+    """The ``Warband`` of an AoF: Skirmish game. Raises ``TypeError`` for a game of another ruleset."""
+    w = state.activation
+    if not isinstance(w, Warband):
+        raise TypeError(f"{state.ruleset} has no loose models")
+    return w
+
+
+@lru_cache(maxsize=256)
+def base_radius(profile: Profile) -> float:
+    """Inches: half the larger side of the profile's base (a round base; docs/rulings.md "AoF Skirmish")."""
+    return max(profile.base_width_mm, profile.base_depth_mm) / 2.0 / MM_PER_INCH
+
+
+def points_of(state: GameState, unit_id: str) -> list[XY]:
+    """Centres of the living models of ``unit_id`` (empty off the table)."""
+    return [m.xy for m in warband_of(state).models.get(unit_id, [])]
+
+
+def centre(points: Sequence[XY]) -> XY:
+    """The mean of ``points`` (non-empty)."""
+    return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+
+
+def sync_pose(state: GameState, unit: Unit) -> None:
+    """Keep ``Unit.pose`` (the shared state's marker of a unit on the table) at the centre of its models; the
+    scene of formations is not used by loose models."""
+    pts = points_of(state, unit.id)
+    if pts:
+        x, y = centre(pts)
+        unit.pose = Pose(x, y, 0.0)
+
+
+def gap(a: XY, ra: float, b: XY, rb: float) -> float:
+    """Inches between two round bases, edge to edge (negative when they overlap)."""
+    return math.hypot(a[0] - b[0], a[1] - b[1]) - ra - rb
+
+
+def coherency_problem(points: Sequence[XY], radius: float) -> str | None:
+    """Why ``points`` (a unit's models, bases of ``radius``) are not in coherency, or None ("Movement": each member
+    within 1" of at least one other and within 6" of all others)."""
+    n = len(points)
+    if n <= 1:
+        return None
+    for i in range(n):
+        near = False
+        for j in range(n):
+            if i == j:
+                continue
+            d = gap(points[i], radius, points[j], radius)
+            if d > COHERENCY_ALL + EPS:
+                return f"model {i + 1} is {d:.1f}\" from model {j + 1} (members stay within 6\" of all others)"
+            near = near or d <= COHERENCY_NEAR + EPS
+        if not near:
+            return f"model {i + 1} is not within 1\" of another member"
+    return None
+
+
+def unit_gap(state: GameState, a: Unit, b: Unit) -> float:
+    """Inches between the nearest models of two units on the table (inf when one has none)."""
+    ra, rb = base_radius(a.profile), base_radius(b.profile)
+    best = math.inf
+    for p in points_of(state, a.id):
+        for q in points_of(state, b.id):
+            best = min(best, gap(p, ra, q, rb))
+    return best
+
+
+def on_table(state: GameState, p: XY, r: float) -> bool:
+    """The whole base is on the table."""
+    t = state.table
+    return r - EPS <= p[0] <= t.width - r + EPS and r - EPS <= p[1] <= t.depth - r + EPS
+
+
+@lru_cache(maxsize=512)
+def outline(piece: TerrainShape) -> Polygon:
+    """The piece's outline as a shapely polygon (cached: pieces never change)."""
+    return Polygon(piece.polygon)
+
+
+def pieces_with(state: GameState, trait: str) -> list[TerrainShape]:
+    """Terrain pieces with ``trait``."""
+    return [t for t in state.terrain if trait in t.traits]
+
+
+def base_in(piece: TerrainShape, p: XY, r: float, fully: bool = False) -> bool:
+    """The base at ``p`` overlaps the piece (``fully``: lies wholly inside it)."""
+    poly = outline(piece)
+    disc = Point(p).buffer(r, 16)
+    if fully:
+        return bool(poly.contains(disc))
+    return bool(poly.intersects(disc)) and float(poly.intersection(disc).area) > 1e-6
+
+
+def crosses(piece: TerrainShape, a: XY, b: XY, r: float) -> bool:
+    """A base of radius ``r`` moving straight from ``a`` to ``b`` touches the piece on the way."""
+    line = LineString([a, b]) if a != b else Point(a)
+    return bool(line.buffer(r, 8).intersection(outline(piece)).area > 1e-6)
+
+
+def sight(state: GameState, a: XY, b: XY) -> bool:
+    """Line of sight between two model centres: no ``blocking`` piece crosses the line, and no
+    ``see_into_not_through`` piece (forests) lies between them unless one of the two stands in it
+    (docs/rulings.md "AoF Skirmish": line of sight)."""
+    line = LineString([a, b])
+    for piece in state.terrain:
+        if BLOCKING in piece.traits or SEE_INTO_NOT_THROUGH in piece.traits:
+            poly = outline(piece)
+            if not line.intersects(poly):
+                continue
+            if BLOCKING in piece.traits and line.intersection(poly).length > 1e-6:
+                return False
+            if SEE_INTO_NOT_THROUGH in piece.traits and not (poly.contains(Point(a)) or poly.contains(Point(b))):
+                if line.intersection(poly).length > 1e-6:
+                    return False
+    return True
+
+
+def model_in_cover(state: GameState, p: XY, r: float, shooters: Iterable[XY], single: bool) -> bool:
+    """"Cover Terrain": the model is fully inside cover terrain (a single model: mostly, its centre inside), or
+    behind a sight blocker or cover piece from the shooters (the line from every shooting model to it crosses a
+    piece it does not stand in; docs/rulings.md)."""
+    for piece in state.terrain:
+        if COVER in piece.traits:
+            if single and outline(piece).contains(Point(p)):
+                return True
+            if base_in(piece, p, r, fully=True):
+                return True
+    shooters = list(shooters)
+    if not shooters:
+        return False
+    for piece in state.terrain:
+        if not ({COVER, BLOCKING, SEE_INTO_NOT_THROUGH} & piece.traits) or IMPASSABLE in piece.traits and \
+                BLOCKING not in piece.traits:
+            continue
+        poly = outline(piece)
+        if poly.contains(Point(p)):
+            continue
+        if all(not poly.contains(Point(s)) and LineString([s, p]).intersects(poly) for s in shooters):
+            return True
+    return False
+
+
+def free_spot(state: GameState, unit_id: str, index: int, p: XY, r: float, others: dict[str, list[XY]]
+              ) -> str | None:
+    """Why model ``index`` of ``unit_id`` can't stand at ``p`` (radius ``r``), or None: on the table, not on
+    impassable terrain, no base overlapping another (``others``: every unit's model centres as they will be)."""
+    if not on_table(state, p, r):
+        return "off the table"
+    for piece in pieces_with(state, IMPASSABLE):
+        if base_in(piece, p, r):
+            return f"on {piece.name} (impassable)"
+    for uid, pts in others.items():
+        ro = base_radius(state.units[uid].profile)
+        for j, q in enumerate(pts):
+            if uid == unit_id and j == index:
+                continue
+            if gap(p, r, q, ro) < -1e-3:
+                return f"overlapping a model of {state.units[uid].name}"
+    return None
+
+
+def _to_segment(q: XY, a: XY, b: XY) -> float:
+    """Inches from ``q`` to the segment ``a``-``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / length2))
+    return math.hypot(q[0] - (a[0] + t * dx), q[1] - (a[1] + t * dy))
+
+
+def path_through(state: GameState, unit_id: str, a: XY, b: XY, r: float) -> str | None:
+    """The name of a unit whose model's base a base of radius ``r`` moving straight from ``a`` to ``b`` passes
+    through (the models of ``unit_id`` itself excepted), or None: only Flying "may move through units"."""
+    for uid, pts in all_points(state).items():
+        if uid == unit_id:
+            continue
+        ro = base_radius(state.units[uid].profile)
+        if any(_to_segment(q, a, b) < r + ro - 1e-3 for q in pts):
+            return state.units[uid].name
+    return None
+
+
+def all_points(state: GameState) -> dict[str, list[XY]]:
+    """Model centres of every unit on the table, by unit id."""
+    w = warband_of(state)
+    return {uid: [m.xy for m in ms] for uid, ms in w.models.items() if ms and state.units[uid].on_table}
+
+
+def state_dict(state: GameState, unit: Unit) -> dict[str, Any]:
+    """The state file's per-model key of a unit (docs/formats.md "AoF: Skirmish"): ``models_at``, a list of
+    ``{x, y, wounds}``, present for a unit on the table."""
+    w = state.activation
+    if not isinstance(w, Warband) or not w.models.get(unit.id) or not unit.on_table:
+        return {}
+    return {"models_at": [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds}
+                          for m in w.models[unit.id]]}

@@ -1,0 +1,144 @@
+"""Drawing loose models (AoF: Skirmish, issue 18): each model's round base in its player's colour, wound markers
+beside it, the unit's name, the selected unit's weapon ranges per model, the deployment zones, and the move tool's
+ghost with its coherency links (green within 1", red beyond). Drawing only reads the state."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pygame
+from shapely import Point
+from shapely.ops import unary_union
+
+from game.engine.skirmish.loose import XY, base_radius, centre, points_of, warband_of
+from game.engine.state import GameState
+from game.ui import palette
+from game.ui.assets import font
+from game.ui.loose_tool import LooseMoveTool
+from game.ui.table_view import TableView
+
+WOUND = (220, 30, 30)
+"""Colour of a wound marker."""
+
+
+def draw_models(screen: pygame.Surface, view: TableView, state: GameState, selected: str | None,
+                actors: set[str], targets: set[str], hover: str | None, hide: str | None = None) -> None:
+    """Every model of every unit on the table (``hide``: a unit drawn by the move tool instead)."""
+    w = warband_of(state)
+    for unit in state.units.values():
+        if not unit.on_table or unit.id == hide:
+            continue
+        pts = [m.xy for m in w.models.get(unit.id, [])]
+        if not pts:
+            continue
+        r = max(3.0, view.length(base_radius(unit.profile)))
+        ring = palette.SELECT if unit.id == selected else palette.TARGET if unit.id in targets else \
+            palette.LEGAL if unit.id in actors else palette.PLAYER_DARK[unit.player]
+        width = 3 if unit.id in (selected, hover) or unit.id in targets or unit.id in actors else 1
+        for m in w.models[unit.id]:
+            c = view.to_screen(m.xy)
+            pygame.draw.circle(screen, palette.PLAYER[unit.player], c, r)
+            pygame.draw.circle(screen, ring, c, r, width)
+            if unit.shaken:
+                pygame.draw.circle(screen, palette.SHAKEN, c, r + 3, 2)
+            for k in range(m.wounds):
+                pygame.draw.circle(screen, WOUND, (c[0] + r + 4 + 7 * k, c[1] - r * 0.6), 3.5)
+                pygame.draw.circle(screen, (255, 255, 255), (c[0] + r + 4 + 7 * k, c[1] - r * 0.6), 3.5, 1)
+        label = unit.profile.name + (" (Shaken)" if unit.shaken else "")
+        text = font(12, unit.id == selected).render(label, True, (245, 245, 235))
+        cx, cy = view.to_screen(centre(pts))
+        top = min(view.to_screen(p)[1] for p in pts) - r - 16
+        bg = pygame.Surface((text.get_width() + 6, text.get_height() + 2), pygame.SRCALPHA)
+        bg.fill((0, 0, 0, 130))
+        screen.blit(bg, (cx - text.get_width() / 2 - 3, top - 1))
+        screen.blit(text, (cx - text.get_width() / 2, top))
+
+
+def _outline(screen: pygame.Surface, view: TableView, centres: list[XY], radius: float,
+             colour: tuple[int, int, int, int]) -> None:
+    """The outline of the union of circles of ``radius`` inches round ``centres``."""
+    shape = unary_union([Point(c).buffer(radius, 24) for c in centres])
+    for poly in getattr(shape, "geoms", [shape]):
+        ring = [view.to_screen(p) for p in poly.exterior.coords]
+        if len(ring) > 2:
+            pygame.draw.polygon(screen, colour, ring, 2)
+
+
+def draw_ranges(screen: pygame.Surface, view: TableView, state: GameState, unit_id: str,
+                reach: float | None = None) -> None:
+    """The selected unit's reach per model, as the outline of what its models reach: the longest ranged weapon
+    (yellow) and ``reach`` (blue, e.g. the charge distance), measured from each model's base edge."""
+    unit = state.units[unit_id]
+    ranged = [w.range for w in unit.profile.ranged_weapons if w.range]
+    r = base_radius(unit.profile)
+    pts = points_of(state, unit_id)
+    if not pts:
+        return
+    if ranged:
+        _outline(screen, view, pts, r + max(ranged), (255, 225, 120, 255))
+    if reach:
+        _outline(screen, view, pts, r + reach, (140, 210, 255, 255))
+
+
+def draw_reach(screen: pygame.Surface, view: TableView, state: GameState, unit_id: str, inches: float,
+               colour: tuple[int, int, int, int]) -> None:
+    """The outline of everything within ``inches`` of a unit's bases (e.g. the 9" an Ambush must keep away)."""
+    pts = points_of(state, unit_id)
+    if pts:
+        _outline(screen, view, pts, base_radius(state.units[unit_id].profile) + inches, colour)
+
+
+def draw_ghost(screen: pygame.Surface, view: TableView, tool: LooseMoveTool, ok: bool) -> None:
+    """The move tool's models where they would end, their start as faint rings, lines from start to end, and the
+    coherency links (green: within 1" of a fellow; red: beyond)."""
+    r = max(3.0, view.length(tool.radius))
+    colour = palette.LEGAL if ok else palette.ILLEGAL
+    for a, b in zip(tool.start, tool.points, strict=True):
+        pa, pb = view.to_screen(a), view.to_screen(b)
+        pygame.draw.circle(screen, (200, 200, 200), pa, r, 1)
+        if a != b:
+            pygame.draw.line(screen, (220, 220, 220), pa, pb, 1)
+    for i, j, near in tool.links():
+        pygame.draw.line(screen, palette.LEGAL if near else palette.ILLEGAL, view.to_screen(tool.points[i]),
+                         view.to_screen(tool.points[j]), 3)
+    unit = tool.game.state.units[tool.unit_id]
+    for p in tool.points:
+        c = view.to_screen(p)
+        pygame.draw.circle(screen, palette.PLAYER_LIGHT[unit.player], c, r)
+        pygame.draw.circle(screen, colour, c, r, 3)
+    if tool.moved():
+        c = view.to_screen(centre(tool.points))
+        y = c[1] + r + 6
+        lines = [(f"{tool.longest():.1f}\" ({tool.kind()})", 14)]
+        why = tool.problem()
+        if why is not None:
+            lines += [(part, 12) for part in textwrap.wrap(why.message, 60)[:3]]
+        for text_, size in lines:
+            text = font(size, True).render(text_, True, colour)
+            bg = pygame.Surface((text.get_width() + 6, text.get_height() + 2), pygame.SRCALPHA)
+            bg.fill((0, 0, 0, 150))
+            screen.blit(bg, (c[0] - text.get_width() / 2 - 3, y - 1))
+            screen.blit(text, (c[0] - text.get_width() / 2, y))
+            y += text.get_height() + 3
+
+
+def draw_zones(screen: pygame.Surface, view: TableView, state: GameState, depth: float) -> None:
+    """The players' deployment zones: ``depth`` inches along each chosen edge, in the player's colour."""
+    w = warband_of(state)
+    t = state.table
+    layer = pygame.Surface(screen.get_size(), pygame.SRCALPHA)
+    for player, edge in w.edges.items():
+        x0, y0, x1, y1 = {"south": (0.0, 0.0, t.width, depth), "north": (0.0, t.depth - depth, t.width, t.depth),
+                          "west": (0.0, 0.0, depth, t.depth), "east": (t.width - depth, 0.0, t.width, t.depth)}[edge]
+        corners: list[XY] = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        pts = [view.to_screen(p) for p in corners]
+        pygame.draw.polygon(layer, (*palette.PLAYER[player], 45), pts)
+        pygame.draw.polygon(layer, (*palette.PLAYER_LIGHT[player], 160), pts, 2)
+    screen.blit(layer, (0, 0))
+
+
+def draw_placement(screen: pygame.Surface, view: TableView, points: list[XY], radius: float, ok: bool) -> None:
+    """The unit about to be deployed, following the mouse."""
+    r = max(3.0, view.length(radius))
+    for p in points:
+        pygame.draw.circle(screen, palette.LEGAL if ok else palette.ILLEGAL, view.to_screen(p), r, 2)

@@ -1,0 +1,82 @@
+"""The lesson panel (where the battle's log was) and its text: the step, the lesson's notes, the hint; shared by the
+regiments' lesson scene (``game.ui.scenes.lesson``) and AoF: Skirmish's (``game.ui.scenes.skirmish_lesson``)."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pygame
+from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
+
+from game.tutorial import LessonRun
+from game.tutorial.runner import Outcome
+from game.ui.action_bar import pressed_key
+
+HIGHLIGHT = (255, 236, 120)
+"""Outline of the units, points and areas a step points at."""
+GOAL = (120, 255, 170)
+"""The circle a move must end in."""
+PANEL_BUTTONS = (("hint", "Hint"), ("skip", "Skip step"), ("restart", "Restart"), ("lessons", "Lessons"))
+"""The lesson panel's buttons: key and label."""
+
+
+class LessonPanel:
+    """Text of the current step, the last explanation, the hint; buttons Hint, Skip, Restart, Lessons."""
+
+    def __init__(self, manager: Any, rect: pygame.Rect) -> None:
+        self.rect = rect
+        self.panel = UIPanel(rect, starting_height=1, manager=manager)
+        self.title = UILabel(pygame.Rect(8, 2, rect.w - 16, 22), "", manager, container=self.panel)
+        bh = 30
+        self.box = UITextBox("", pygame.Rect(4, 26, rect.w - 10, rect.h - 36 - bh), manager, container=self.panel)
+        self.buttons: dict[str, UIButton] = {}
+        w = (rect.w - 10 - 3 * 4) // len(PANEL_BUTTONS)
+        for i, (key, label) in enumerate(PANEL_BUTTONS):
+            self.buttons[key] = UIButton(pygame.Rect(4 + i * (w + 4), rect.h - bh - 6, w, bh), label, manager,
+                                         container=self.panel)
+        self._html: str | None = None
+
+    def show(self, title: str, body: str) -> None:
+        """Set the title line and the HTML body (rebuilt only when it changed)."""
+        if self.title.text != title:
+            self.title.set_text(title)
+        if body != self._html:
+            self._html = body
+            self.box.set_text(body)
+
+    def pressed(self, event: pygame.event.Event) -> str | None:
+        """The key of the panel button an event pressed, or None."""
+        return pressed_key(self.buttons, event)
+
+    def kill(self) -> None:
+        """Remove the widgets."""
+        self.panel.kill()
+        self.buttons = {}
+
+
+def lesson_text(run: LessonRun, notes: list[tuple[str, str]]) -> tuple[str, str]:
+    """The lesson panel's title and HTML body: the step's text, the last notes (``(kind, text)``) and the hint."""
+    title = f"{run.lesson.title} — step {run.step_number}/{run.step_count}"
+    if run.finished:
+        title = f"{run.lesson.title} — done"
+    parts = [f"<b>{html.escape(run.text)}</b>"]
+    colours = {"explain": "#b4f0c0", "wrong": "#ffb070", "rule": "#ff8a80", "note": "#cfd8dc",
+               "computer": "#8cc4ff"}
+    for kind, text in notes[-4:]:
+        if text == run.text:        # the outro is already the heading once the lesson is done
+            continue
+        parts.append(f"<font color='{colours.get(kind, '#ffffff')}'>{html.escape(text)}</font>")
+    if run.hint is not None:
+        parts.append(f"<font color='#ffe082'><i>Hint: {html.escape(run.hint)}</i></font>")
+    return title, "<br><br>".join(parts)
+
+
+def notes_after(run: LessonRun, notes: list[tuple[str, str]], outcome: Outcome) -> list[tuple[str, str]]:
+    """The lesson's notes after ``outcome``: an accepted step's messages replace them; a wrong try or a broken rule
+    is added."""
+    if outcome.accepted:
+        return [("explain" if m == run.explanation else "note", m) for m in outcome.messages]
+    if outcome.wrong:
+        return notes + [("wrong", outcome.messages[0])]
+    return notes + [("rule", outcome.messages[0] if outcome.messages else "Not allowed.")]

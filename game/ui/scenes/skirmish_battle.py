@@ -1,0 +1,482 @@
+"""The battle screen of AoF: Skirmish (issue 18): loose models on a 4'x4' table, hotseat.
+
+Every decision of ``game.engine.rulesets.skirmish`` is answered here: the edge (buttons), objective markers (click
+the table), deployment (the unit's models follow the mouse; click to place), activation (click a unit), the action
+(drag the unit as a group, Shift-drag one model, Spread/Tighten, then Advance or Rush; Hold; click an enemy to
+charge), shooting (click a target), strike back and consolidation (buttons, the move tool). Every change goes
+through ``SkirmishBattleScene.act`` -> ``Game.apply``; drawing only reads (``game.ui.draw_loose``).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections import deque
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.engine.actions import (
+    Action,
+    Activate,
+    ChooseDeployment,
+    DeclareCharge,
+    Done,
+    PlaceModels,
+    PlaceObjective,
+    SetAside,
+    Shoot,
+    StrikeBack,
+    TablePoint,
+)
+from game.engine.errors import IllegalAction
+from game.engine.events import Event
+from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSkirmish
+from game.engine.skirmish import moves
+from game.engine.skirmish.loose import XY, base_radius, warband_of
+from game.skirmish_play import grid
+from game.ui import draw_loose, palette
+from game.ui.action_bar import ActionBar, ButtonSpec
+from game.ui.assets import font
+from game.ui.dice_panel import DicePanel
+from game.ui.draw_objectives import draw_objectives
+from game.ui.draw_terrain import StaticLayer
+from game.ui.hud import Hud
+from game.ui.layout import BattleLayout
+from game.ui.log_panel import MAX_LINES, LogPanel
+from game.ui.loose_tool import SPREAD_STEP, LooseMoveTool
+from game.ui.table_view import TableView
+from game.ui.unit_card import UnitCard
+from game.ui.window import Scene
+
+if TYPE_CHECKING:
+    from game.engine.game import Game
+    from game.ui.window import Window
+
+ZOOM_STEP = 1.15
+"""Zoom factor per wheel notch."""
+ROWS = (5, 2, 1)
+"""Models per row of a unit being deployed (the Formation button cycles them)."""
+
+
+class SkirmishBattleScene(Scene):
+    """A hotseat game of AoF: Skirmish in progress."""
+
+    def __init__(self, app: Window, game: Game, scenario_path: str | None = None,
+                 kinds: list[str] | None = None) -> None:
+        super().__init__(app)
+        self.game = game
+        self.scenario_path = scenario_path
+        s = game.state
+        self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
+        self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds, names=False)
+        self.log_lines: deque[str | Event] = deque(game.log, maxlen=MAX_LINES)
+        self.rolls: list[Event] = [e for e in game.log if e.kind == "roll"][-6:]
+        self.hud: Hud | None = None
+        self.actions: ActionBar | None = None
+        self.card: UnitCard | None = None
+        self.dice: DicePanel | None = None
+        self.log: LogPanel | None = None
+        self.selected: str | None = None
+        self.hover: str | None = None
+        self.hover_terrain: int | None = None
+        self.tool: LooseMoveTool | None = None
+        self.mouse: tuple[int, int] = (0, 0)
+        self.panning = False
+        self.deploy_unit: str | None = None
+        self.rows = ROWS[0]
+        self.banner: tuple[str, tuple[int, int, int], float] | None = None
+        self.time = 0.0
+        self.last_exception: BaseException | None = None
+        """An unexpected engine error caught by ``act`` (tests check it stays None)."""
+        self._key: object = None
+        self.results_shown = False
+        """The results were shown once (coming back looks at the table)."""
+        self._target_cache: tuple[object, set[str]] = (None, set())
+
+    @property
+    def ruleset(self) -> AoFSkirmish:
+        """The game's ruleset."""
+        rs = self.game.ruleset
+        assert isinstance(rs, AoFSkirmish)
+        return rs
+
+    # --- widgets --------------------------------------------------------------------------------------------
+    def build_ui(self) -> None:
+        """Top bar, action bar, unit card, dice panel and log laid out for the window size."""
+        m = self.app.manager
+        lay = BattleLayout.for_size(self.app.size)
+        self.view.set_rect(lay.table)
+        self.hud = Hud(m, lay.top)
+        self.actions = ActionBar(m, lay.actions)
+        self.card = UnitCard(m, lay.card)
+        self.dice = DicePanel(m, lay.dice)
+        self.dice.show_events(self.rolls)
+        self.log = LogPanel(m, lay.log, self.log_lines)
+        self._key = None
+        self._sync()
+
+    def kill_ui(self) -> None:
+        """Remove the widgets."""
+        for part in (self.hud, self.actions, self.card, self.dice, self.log):
+            if part is not None:
+                part.kill()
+        self.hud = self.actions = self.card = self.dice = self.log = None
+
+    # --- the game ---------------------------------------------------------------------------------------------
+    def act(self, action: Action) -> bool:
+        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied."""
+        try:
+            events = self.game.apply(action)
+        except IllegalAction as e:
+            self.show_banner(f"{e.rule}: {e.message}", palette.ILLEGAL, 6.0)
+            if self.log is not None:
+                self.log.note(f"Not allowed — {e.rule}: {e.message}", "illegal")
+            return False
+        except Exception as e:  # noqa: BLE001 - an engine bug must not close the players' game
+            self.last_exception = e
+            traceback.print_exc(file=sys.stderr)
+            self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
+            return False
+        self.log_lines.extend(events)
+        if self.log is not None:
+            self.log.add(events)
+        rolls = [e for e in events if e.kind == "roll"]
+        if rolls:
+            self.rolls = rolls
+            if self.dice is not None:
+                self.dice.show_events(rolls)
+        news = [e for e in events if e.kind not in ("roll", "phase", "info")]
+        if news:
+            self.show_banner(news[-1].text, (140, 200, 255), 3.5)
+        self.app.record(self.game, self.scenario_path)
+        self._sync()
+        return True
+
+    def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
+        """A message over the bottom of the table for a few seconds."""
+        self.banner = (text, colour, self.time + seconds)
+
+    def _sync(self) -> None:
+        """React to a new pending decision: results, tool, deploy unit, texts and buttons."""
+        p = self.game.pending
+        key = (p, len(self.game.history))
+        if key != self._key:
+            self._key = key
+            self.tool = None
+            if p is None:
+                if not self.results_shown:     # once: "Look at the table" comes back here
+                    self.results_shown = True
+                    self.app.show_results(self.game, back=self)
+                return
+            if p.unit is not None:
+                self.selected = p.unit
+            if p.decision == "action" and p.unit is not None and self.ruleset.units_to_move(p.player):
+                self.tool = LooseMoveTool(self.game, p.unit, p.player)
+            elif p.decision == "consolidate" and p.unit is not None:
+                self.tool = LooseMoveTool(self.game, p.unit, p.player, consolidate=True)
+            self.deploy_unit = p.options[0] if p.decision in ("deploy", "ambush") and p.options else None
+        self._refresh()
+
+    def _targets(self) -> set[str]:
+        """The enemies the unit being activated may charge (action) or shoot (shoot), asked of the engine once per
+        decision (a charge's reach is a whole charge move worked out)."""
+        p = self.game.pending
+        key = (p, len(self.game.history), id(self.game))
+        if self._target_cache[0] == key:
+            return self._target_cache[1]
+        out: set[str] = set()
+        if p is not None and p.unit is not None:
+            if p.decision == "action":
+                out = set(self.ruleset.charge_targets(p.unit))
+            elif p.decision == "shoot":
+                out = set(self.ruleset.shooting_targets(p.unit))
+        self._target_cache = (key, out)
+        return out
+
+    def _refresh(self) -> None:
+        """Texts of the top bar, the buttons of the decision, the card."""
+        p = self.game.pending
+        if p is None or self.hud is None or self.actions is None:
+            return
+        s = self.game.state
+        title = f"Round {s.round} of {s.rounds} — Player {p.player}" if s.round else f"Player {p.player}"
+        unit = s.units[p.unit].profile.name if p.unit is not None else ""
+        hints = {
+            "choose_deployment": "You won the deployment roll-off: pick your table edge",
+            "place_objective": "Click the table to place an objective marker (outside deployment zones, 9\" apart)",
+            "deploy": f"Click inside your zone to place {s.units[self.deploy_unit].profile.name}"
+                      + (" (Scout: up to 12\" beyond it)" if self.ruleset.w.scouting else "")
+                      if self.deploy_unit else "Deploy",
+            "ambush": f"Ambush: click anywhere over 9\" from the enemy to place "
+                      f"{s.units[self.deploy_unit].profile.name}, or keep it waiting" if self.deploy_unit else "Ambush",
+            "activate": "Click one of your units (green) to activate it",
+            "action": f"{unit}: drag to move the group (Shift-drag: one model), then Advance or Rush; "
+                      "Hold; or click a yellow enemy to charge",
+            "shoot": f"{unit}: click a yellow enemy to shoot, or Done",
+            "strike_back": f"{unit} was charged: strike back?",
+            "consolidate": f"{unit} may move up to 3\" (drag), or stay",
+        }
+        self.hud.show(f"{title} — AoF: Skirmish", hints.get(p.decision, p.decision), p.player)
+        self.actions.set_buttons(self._buttons())
+        if self.card is not None:
+            self.card.show(s, self.selected if self.selected in s.units else None)
+
+    def _buttons(self) -> list[ButtonSpec]:
+        p = self.game.pending
+        if p is None:
+            return []
+        d = p.decision
+        if d == "choose_deployment":
+            return [ButtonSpec(f"edge:{e}", f"{e.title()} edge") for e in EDGES]
+        if d in ("deploy", "ambush"):
+            out_ = [ButtonSpec("next_unit", "Next unit", "Place another of your units (Tab)"),
+                    ButtonSpec("rows", f"{self.rows} per row", "The group's shape while you place it")]
+            unit = self.game.state.units.get(self.deploy_unit or "")
+            if d == "deploy" and unit is not None and not self.ruleset.w.scouting:
+                if unit.has("Ambush"):
+                    out_.append(ButtonSpec("set_aside:Ambush", "Set aside (Ambush)", "It arrives from round 2, "
+                                           "anywhere over 9\" from the enemy"))
+                if unit.has("Scout"):
+                    out_.append(ButtonSpec("set_aside:Scout", "Set aside (Scout)", "It deploys after all other units, "
+                                           "anywhere within 12\" of your zone"))
+            if d == "ambush":
+                out_.append(ButtonSpec("done", "Keep waiting", "Place no Ambush unit this round", "#primary_button"))
+            return out_
+        out: list[ButtonSpec] = []
+        if d == "action":
+            out.append(ButtonSpec("done", "Hold", "Stay where it is (it may shoot after)", "#primary_button"))
+            t = self.tool
+            if t is not None:
+                for kind in ("advance", "rush"):
+                    ok = t.moved() and t.problem(kind) is None
+                    out.append(ButtonSpec(kind, kind.title(), f"{kind.title()} to the ghost (Enter); drag the unit "
+                                          "first (why a move is refused shows under the ghost)", enabled=ok))
+                out += [ButtonSpec("spread", "Spread", "Open the group up (+)"),
+                        ButtonSpec("tighten", "Tighten", "Close the group up (-)"),
+                        ButtonSpec("reset", "Reset", "Back to where the models stand")]
+        elif d == "shoot":
+            out.append(ButtonSpec("done", "Done", "Stop shooting", "#primary_button"))
+        elif d == "strike_back":
+            out += [ButtonSpec("strike_back", "Strike back", "Strike back (hits only on 6s: fatigued)",
+                               "#primary_button"), ButtonSpec("done", "Don't")]
+        elif d == "consolidate":
+            t = self.tool
+            ok = t is not None and t.moved() and t.problem() is None
+            out += [ButtonSpec("consolidate", "Move", "Move to the ghost", enabled=ok),
+                    ButtonSpec("done", "Stay", "Don't move", "#primary_button"),
+                    ButtonSpec("reset", "Reset")]
+        return out
+
+    # --- commands -------------------------------------------------------------------------------------------
+    def command(self, key: str) -> None:
+        """Run a button's command."""
+        p = self.game.pending
+        if p is None:
+            return
+        if key.startswith("edge:"):
+            self.act(ChooseDeployment(p.player, p.player, key.split(":", 1)[1]))
+        elif key == "done":
+            self.act(Done(p.player))
+        elif key == "strike_back" and p.unit is not None:
+            self.act(StrikeBack(p.player, p.unit))
+        elif key in ("advance", "rush", "consolidate") and self.tool is not None:
+            self.act(self.tool.action(key))
+        elif key == "spread" and self.tool is not None:
+            self.tool.spread(SPREAD_STEP)
+        elif key == "tighten" and self.tool is not None:
+            self.tool.spread(1 / SPREAD_STEP)
+        elif key == "reset" and self.tool is not None:
+            self.tool.reset()
+        elif key.startswith("set_aside:") and self.deploy_unit is not None:
+            self.act(SetAside(p.player, self.deploy_unit, key.split(":", 1)[1]))
+        elif key == "next_unit" and p.decision in ("deploy", "ambush") and p.options:
+            opts = list(p.options)
+            i = opts.index(self.deploy_unit) if self.deploy_unit in opts else -1
+            self.deploy_unit = opts[(i + 1) % len(opts)]
+        elif key == "rows":
+            self.rows = ROWS[(ROWS.index(self.rows) + 1) % len(ROWS)]
+        self._refresh()
+
+    def _placement(self, at: XY) -> list[XY]:
+        assert self.deploy_unit is not None
+        unit = self.game.state.units[self.deploy_unit]
+        return grid(unit.models, base_radius(unit.profile), at, per_row=self.rows)
+
+    def _placement_action(self, at: XY) -> PlaceModels | None:
+        p = self.game.pending
+        if p is None or self.deploy_unit is None:
+            return None
+        pts = self._placement(at)
+        return PlaceModels(p.player, self.deploy_unit, tuple(TablePoint(round(x, 3), round(y, 3)) for x, y in pts))
+
+    def _unit_at(self, point: XY) -> str | None:
+        s = self.game.state
+        w = warband_of(s)
+        for unit in s.units.values():
+            if not unit.on_table:
+                continue
+            r = base_radius(unit.profile)
+            if any((m.x - point[0]) ** 2 + (m.y - point[1]) ** 2 <= (r + 0.1) ** 2 for m in w.models.get(unit.id, [])):
+                return unit.id
+        return None
+
+    def _click(self, point: XY, shift: bool) -> None:
+        p = self.game.pending
+        if p is None:
+            return
+        d = p.decision
+        if d == "place_objective":
+            self.act(PlaceObjective(p.player, round(point[0], 3), round(point[1], 3)))
+            return
+        if d in ("deploy", "ambush"):
+            action = self._placement_action(point)
+            if action is not None:
+                self.act(action)
+            return
+        if self.tool is not None and self.tool.begin(point, shift):
+            return
+        uid = self._unit_at(point)
+        if uid is None:
+            return
+        self.selected = uid
+        if d == "activate" and uid in p.options:
+            self.act(Activate(p.player, uid))
+        elif d == "action" and p.unit is not None and uid in self._targets():
+            self.act(DeclareCharge(p.player, p.unit, uid))
+        elif d == "shoot" and p.unit is not None and uid in self._targets():
+            self.act(Shoot(p.player, p.unit, uid))
+        self._refresh()
+
+    # --- input ----------------------------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
+        """Route buttons, keys and table clicks."""
+        if self.actions is not None:
+            key = self.actions.pressed(event)
+            if key is not None:
+                self.command(key)
+                return
+        if self.log is not None and self.log.handle(event):
+            return
+        if event.type == pygame.KEYDOWN:
+            self._keydown(event)
+            return
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            if self.panning:
+                self.view.pan(*event.rel)
+            elif self.tool is not None and self.tool.dragging:
+                self.tool.drag_to(self.view.to_table(event.pos))
+                self._refresh()        # Advance and Rush follow the ghost
+            inside = self.view.rect.collidepoint(event.pos)
+            point = self.view.to_table(event.pos)
+            self.hover = self._unit_at(point) if inside else None
+            self.hover_terrain = self.static.piece_at(point) if inside and self.hover is None else None
+            return
+        if event.type == pygame.MOUSEBUTTONUP:
+            if event.button == 1 and self.tool is not None and self.tool.dragging:
+                self.tool.end_drag()
+                self._refresh()
+            elif event.button in (2, 3):
+                self.panning = False
+            return
+        if consumed:
+            return
+        if event.type == pygame.MOUSEWHEEL:
+            if self.view.rect.collidepoint(self.mouse):
+                self.view.zoom_at(self.mouse, ZOOM_STEP if event.y > 0 else 1 / ZOOM_STEP)
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and self.view.rect.collidepoint(event.pos):
+            if event.button == 1:
+                shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+                self._click(self.view.to_table(event.pos), shift)
+            elif event.button in (2, 3):
+                self.panning = True
+
+    def _keydown(self, event: pygame.event.Event) -> None:
+        p = self.game.pending
+        if p is None:
+            return
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.tool is not None and self.tool.moved():
+            kind = self.tool.kind()
+            if self.tool.problem(kind) is None:
+                self.act(self.tool.action(kind))
+            else:
+                self.show_banner(str(self.tool.problem(kind)), palette.ILLEGAL, 5.0)
+        elif event.key == pygame.K_SPACE:
+            if p.decision in ("action", "shoot", "strike_back", "consolidate", "ambush"):
+                self.act(Done(p.player))
+        elif event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.command("spread")
+        elif event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.command("tighten")
+        elif event.key == pygame.K_TAB:
+            self.command("next_unit")
+        elif event.key == pygame.K_ESCAPE and self.tool is not None:
+            self.tool.reset()
+            self._refresh()
+
+    def update(self, dt: float) -> None:
+        """Advance the clock (banners) and the log panel."""
+        self.time += dt
+        if self.log is not None:
+            self.log.update()
+
+    # --- drawing --------------------------------------------------------------------------------------------
+    def draw(self, screen: pygame.Surface) -> None:
+        """Table, terrain, zones, markers, models, ranges, the ghost, the banner."""
+        s = self.game.state
+        screen.fill(palette.BACKGROUND)
+        clip = screen.get_clip()
+        screen.set_clip(self.view.rect)
+        self.static.draw(screen, self.view)
+        p = self.game.pending
+        if s.phase.value == "deployment" and warband_of(s).edges:
+            scouting = warband_of(s).scouting
+            draw_loose.draw_zones(screen, self.view, s, ZONE_DEPTH + (SCOUT_REACH if scouting else 0.0))
+        draw_objectives(screen, self.view, s)
+        actors = set(p.options) if p is not None and p.decision == "activate" else \
+            ({p.unit} if p is not None and p.unit else set())
+        shown = self.selected if self.selected in s.units and s.units[self.selected].on_table else None
+        if shown is not None and p is not None and p.decision in ("action", "shoot", "activate"):
+            unit = s.units[shown]
+            reach = moves.allowance(unit, "charge") if p.decision == "action" and shown == p.unit else None
+            draw_loose.draw_ranges(screen, self.view, s, shown, reach)
+        draw_loose.draw_models(screen, self.view, s, shown, actors, self._targets(), self.hover,
+                               hide=self.tool.unit_id if self.tool is not None and self.tool.moved() else None)
+        if self.tool is not None and (self.tool.moved() or self.tool.dragging):
+            draw_loose.draw_ghost(screen, self.view, self.tool, self.tool.problem() is None)
+        if p is not None and p.decision == "ambush":
+            for enemy in s.enemies_of(p.player):
+                draw_loose.draw_reach(screen, self.view, s, enemy.id, 9.0, (255, 120, 100, 255))
+        if p is not None and p.decision in ("deploy", "ambush") and self.deploy_unit and \
+                self.view.rect.collidepoint(self.mouse):
+            at = self.view.to_table(self.mouse)
+            action = self._placement_action(at)
+            ok = action is not None and self.ruleset.check_deploy(action) is None
+            draw_loose.draw_placement(screen, self.view, self._placement(at),
+                                      base_radius(s.units[self.deploy_unit].profile), ok)
+        if self.hover_terrain is not None:
+            lines = self.static.describe(self.hover_terrain)
+            x, y = self.mouse[0] + 14, self.mouse[1] + 10
+            for k, line in enumerate(lines[:3]):
+                text = font(13, k == 0).render(line, True, (240, 240, 230))
+                bg = pygame.Surface((text.get_width() + 8, text.get_height() + 2), pygame.SRCALPHA)
+                bg.fill((0, 0, 0, 170))
+                screen.blit(bg, (x - 4, y - 1))
+                screen.blit(text, (x, y))
+                y += text.get_height() + 2
+        if self.banner is not None and self.time < self.banner[2]:
+            text = font(16, True).render(self.banner[0][:140], True, self.banner[1])
+            bg = pygame.Surface((text.get_width() + 16, text.get_height() + 8), pygame.SRCALPHA)
+            bg.fill((0, 0, 0, 190))
+            x = self.view.rect.centerx - bg.get_width() // 2
+            y = self.view.rect.bottom - bg.get_height() - 8
+            screen.blit(bg, (x, y))
+            screen.blit(text, (x + 8, y + 4))
+        screen.set_clip(clip)
+
+
+def is_loose(game: Game) -> bool:
+    """The game is played with loose models (its battle screen is this one, not ``BattleScene``)."""
+    return isinstance(game.ruleset, AoFSkirmish)

@@ -1,0 +1,187 @@
+"""The window plays AoF: Skirmish (issue 18) with real input: its own battle screen draws loose models; a click
+activates, a drag moves the unit as a group, Shift-drag nudges one model, the Advance button moves, a click on an
+enemy charges or shoots; the deployment: edge buttons, clicks for markers and units."""
+
+from __future__ import annotations
+
+import pygame
+
+from tests.ui.conftest import ROOT
+
+PLACED = ROOT / "scenarios" / "tests" / "skirmish_placed.yaml"
+CROSSROADS = ROOT / "scenarios" / "skirmish_crossroads.yaml"
+
+
+def test_the_menu_offers_the_skirmish_scenarios(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.ui.scenes.menu import MenuScene
+    d = driver_factory(seed=5)
+    d.frames(2)
+    assert isinstance(d.scene, MenuScene)
+    assert CROSSROADS.resolve() in {p.resolve() for p in d.scene.by_label.values()}
+
+
+def test_activate_drag_the_group_nudge_a_model_and_advance(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.engine.actions import Activate, MoveModels
+    from game.engine.skirmish.loose import points_of
+    from game.ui.scenes.skirmish_battle import SkirmishBattleScene
+    d = driver_factory(start_scenario=PLACED, seed=3)
+    d.frames(2)
+    scene = d.scene
+    assert isinstance(scene, SkirmishBattleScene)
+    game = scene.game
+    start = points_of(game.state, "swords")
+    d.click(d.table_px(start[0]))
+    assert game.history[-1] == Activate(1, "swords")
+    assert scene.tool is not None and not scene.actions.buttons["advance"].is_enabled
+    d.drag(d.table_px(start[1]), d.table_px((start[1][0], start[1][1] - 3)))     # the group, 3" back
+    moved = scene.tool.points
+    assert all(abs((b[1] - a[1]) + 3) < 0.2 and abs(b[0] - a[0]) < 0.2 for a, b in zip(start, moved, strict=True))
+    pygame.key.set_mods(pygame.KMOD_SHIFT)
+    d.drag(d.table_px(moved[3]), d.table_px((moved[3][0], moved[3][1] - 0.6)))   # one model only
+    pygame.key.set_mods(0)
+    nudged = scene.tool.points
+    assert nudged[:3] == moved[:3] and nudged[3] != moved[3]
+    assert scene.tool.problem() is None and scene.actions.buttons["advance"].is_enabled
+    d.click_button(scene.actions.buttons["advance"])
+    last = game.history[-1]
+    assert isinstance(last, MoveModels) and last.action == "advance"
+    assert points_of(game.state, "swords") == [(p.x, p.y) for p in last.positions]
+    assert game.pending.player == 2 and scene.last_exception is None
+
+
+def test_a_move_out_of_coherency_is_shown_and_refused(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.engine.skirmish.loose import points_of
+    d = driver_factory(start_scenario=PLACED, seed=3)
+    d.frames(2)
+    scene = d.scene
+    start = points_of(scene.game.state, "swords")
+    d.click(d.table_px(start[0]))
+    pygame.key.set_mods(pygame.KMOD_SHIFT)
+    d.drag(d.table_px(start[3]), d.table_px((start[3][0] + 4, start[3][1])))
+    pygame.key.set_mods(0)
+    assert "coherency" in str(scene.tool.problem())
+    assert any(not near for _, _, near in scene.tool.links())
+    assert not scene.actions.buttons["advance"].is_enabled and not scene.actions.buttons["rush"].is_enabled
+    d.key(pygame.K_RETURN)
+    assert len(scene.game.history) == 1          # only the activation
+
+
+def test_click_an_enemy_to_charge_and_the_defender_strikes_back(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.engine.actions import DeclareCharge, StrikeBack
+    from game.engine.skirmish.loose import points_of
+    d = driver_factory(start_scenario=PLACED, seed=3)
+    d.frames(2)
+    scene = d.scene
+    game = scene.game
+    d.click(d.table_px(points_of(game.state, "swords")[0]))
+    assert "warriors" in scene._targets()
+    d.click(d.table_px(points_of(game.state, "warriors")[0]))
+    assert game.history[-1] == DeclareCharge(1, "swords", "warriors")
+    if game.pending.decision == "strike_back":
+        d.click_button(scene.actions.buttons["strike_back"])
+        assert game.history[-1] == StrikeBack(2, "warriors")
+    assert scene.last_exception is None and game.pending is not None
+
+
+def test_deployment_with_real_input(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.engine.actions import ChooseDeployment, PlaceModels, PlaceObjective
+    d = driver_factory(start_scenario=CROSSROADS, seed=7)
+    d.frames(2)
+    scene = d.scene
+    game = scene.game
+    assert game.pending.decision == "choose_deployment"
+    d.click_button(scene.actions.buttons["edge:south"])
+    assert game.history[-1] == ChooseDeployment(1, 1, "south")
+    for pt in [(24, 30), (12, 20), (36, 20), (24, 18), (8, 28)]:
+        if game.pending.decision != "place_objective":
+            break
+        d.click(d.table_px(pt))
+        assert isinstance(game.history[-1], PlaceObjective)
+    assert game.pending.decision == "deploy"
+    d.click(d.table_px((20, 4)))
+    assert isinstance(game.history[-1], PlaceModels) and game.history[-1].unit == "landvogt"
+
+
+def test_the_replay_viewer_steps_through_a_skirmish_record(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A skirmish record is watched in the skirmish battle screen: Right steps on, End goes to the last position,
+    the models stand where the record put them; nothing can be played there."""
+    from game.autoplay import play_out
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.engine.skirmish.loose import points_of
+    from game.saves import save_game
+    from game.scenario import load_scenario, new_game_state
+    from game.ui.scenes.skirmish_replay import SkirmishReplayScene
+    game = Game.start(new_game_state(load_scenario(PLACED)), Dice(seed=2))
+    play_out(game, 2)
+    path = tmp_path / "g.yaml"
+    save_game(game, PLACED, path)
+    d = driver_factory(seed=1)
+    d.frames(2)
+    assert d.app.watch_replay(path) is True
+    scene = d.scene
+    assert isinstance(scene, SkirmishReplayScene) and scene.index == 0
+    d.key(pygame.K_RIGHT)
+    assert scene.index == 1
+    d.click_button(scene.actions.buttons["end"])
+    assert scene.index == scene.cursor.length == len(game.history)
+    assert points_of(scene.game.state, "swords") == points_of(game.state, "swords")
+    assert scene.game.state.game_over and len(scene.cursor.record.actions) == len(game.history)
+
+
+def test_the_skirmish_lesson_with_real_input(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Lesson 14 teaches what differs: a wrong unit is taken back with the hint, the group drag into the goal is
+    accepted and the lesson moves on."""
+    from game.engine.skirmish.loose import points_of
+    from game.ui.scenes.lesson import start_lesson
+    from game.ui.scenes.skirmish_lesson import SkirmishLessonScene
+    d = driver_factory(seed=1)
+    d.frames(2)
+    assert start_lesson(d.app, str(ROOT / "scenarios" / "lessons" / "16_skirmish.yaml"))
+    scene = d.scene
+    assert isinstance(scene, SkirmishLessonScene)
+    run = scene.run
+    d.click(d.table_px(points_of(scene.game.state, "crossbows")[0]))     # not the unit the step asks for
+    assert run.step.id == "activate" and not scene.game.history
+    d.click(d.table_px(points_of(scene.game.state, "swords")[0]))
+    assert run.step.id == "group-move"
+    start = points_of(scene.game.state, "swords")
+    d.drag(d.table_px(start[1]), d.table_px((start[1][0], start[1][1] + 5.8)))   # within 6" after pixel rounding
+    d.click_button(scene.actions.buttons["advance"])
+    assert run.step.id == "activate-crossbows" and scene.last_exception is None
+    assert abs(scene.game.state.units["swords"].pose.y - 16) < 1
+
+
+def test_set_aside_for_ambush_and_place_it_in_round_2(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Ambush in the window: the Set aside button during deployment, then from round 2 a click over 9" from the
+    enemy places the unit (or Keep waiting)."""
+    import random
+
+    from game import skirmish_play
+    from game.engine.actions import PlaceModels, SetAside
+    d = driver_factory(start_scenario=ROOT / "scenarios" / "skirmish_burnt_village.yaml", seed=41)
+    d.frames(2)
+    scene = d.scene
+    game = scene.game
+    rng = random.Random(4)
+    while not (game.pending.decision == "deploy" and "goblins" in game.pending.options):
+        scene.act(skirmish_play.choose(game, rng, simple=True))
+    d.frames(1)
+    scene.deploy_unit = "goblins"
+    scene._refresh()
+    d.click_button(scene.actions.buttons["set_aside:Ambush"])
+    assert game.history[-1] == SetAside(2, "goblins", "Ambush")
+    while game.pending.decision != "ambush":
+        scene.act(skirmish_play.choose(game, rng, simple=True))
+    d.frames(2)
+    assert "done" in scene.actions.buttons and scene.deploy_unit == "goblins"
+    from game.engine.skirmish.loose import centre, unit_gap
+    spots = [a for a in (skirmish_play._ambush(game, 2, ["goblins"], rng, None) for _ in range(8))
+             if isinstance(a, PlaceModels)]
+    assert spots
+    at = centre([(p.x, p.y) for p in spots[0].positions])      # the ghost is centred on the mouse
+    d.click(d.table_px(at))
+    last = game.history[-1]
+    assert isinstance(last, PlaceModels) and last.unit == "goblins" and scene.last_exception is None
+    goblins = game.state.units["goblins"]
+    assert goblins.on_table and all(unit_gap(game.state, goblins, e) > 9 for e in game.state.enemies_of(2))
