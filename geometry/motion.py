@@ -24,7 +24,7 @@ from shapely import Polygon
 from shapely.ops import nearest_points
 
 from geometry.formation import rect_corners
-from geometry.obstacles import Obstacles, distances, first_times, gather, overlapping
+from geometry.obstacles import Obstacles, distances, first_times, gather, hull_gaps, overlapping, subset
 from geometry.pose import Point, Pose, forward_vector
 from geometry.scene_data import SceneData
 from geometry.shapes import CONTACT_TOL
@@ -136,9 +136,13 @@ def _crossed(scene: SceneData, sweeps: list[np.ndarray]) -> tuple[frozenset[str]
     ``_sweep_points``) overlap: their cores meet the hull (the scene's pymunk index, ``geometry.spatial``)."""
     if not scene.terrain:
         return frozenset(), ()
+    boxes = scene.terrain_core_boxes
     index = scene.shape_index()
     found: set[int] = set()
     for pts in sweeps:
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        if not ((boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0]) & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1])).any():
+            continue  # no core's bounding box meets the sweep's: nothing for the index to find
         found.update(int(k[1]) for k in index.overlapping(pts, TERRAIN))  # type: ignore[call-overload]
     positions = sorted(found)
     traits: set[str] = set()
@@ -204,9 +208,25 @@ def check_path(
     poses = [start, *path]
     rects = [np.array(rect_corners(p, width, depth)) for p in poses]
     ignore = set(ignore_units) | {unit_id}
+    legs: list[tuple[Point, float]] = []  # direction and length of each straight leg
+    for p, q in zip(poses, path, strict=False):
+        dx, dy = q.x - p.x, q.y - p.y
+        length = math.hypot(dx, dy)
+        legs.append(((dx / length, dy / length) if length > EPS else (0.0, 1.0), length))
+    sweeps = [_sweep_points(r, w, length) for r, (w, length) in zip(rects, legs, strict=False)]
     moved = [r + np.array([q.x - p.x, q.y - p.y]) for r, p, q in zip(rects, poses, poses[1:], strict=False)]
     lo, hi = _bbox(rects + moved, max(exclusion, 0.0) + 2 * TOL)
     obs = gather(scene, ignore, lo, hi)
+    # which obstacles each judged sweep (and the final footprint) can come near at all: the exact kernels below
+    # skip the others (a lower bound of the distance, separating axes, with a margin; ``reach`` bounds the radii)
+    judged = [] if fly_over else sweeps
+    near = np.zeros((0, len(judged) + 1), dtype=bool)
+    if len(obs):
+        reach = max(exclusion, 0.0) + TOL + 1e-6
+        near = hull_gaps(obs, [*judged, rects[-1]], _axes(rects, legs)) <= reach
+        keep = near.any(axis=1)
+        if not keep.all():
+            obs, near = subset(obs, keep), near[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
@@ -227,7 +247,6 @@ def check_path(
     blocker: str | None = None
     step: int | None = None
     distance = 0.0
-    sweeps: list[np.ndarray] = []
 
     def fail(r: str, msg: str, at: Point, who: str, k: int) -> None:
         nonlocal rule, message, where, blocker, step
@@ -236,28 +255,40 @@ def check_path(
 
     if not _rect_on_table(scene, rects[0]):
         fail(RULE_TABLE_EDGE, "the unit starts partly off the table", poses[0].xy, RULE_TABLE_EDGE, 0)
-    current = start
     for k, target in enumerate(path):
-        rect = np.array(rect_corners(current, width, depth))
-        dx, dy = target.x - current.x, target.y - current.y
-        length = math.hypot(dx, dy)
-        w: Point = (dx / length, dy / length) if length > EPS else (0.0, 1.0)
-        sweeps.append(_sweep_points(rect, w, length))
+        w, length = legs[k]
         distance += length
         if rule is None:
-            _check_segment(scene, _NO_OBSTACLES if fly_over else obs, rect, w, length, r_pen, r_ex, exclusion, k,
-                           fail)
-        current = target
+            seg_obs = obs if not fly_over and near[:, k].any() else _NO_OBSTACLES
+            _check_segment(scene, seg_obs, rects[k], w, length, r_pen, r_ex, exclusion, k, fail)
         if rule is None and target.facing != poses[k].facing:
-            pivoted = np.array(rect_corners(current, width, depth))
+            pivoted = rects[k + 1]
             if not _rect_on_table(scene, pivoted):
                 out = max(pivoted.tolist(), key=lambda c: _outside(scene, c))
                 fail(RULE_TABLE_EDGE, "the pivot takes the unit off the table", (out[0], out[1]), RULE_TABLE_EDGE, k)
-    final = np.array(rect_corners(current, width, depth))
+    final = rects[-1]
     if rule is None:
-        _check_segment(scene, obs, final, (0.0, 1.0), 0.0, r_pen, r_ex, exclusion, len(path), fail)
+        _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
+                       exclusion, len(path), fail)
     traits, names = _crossed(scene, [*sweeps, final])
     return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
+
+
+def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:
+    """Unit vectors (m, 2) to look for a separating axis along: the table's, each facing's (footprint sides) and
+    the normal of each leg (the long sides of its sweep)."""
+    axes: list[tuple[float, float]] = [(1.0, 0.0), (0.0, 1.0)]
+    for r in rects:
+        u = r[1] - r[0]
+        n = math.hypot(float(u[0]), float(u[1]))
+        if n > EPS:
+            a = (float(u[0]) / n, float(u[1]) / n)
+            if a not in axes:
+                axes.extend([a, (-a[1], a[0])])
+    for w, length in legs:
+        if length > EPS:
+            axes.append((-w[1], w[0]))
+    return np.array(axes)
 
 
 _NO_OBSTACLES = Obstacles([], [], [], np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=int),

@@ -88,6 +88,34 @@ def gather(scene: SceneData, ignore: Collection[str], lo: np.ndarray, hi: np.nda
     return Obstacles(kinds, keys, polys, a, np.concatenate(b_parts), starts, size_arr, boxes)
 
 
+def subset(obs: Obstacles, keep: np.ndarray) -> Obstacles:
+    """The obstacles where ``keep`` (k,) bool is True, in the same order (their arrays copied)."""
+    idx = np.flatnonzero(keep)
+    sizes = obs.sizes[idx]
+    starts = np.zeros(len(idx), dtype=int)
+    if len(idx) > 1:
+        np.cumsum(sizes[:-1], out=starts[1:])
+    edges = np.repeat(keep, obs.sizes)
+    return Obstacles([obs.kinds[i] for i in idx], [obs.keys[i] for i in idx], [obs.polys[i] for i in idx],
+                     obs.a[edges], obs.b[edges], starts, sizes, None if obs.boxes is None else obs.boxes[idx])
+
+
+def hull_gaps(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.ndarray:
+    """A lower bound (k, h) of the distance from each obstacle core to the convex hull of each point set
+    ``hulls[j]`` (n_j, 2): the widest gap between their projections on any of the unit vectors ``axes`` (m, 2)
+    (separating axis theorem: a gap on a unit axis never exceeds the distance). Zero or negative where no axis
+    separates them. Used to skip the exact kernels for obstacles far from a move (``geometry.motion``)."""
+    proj = obs.a @ axes.T  # (e, m): every core vertex; the hull of a core's vertices contains the core
+    lo = np.minimum.reduceat(proj, obs.starts, axis=0)  # (k, m)
+    hi = np.maximum.reduceat(proj, obs.starts, axis=0)
+    out = np.empty((len(obs), len(hulls)))
+    for j, pts in enumerate(hulls):
+        p = pts @ axes.T  # (n, m)
+        gap = np.maximum(lo - p.max(axis=0), p.min(axis=0) - hi)
+        out[:, j] = gap.max(axis=1)
+    return out
+
+
 NEXT = [1, 2, 3, 0]
 """Index of each rectangle corner's successor: ``rect[NEXT]`` gives the edge ends."""
 

@@ -126,6 +126,8 @@ class SceneData:
         self._terrain_tree = shapely.STRtree(cores)
         self.terrain_cores: tuple[BaseGeometry, ...] = tuple(cores)
         """Each piece shrunk by ``TOL`` (index order as ``terrain``)."""
+        self.terrain_core_boxes: np.ndarray = np.array([c.bounds for c in cores], dtype=float).reshape(-1, 4)
+        """Bounding boxes of the cores (pieces, 4): minx, miny, maxx, maxy (NaN for an empty core)."""
         for t in pieces:
             shapely.prepare(t.shape)
         self.table_polygon: Polygon = shapely.box(0.0, 0.0, self.width, self.depth)
