@@ -24,7 +24,16 @@ from shapely import Polygon
 from shapely.ops import nearest_points
 
 from geometry.formation import rect_corners
-from geometry.obstacles import Obstacles, distances, first_times, gather, hull_gaps, overlapping, subset
+from geometry.obstacles import (
+    Obstacles,
+    distances,
+    first_times,
+    first_times_many,
+    gather,
+    hull_gaps,
+    overlapping,
+    subset,
+)
 from geometry.pose import Point, Pose, forward_vector
 from geometry.scene_data import SceneData
 from geometry.shapes import CONTACT_TOL
@@ -141,7 +150,8 @@ def _crossed(scene: SceneData, sweeps: list[np.ndarray]) -> tuple[frozenset[str]
     found: set[int] = set()
     for pts in sweeps:
         lo, hi = pts.min(axis=0), pts.max(axis=0)
-        if not ((boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0]) & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1])).any():
+        meets = (boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0]) & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1])
+        if not meets.any():
             continue  # no core's bounding box meets the sweep's: nothing for the index to find
         found.update(int(k[1]) for k in index.overlapping(pts, TERRAIN))  # type: ignore[call-overload]
     positions = sorted(found)
@@ -221,17 +231,23 @@ def check_path(
     # skip the others (a lower bound of the distance, separating axes, with a margin; ``reach`` bounds the radii)
     judged = [] if fly_over else sweeps
     near = np.zeros((0, len(judged) + 1), dtype=bool)
+    close = np.zeros(0, dtype=bool)
     if len(obs):
         reach = max(exclusion, 0.0) + TOL + 1e-6
-        near = hull_gaps(obs, [*judged, rects[-1]], _axes(rects, legs)) <= reach
+        gaps = hull_gaps(obs, [*judged, rects[-1], rects[0]], _axes(rects, legs))
+        near = gaps[:, :-1] <= reach
+        # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
+        close = gaps[:, -1] <= max(exclusion, 0.0) + 2 * TOL
         keep = near.any(axis=1)
         if not keep.all():
-            obs, near = subset(obs, keep), near[keep]
+            obs, near, close = subset(obs, keep), near[keep], close[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
     if nobs:
-        d0 = distances(obs, rects[0])
+        d0 = np.full(nobs, np.inf)
+        if close.any():
+            d0[close] = distances(subset(obs, close), rects[0])
         is_unit = np.array([k == "unit" for k in obs.kinds])
         already_in = d0 <= EPS  # overlapping a core at the start: not judged
         # touching (or sunk into the tolerance): it may not get any deeper
@@ -329,34 +345,45 @@ def _check_segment(
 
     Collisions (table edge, impassable terrain, another unit) come first, in order of travel; then the 1" rule.
     """
-    hard: list[tuple[float, int, str, str, Point]] = []
-    t_edge = _table_time(scene, rect, w, 0.0)
-    if length > EPS and t_edge < length - EPS:
-        corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
-        at = (corner[0] + w[0] * t_edge, corner[1] + w[1] * t_edge)
-        hard.append((t_edge, 0, RULE_TABLE_EDGE, RULE_TABLE_EDGE, at))
+    hard: list[tuple[float, int, str, int]] = []  # (travel, priority, who, obstacle index or -1)
+    if length > EPS and not _sweep_on_table(scene, rect, w, length):
+        t_edge = _table_time(scene, rect, w, 0.0)
+        if t_edge < length - EPS:
+            hard.append((t_edge, 0, RULE_TABLE_EDGE, -1))
     overlap = overlapping(obs, rect) if len(obs) else None
+    t_ex: np.ndarray | None = None
     if len(obs):
-        t_pen = first_times(obs, rect, w, r_pen, overlap)
+        if exclusion > 0:  # both radii in one pass of the kernel (the 1" one is needed whenever nothing collides)
+            t_pen, t_ex = first_times_many(obs, rect, w, [r_pen, r_ex], overlap)
+        else:
+            t_pen = first_times(obs, rect, w, r_pen, overlap)
         for j in np.flatnonzero(t_pen <= length + EPS):
-            t = float(t_pen[j])
-            at = _near_point(rect + np.array(w) * t, obs.polys[j])
-            if obs.kinds[j] == "unit":
-                hard.append((t, 2, RULE_THROUGH_UNIT, obs.keys[j], at))
-            else:
-                hard.append((t, 1, RULE_IMPASSABLE, obs.keys[j], at))
+            hard.append((float(t_pen[j]), 2 if obs.kinds[j] == "unit" else 1, obs.keys[j], int(j)))
     if hard:
-        _, _, rule, who, at = min(hard, key=lambda h: (h[0], h[1], h[3]))
+        t, prio, who, j = min(hard, key=lambda h: (h[0], h[1], h[2]))
+        if j < 0:
+            corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
+            at = (corner[0] + w[0] * t, corner[1] + w[1] * t)
+        else:
+            at = _near_point(rect + np.array(w) * t, obs.polys[j])
+        rule = (RULE_TABLE_EDGE, RULE_IMPASSABLE, RULE_THROUGH_UNIT)[prio]
         fail(rule, _message(rule, who, k), at, who, k)
         return
-    if len(obs) and exclusion > 0:
-        t_ex = first_times(obs, rect, w, r_ex, overlap)
+    if t_ex is not None:
         hits = np.flatnonzero(t_ex <= length + EPS)
         if len(hits):
             first = min([int(i) for i in hits], key=lambda i: (float(t_ex[i]), obs.keys[i]))
             at = _near_point(rect + np.array(w) * float(t_ex[first]), obs.polys[first])
             who = obs.keys[first]
             fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion), at, who, k)
+
+
+def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:
+    """True if the rectangle (4, 2) stays on the table all along its straight move: start and end on it, no slack
+    (then no corner reaches an edge before the end: ``_table_time`` is not needed)."""
+    pts = np.concatenate([rect, rect + np.array(w) * length])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    return bool(lo[0] >= 0.0 and lo[1] >= 0.0 and hi[0] <= scene.width and hi[1] <= scene.depth)
 
 
 def _message(rule: str, who: str, k: int, exclusion: float = 1.0) -> str:

@@ -171,24 +171,44 @@ def first_times(
     """Per obstacle (k,): the first travel t >= 0 along unit direction ``w`` at which the rectangle (4, 2) comes
     within ``radii[k]`` inches of the obstacle core; 0 if it already does or overlaps; inf if never or if
     ``radii[k]`` is NaN (obstacle skipped). ``overlap`` may pass ``overlapping(obs, rect)`` when known."""
-    skip = np.isnan(radii)
-    r = np.where(skip, 0.0, radii)
-    r_edge = np.repeat(r, obs.sizes)
+    return first_times_many(obs, rect, w, [radii], overlap)[0]
+
+
+def first_times_many(
+    obs: Obstacles, rect: np.ndarray, w: Point, radii: list[np.ndarray], overlap: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """``first_times`` for several radius arrays (each (k,)) in one pass of the kernel: a list of (k,) arrays."""
     e = len(obs.a)
+    n = 4 + e
     # one call for both directions: rect corners moving along w against obstacle edges, and obstacle vertices
-    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored)
-    radius = np.zeros((4 + e, e + 4))
-    radius[:4, :e] = r_edge
-    radius[4:, e:] = r_edge[:, None]
-    dirs = np.empty((4 + e, 2))
+    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored); each radius
+    # array gets its own copy of the rows
+    radius = np.zeros((n * len(radii), e + 4))
+    skips = []
+    for i, rad in enumerate(radii):
+        skip = np.isnan(rad)
+        skips.append(skip)
+        r_edge = np.repeat(np.where(skip, 0.0, rad), obs.sizes)
+        radius[i * n:i * n + 4, :e] = r_edge
+        radius[i * n + 4:(i + 1) * n, e:] = r_edge[:, None]
+    dirs = np.empty((n, 2))
     dirs[:4] = w
     dirs[4:] = (-w[0], -w[1])
-    t = first_within(
-        np.concatenate([rect, obs.a]), dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius
-    )
-    t1 = t[:4, :e].min(axis=0)
-    t2 = t[4:, e:].min(axis=1)
-    out = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
-    out = np.where(overlapping(obs, rect) if overlap is None else overlap, 0.0, out)
-    result: np.ndarray = np.where(skip, np.inf, out)
-    return result
+    points = np.concatenate([rect, obs.a])
+    if len(radii) > 1:
+        points = np.concatenate([points] * len(radii))
+        dirs = np.concatenate([dirs] * len(radii))
+    # outlines are closed rings, so the discs at the edges' ends repeat those at their starts (end_discs=False)
+    t = first_within(points, dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius,
+                     end_discs=False)
+    if overlap is None:
+        overlap = overlapping(obs, rect)
+    out = []
+    for i, skip in enumerate(skips):
+        block = t[i * n:(i + 1) * n]
+        t1 = block[:4, :e].min(axis=0)
+        t2 = block[4:, e:].min(axis=1)
+        per = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
+        per = np.where(overlap, 0.0, per)
+        out.append(np.where(skip, np.inf, per))
+    return out
