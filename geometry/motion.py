@@ -238,7 +238,7 @@ def check_path(
         near = gaps[:, :-1] <= reach
         # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
         close = gaps[:, -1] <= max(exclusion, 0.0) + 2 * TOL
-        keep = near.any(axis=1)
+        keep: np.ndarray = near.any(axis=1)
         if not keep.all():
             obs, near, close = subset(obs, keep), near[keep], close[keep]
     nobs = len(obs)
@@ -357,8 +357,8 @@ def _check_segment(
             t_pen, t_ex = first_times_many(obs, rect, w, [r_pen, r_ex], overlap)
         else:
             t_pen = first_times(obs, rect, w, r_pen, overlap)
-        for j in np.flatnonzero(t_pen <= length + EPS):
-            hard.append((float(t_pen[j]), 2 if obs.kinds[j] == "unit" else 1, obs.keys[j], int(j)))
+        for i in np.flatnonzero(t_pen <= length + EPS):
+            hard.append((float(t_pen[i]), 2 if obs.kinds[i] == "unit" else 1, obs.keys[i], int(i)))
     if hard:
         t, prio, who, j = min(hard, key=lambda h: (h[0], h[1], h[2]))
         if j < 0:
