@@ -238,7 +238,7 @@ def check_path(
         near = gaps[:, :-1] <= reach
         # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
         close = gaps[:, -1] <= max(exclusion, 0.0) + 2 * TOL
-        keep: np.ndarray = near.any(axis=1)
+        keep = np.asarray(near.any(axis=1))
         if not keep.all():
             obs, near, close = subset(obs, keep), near[keep], close[keep]
     nobs = len(obs)
