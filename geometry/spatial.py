@@ -15,6 +15,7 @@ index is a screen.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -62,6 +63,40 @@ def shapes_overlapping(space: pymunk.Space, probe: pymunk.Shape) -> list[pymunk.
     found = [_Shape._from_cp_shape(p) for p in _HITS]
     _HITS.clear()
     return [f for f in found if f is not None]
+
+
+HULL_STRAIGHT = 1e-9
+"""Relative turn (cross product over the product of the two edges' lengths, ~ radians) below which a hull vertex
+counts as lying on the straight line through its neighbours and is dropped."""
+
+
+def convex_outline(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The convex hull of ``points`` counter-clockwise, without repeated points nor vertices lying (within
+    ``HULL_STRAIGHT``) on the line through their neighbours (monotone chain).
+
+    Chipmunk keeps such vertices, and a probe polygon with one -- the hull of a rectangle moved along one of its
+    sides has two -- can miss a clear overlap (its contact clipping finds no point: no hit). Fewer than three
+    points come back when they are all on one line."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return pts
+
+    def chain(seq: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while len(out) >= 2:
+                o, a = out[-2], out[-1]
+                ax, ay, bx, by = a[0] - o[0], a[1] - o[1], p[0] - a[0], p[1] - a[1]
+                cross = ax * by - ay * bx
+                straight = ax * bx + ay * by >= 0 and cross <= HULL_STRAIGHT * math.hypot(ax, ay) * math.hypot(bx, by)
+                if cross > 0 and not straight:
+                    break  # a left turn, not going straight on (a hairpin is a turn): ``a`` stays
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = chain(pts), chain(reversed(pts))
+    return lower[:-1] + upper[:-1]
 
 
 def _convex_pieces(core: BaseGeometry) -> list[list[tuple[float, float]]]:
@@ -164,7 +199,8 @@ class ShapeIndex:
         verts: list[tuple[float, float]] = (
             [(x, y) for x, y in points.tolist()] if isinstance(points, np.ndarray) else [(p[0], p[1]) for p in points]
         )
-        probe = pymunk.Poly(None, verts)
+        hull = convex_outline(verts)
+        probe = pymunk.Poly(None, hull if len(hull) >= 3 else verts)
         probe.update(_IDENTITY)
         group = self._groups.get(exclude, 0) if exclude is not None else 0
         filt = self._filters.get((mask, group))
