@@ -42,6 +42,10 @@ from geometry.spatial import TERRAIN
 TOL = CONTACT_TOL
 EPS = 1e-9
 
+PREFILTER = True
+"""Whether ``check_path`` sets aside the obstacles no leg can come near before the exact kernels (separating axes,
+see ``geometry.obstacles.hull_gaps``); the verdict is the same either way (tests compare the two)."""
+
 RULE_TABLE_EDGE = "table edge"
 """Rule name: part of the unit would leave the table (rulebook "General Movement")."""
 RULE_IMPASSABLE = "impassable terrain"
@@ -235,6 +239,8 @@ def check_path(
     if len(obs):
         reach = max(exclusion, 0.0) + TOL + 1e-6
         gaps = hull_gaps(obs, [*judged, rects[-1], rects[0]], _axes(rects, legs))
+        if not PREFILTER:  # every obstacle goes to the exact kernels
+            gaps = np.full_like(gaps, -np.inf)
         near = gaps[:, :-1] <= reach
         # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
         close = gaps[:, -1] <= max(exclusion, 0.0) + 2 * TOL
