@@ -15,7 +15,6 @@ index is a screen.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -80,6 +79,7 @@ def convex_outline(points: Sequence[tuple[float, float]]) -> list[tuple[float, f
     pts = sorted(set(points))
     if len(pts) < 3:
         return pts
+    tol2 = HULL_STRAIGHT * HULL_STRAIGHT
 
     def chain(seq: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
         out: list[tuple[float, float]] = []
@@ -88,9 +88,10 @@ def convex_outline(points: Sequence[tuple[float, float]]) -> list[tuple[float, f
                 o, a = out[-2], out[-1]
                 ax, ay, bx, by = a[0] - o[0], a[1] - o[1], p[0] - a[0], p[1] - a[1]
                 cross = ax * by - ay * bx
-                straight = ax * bx + ay * by >= 0 and cross <= HULL_STRAIGHT * math.hypot(ax, ay) * math.hypot(bx, by)
-                if cross > 0 and not straight:
-                    break  # a left turn, not going straight on (a hairpin is a turn): ``a`` stays
+                # a left turn keeps ``a``, unless it is (within the tolerance) straight on; a hairpin is a turn
+                if cross > 0 and (ax * bx + ay * by < 0
+                                  or cross * cross > tol2 * (ax * ax + ay * ay) * (bx * bx + by * by)):
+                    break
                 out.pop()
             out.append(p)
         return out
