@@ -30,6 +30,7 @@ from geometry.obstacles import (
     first_times,
     first_times_many,
     gather,
+    gather_all,
     hull_gaps,
     overlapping,
     subset,
@@ -144,20 +145,63 @@ def _sweep_points(rect: np.ndarray, w: Point, length: float) -> np.ndarray:
     return np.concatenate([rect, rect + np.array(w) * length])
 
 
-def _crossed(scene: SceneData, sweeps: list[np.ndarray]) -> tuple[frozenset[str], tuple[str, ...]]:
+@dataclass(frozen=True)
+class _TerrainOutlines:
+    """Every terrain piece's core as stacked outlines (for ``hull_gaps``), the directions normal to their edges,
+    and which cores are convex (one ring equal to its hull); built once per table (``_terrain_outlines``)."""
+
+    outlines: Obstacles
+    normals: np.ndarray
+    convex: np.ndarray
+
+
+def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
+    hit = scene.persistent.get("terrain-outlines")
+    if not isinstance(hit, _TerrainOutlines):
+        geos = [scene.terrain_geo(i) for i in range(len(scene.terrain))]
+        sizes = np.array([len(g.edges_a) for g in geos], dtype=int)
+        starts = np.zeros(len(geos), dtype=int)
+        np.cumsum(sizes[:-1], out=starts[1:])
+        a, b = np.concatenate([g.edges_a for g in geos]), np.concatenate([g.edges_b for g in geos])
+        outlines = Obstacles(["terrain"] * len(geos), [g.piece.name for g in geos], [g.piece.shape for g in geos],
+                             a, b, starts, sizes)
+        normals: dict[tuple[float, float], tuple[float, float]] = {}
+        for (ex, ey) in (b - a).tolist():
+            n = math.hypot(ex, ey)
+            if n > EPS:
+                nx, ny = -ey / n, ex / n
+                if nx < 0 or (nx == 0 and ny < 0):  # one of the two senses
+                    nx, ny = -nx, -ny
+                normals.setdefault((round(nx, 9), round(ny, 9)), (nx, ny))
+        convex = np.array([isinstance(c, Polygon) and not c.is_empty and not c.interiors
+                           and abs(c.convex_hull.area - c.area) <= 1e-9 * max(1.0, c.area)
+                           for c in scene.terrain_cores], dtype=bool)
+        hit = _TerrainOutlines(outlines, np.array(list(normals.values())).reshape(-1, 2), convex)
+        scene.persistent["terrain-outlines"] = hit
+    return hit
+
+
+def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray) -> tuple[frozenset[str], tuple[str, ...]]:
     """Traits and names of the terrain pieces the sweeps (point sets whose convex hull is swept, see
-    ``_sweep_points``) overlap: their cores meet the hull (the scene's pymunk index, ``geometry.spatial``)."""
+    ``_sweep_points``) overlap: their cores meet the hull.
+
+    ``axes`` (m, 2) must hold the directions normal to the sweeps' sides (``_axes``). With the cores' own edge
+    normals they make the separating axis test exact for a convex core: a gap over 1e-9" on some axis, no
+    overlap; below -1e-9" on every one, overlap. The rest (touching within 1e-9", or a core that is not convex)
+    is asked of the scene's pymunk index (``geometry.spatial``)."""
     if not scene.terrain:
         return frozenset(), ()
-    boxes = scene.terrain_core_boxes
-    index = scene.shape_index()
-    found: set[int] = set()
-    for pts in sweeps:
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
-        meets = (boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0]) & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1])
-        if not meets.any():
-            continue  # no core's bounding box meets the sweep's: nothing for the index to find
-        found.update(int(k[1]) for k in index.overlapping(pts, TERRAIN))  # type: ignore[call-overload]
+    t = _terrain_outlines(scene)
+    gaps = hull_gaps(t.outlines, sweeps, np.concatenate([axes, t.normals]))
+    inside = (gaps < -1e-9) & t.convex[:, None]
+    ask = (gaps <= 1e-9) & ~inside
+    found: set[int] = {int(i) for i in np.flatnonzero(inside.any(axis=1))}
+    if ask.any():
+        index = scene.shape_index()
+        for j in np.flatnonzero(ask.any(axis=0)).tolist():
+            undecided = set(np.flatnonzero(ask[:, j]).tolist())
+            found.update(int(k[1]) for k in index.overlapping(sweeps[j], TERRAIN)
+                         if k[1] in undecided)
     positions = sorted(found)
     traits: set[str] = set()
     for pos in positions:
@@ -228,32 +272,42 @@ def check_path(
         length = math.hypot(dx, dy)
         legs.append(((dx / length, dy / length) if length > EPS else (0.0, 1.0), length))
     sweeps = [_sweep_points(r, w, length) for r, (w, length) in zip(rects, legs, strict=False)]
-    moved = [r + np.array([q.x - p.x, q.y - p.y]) for r, p, q in zip(rects, poses, poses[1:], strict=False)]
-    lo, hi = _bbox(rects + moved, max(exclusion, 0.0) + 2 * TOL)
-    obs = gather(scene, ignore, lo, hi)
+    # every obstacle on the table (kept until a unit moves); those far from the move are set aside just below
+    obs = gather_all(scene, ignore)
+    axes = _axes(rects, legs)
     # which obstacles each judged sweep (and the final footprint) can come near at all: the exact kernels below
     # skip the others (a lower bound of the distance, separating axes, with a margin; ``reach`` bounds the radii)
     judged = [] if fly_over else sweeps
     near = np.zeros((0, len(judged) + 1), dtype=bool)
     close = np.zeros(0, dtype=bool)
+    touch = np.zeros((0, max(len(path), 1)), dtype=bool)
+    touch_final = np.zeros(0, dtype=bool)
     if len(obs):
         reach = max(exclusion, 0.0) + TOL + 1e-6
-        gaps = hull_gaps(obs, [*judged, rects[-1], rects[0]], _axes(rects, legs))
+        # columns: each judged sweep, the final footprint, then the footprint where each leg starts
+        gaps = hull_gaps(obs, [*judged, rects[-1], *rects[:max(len(path), 1)]], axes)
         if not PREFILTER:  # every obstacle goes to the exact kernels
             gaps = np.full_like(gaps, -np.inf)
-        near = gaps[:, :-1] <= reach
+        n_near = len(judged) + 1
+        near = gaps[:, :n_near] <= reach
         # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
-        close = gaps[:, -1] <= max(exclusion, 0.0) + 2 * TOL
+        close = gaps[:, n_near] <= max(exclusion, 0.0) + 2 * TOL
+        # a footprint more than a hair from a core does not overlap it (``overlapping`` is needed for the others)
+        touch = gaps[:, n_near:] <= 1e-9
+        touch_final = gaps[:, n_near - 1] <= 1e-9
         keep = np.asarray(near.any(axis=1))
         if not keep.all():
             obs, near, close = subset(obs, keep), near[keep], close[keep]
+            touch, touch_final = touch[keep], touch_final[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
     if nobs:
         d0 = np.full(nobs, np.inf)
         if close.any():
-            d0[close] = distances(subset(obs, close), rects[0])
+            near0 = subset(obs, close)
+            d0[close] = distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
+                                  else np.zeros(len(near0), dtype=bool))
         is_unit = np.array([k == "unit" for k in obs.kinds])
         already_in = d0 <= EPS  # overlapping a core at the start: not judged
         # touching (or sunk into the tolerance): it may not get any deeper
@@ -282,7 +336,8 @@ def check_path(
         distance += length
         if rule is None:
             seg_obs = obs if not fly_over and near[:, k].any() else _NO_OBSTACLES
-            _check_segment(scene, seg_obs, rects[k], w, length, r_pen, r_ex, exclusion, k, fail)
+            _check_segment(scene, seg_obs, rects[k], w, length, r_pen, r_ex, exclusion, k, fail,
+                           bool(touch[:, k].any()))
         if rule is None and target.facing != poses[k].facing:
             pivoted = rects[k + 1]
             if not _rect_on_table(scene, pivoted):
@@ -291,8 +346,8 @@ def check_path(
     final = rects[-1]
     if rule is None:
         _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
-                       exclusion, len(path), fail)
-    traits, names = _crossed(scene, [*sweeps, final])
+                       exclusion, len(path), fail, bool(touch_final.any()))
+    traits, names = _crossed(scene, [*sweeps, final], axes)
     return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
 
 
@@ -346,17 +401,19 @@ def _check_segment(
     exclusion: float,
     k: int,
     fail: _Fail,
+    may_overlap: bool = True,
 ) -> None:
     """Report through ``fail`` the first rule a straight sweep breaks (private to ``check_path``).
 
     Collisions (table edge, impassable terrain, another unit) come first, in order of travel; then the 1" rule.
+    ``may_overlap`` False: the rectangle is known to overlap no obstacle core (``overlapping`` is skipped).
     """
     hard: list[tuple[float, int, str, int]] = []  # (travel, priority, who, obstacle index or -1)
     if length > EPS and not _sweep_on_table(scene, rect, w, length):
         t_edge = _table_time(scene, rect, w, 0.0)
         if t_edge < length - EPS:
             hard.append((t_edge, 0, RULE_TABLE_EDGE, -1))
-    overlap = overlapping(obs, rect) if len(obs) else None
+    overlap = (overlapping(obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) else None
     t_ex: np.ndarray | None = None
     if len(obs):
         if exclusion > 0:  # both radii in one pass of the kernel (the 1" one is needed whenever nothing collides)
@@ -474,5 +531,5 @@ def slide(
             blocked_by = blocked_kind = RULE_TABLE_EDGE
     t_stop = float(t_stop)
     pose = Pose(start.x + w[0] * t_stop, start.y + w[1] * t_stop, start.facing)
-    traits, names = _crossed(scene, [_sweep_points(rect, w, t_stop)])
+    traits, names = _crossed(scene, [_sweep_points(rect, w, t_stop)], _axes([rect], [(w, t_stop)]))
     return SlideResult(pose, t_stop, blocked_by, contacted, off_table, traits, blocked_kind, names)

@@ -108,12 +108,27 @@ def hull_gaps(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.n
     proj = obs.a @ axes.T  # (e, m): every core vertex; the hull of a core's vertices contains the core
     lo = np.minimum.reduceat(proj, obs.starts, axis=0)  # (k, m)
     hi = np.maximum.reduceat(proj, obs.starts, axis=0)
-    out = np.empty((len(obs), len(hulls)))
-    for j, pts in enumerate(hulls):
-        p = pts @ axes.T  # (n, m)
-        gap = np.maximum(lo - p.max(axis=0), p.min(axis=0) - hi)
-        out[:, j] = gap.max(axis=1)
+    sizes = [len(h) for h in hulls]
+    firsts = np.zeros(len(hulls), dtype=int)
+    np.cumsum(sizes[:-1], out=firsts[1:])
+    p = np.concatenate(hulls) @ axes.T  # (all points, m)
+    p_lo = np.minimum.reduceat(p, firsts, axis=0)  # (h, m)
+    p_hi = np.maximum.reduceat(p, firsts, axis=0)
+    gap = np.maximum(lo[:, None, :] - p_hi[None, :, :], p_lo[None, :, :] - hi[:, None, :])  # (k, h, m)
+    out: np.ndarray = gap.max(axis=2)
     return out
+
+
+def gather_all(scene: SceneData, ignore: Collection[str]) -> Obstacles:
+    """``gather`` over the whole table, kept in ``scene.cache`` until a unit moves (the many moves proposed in one
+    position share it). Never modify the answer."""
+    key = ("obstacles", frozenset(ignore))
+    hit = scene.cache.get(key)
+    if not isinstance(hit, Obstacles):
+        inf = np.array([np.inf, np.inf])
+        hit = gather(scene, ignore, -inf, inf)
+        scene.cache[key] = hit
+    return hit
 
 
 NEXT = [1, 2, 3, 0]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shapely import MultiPoint
+from shapely import MultiPoint, Polygon
 
 from geometry import motion
 from geometry._vec import first_within
@@ -15,6 +15,7 @@ from geometry.motion import RULE_IMPASSABLE, RULE_ONE_INCH, RULE_TABLE_EDGE, RUL
 from geometry.obstacles import NEXT, first_times, first_times_many, gather, hull_gaps, overlapping
 from geometry.pose import Pose, forward_vector
 from geometry.scene import Scene
+from geometry.terrain import TerrainShape
 from tests.geometry.helpers import INF10, INF20, SINGLE, piece, put, scene
 
 HALF_D = INF10.depth / 2
@@ -317,3 +318,38 @@ def test_first_times_without_end_discs_equal_the_full_capsules(case, bearing, ra
     other = np.full(len(obs), 0.3)
     both = first_times_many(obs, rect, w, [radii, other])
     assert np.array_equal(both[0], reference) and np.array_equal(both[1], first_times(obs, rect, w, other))
+
+
+@settings(max_examples=300, deadline=None)
+@given(crowded(), st.lists(st.tuples(st.floats(24, 48), st.floats(14, 34), st.floats(0.3, 8), st.floats(0.3, 8),
+                                     st.sampled_from([0.0, 45.0, 90.0, 17.0]), st.booleans()), max_size=5))
+def test_terrain_crossed_is_what_the_sweeps_overlap(case, pieces):
+    """``terrain_crossed`` (separating axes, exact for convex cores; the pymunk index for the rest) names every
+    piece a leg's swept area or the final footprint overlaps by more than a sliver and none it clearly misses
+    (shapely decides on the cores; 1e-6" either way is left open). Non-convex pieces are L-shaped."""
+    s0, start, path, _, _, _ = case
+    terrain = []
+    for i, (x, y, w, d, angle, ell) in enumerate(pieces):
+        t = piece(i, x, y, w, d, "difficult", angle=angle)
+        if ell:  # cut a corner out: not convex
+            cut = Polygon(rect_corners(Pose(x + w / 4, y + d / 4, 0.0), w / 2, d / 2))
+            shape = t.shape.difference(cut)
+            if isinstance(shape, Polygon) and shape.area > 0.1:
+                t = TerrainShape(i, t.name, tuple(shape.exterior.coords)[:-1], t.traits)
+        terrain.append(t)
+    s = Scene(s0.width, s0.depth, terrain)
+    f = s0.formation("m")
+    s.set_unit("m", 1, start, f)
+    check = s.check_path("m", start, path, exclusion=0.0)
+    rects = [Polygon(rect_corners(p, f.width, f.depth)) for p in [start, *path]]
+    moved = [Polygon(rect_corners(Pose(q.x, q.y, p.facing), f.width, f.depth))
+             for p, q in zip([start, *path], path, strict=False)]
+    swept = [MultiPoint(list(a.exterior.coords) + list(b.exterior.coords)).convex_hull
+             for a, b in zip(rects, moved, strict=False)]
+    areas = [*swept, rects[-1]]
+    for i, core in enumerate(s.terrain_cores):
+        name = s.terrain[i].name
+        if any(a.buffer(-1e-6, join_style="mitre").intersects(core) for a in areas):
+            assert name in check.terrain_crossed
+        elif all(a.distance(core) > 1e-6 for a in areas):
+            assert name not in check.terrain_crossed
