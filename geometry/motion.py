@@ -162,37 +162,78 @@ def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
         sizes = np.array([len(g.edges_a) for g in geos], dtype=int)
         starts = np.zeros(len(geos), dtype=int)
         np.cumsum(sizes[:-1], out=starts[1:])
-        a, b = np.concatenate([g.edges_a for g in geos]), np.concatenate([g.edges_b for g in geos])
+        a = np.concatenate([g.edges_a for g in geos]) if geos else np.zeros((0, 2))
+        b = np.concatenate([g.edges_b for g in geos]) if geos else np.zeros((0, 2))
         outlines = Obstacles(["terrain"] * len(geos), [g.piece.name for g in geos], [g.piece.shape for g in geos],
                              a, b, starts, sizes)
-        normals: dict[tuple[float, float], tuple[float, float]] = {}
-        for (ex, ey) in (b - a).tolist():
-            n = math.hypot(ex, ey)
-            if n > EPS:
-                nx, ny = -ey / n, ex / n
-                if nx < 0 or (nx == 0 and ny < 0):  # one of the two senses
-                    nx, ny = -nx, -ny
-                normals.setdefault((round(nx, 9), round(ny, 9)), (nx, ny))
         convex = np.array([isinstance(c, Polygon) and not c.is_empty and not c.interiors
                            and abs(c.convex_hull.area - c.area) <= 1e-9 * max(1.0, c.area)
                            for c in scene.terrain_cores], dtype=bool)
-        hit = _TerrainOutlines(outlines, np.array(list(normals.values())).reshape(-1, 2), convex)
+        hit = _TerrainOutlines(outlines, _normals(b - a), convex)
         scene.persistent["terrain-outlines"] = hit
     return hit
 
 
-def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray) -> tuple[frozenset[str], tuple[str, ...]]:
+@dataclass(frozen=True)
+class _Position:
+    """What every move check in one position shares (``_position``)."""
+
+    obstacles: Obstacles
+    """The other units and impassable terrain (``gather_all``)."""
+    outlines: Obstacles
+    """``obstacles`` then every terrain core, stacked for one ``hull_gaps`` pass."""
+    normals: np.ndarray
+    """Directions normal to the edges of every terrain core (deduplicated; the units' would cost more than they
+    set aside)."""
+
+
+def _position(scene: SceneData, ignore: Collection[str]) -> _Position:
+    """``_Position`` for a move ignoring the units ``ignore``, kept in ``scene.cache`` until a unit moves."""
+    key = ("move-position", frozenset(ignore))
+    hit = scene.cache.get(key)
+    if not isinstance(hit, _Position):
+        obs = gather_all(scene, ignore)
+        t = _terrain_outlines(scene)
+        sizes = np.concatenate([obs.sizes, t.outlines.sizes]).astype(int)
+        starts = np.zeros(len(sizes), dtype=int)
+        np.cumsum(sizes[:-1], out=starts[1:])
+        a = np.concatenate([obs.a, t.outlines.a])
+        outlines = Obstacles(obs.kinds + t.outlines.kinds, obs.keys + t.outlines.keys, obs.polys + t.outlines.polys,
+                             a, np.concatenate([obs.b, t.outlines.b]), starts, sizes)
+        hit = _Position(obs, outlines, t.normals)
+        scene.cache[key] = hit
+    return hit
+
+
+def _normals(edges: np.ndarray) -> np.ndarray:
+    """Unit vectors (m, 2) normal to the edge vectors ``edges`` (e, 2), one per direction (either sense)."""
+    normals: dict[tuple[float, float], tuple[float, float]] = {}
+    for (ex, ey) in edges.tolist():
+        n = math.hypot(ex, ey)
+        if n > EPS:
+            nx, ny = -ey / n, ex / n
+            if nx < 0 or (nx == 0 and ny < 0):  # one of the two senses
+                nx, ny = -nx, -ny
+            normals.setdefault((round(nx, 9), round(ny, 9)), (nx, ny))
+    return np.array(list(normals.values()), dtype=float).reshape(-1, 2)
+
+
+def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray | None = None, gaps: np.ndarray | None = None
+             ) -> tuple[frozenset[str], tuple[str, ...]]:
     """Traits and names of the terrain pieces the sweeps (point sets whose convex hull is swept, see
     ``_sweep_points``) overlap: their cores meet the hull.
 
     ``axes`` (m, 2) must hold the directions normal to the sweeps' sides (``_axes``). With the cores' own edge
     normals they make the separating axis test exact for a convex core: a gap over 1e-9" on some axis, no
     overlap; below -1e-9" on every one, overlap. The rest (touching within 1e-9", or a core that is not convex)
-    is asked of the scene's pymunk index (``geometry.spatial``)."""
+    is asked of the scene's pymunk index (``geometry.spatial``). ``gaps`` (pieces, sweeps) may pass those gaps
+    when already measured (along axes that include both)."""
     if not scene.terrain:
         return frozenset(), ()
     t = _terrain_outlines(scene)
-    gaps = hull_gaps(t.outlines, sweeps, np.concatenate([axes, t.normals]))
+    if gaps is None:
+        assert axes is not None
+        gaps = hull_gaps(t.outlines, sweeps, np.concatenate([axes, t.normals]))
     inside = (gaps < -1e-9) & t.convex[:, None]
     ask = (gaps <= 1e-9) & ~inside
     found: set[int] = {int(i) for i in np.flatnonzero(inside.any(axis=1))}
@@ -272,33 +313,31 @@ def check_path(
         length = math.hypot(dx, dy)
         legs.append(((dx / length, dy / length) if length > EPS else (0.0, 1.0), length))
     sweeps = [_sweep_points(r, w, length) for r, (w, length) in zip(rects, legs, strict=False)]
-    # every obstacle on the table (kept until a unit moves); those far from the move are set aside just below
-    obs = gather_all(scene, ignore)
-    axes = _axes(rects, legs)
+    # every obstacle on the table and every terrain core (kept until a unit moves), measured against all the
+    # sweeps and footprints at once: columns, each leg's sweep, the final footprint, the footprint where each leg
+    # starts; rows, the obstacles then the terrain cores (separating axes: a lower bound of each distance)
+    pos = _position(scene, ignore)
+    obs = pos.obstacles
+    n = len(path)
+    hulls = [*sweeps, rects[-1], *rects[:max(n, 1)]]
+    gaps = hull_gaps(pos.outlines, hulls, np.concatenate([_axes(rects, legs), pos.normals]))
+    crossed = _crossed(scene, hulls[:n + 1], gaps=gaps[len(obs):, :n + 1])
+    gaps = gaps[:len(obs)]
+    if not PREFILTER:  # every obstacle goes to the exact kernels
+        gaps = np.full_like(gaps, -np.inf)
     # which obstacles each judged sweep (and the final footprint) can come near at all: the exact kernels below
-    # skip the others (a lower bound of the distance, separating axes, with a margin; ``reach`` bounds the radii)
-    judged = [] if fly_over else sweeps
-    near = np.zeros((0, len(judged) + 1), dtype=bool)
-    close = np.zeros(0, dtype=bool)
-    touch = np.zeros((0, max(len(path), 1)), dtype=bool)
-    touch_final = np.zeros(0, dtype=bool)
-    if len(obs):
-        reach = max(exclusion, 0.0) + TOL + 1e-6
-        # columns: each judged sweep, the final footprint, then the footprint where each leg starts
-        gaps = hull_gaps(obs, [*judged, rects[-1], *rects[:max(len(path), 1)]], axes)
-        if not PREFILTER:  # every obstacle goes to the exact kernels
-            gaps = np.full_like(gaps, -np.inf)
-        n_near = len(judged) + 1
-        near = gaps[:, :n_near] <= reach
-        # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
-        close = gaps[:, n_near] <= max(exclusion, 0.0) + 2 * TOL
-        # a footprint more than a hair from a core does not overlap it (``overlapping`` is needed for the others)
-        touch = gaps[:, n_near:] <= 1e-9
-        touch_final = gaps[:, n_near - 1] <= 1e-9
-        keep = np.asarray(near.any(axis=1))
-        if not keep.all():
-            obs, near, close = subset(obs, keep), near[keep], close[keep]
-            touch, touch_final = touch[keep], touch_final[keep]
+    # skip the others (``reach`` bounds the radii they are judged by, with a margin)
+    reach = max(exclusion, 0.0) + TOL + 1e-6
+    near = gaps[:, n:n + 1] <= reach if fly_over else gaps[:, :n + 1] <= reach
+    # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
+    close = gaps[:, n + 1] <= max(exclusion, 0.0) + 2 * TOL
+    # a footprint more than a hair from a core does not overlap it (``overlapping`` is needed for the others)
+    touch = gaps[:, n + 1:] <= 1e-9
+    touch_final = gaps[:, n] <= 1e-9
+    keep = np.asarray(near.any(axis=1))
+    if not keep.all():
+        obs, near, close = subset(obs, keep), near[keep], close[keep]
+        touch, touch_final = touch[keep], touch_final[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
@@ -347,7 +386,7 @@ def check_path(
     if rule is None:
         _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
                        exclusion, len(path), fail, bool(touch_final.any()))
-    traits, names = _crossed(scene, [*sweeps, final], axes)
+    traits, names = crossed
     return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
 
 

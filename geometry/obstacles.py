@@ -105,6 +105,8 @@ def hull_gaps(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.n
     ``hulls[j]`` (n_j, 2): the widest gap between their projections on any of the unit vectors ``axes`` (m, 2)
     (separating axis theorem: a gap on a unit axis never exceeds the distance). Zero or negative where no axis
     separates them. Used to skip the exact kernels for obstacles far from a move (``geometry.motion``)."""
+    if not len(obs):
+        return np.zeros((0, len(hulls)))
     proj = obs.a @ axes.T  # (e, m): every core vertex; the hull of a core's vertices contains the core
     lo = np.minimum.reduceat(proj, obs.starts, axis=0)  # (k, m)
     hi = np.maximum.reduceat(proj, obs.starts, axis=0)
