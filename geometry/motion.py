@@ -152,7 +152,24 @@ class _TerrainOutlines:
 
     outlines: Obstacles
     normals: np.ndarray
+    """(e, 2): the unit normal of each outline edge (edge j starts at ``outlines.a[j]``)."""
+    lo: np.ndarray
+    """(e,): the least projection of the edge's own core on its normal."""
+    hi: np.ndarray
+    """(e,): the greatest."""
     convex: np.ndarray
+
+    def own_gaps(self, hulls: list[np.ndarray]) -> np.ndarray:
+        """(pieces, hulls): the widest gap between each core and the convex hull of each point set along the
+        core's own edge normals (with the hull's own, the separating axis test of a convex core)."""
+        sizes = [len(h) for h in hulls]
+        firsts = np.zeros(len(hulls), dtype=int)
+        np.cumsum(sizes[:-1], out=firsts[1:])
+        proj = np.concatenate(hulls) @ self.normals.T  # (points, e)
+        gap = np.maximum(self.lo - np.maximum.reduceat(proj, firsts, axis=0),
+                         np.minimum.reduceat(proj, firsts, axis=0) - self.hi)  # (hulls, e)
+        out: np.ndarray = np.maximum.reduceat(gap, self.outlines.starts, axis=1).T
+        return out
 
 
 def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
@@ -169,7 +186,17 @@ def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
         convex = np.array([isinstance(c, Polygon) and not c.is_empty and not c.interiors
                            and abs(c.convex_hull.area - c.area) <= 1e-9 * max(1.0, c.area)
                            for c in scene.terrain_cores], dtype=bool)
-        hit = _TerrainOutlines(outlines, _normals(b - a), convex)
+        e = b - a
+        length = np.hypot(e[:, 0], e[:, 1])
+        ok = length > EPS
+        normals = np.where(ok[:, None], np.stack([-e[:, 1], e[:, 0]], axis=1) / np.where(ok, length, 1.0)[:, None],
+                           np.array([1.0, 0.0]))
+        lo, hi = np.zeros(len(a)), np.zeros(len(a))
+        for first, size in zip(starts.tolist(), sizes.tolist(), strict=True):
+            part = slice(first, first + size)
+            proj = a[part] @ normals[part].T  # (vertices, edges) of one piece
+            lo[part], hi[part] = proj.min(axis=0), proj.max(axis=0)
+        hit = _TerrainOutlines(outlines, normals, lo, hi, convex)
         scene.persistent["terrain-outlines"] = hit
     return hit
 
@@ -182,9 +209,6 @@ class _Position:
     """The other units and impassable terrain (``gather_all``)."""
     outlines: Obstacles
     """``obstacles`` then every terrain core, stacked for one ``hull_gaps`` pass."""
-    normals: np.ndarray
-    """Directions normal to the edges of every terrain core (deduplicated; the units' would cost more than they
-    set aside)."""
 
 
 def _position(scene: SceneData, ignore: Collection[str]) -> _Position:
@@ -200,22 +224,9 @@ def _position(scene: SceneData, ignore: Collection[str]) -> _Position:
         a = np.concatenate([obs.a, t.outlines.a])
         outlines = Obstacles(obs.kinds + t.outlines.kinds, obs.keys + t.outlines.keys, obs.polys + t.outlines.polys,
                              a, np.concatenate([obs.b, t.outlines.b]), starts, sizes)
-        hit = _Position(obs, outlines, t.normals)
+        hit = _Position(obs, outlines)
         scene.cache[key] = hit
     return hit
-
-
-def _normals(edges: np.ndarray) -> np.ndarray:
-    """Unit vectors (m, 2) normal to the edge vectors ``edges`` (e, 2), one per direction (either sense)."""
-    normals: dict[tuple[float, float], tuple[float, float]] = {}
-    for (ex, ey) in edges.tolist():
-        n = math.hypot(ex, ey)
-        if n > EPS:
-            nx, ny = -ey / n, ex / n
-            if nx < 0 or (nx == 0 and ny < 0):  # one of the two senses
-                nx, ny = -nx, -ny
-            normals.setdefault((round(nx, 9), round(ny, 9)), (nx, ny))
-    return np.array(list(normals.values()), dtype=float).reshape(-1, 2)
 
 
 def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray | None = None, gaps: np.ndarray | None = None
@@ -226,14 +237,15 @@ def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray | None
     ``axes`` (m, 2) must hold the directions normal to the sweeps' sides (``_axes``). With the cores' own edge
     normals they make the separating axis test exact for a convex core: a gap over 1e-9" on some axis, no
     overlap; below -1e-9" on every one, overlap. The rest (touching within 1e-9", or a core that is not convex)
-    is asked of the scene's pymunk index (``geometry.spatial``). ``gaps`` (pieces, sweeps) may pass those gaps
-    when already measured (along axes that include both)."""
+    is asked of the scene's pymunk index (``geometry.spatial``). ``gaps`` (pieces, sweeps) may pass the gaps
+    along ``axes`` when already measured."""
     if not scene.terrain:
         return frozenset(), ()
     t = _terrain_outlines(scene)
     if gaps is None:
         assert axes is not None
-        gaps = hull_gaps(t.outlines, sweeps, np.concatenate([axes, t.normals]))
+        gaps = hull_gaps(t.outlines, sweeps, axes)
+    gaps = np.maximum(gaps, t.own_gaps(sweeps))
     inside = (gaps < -1e-9) & t.convex[:, None]
     ask = (gaps <= 1e-9) & ~inside
     found: set[int] = {int(i) for i in np.flatnonzero(inside.any(axis=1))}
@@ -320,7 +332,7 @@ def check_path(
     obs = pos.obstacles
     n = len(path)
     hulls = [*sweeps, rects[-1], *rects[:max(n, 1)]]
-    gaps = hull_gaps(pos.outlines, hulls, np.concatenate([_axes(rects, legs), pos.normals]))
+    gaps = hull_gaps(pos.outlines, hulls, _axes(rects, legs))
     crossed = _crossed(scene, hulls[:n + 1], gaps=gaps[len(obs):, :n + 1])
     gaps = gaps[:len(obs)]
     if not PREFILTER:  # every obstacle goes to the exact kernels
