@@ -348,7 +348,7 @@ def check_path(
     touch_final = gaps[:, n] <= 1e-9
     keep = np.asarray(near.any(axis=1))
     if not keep.all():
-        obs, near, close = subset(obs, keep), near[keep], close[keep]
+        obs, near, close, gaps = subset(obs, keep), near[keep], close[keep], gaps[keep]
         touch, touch_final = touch[keep], touch_final[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
@@ -367,6 +367,9 @@ def check_path(
         if exclusion > 0:
             # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
             r_ex = np.where(is_unit & ~touching, np.minimum(exclusion + TOL - 1e-6, d0 - TOL / 2), np.nan)
+        if PREFILTER:  # now each obstacle's own radii are known: a leg that keeps clear of them skips the kernels
+            radius = np.fmax(r_pen, r_ex)[:, None] + 1e-6  # NaN (never judged) compares False
+            near = gaps[:, n:n + 1] <= radius if fly_over else gaps[:, :n + 1] <= radius
 
     rule: str | None = None
     message: str | None = None
