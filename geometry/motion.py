@@ -30,7 +30,6 @@ from geometry.obstacles import (
     first_times,
     first_times_many,
     gather,
-    gather_all,
     hull_gaps,
     overlapping,
     subset,
@@ -205,27 +204,42 @@ def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
 class _Position:
     """What every move check in one position shares (``_position``)."""
 
-    obstacles: Obstacles
-    """The other units and impassable terrain (``gather_all``)."""
     outlines: Obstacles
-    """``obstacles`` then every terrain core, stacked for one ``hull_gaps`` pass."""
+    """Every unit (sorted ids), every impassable terrain piece, then every terrain piece: stacked cores for one
+    ``hull_gaps`` pass. Unit outlines carry no polygon (``SceneData.footprint``)."""
+    obstacles: Obstacles
+    """The first ``len(obstacles)`` rows of ``outlines``: units and impassable terrain (``gather``'s order)."""
+    index: dict[str, int]
+    """Row of each unit."""
 
 
-def _position(scene: SceneData, ignore: Collection[str]) -> _Position:
-    """``_Position`` for a move ignoring the units ``ignore``, kept in ``scene.cache`` until a unit moves."""
-    key = ("move-position", frozenset(ignore))
-    hit = scene.cache.get(key)
+def _position(scene: SceneData) -> _Position:
+    """``_Position`` of the scene, kept in ``scene.cache`` until a unit moves (built from the scene's stacked unit
+    arrays, which it updates unit by unit)."""
+    hit = scene.cache.get(("move-position",))
     if not isinstance(hit, _Position):
-        obs = gather_all(scene, ignore)
-        t = _terrain_outlines(scene)
-        sizes = np.concatenate([obs.sizes, t.outlines.sizes]).astype(int)
+        arrays = scene.stacked()
+        n = len(arrays.ids)
+        imp = [scene.terrain_geo(i) for i in scene.impassable_terrain]
+        t = _terrain_outlines(scene).outlines
+        obs_sizes = np.array([4] * n + [len(g.edges_a) for g in imp], dtype=int)
+        sizes = np.concatenate([obs_sizes, t.sizes]).astype(int)
         starts = np.zeros(len(sizes), dtype=int)
         np.cumsum(sizes[:-1], out=starts[1:])
-        a = np.concatenate([obs.a, t.outlines.a])
-        outlines = Obstacles(obs.kinds + t.outlines.kinds, obs.keys + t.outlines.keys, obs.polys + t.outlines.polys,
-                             a, np.concatenate([obs.b, t.outlines.b]), starts, sizes)
-        hit = _Position(obs, outlines)
-        scene.cache[key] = hit
+        a = np.concatenate([arrays.cores.reshape(-1, 2), *[g.edges_a for g in imp], t.a])
+        b = np.concatenate([arrays.cores_next.reshape(-1, 2), *[g.edges_b for g in imp], t.b])
+        kinds = ["unit"] * n + ["terrain"] * len(imp)
+        keys = list(arrays.ids) + [g.piece.name for g in imp]
+        polys: list[Polygon | None] = [None] * n + [g.piece.shape for g in imp]
+        outlines = Obstacles(kinds + t.kinds, keys + t.keys, polys + t.polys, a, b, starts, sizes)
+        k, e = len(obs_sizes), int(obs_sizes.sum())
+        boxes = None
+        if k:
+            boxes = np.concatenate([np.minimum.reduceat(a[:e], starts[:k], axis=0),
+                                    np.maximum.reduceat(a[:e], starts[:k], axis=0)], axis=1)
+        obstacles = Obstacles(kinds, keys, polys, a[:e], b[:e], starts[:k], obs_sizes, boxes)
+        hit = _Position(outlines, obstacles, dict(arrays.index))
+        scene.cache[("move-position",)] = hit
     return hit
 
 
@@ -260,6 +274,12 @@ def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray | None
     for pos in positions:
         traits |= scene.terrain[pos].traits
     return frozenset(traits), tuple(scene.terrain[pos].name for pos in positions)
+
+
+def _outline(scene: SceneData, obs: Obstacles, k: int) -> Polygon:
+    """The full outline of obstacle ``k``: its polygon, or the unit's footprint."""
+    poly = obs.polys[k]
+    return scene.footprint(obs.keys[k]) if poly is None else poly
 
 
 def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
@@ -328,7 +348,7 @@ def check_path(
     # every obstacle on the table and every terrain core (kept until a unit moves), measured against all the
     # sweeps and footprints at once: columns, each leg's sweep, the final footprint, the footprint where each leg
     # starts; rows, the obstacles then the terrain cores (separating axes: a lower bound of each distance)
-    pos = _position(scene, ignore)
+    pos = _position(scene)
     obs = pos.obstacles
     n = len(path)
     hulls = [*sweeps, rects[-1], *rects[:max(n, 1)]]
@@ -347,6 +367,10 @@ def check_path(
     touch = gaps[:, n + 1:] <= 1e-9
     touch_final = gaps[:, n] <= 1e-9
     keep = np.asarray(near.any(axis=1))
+    for uid in ignore:  # the moving unit and those it ignores are no obstacles
+        row = pos.index.get(uid)
+        if row is not None:
+            keep[row] = False
     if not keep.all():
         obs, near, close, gaps = subset(obs, keep), near[keep], close[keep], gaps[keep]
         touch, touch_final = touch[keep], touch_final[keep]
@@ -482,7 +506,7 @@ def _check_segment(
             corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
             at = (corner[0] + w[0] * t, corner[1] + w[1] * t)
         else:
-            at = _near_point(rect + np.array(w) * t, obs.polys[j])
+            at = _near_point(rect + np.array(w) * t, _outline(scene, obs, j))
         rule = (RULE_TABLE_EDGE, RULE_IMPASSABLE, RULE_THROUGH_UNIT)[prio]
         fail(rule, _message(rule, who, k), at, who, k)
         return
@@ -490,7 +514,7 @@ def _check_segment(
         hits = np.flatnonzero(t_ex <= length + EPS)
         if len(hits):
             first = min([int(i) for i in hits], key=lambda i: (float(t_ex[i]), obs.keys[i]))
-            at = _near_point(rect + np.array(w) * float(t_ex[first]), obs.polys[first])
+            at = _near_point(rect + np.array(w) * float(t_ex[first]), _outline(scene, obs, first))
             who = obs.keys[first]
             fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion), at, who, k)
 

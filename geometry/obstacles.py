@@ -28,8 +28,9 @@ class Obstacles:
     """"unit" or "terrain" per obstacle."""
     keys: list[str]
     """Unit id or terrain name per obstacle."""
-    polys: list[Polygon]
-    """Full (not shrunk) outline per obstacle."""
+    polys: list[Polygon | None]
+    """Full (not shrunk) outline per obstacle; None for a unit whose footprint was not looked up (the scene's
+    ``footprint(key)``)."""
     a: np.ndarray
     """Edge starts (e, 2); these are also the outline vertices."""
     b: np.ndarray
@@ -52,7 +53,7 @@ def gather(scene: SceneData, ignore: Collection[str], lo: np.ndarray, hi: np.nda
     """
     kinds: list[str] = []
     keys: list[str] = []
-    polys: list[Polygon] = []
+    polys: list[Polygon | None] = []
     a_parts: list[np.ndarray] = []
     sizes: list[int] = []
     arrays = scene.arrays()
@@ -119,18 +120,6 @@ def hull_gaps(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.n
     gap = np.maximum(lo[:, None, :] - p_hi[None, :, :], p_lo[None, :, :] - hi[:, None, :])  # (k, h, m)
     out: np.ndarray = gap.max(axis=2)
     return out
-
-
-def gather_all(scene: SceneData, ignore: Collection[str]) -> Obstacles:
-    """``gather`` over the whole table, kept in ``scene.cache`` until a unit moves (the many moves proposed in one
-    position share it). Never modify the answer."""
-    key = ("obstacles", frozenset(ignore))
-    hit = scene.cache.get(key)
-    if not isinstance(hit, Obstacles):
-        inf = np.array([np.inf, np.inf])
-        hit = gather(scene, ignore, -inf, inf)
-        scene.cache[key] = hit
-    return hit
 
 
 NEXT = [1, 2, 3, 0]

@@ -399,6 +399,17 @@ class SceneData:
 
     def arrays(self) -> _UnitArrays:
         """All units stacked in sorted-id order for vectorised queries (for geometry modules)."""
+        arrays = self.stacked()
+        if arrays.stale:
+            for k in arrays.stale:
+                arrays.footprints[k] = self.footprint(arrays.ids[k])
+                arrays.core_polys[k] = Polygon(arrays.cores[k])
+            arrays.stale.clear()
+        return arrays
+
+    def stacked(self) -> _UnitArrays:
+        """``arrays`` without bringing the shapely polygons of units moved since up to date: read only its
+        numbers (ids, players, corners, cores, bounding boxes), not ``footprints`` nor ``core_polys``."""
         if self._arrays is None:
             ids = sorted(self._units)
             units = [self._units[i] for i in ids]
@@ -415,13 +426,7 @@ class SceneData:
                 index={uid: k for k, uid in enumerate(ids)},
                 stale=set(range(n)),
             )
-        arrays = self._arrays
-        if arrays.stale:
-            for k in arrays.stale:
-                arrays.footprints[k] = self.footprint(arrays.ids[k])
-                arrays.core_polys[k] = Polygon(arrays.cores[k])
-            arrays.stale.clear()
-        return arrays
+        return self._arrays
 
     # ---------------------------------------------------------------------------------------------- distances
     def distance(self, a_id: str, b_id: str) -> float:
