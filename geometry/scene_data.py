@@ -432,9 +432,15 @@ class SceneData:
     def distance(self, a_id: str, b_id: str) -> float:
         """Closest distance between the two units' footprints, inches (0 if touching or overlapping).
 
-        Rulebook "Measuring Distances" (closest points), using the footprint as the unit's outline.
+        Rulebook "Measuring Distances" (closest points), using the footprint as the unit's outline. Kept in
+        ``cache`` until a unit moves (players and the rules ask for the same pairs many times in one position).
         """
-        return float(shapely.distance(self.footprint(a_id), self.footprint(b_id)))
+        key = ("distance", a_id, b_id)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = float(shapely.distance(self.footprint(a_id), self.footprint(b_id)))
+        assert isinstance(hit, float)
+        return hit
 
     def distance_to_point(self, unit_id: str, point: Point) -> float:
         """Closest distance from the unit's footprint to ``point``, inches (0 inside)."""
