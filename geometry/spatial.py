@@ -194,13 +194,14 @@ class ShapeIndex:
             self.space.remove(shape)
 
     def overlapping(self, points: Sequence[Sequence[float]] | np.ndarray, mask: int = UNIT | IMPASSABLE,
-                    exclude: str | None = None) -> list[tuple[str, object]]:
+                    exclude: str | None = None, clean: bool = False) -> list[tuple[str, object]]:
         """Keys (("unit", id) or ("terrain", position)) of the shapes in ``mask`` that the convex hull of ``points``
-        overlaps, sorted; unit ``exclude`` (the one moving) is left out."""
+        overlaps, sorted; unit ``exclude`` (the one moving) is left out. ``clean``: the caller knows the hull of
+        ``points`` has no vertex on the line through its neighbours (``convex_outline`` is skipped)."""
         verts: list[tuple[float, float]] = (
             [(x, y) for x, y in points.tolist()] if isinstance(points, np.ndarray) else [(p[0], p[1]) for p in points]
         )
-        hull = convex_outline(verts)
+        hull = verts if clean else convex_outline(verts)
         probe = pymunk.Poly(None, hull if len(hull) >= 3 else verts)
         probe.update(_IDENTITY)
         group = self._groups.get(exclude, 0) if exclude is not None else 0
