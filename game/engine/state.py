@@ -616,6 +616,8 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 """Field names of each dataclass type copied so far."""
 
 
+_COPIED_TYPES: set[type] = set()
+"""Types ``_copied`` has found not to be immutable (no need to ask again)."""
 _SHARED_TYPES: set[type] = {str, int, float, bool, type(None), frozenset, Pose, Profile, Formation, Table, Pending}
 """Types whose values a clone shares (grown as ``_copied`` meets enum members and frozen dataclasses)."""
 
@@ -628,9 +630,11 @@ def _copied(value: object, memo: dict[int, object]) -> object:
     kind = type(value)
     if kind in _SHARED_TYPES:
         return value
-    if isinstance(value, _IMMUTABLE):  # a subclass (an enum): all its values are immutable too
-        _SHARED_TYPES.add(kind)
-        return value
+    if kind not in _COPIED_TYPES:
+        if isinstance(value, _IMMUTABLE):  # a subclass (an enum): all its values are immutable too
+            _SHARED_TYPES.add(kind)
+            return value
+        _COPIED_TYPES.add(kind)
     hit = memo.get(id(value))
     if hit is not None:
         return hit
