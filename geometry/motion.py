@@ -158,16 +158,22 @@ class _TerrainOutlines:
     """(e,): the greatest."""
     convex: np.ndarray
 
-    def own_gaps(self, hulls: list[np.ndarray]) -> np.ndarray:
-        """(pieces, hulls): the widest gap between each core and the convex hull of each point set along the
-        core's own edge normals (with the hull's own, the separating axis test of a convex core)."""
+    def own_gaps(self, hulls: list[np.ndarray], pieces: list[int]) -> np.ndarray:
+        """(len(pieces), hulls): the widest gap between each of the cores ``pieces`` (positions) and the convex
+        hull of each point set along the core's own edge normals (with the hull's own, the separating axis test
+        of a convex core)."""
         sizes = [len(h) for h in hulls]
         firsts = np.zeros(len(hulls), dtype=int)
         np.cumsum(sizes[:-1], out=firsts[1:])
-        proj = np.concatenate(hulls) @ self.normals.T  # (points, e)
-        gap = np.maximum(self.lo - np.maximum.reduceat(proj, firsts, axis=0),
-                         np.minimum.reduceat(proj, firsts, axis=0) - self.hi)  # (hulls, e)
-        out: np.ndarray = np.maximum.reduceat(gap, self.outlines.starts, axis=1).T
+        o = self.outlines
+        edges = np.concatenate([np.arange(o.starts[i], o.starts[i] + o.sizes[i]) for i in pieces])
+        counts = o.sizes[pieces]
+        starts = np.zeros(len(pieces), dtype=int)
+        np.cumsum(counts[:-1], out=starts[1:])
+        proj = np.concatenate(hulls) @ self.normals[edges].T  # (points, edges)
+        gap = np.maximum(self.lo[edges] - np.maximum.reduceat(proj, firsts, axis=0),
+                         np.minimum.reduceat(proj, firsts, axis=0) - self.hi[edges])  # (hulls, edges)
+        out: np.ndarray = np.maximum.reduceat(gap, starts, axis=1).T
         return out
 
 
@@ -243,6 +249,30 @@ def _position(scene: SceneData) -> _Position:
     return hit
 
 
+def _crossed_by_index(scene: SceneData, pts: np.ndarray) -> tuple[frozenset[str], tuple[str, ...]]:
+    """``_crossed`` for one sweep, asked of the pymunk index alone (one sweep: cheaper than the separating axes)
+    when a core's bounding box meets the sweep's."""
+    boxes = scene.terrain_core_boxes
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    if not scene.terrain or not ((boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0])
+                                 & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1])).any():
+        return frozenset(), ()
+    # a sweep along neither side of the footprint is a hexagon with no straight-through vertex: no clean outline
+    # needed (``geometry.spatial.convex_outline``)
+    clean = False
+    if len(pts) == 8:
+        (ux, uy), (dx, dy) = pts[1] - pts[0], pts[4] - pts[0]
+        cross, dot = abs(ux * dy - uy * dx), abs(ux * dx + uy * dy)
+        size = math.hypot(ux, uy) * math.hypot(dx, dy)
+        clean = cross > 1e-6 * size and dot > 1e-6 * size
+    hits = scene.shape_index().overlapping(pts, TERRAIN, clean=clean)
+    positions = sorted({int(k[1]) for k in hits})  # type: ignore[call-overload]
+    traits: set[str] = set()
+    for pos in positions:
+        traits |= scene.terrain[pos].traits
+    return frozenset(traits), tuple(scene.terrain[pos].name for pos in positions)
+
+
 def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray | None = None, gaps: np.ndarray | None = None
              ) -> tuple[frozenset[str], tuple[str, ...]]:
     """Traits and names of the terrain pieces the sweeps (point sets whose convex hull is swept, see
@@ -259,7 +289,11 @@ def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray | None
     if gaps is None:
         assert axes is not None
         gaps = hull_gaps(t.outlines, sweeps, axes)
-    gaps = np.maximum(gaps, t.own_gaps(sweeps))
+    near = np.flatnonzero((gaps <= 1e-9).any(axis=1)).tolist()  # the others are clear of every sweep already
+    if not near:
+        return frozenset(), ()
+    gaps = gaps.copy()
+    gaps[near] = np.maximum(gaps[near], t.own_gaps(sweeps, near))
     inside = (gaps < -1e-9) & t.convex[:, None]
     ask = (gaps <= 1e-9) & ~inside
     found: set[int] = {int(i) for i in np.flatnonzero(inside.any(axis=1))}
@@ -609,5 +643,5 @@ def slide(
             blocked_by = blocked_kind = RULE_TABLE_EDGE
     t_stop = float(t_stop)
     pose = Pose(start.x + w[0] * t_stop, start.y + w[1] * t_stop, start.facing)
-    traits, names = _crossed(scene, [_sweep_points(rect, w, t_stop)], _axes([rect], [(w, t_stop)]))
+    traits, names = _crossed_by_index(scene, _sweep_points(rect, w, t_stop))
     return SlideResult(pose, t_stop, blocked_by, contacted, off_table, traits, blocked_kind, names)

@@ -108,17 +108,19 @@ def hull_gaps(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.n
     separates them. Used to skip the exact kernels for obstacles far from a move (``geometry.motion``)."""
     if not len(obs):
         return np.zeros((0, len(hulls)))
-    proj = obs.a @ axes.T  # (e, m): every core vertex; the hull of a core's vertices contains the core
-    lo = np.minimum.reduceat(proj, obs.starts, axis=0)  # (k, m)
-    hi = np.maximum.reduceat(proj, obs.starts, axis=0)
+    # laid out (axes, hulls, obstacles): the long axis innermost, the reduction over the outermost
+    proj = axes @ obs.a.T  # (m, e): every core vertex; the hull of a core's vertices contains the core
+    lo = np.minimum.reduceat(proj, obs.starts, axis=1)  # (m, k)
+    hi = np.maximum.reduceat(proj, obs.starts, axis=1)
     sizes = [len(h) for h in hulls]
     firsts = np.zeros(len(hulls), dtype=int)
     np.cumsum(sizes[:-1], out=firsts[1:])
-    p = np.concatenate(hulls) @ axes.T  # (all points, m)
-    p_lo = np.minimum.reduceat(p, firsts, axis=0)  # (h, m)
-    p_hi = np.maximum.reduceat(p, firsts, axis=0)
-    gap = np.maximum(lo[:, None, :] - p_hi[None, :, :], p_lo[None, :, :] - hi[:, None, :])  # (k, h, m)
-    out: np.ndarray = gap.max(axis=2)
+    p = axes @ np.concatenate(hulls).T  # (m, all points)
+    p_lo = np.minimum.reduceat(p, firsts, axis=1)  # (m, h)
+    p_hi = np.maximum.reduceat(p, firsts, axis=1)
+    gap = lo[:, None, :] - p_hi[:, :, None]  # (m, h, k)
+    np.maximum(gap, p_lo[:, :, None] - hi[:, None, :], out=gap)
+    out: np.ndarray = np.maximum.reduce(gap, axis=0).T
     return out
 
 
