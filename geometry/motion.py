@@ -405,7 +405,10 @@ def check_path(
         row = pos.index.get(uid)
         if row is not None:
             keep[row] = False
-    if not keep.all():
+    if not keep.any():  # nothing near (an open field): no obstacle arrays to cut
+        obs, near, close, gaps = _NO_OBSTACLES, near[:0], close[:0], gaps[:0]
+        touch, touch_final = touch[:0], touch_final[:0]
+    elif not keep.all():
         obs, near, close, gaps = subset(obs, keep), near[keep], close[keep], gaps[keep]
         touch, touch_final = touch[keep], touch_final[keep]
     nobs = len(obs)
