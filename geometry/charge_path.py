@@ -254,7 +254,14 @@ class _Sweeps:
             return (), ()
         blockers: list[Key] = []
         capped: list[int] = []
-        for k in self.index.overlapping(rect + end, self.mask, self.unit_id):
+        # a move along neither side of the footprint sweeps a hexagon with no straight-through vertex: the index
+        # needs no clean outline (``geometry.spatial.convex_outline``) -- the other moves get one
+        clean = False
+        if moved:
+            fx, fy = forward_vector(pose.facing)
+            size = math.hypot(dx, dy)  # sine and cosine of the angle between the move and the facing:
+            clean = abs(dx * fy - dy * fx) > 1e-6 * size and abs(dx * fx + dy * fy) > 1e-6 * size
+        for k in self.index.overlapping(rect + end, self.mask, self.unit_id, clean=clean):
             if k in self.skip:
                 continue
             if k[0] == "unit":

@@ -291,11 +291,16 @@ def rect_corners(pose: Pose, width: float, depth: float) -> tuple[Point, Point, 
     Order: front-left, front-right, rear-right, rear-left (clockwise seen from above).
     """
     hw, hd = width / 2, depth / 2
+    # ``Pose.to_world`` of the four corners, written out with the facing's vectors computed once (same floats)
+    r = math.radians(pose.facing)
+    fx, fy = math.sin(r), math.cos(r)
+    rx, ry = fy, -fx
+    x, y = pose.x, pose.y
     return (
-        pose.to_world((-hw, hd)),
-        pose.to_world((hw, hd)),
-        pose.to_world((hw, -hd)),
-        pose.to_world((-hw, -hd)),
+        (x + -hw * rx + hd * fx, y + -hw * ry + hd * fy),
+        (x + hw * rx + hd * fx, y + hw * ry + hd * fy),
+        (x + hw * rx + -hd * fx, y + hw * ry + -hd * fy),
+        (x + -hw * rx + -hd * fx, y + -hw * ry + -hd * fy),
     )
 
 

@@ -24,7 +24,16 @@ from shapely import Polygon
 from shapely.ops import nearest_points
 
 from geometry.formation import rect_corners
-from geometry.obstacles import Obstacles, distances, first_times, gather, overlapping
+from geometry.obstacles import (
+    Obstacles,
+    distances,
+    first_times,
+    first_times_many,
+    gather,
+    hull_gaps,
+    overlapping,
+    subset,
+)
 from geometry.pose import Point, Pose, forward_vector
 from geometry.scene_data import SceneData
 from geometry.shapes import CONTACT_TOL
@@ -32,6 +41,10 @@ from geometry.spatial import TERRAIN
 
 TOL = CONTACT_TOL
 EPS = 1e-9
+
+PREFILTER = True
+"""Whether ``check_path`` sets aside the obstacles no leg can come near before the exact kernels (separating axes,
+see ``geometry.obstacles.hull_gaps``); the verdict is the same either way (tests compare the two)."""
 
 RULE_TABLE_EDGE = "table edge"
 """Rule name: part of the unit would leave the table (rulebook "General Movement")."""
@@ -131,20 +144,176 @@ def _sweep_points(rect: np.ndarray, w: Point, length: float) -> np.ndarray:
     return np.concatenate([rect, rect + np.array(w) * length])
 
 
-def _crossed(scene: SceneData, sweeps: list[np.ndarray]) -> tuple[frozenset[str], tuple[str, ...]]:
+@dataclass(frozen=True)
+class _TerrainOutlines:
+    """Every terrain piece's core as stacked outlines (for ``hull_gaps``), the directions normal to their edges,
+    and which cores are convex (one ring equal to its hull); built once per table (``_terrain_outlines``)."""
+
+    outlines: Obstacles
+    normals: np.ndarray
+    """(e, 2): the unit normal of each outline edge (edge j starts at ``outlines.a[j]``)."""
+    lo: np.ndarray
+    """(e,): the least projection of the edge's own core on its normal."""
+    hi: np.ndarray
+    """(e,): the greatest."""
+    convex: np.ndarray
+
+    def own_gaps(self, hulls: list[np.ndarray], pieces: list[int]) -> np.ndarray:
+        """(len(pieces), hulls): the widest gap between each of the cores ``pieces`` (positions) and the convex
+        hull of each point set along the core's own edge normals (with the hull's own, the separating axis test
+        of a convex core)."""
+        sizes = [len(h) for h in hulls]
+        firsts = np.zeros(len(hulls), dtype=int)
+        np.cumsum(sizes[:-1], out=firsts[1:])
+        o = self.outlines
+        edges = np.concatenate([np.arange(o.starts[i], o.starts[i] + o.sizes[i]) for i in pieces])
+        counts = o.sizes[pieces]
+        starts = np.zeros(len(pieces), dtype=int)
+        np.cumsum(counts[:-1], out=starts[1:])
+        proj = np.concatenate(hulls) @ self.normals[edges].T  # (points, edges)
+        gap = np.maximum(self.lo[edges] - np.maximum.reduceat(proj, firsts, axis=0),
+                         np.minimum.reduceat(proj, firsts, axis=0) - self.hi[edges])  # (hulls, edges)
+        out: np.ndarray = np.maximum.reduceat(gap, starts, axis=1).T
+        return out
+
+
+def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
+    hit = scene.persistent.get("terrain-outlines")
+    if not isinstance(hit, _TerrainOutlines):
+        geos = [scene.terrain_geo(i) for i in range(len(scene.terrain))]
+        sizes = np.array([len(g.edges_a) for g in geos], dtype=int)
+        starts = np.zeros(len(geos), dtype=int)
+        np.cumsum(sizes[:-1], out=starts[1:])
+        a = np.concatenate([g.edges_a for g in geos]) if geos else np.zeros((0, 2))
+        b = np.concatenate([g.edges_b for g in geos]) if geos else np.zeros((0, 2))
+        outlines = Obstacles(["terrain"] * len(geos), [g.piece.name for g in geos], [g.piece.shape for g in geos],
+                             a, b, starts, sizes)
+        convex = np.array([isinstance(c, Polygon) and not c.is_empty and not c.interiors
+                           and abs(c.convex_hull.area - c.area) <= 1e-9 * max(1.0, c.area)
+                           for c in scene.terrain_cores], dtype=bool)
+        e = b - a
+        length = np.hypot(e[:, 0], e[:, 1])
+        ok = length > EPS
+        normals = np.where(ok[:, None], np.stack([-e[:, 1], e[:, 0]], axis=1) / np.where(ok, length, 1.0)[:, None],
+                           np.array([1.0, 0.0]))
+        lo, hi = np.zeros(len(a)), np.zeros(len(a))
+        for first, size in zip(starts.tolist(), sizes.tolist(), strict=True):
+            part = slice(first, first + size)
+            proj = a[part] @ normals[part].T  # (vertices, edges) of one piece
+            lo[part], hi[part] = proj.min(axis=0), proj.max(axis=0)
+        hit = _TerrainOutlines(outlines, normals, lo, hi, convex)
+        scene.persistent["terrain-outlines"] = hit
+    return hit
+
+
+@dataclass(frozen=True)
+class _Position:
+    """What every move check in one position shares (``_position``)."""
+
+    outlines: Obstacles
+    """Every unit (sorted ids), every impassable terrain piece, then every terrain piece: stacked cores for one
+    ``hull_gaps`` pass. Unit outlines carry no polygon (``SceneData.footprint``)."""
+    obstacles: Obstacles
+    """The first ``len(obstacles)`` rows of ``outlines``: units and impassable terrain (``gather``'s order)."""
+    index: dict[str, int]
+    """Row of each unit."""
+
+
+def _position(scene: SceneData) -> _Position:
+    """``_Position`` of the scene, kept in ``scene.cache`` until a unit moves (built from the scene's stacked unit
+    arrays, which it updates unit by unit)."""
+    hit = scene.cache.get(("move-position",))
+    if not isinstance(hit, _Position):
+        arrays = scene.stacked()
+        n = len(arrays.ids)
+        imp = [scene.terrain_geo(i) for i in scene.impassable_terrain]
+        t = _terrain_outlines(scene).outlines
+        obs_sizes = np.array([4] * n + [len(g.edges_a) for g in imp], dtype=int)
+        sizes = np.concatenate([obs_sizes, t.sizes]).astype(int)
+        starts = np.zeros(len(sizes), dtype=int)
+        np.cumsum(sizes[:-1], out=starts[1:])
+        a = np.concatenate([arrays.cores.reshape(-1, 2), *[g.edges_a for g in imp], t.a])
+        b = np.concatenate([arrays.cores_next.reshape(-1, 2), *[g.edges_b for g in imp], t.b])
+        kinds = ["unit"] * n + ["terrain"] * len(imp)
+        keys = list(arrays.ids) + [g.piece.name for g in imp]
+        polys: list[Polygon | None] = [None] * n + [g.piece.shape for g in imp]
+        outlines = Obstacles(kinds + t.kinds, keys + t.keys, polys + t.polys, a, b, starts, sizes)
+        k, e = len(obs_sizes), int(obs_sizes.sum())
+        boxes = None
+        if k:
+            boxes = np.concatenate([np.minimum.reduceat(a[:e], starts[:k], axis=0),
+                                    np.maximum.reduceat(a[:e], starts[:k], axis=0)], axis=1)
+        obstacles = Obstacles(kinds, keys, polys, a[:e], b[:e], starts[:k], obs_sizes, boxes)
+        hit = _Position(outlines, obstacles, dict(arrays.index))
+        scene.cache[("move-position",)] = hit
+    return hit
+
+
+def _crossed_by_index(scene: SceneData, pts: np.ndarray) -> tuple[frozenset[str], tuple[str, ...]]:
+    """``_crossed`` for one sweep, asked of the pymunk index alone (one sweep: cheaper than the separating axes)
+    when a core's bounding box meets the sweep's."""
+    boxes = scene.terrain_core_boxes
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    if not scene.terrain or not ((boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0])
+                                 & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1])).any():
+        return frozenset(), ()
+    # a sweep along neither side of the footprint is a hexagon with no straight-through vertex: no clean outline
+    # needed (``geometry.spatial.convex_outline``)
+    clean = False
+    if len(pts) == 8:
+        (ux, uy), (dx, dy) = pts[1] - pts[0], pts[4] - pts[0]
+        cross, dot = abs(ux * dy - uy * dx), abs(ux * dx + uy * dy)
+        size = math.hypot(ux, uy) * math.hypot(dx, dy)
+        clean = cross > 1e-6 * size and dot > 1e-6 * size
+    hits = scene.shape_index().overlapping(pts, TERRAIN, clean=clean)
+    positions = sorted({int(k[1]) for k in hits})  # type: ignore[call-overload]
+    traits: set[str] = set()
+    for pos in positions:
+        traits |= scene.terrain[pos].traits
+    return frozenset(traits), tuple(scene.terrain[pos].name for pos in positions)
+
+
+def _crossed(scene: SceneData, sweeps: list[np.ndarray], axes: np.ndarray | None = None, gaps: np.ndarray | None = None
+             ) -> tuple[frozenset[str], tuple[str, ...]]:
     """Traits and names of the terrain pieces the sweeps (point sets whose convex hull is swept, see
-    ``_sweep_points``) overlap: their cores meet the hull (the scene's pymunk index, ``geometry.spatial``)."""
+    ``_sweep_points``) overlap: their cores meet the hull.
+
+    ``axes`` (m, 2) must hold the directions normal to the sweeps' sides (``_axes``). With the cores' own edge
+    normals they make the separating axis test exact for a convex core: a gap over 1e-9" on some axis, no
+    overlap; below -1e-9" on every one, overlap. The rest (touching within 1e-9", or a core that is not convex)
+    is asked of the scene's pymunk index (``geometry.spatial``). ``gaps`` (pieces, sweeps) may pass the gaps
+    along ``axes`` when already measured."""
     if not scene.terrain:
         return frozenset(), ()
-    index = scene.shape_index()
-    found: set[int] = set()
-    for pts in sweeps:
-        found.update(int(k[1]) for k in index.overlapping(pts, TERRAIN))  # type: ignore[call-overload]
+    t = _terrain_outlines(scene)
+    if gaps is None:
+        assert axes is not None
+        gaps = hull_gaps(t.outlines, sweeps, axes)
+    near = np.flatnonzero((gaps <= 1e-9).any(axis=1)).tolist()  # the others are clear of every sweep already
+    if not near:
+        return frozenset(), ()
+    gaps = gaps.copy()
+    gaps[near] = np.maximum(gaps[near], t.own_gaps(sweeps, near))
+    inside = (gaps < -1e-9) & t.convex[:, None]
+    ask = (gaps <= 1e-9) & ~inside
+    found: set[int] = {int(i) for i in np.flatnonzero(inside.any(axis=1))}
+    if ask.any():
+        index = scene.shape_index()
+        for j in np.flatnonzero(ask.any(axis=0)).tolist():
+            undecided = set(np.flatnonzero(ask[:, j]).tolist())
+            found.update(int(k[1]) for k in index.overlapping(sweeps[j], TERRAIN)
+                         if k[1] in undecided)
     positions = sorted(found)
     traits: set[str] = set()
     for pos in positions:
         traits |= scene.terrain[pos].traits
     return frozenset(traits), tuple(scene.terrain[pos].name for pos in positions)
+
+
+def _outline(scene: SceneData, obs: Obstacles, k: int) -> Polygon:
+    """The full outline of obstacle ``k``: its polygon, or the unit's footprint."""
+    poly = obs.polys[k]
+    return scene.footprint(obs.keys[k]) if poly is None else poly
 
 
 def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
@@ -204,14 +373,53 @@ def check_path(
     poses = [start, *path]
     rects = [np.array(rect_corners(p, width, depth)) for p in poses]
     ignore = set(ignore_units) | {unit_id}
-    moved = [r + np.array([q.x - p.x, q.y - p.y]) for r, p, q in zip(rects, poses, poses[1:], strict=False)]
-    lo, hi = _bbox(rects + moved, max(exclusion, 0.0) + 2 * TOL)
-    obs = gather(scene, ignore, lo, hi)
+    legs: list[tuple[Point, float]] = []  # direction and length of each straight leg
+    for p, q in zip(poses, path, strict=False):
+        dx, dy = q.x - p.x, q.y - p.y
+        length = math.hypot(dx, dy)
+        legs.append(((dx / length, dy / length) if length > EPS else (0.0, 1.0), length))
+    sweeps = [_sweep_points(r, w, length) for r, (w, length) in zip(rects, legs, strict=False)]
+    # every obstacle on the table and every terrain core (kept until a unit moves), measured against all the
+    # sweeps and footprints at once: columns, each leg's sweep, the final footprint, the footprint where each leg
+    # starts; rows, the obstacles then the terrain cores (separating axes: a lower bound of each distance)
+    pos = _position(scene)
+    obs = pos.obstacles
+    n = len(path)
+    hulls = [*sweeps, rects[-1], *rects[:max(n, 1)]]
+    gaps = hull_gaps(pos.outlines, hulls, _axes(rects, legs))
+    crossed = _crossed(scene, hulls[:n + 1], gaps=gaps[len(obs):, :n + 1])
+    gaps = gaps[:len(obs)]
+    if not PREFILTER:  # every obstacle goes to the exact kernels
+        gaps = np.full_like(gaps, -np.inf)
+    # which obstacles each judged sweep (and the final footprint) can come near at all: the exact kernels below
+    # skip the others (``reach`` bounds the radii they are judged by, with a margin)
+    reach = max(exclusion, 0.0) + TOL + 1e-6
+    near = gaps[:, n:n + 1] <= reach if fly_over else gaps[:, :n + 1] <= reach
+    # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
+    close = gaps[:, n + 1] <= max(exclusion, 0.0) + 2 * TOL
+    # a footprint more than a hair from a core does not overlap it (``overlapping`` is needed for the others)
+    touch = gaps[:, n + 1:] <= 1e-9
+    touch_final = gaps[:, n] <= 1e-9
+    keep = np.asarray(near.any(axis=1))
+    for uid in ignore:  # the moving unit and those it ignores are no obstacles
+        row = pos.index.get(uid)
+        if row is not None:
+            keep[row] = False
+    if not keep.any():  # nothing near (an open field): no obstacle arrays to cut
+        obs, near, close, gaps = _NO_OBSTACLES, near[:0], close[:0], gaps[:0]
+        touch, touch_final = touch[:0], touch_final[:0]
+    elif not keep.all():
+        obs, near, close, gaps = subset(obs, keep), near[keep], close[keep], gaps[keep]
+        touch, touch_final = touch[keep], touch_final[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
     if nobs:
-        d0 = distances(obs, rects[0])
+        d0 = np.full(nobs, np.inf)
+        if close.any():
+            near0 = subset(obs, close)
+            d0[close] = distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
+                                  else np.zeros(len(near0), dtype=bool))
         is_unit = np.array([k == "unit" for k in obs.kinds])
         already_in = d0 <= EPS  # overlapping a core at the start: not judged
         # touching (or sunk into the tolerance): it may not get any deeper
@@ -220,6 +428,9 @@ def check_path(
         if exclusion > 0:
             # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
             r_ex = np.where(is_unit & ~touching, np.minimum(exclusion + TOL - 1e-6, d0 - TOL / 2), np.nan)
+        if PREFILTER:  # now each obstacle's own radii are known: a leg that keeps clear of them skips the kernels
+            radius = np.fmax(r_pen, r_ex)[:, None] + 1e-6  # NaN (never judged) compares False
+            near = gaps[:, n:n + 1] <= radius if fly_over else gaps[:, :n + 1] <= radius
 
     rule: str | None = None
     message: str | None = None
@@ -227,7 +438,6 @@ def check_path(
     blocker: str | None = None
     step: int | None = None
     distance = 0.0
-    sweeps: list[np.ndarray] = []
 
     def fail(r: str, msg: str, at: Point, who: str, k: int) -> None:
         nonlocal rule, message, where, blocker, step
@@ -236,28 +446,41 @@ def check_path(
 
     if not _rect_on_table(scene, rects[0]):
         fail(RULE_TABLE_EDGE, "the unit starts partly off the table", poses[0].xy, RULE_TABLE_EDGE, 0)
-    current = start
     for k, target in enumerate(path):
-        rect = np.array(rect_corners(current, width, depth))
-        dx, dy = target.x - current.x, target.y - current.y
-        length = math.hypot(dx, dy)
-        w: Point = (dx / length, dy / length) if length > EPS else (0.0, 1.0)
-        sweeps.append(_sweep_points(rect, w, length))
+        w, length = legs[k]
         distance += length
         if rule is None:
-            _check_segment(scene, _NO_OBSTACLES if fly_over else obs, rect, w, length, r_pen, r_ex, exclusion, k,
-                           fail)
-        current = target
+            seg_obs = obs if not fly_over and near[:, k].any() else _NO_OBSTACLES
+            _check_segment(scene, seg_obs, rects[k], w, length, r_pen, r_ex, exclusion, k, fail,
+                           bool(touch[:, k].any()))
         if rule is None and target.facing != poses[k].facing:
-            pivoted = np.array(rect_corners(current, width, depth))
+            pivoted = rects[k + 1]
             if not _rect_on_table(scene, pivoted):
                 out = max(pivoted.tolist(), key=lambda c: _outside(scene, c))
                 fail(RULE_TABLE_EDGE, "the pivot takes the unit off the table", (out[0], out[1]), RULE_TABLE_EDGE, k)
-    final = np.array(rect_corners(current, width, depth))
+    final = rects[-1]
     if rule is None:
-        _check_segment(scene, obs, final, (0.0, 1.0), 0.0, r_pen, r_ex, exclusion, len(path), fail)
-    traits, names = _crossed(scene, [*sweeps, final])
+        _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
+                       exclusion, len(path), fail, bool(touch_final.any()))
+    traits, names = crossed
     return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
+
+
+def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:
+    """Unit vectors (m, 2) to look for a separating axis along: the table's, each facing's (footprint sides) and
+    the normal of each leg (the long sides of its sweep)."""
+    axes: list[tuple[float, float]] = [(1.0, 0.0), (0.0, 1.0)]
+    for r in rects:
+        u = r[1] - r[0]
+        n = math.hypot(float(u[0]), float(u[1]))
+        if n > EPS:
+            a = (float(u[0]) / n, float(u[1]) / n)
+            if a not in axes:
+                axes.extend([a, (-a[1], a[0])])
+    for w, length in legs:
+        if length > EPS:
+            axes.append((-w[1], w[0]))
+    return np.array(axes)
 
 
 _NO_OBSTACLES = Obstacles([], [], [], np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=int),
@@ -293,39 +516,52 @@ def _check_segment(
     exclusion: float,
     k: int,
     fail: _Fail,
+    may_overlap: bool = True,
 ) -> None:
     """Report through ``fail`` the first rule a straight sweep breaks (private to ``check_path``).
 
     Collisions (table edge, impassable terrain, another unit) come first, in order of travel; then the 1" rule.
+    ``may_overlap`` False: the rectangle is known to overlap no obstacle core (``overlapping`` is skipped).
     """
-    hard: list[tuple[float, int, str, str, Point]] = []
-    t_edge = _table_time(scene, rect, w, 0.0)
-    if length > EPS and t_edge < length - EPS:
-        corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
-        at = (corner[0] + w[0] * t_edge, corner[1] + w[1] * t_edge)
-        hard.append((t_edge, 0, RULE_TABLE_EDGE, RULE_TABLE_EDGE, at))
-    overlap = overlapping(obs, rect) if len(obs) else None
+    hard: list[tuple[float, int, str, int]] = []  # (travel, priority, who, obstacle index or -1)
+    if length > EPS and not _sweep_on_table(scene, rect, w, length):
+        t_edge = _table_time(scene, rect, w, 0.0)
+        if t_edge < length - EPS:
+            hard.append((t_edge, 0, RULE_TABLE_EDGE, -1))
+    overlap = (overlapping(obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) else None
+    t_ex: np.ndarray | None = None
     if len(obs):
-        t_pen = first_times(obs, rect, w, r_pen, overlap)
-        for j in np.flatnonzero(t_pen <= length + EPS):
-            t = float(t_pen[j])
-            at = _near_point(rect + np.array(w) * t, obs.polys[j])
-            if obs.kinds[j] == "unit":
-                hard.append((t, 2, RULE_THROUGH_UNIT, obs.keys[j], at))
-            else:
-                hard.append((t, 1, RULE_IMPASSABLE, obs.keys[j], at))
+        if exclusion > 0:  # both radii in one pass of the kernel (the 1" one is needed whenever nothing collides)
+            t_pen, t_ex = first_times_many(obs, rect, w, [r_pen, r_ex], overlap)
+        else:
+            t_pen = first_times(obs, rect, w, r_pen, overlap)
+        for i in np.flatnonzero(t_pen <= length + EPS):
+            hard.append((float(t_pen[i]), 2 if obs.kinds[i] == "unit" else 1, obs.keys[i], int(i)))
     if hard:
-        _, _, rule, who, at = min(hard, key=lambda h: (h[0], h[1], h[3]))
+        t, prio, who, j = min(hard, key=lambda h: (h[0], h[1], h[2]))
+        if j < 0:
+            corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
+            at = (corner[0] + w[0] * t, corner[1] + w[1] * t)
+        else:
+            at = _near_point(rect + np.array(w) * t, _outline(scene, obs, j))
+        rule = (RULE_TABLE_EDGE, RULE_IMPASSABLE, RULE_THROUGH_UNIT)[prio]
         fail(rule, _message(rule, who, k), at, who, k)
         return
-    if len(obs) and exclusion > 0:
-        t_ex = first_times(obs, rect, w, r_ex, overlap)
+    if t_ex is not None:
         hits = np.flatnonzero(t_ex <= length + EPS)
         if len(hits):
             first = min([int(i) for i in hits], key=lambda i: (float(t_ex[i]), obs.keys[i]))
-            at = _near_point(rect + np.array(w) * float(t_ex[first]), obs.polys[first])
+            at = _near_point(rect + np.array(w) * float(t_ex[first]), _outline(scene, obs, first))
             who = obs.keys[first]
             fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion), at, who, k)
+
+
+def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:
+    """True if the rectangle (4, 2) stays on the table all along its straight move: start and end on it, no slack
+    (then no corner reaches an edge before the end: ``_table_time`` is not needed)."""
+    pts = np.concatenate([rect, rect + np.array(w) * length])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    return bool(lo[0] >= 0.0 and lo[1] >= 0.0 and hi[0] <= scene.width and hi[1] <= scene.depth)
 
 
 def _message(rule: str, who: str, k: int, exclusion: float = 1.0) -> str:
@@ -410,5 +646,5 @@ def slide(
             blocked_by = blocked_kind = RULE_TABLE_EDGE
     t_stop = float(t_stop)
     pose = Pose(start.x + w[0] * t_stop, start.y + w[1] * t_stop, start.facing)
-    traits, names = _crossed(scene, [_sweep_points(rect, w, t_stop)])
+    traits, names = _crossed_by_index(scene, _sweep_points(rect, w, t_stop))
     return SlideResult(pose, t_stop, blocked_by, contacted, off_table, traits, blocked_kind, names)

@@ -28,8 +28,9 @@ class Obstacles:
     """"unit" or "terrain" per obstacle."""
     keys: list[str]
     """Unit id or terrain name per obstacle."""
-    polys: list[Polygon]
-    """Full (not shrunk) outline per obstacle."""
+    polys: list[Polygon | None]
+    """Full (not shrunk) outline per obstacle; None for a unit whose footprint was not looked up (the scene's
+    ``footprint(key)``)."""
     a: np.ndarray
     """Edge starts (e, 2); these are also the outline vertices."""
     b: np.ndarray
@@ -52,7 +53,7 @@ def gather(scene: SceneData, ignore: Collection[str], lo: np.ndarray, hi: np.nda
     """
     kinds: list[str] = []
     keys: list[str] = []
-    polys: list[Polygon] = []
+    polys: list[Polygon | None] = []
     a_parts: list[np.ndarray] = []
     sizes: list[int] = []
     arrays = scene.arrays()
@@ -86,6 +87,41 @@ def gather(scene: SceneData, ignore: Collection[str], lo: np.ndarray, hi: np.nda
     a = np.concatenate(a_parts)
     boxes = np.concatenate([np.minimum.reduceat(a, starts, axis=0), np.maximum.reduceat(a, starts, axis=0)], axis=1)
     return Obstacles(kinds, keys, polys, a, np.concatenate(b_parts), starts, size_arr, boxes)
+
+
+def subset(obs: Obstacles, keep: np.ndarray) -> Obstacles:
+    """The obstacles where ``keep`` (k,) bool is True, in the same order (their arrays copied)."""
+    idx = np.flatnonzero(keep)
+    sizes = obs.sizes[idx]
+    starts = np.zeros(len(idx), dtype=int)
+    if len(idx) > 1:
+        np.cumsum(sizes[:-1], out=starts[1:])
+    edges = np.repeat(keep, obs.sizes)
+    return Obstacles([obs.kinds[i] for i in idx], [obs.keys[i] for i in idx], [obs.polys[i] for i in idx],
+                     obs.a[edges], obs.b[edges], starts, sizes, None if obs.boxes is None else obs.boxes[idx])
+
+
+def hull_gaps(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.ndarray:
+    """A lower bound (k, h) of the distance from each obstacle core to the convex hull of each point set
+    ``hulls[j]`` (n_j, 2): the widest gap between their projections on any of the unit vectors ``axes`` (m, 2)
+    (separating axis theorem: a gap on a unit axis never exceeds the distance). Zero or negative where no axis
+    separates them. Used to skip the exact kernels for obstacles far from a move (``geometry.motion``)."""
+    if not len(obs):
+        return np.zeros((0, len(hulls)))
+    # laid out (axes, hulls, obstacles): the long axis innermost, the reduction over the outermost
+    proj = axes @ obs.a.T  # (m, e): every core vertex; the hull of a core's vertices contains the core
+    lo = np.minimum.reduceat(proj, obs.starts, axis=1)  # (m, k)
+    hi = np.maximum.reduceat(proj, obs.starts, axis=1)
+    sizes = [len(h) for h in hulls]
+    firsts = np.zeros(len(hulls), dtype=int)
+    np.cumsum(sizes[:-1], out=firsts[1:])
+    p = axes @ np.concatenate(hulls).T  # (m, all points)
+    p_lo = np.minimum.reduceat(p, firsts, axis=1)  # (m, h)
+    p_hi = np.maximum.reduceat(p, firsts, axis=1)
+    gap = lo[:, None, :] - p_hi[:, :, None]  # (m, h, k)
+    np.maximum(gap, p_lo[:, :, None] - hi[:, None, :], out=gap)
+    out: np.ndarray = np.maximum.reduce(gap, axis=0).T
+    return out
 
 
 NEXT = [1, 2, 3, 0]
@@ -143,24 +179,44 @@ def first_times(
     """Per obstacle (k,): the first travel t >= 0 along unit direction ``w`` at which the rectangle (4, 2) comes
     within ``radii[k]`` inches of the obstacle core; 0 if it already does or overlaps; inf if never or if
     ``radii[k]`` is NaN (obstacle skipped). ``overlap`` may pass ``overlapping(obs, rect)`` when known."""
-    skip = np.isnan(radii)
-    r = np.where(skip, 0.0, radii)
-    r_edge = np.repeat(r, obs.sizes)
+    return first_times_many(obs, rect, w, [radii], overlap)[0]
+
+
+def first_times_many(
+    obs: Obstacles, rect: np.ndarray, w: Point, radii: list[np.ndarray], overlap: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """``first_times`` for several radius arrays (each (k,)) in one pass of the kernel: a list of (k,) arrays."""
     e = len(obs.a)
+    n = 4 + e
     # one call for both directions: rect corners moving along w against obstacle edges, and obstacle vertices
-    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored)
-    radius = np.zeros((4 + e, e + 4))
-    radius[:4, :e] = r_edge
-    radius[4:, e:] = r_edge[:, None]
-    dirs = np.empty((4 + e, 2))
+    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored); each radius
+    # array gets its own copy of the rows
+    radius = np.zeros((n * len(radii), e + 4))
+    skips = []
+    for i, rad in enumerate(radii):
+        skip = np.isnan(rad)
+        skips.append(skip)
+        r_edge = np.repeat(np.where(skip, 0.0, rad), obs.sizes)
+        radius[i * n:i * n + 4, :e] = r_edge
+        radius[i * n + 4:(i + 1) * n, e:] = r_edge[:, None]
+    dirs = np.empty((n, 2))
     dirs[:4] = w
     dirs[4:] = (-w[0], -w[1])
-    t = first_within(
-        np.concatenate([rect, obs.a]), dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius
-    )
-    t1 = t[:4, :e].min(axis=0)
-    t2 = t[4:, e:].min(axis=1)
-    out = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
-    out = np.where(overlapping(obs, rect) if overlap is None else overlap, 0.0, out)
-    result: np.ndarray = np.where(skip, np.inf, out)
-    return result
+    points = np.concatenate([rect, obs.a])
+    if len(radii) > 1:
+        points = np.concatenate([points] * len(radii))
+        dirs = np.concatenate([dirs] * len(radii))
+    # outlines are closed rings, so the discs at the edges' ends repeat those at their starts (end_discs=False)
+    t = first_within(points, dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius,
+                     end_discs=False)
+    if overlap is None:
+        overlap = overlapping(obs, rect)
+    out = []
+    for i, skip in enumerate(skips):
+        block = t[i * n:(i + 1) * n]
+        t1 = block[:4, :e].min(axis=0)
+        t2 = block[4:, e:].min(axis=1)
+        per = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
+        per = np.where(overlap, 0.0, per)
+        out.append(np.where(skip, np.inf, per))
+    return out

@@ -126,6 +126,8 @@ class SceneData:
         self._terrain_tree = shapely.STRtree(cores)
         self.terrain_cores: tuple[BaseGeometry, ...] = tuple(cores)
         """Each piece shrunk by ``TOL`` (index order as ``terrain``)."""
+        self.terrain_core_boxes: np.ndarray = np.array([c.bounds for c in cores], dtype=float).reshape(-1, 4)
+        """Bounding boxes of the cores (pieces, 4): minx, miny, maxx, maxy (NaN for an empty core)."""
         for t in pieces:
             shapely.prepare(t.shape)
         self.table_polygon: Polygon = shapely.box(0.0, 0.0, self.width, self.depth)
@@ -397,6 +399,17 @@ class SceneData:
 
     def arrays(self) -> _UnitArrays:
         """All units stacked in sorted-id order for vectorised queries (for geometry modules)."""
+        arrays = self.stacked()
+        if arrays.stale:
+            for k in arrays.stale:
+                arrays.footprints[k] = self.footprint(arrays.ids[k])
+                arrays.core_polys[k] = Polygon(arrays.cores[k])
+            arrays.stale.clear()
+        return arrays
+
+    def stacked(self) -> _UnitArrays:
+        """``arrays`` without bringing the shapely polygons of units moved since up to date: read only its
+        numbers (ids, players, corners, cores, bounding boxes), not ``footprints`` nor ``core_polys``."""
         if self._arrays is None:
             ids = sorted(self._units)
             units = [self._units[i] for i in ids]
@@ -413,21 +426,21 @@ class SceneData:
                 index={uid: k for k, uid in enumerate(ids)},
                 stale=set(range(n)),
             )
-        arrays = self._arrays
-        if arrays.stale:
-            for k in arrays.stale:
-                arrays.footprints[k] = self.footprint(arrays.ids[k])
-                arrays.core_polys[k] = Polygon(arrays.cores[k])
-            arrays.stale.clear()
-        return arrays
+        return self._arrays
 
     # ---------------------------------------------------------------------------------------------- distances
     def distance(self, a_id: str, b_id: str) -> float:
         """Closest distance between the two units' footprints, inches (0 if touching or overlapping).
 
-        Rulebook "Measuring Distances" (closest points), using the footprint as the unit's outline.
+        Rulebook "Measuring Distances" (closest points), using the footprint as the unit's outline. Kept in
+        ``cache`` until a unit moves (players and the rules ask for the same pairs many times in one position).
         """
-        return float(shapely.distance(self.footprint(a_id), self.footprint(b_id)))
+        key = ("distance", a_id, b_id)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = float(shapely.distance(self.footprint(a_id), self.footprint(b_id)))
+        assert isinstance(hit, float)
+        return hit
 
     def distance_to_point(self, unit_id: str, point: Point) -> float:
         """Closest distance from the unit's footprint to ``point``, inches (0 inside)."""

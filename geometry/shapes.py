@@ -68,10 +68,17 @@ def overlap_area(a: BaseGeometry, b: BaseGeometry) -> float:
     Shapely's overlay is not robust for shapes that share an edge whose ends differ in the last bits: two unit
     footprints placed flush by a charge (an edge 1e-16" apart) came back from ``intersection`` as the whole of one
     of them (shapely 2.2, GEOS 3.14). The DE-9IM relation is computed robustly, so it decides first whether the
-    interiors share an area at all; only then is the overlay measured.
+    interiors share an area at all; only then is the overlay measured. The relation may still find a sliver where
+    the ends differ in the last bits (the flush pair overlapping by 1e-16"), and the floating overlay then fails as
+    above; the overlay is therefore made on a 1e-9" grid (GEOS snap-rounding, robust), which moves the area by
+    about 1e-9" times the outline's length.
     """
     if not a.intersects(b):
         return 0.0
     if shapely.relate(a, b)[0] != "2":  # the interiors' intersection has no area: they touch or cross at lines
         return 0.0
-    return float(a.intersection(b).area)
+    return float(shapely.intersection(a, b, grid_size=OVERLAY_GRID).area)
+
+
+OVERLAY_GRID = 1e-9
+"""Inches: the precision grid of ``overlap_area``'s overlay."""

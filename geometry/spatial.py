@@ -67,6 +67,42 @@ def shapes_overlapping(space: pymunk.Space, probe: pymunk.Shape) -> list[pymunk.
     return [f for f in found if f is not None]
 
 
+HULL_STRAIGHT = 1e-9
+"""Relative turn (cross product over the product of the two edges' lengths, ~ radians) below which a hull vertex
+counts as lying on the straight line through its neighbours and is dropped."""
+
+
+def convex_outline(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The convex hull of ``points`` counter-clockwise, without repeated points nor vertices lying (within
+    ``HULL_STRAIGHT``) on the line through their neighbours (monotone chain).
+
+    Chipmunk keeps such vertices, and a probe polygon with one -- the hull of a rectangle moved along one of its
+    sides has two -- can miss a clear overlap (its contact clipping finds no point: no hit). Fewer than three
+    points come back when they are all on one line."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return pts
+    tol2 = HULL_STRAIGHT * HULL_STRAIGHT
+
+    def chain(seq: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while len(out) >= 2:
+                o, a = out[-2], out[-1]
+                ax, ay, bx, by = a[0] - o[0], a[1] - o[1], p[0] - a[0], p[1] - a[1]
+                cross = ax * by - ay * bx
+                # a left turn keeps ``a``, unless it is (within the tolerance) straight on; a hairpin is a turn
+                if cross > 0 and (ax * bx + ay * by < 0
+                                  or cross * cross > tol2 * (ax * ax + ay * ay) * (bx * bx + by * by)):
+                    break
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = chain(pts), chain(reversed(pts))
+    return lower[:-1] + upper[:-1]
+
+
 def _convex_pieces(core: BaseGeometry) -> list[list[tuple[float, float]]]:
     """Convex outlines (counter-clockwise vertex lists) covering ``core``: itself when convex, else triangles."""
     polys = [core] if isinstance(core, Polygon) else list(getattr(core, "geoms", []))
@@ -161,13 +197,15 @@ class ShapeIndex:
             self.space.remove(shape)
 
     def overlapping(self, points: Sequence[Sequence[float]] | np.ndarray, mask: int = UNIT | IMPASSABLE,
-                    exclude: str | None = None) -> list[tuple[str, object]]:
+                    exclude: str | None = None, clean: bool = False) -> list[tuple[str, object]]:
         """Keys (("unit", id) or ("terrain", position)) of the shapes in ``mask`` that the convex hull of ``points``
-        overlaps, sorted; unit ``exclude`` (the one moving) is left out."""
+        overlaps, sorted; unit ``exclude`` (the one moving) is left out. ``clean``: the caller knows the hull of
+        ``points`` has no vertex on the line through its neighbours (``convex_outline`` is skipped)."""
         verts: list[tuple[float, float]] = (
             [(x, y) for x, y in points.tolist()] if isinstance(points, np.ndarray) else [(p[0], p[1]) for p in points]
         )
-        probe = pymunk.Poly(None, verts)
+        hull = verts if clean else convex_outline(verts)
+        probe = pymunk.Poly(None, hull if len(hull) >= 3 else verts)
         probe.update(_IDENTITY)
         group = self._groups.get(exclude, 0) if exclude is not None else 0
         filt = self._filters.get((mask, group))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from shapely.geometry import MultiPoint
 from shapely.geometry.base import BaseGeometry
 
@@ -23,7 +24,7 @@ from game.engine.spell_effects import move_bonus
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, bearing_to
-from geometry.shapes import footprint_polygon, model_polygons, overlap_area
+from geometry.shapes import footprint_polygon, model_corner_array, model_polygons, overlap_area
 from geometry.terrain import DIFFICULT, ELEVATED
 
 EPS = 1e-6
@@ -264,12 +265,21 @@ def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pos
     formation = unit.formation
     touched: set[int] = set()
     poses = [start] + [b for _, b in shape.legs] + [shape.end]
+    boxes = np.array([t.shape.bounds for t in pieces])  # (pieces, 4)
     for i in range(len(poses) - 1):
+        # a base whose swept bounding box meets no piece's cannot overlap one: only the others are measured
+        ends = np.concatenate([model_corner_array(poses[i], formation), model_corner_array(poses[i + 1], formation)],
+                              axis=1)  # (models, 8, 2)
+        lo, hi = ends.min(axis=1), ends.max(axis=1)
+        meets = ((boxes[None, :, 0] <= hi[:, None, 0]) & (boxes[None, :, 2] >= lo[:, None, 0])
+                 & (boxes[None, :, 1] <= hi[:, None, 1]) & (boxes[None, :, 3] >= lo[:, None, 1])).any(axis=1)
+        candidates = [m for m in np.flatnonzero(meets).tolist() if m not in touched]
+        if not candidates:
+            continue
         a_polys = model_polygons(poses[i], formation)
         b_polys = model_polygons(poses[i + 1], formation)
-        for m, (pa, pb) in enumerate(zip(a_polys, b_polys, strict=True)):
-            if m in touched:
-                continue
+        for m in candidates:
+            pa, pb = a_polys[m], b_polys[m]
             swept = MultiPoint(list(pa.exterior.coords) + list(pb.exterior.coords)).convex_hull
             if any(overlap_area(swept, t.shape) > 1e-9 for t in pieces):
                 touched.add(m)

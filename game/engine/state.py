@@ -619,29 +619,40 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 """Field names of each dataclass type copied so far."""
 
 
+_COPIED_TYPES: set[type] = set()
+"""Types ``_copied`` has found not to be immutable (no need to ask again)."""
+_SHARED_TYPES: set[type] = {str, int, float, bool, type(None), frozenset, Pose, Profile, Formation, Table, Pending}
+"""Types whose values a clone shares (grown as ``_copied`` meets enum members and frozen dataclasses)."""
+
+
 def _copied(value: object, memo: dict[int, object]) -> object:
     """A deep copy of a state value for ``GameState.clone`` that shares what cannot change: immutable values and
     frozen dataclasses (the state's frozen dataclasses hold immutable values only: poses, spells, pending
     decisions). ``memo`` maps ids of values already copied (or to share) to their copies, so that references
     shared in the state stay shared in the copy. Types it does not know go to ``copy.deepcopy``."""
-    if isinstance(value, _IMMUTABLE):
+    kind = type(value)
+    if kind in _SHARED_TYPES:
         return value
+    if kind not in _COPIED_TYPES:
+        if isinstance(value, _IMMUTABLE):  # a subclass (an enum): all its values are immutable too
+            _SHARED_TYPES.add(kind)
+            return value
+        _COPIED_TYPES.add(kind)
     hit = memo.get(id(value))
     if hit is not None:
         return hit
-    kind = type(value)
     out: object
     if kind is list:
         assert isinstance(value, list)
         items: list[object] = []
         memo[id(value)] = items
-        items.extend(_copied(v, memo) for v in value)
+        items.extend([v if type(v) in _SHARED_TYPES else _copied(v, memo) for v in value])
         out = items
     elif kind is dict:
         assert isinstance(value, dict)
         mapping: dict[object, object] = {}
         memo[id(value)] = mapping
-        mapping.update((k, _copied(v, memo)) for k, v in value.items())
+        mapping.update([(k, v if type(v) in _SHARED_TYPES else _copied(v, memo)) for k, v in value.items()])
         out = mapping
     elif kind is set:
         assert isinstance(value, set)
@@ -651,16 +662,35 @@ def _copied(value: object, memo: dict[int, object]) -> object:
         out = tuple(_copied(v, memo) for v in value)
     elif hasattr(kind, "__dataclass_params__"):
         if kind.__dataclass_params__.frozen:
+            _SHARED_TYPES.add(kind)
             return value
         names = _FIELDS.get(kind)
         if names is None:
             names = _FIELDS[kind] = tuple(f.name for f in fields(value))  # type: ignore[arg-type]
-        out = copy.copy(value)
-        memo[id(value)] = out
-        for name in names:
-            v = getattr(value, name)
-            if not isinstance(v, _IMMUTABLE):  # copy.copy already shares those
-                object.__setattr__(out, name, _copied(v, memo))
+        if hasattr(value, "__dict__"):  # what copy.copy does, without its protocol; then the fields in place
+            out = object.__new__(kind)
+            memo[id(value)] = out
+            state = dict(value.__dict__)
+            for name in names:
+                v = state[name]
+                vt = type(v)
+                if vt in _SHARED_TYPES:
+                    continue
+                if vt is set:  # most mutable fields: sets of ids and names
+                    hit = memo.get(id(v))
+                    if hit is None:
+                        hit = memo[id(v)] = set(v)
+                    state[name] = hit
+                else:
+                    state[name] = _copied(v, memo)
+            out.__dict__.update(state)
+        else:
+            out = copy.copy(value)
+            memo[id(value)] = out
+            for name in names:
+                v = getattr(value, name)
+                if type(v) not in _SHARED_TYPES and not isinstance(v, _IMMUTABLE):  # copy.copy shares those
+                    object.__setattr__(out, name, _copied(v, memo))
     else:
         return copy.deepcopy(value, memo)
     memo[id(value)] = out

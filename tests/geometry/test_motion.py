@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely import MultiPoint, Polygon
 
-from geometry.formation import Formation
+from geometry import motion
+from geometry._vec import first_within
+from geometry.formation import Formation, rect_corners
 from geometry.motion import RULE_IMPASSABLE, RULE_ONE_INCH, RULE_TABLE_EDGE, RULE_THROUGH_UNIT
-from geometry.pose import Pose
+from geometry.obstacles import NEXT, first_times, first_times_many, gather, hull_gaps, overlapping
+from geometry.pose import Pose, forward_vector
+from geometry.scene import Scene
+from geometry.terrain import TerrainShape
 from tests.geometry.helpers import INF10, INF20, SINGLE, piece, put, scene
 
 HALF_D = INF10.depth / 2
@@ -191,3 +200,156 @@ def test_unit_touching_within_tolerance_may_not_pivot_into_it(sink: float) -> No
     assert s.check_path("b", s.pose("b"), [Pose(s.pose("b").x + 1, 10.5, 0)], exclusion=0).ok  # away is fine
     r = s.slide("b", s.pose("b"), 270, 2, gap=0)
     assert r.travelled == pytest.approx(0, abs=1e-3)
+
+
+# --- the separating-axis shortcut of check_path against the exact path ------------------------------------------
+
+FORMS = [INF10, INF20, SINGLE, Formation(5, 5, 25, 50), Formation(6, 3, 40, 40)]
+# offsets that put an obstacle exactly, or a hair off, touching or 1" from the mover (the verdict's edge cases)
+GAPS = [0.0, 1e-7, 0.0005, 1.0, 1.0, 1.0 + 1e-7, 1.0 - 1e-7, 1.001, 0.5]
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> tuple[Scene, Pose, list[Pose], float, bool, list[str]]:
+    """A mover among units and impassable pieces placed near it (some flush or exactly 1" away), and a path of one
+    to three legs with pivots."""
+    terrain = []
+    for i in range(draw(st.integers(0, 3))):
+        terrain.append(piece(i, draw(st.floats(20, 52)), draw(st.floats(12, 36)), draw(st.floats(0.3, 6)),
+                             draw(st.floats(0.3, 6)), "impassable", angle=draw(st.sampled_from([0.0, 30.0, 45.0,
+                                                                                             draw(st.floats(0, 90))]))))
+    s = scene(*terrain)
+    mf = draw(st.sampled_from(FORMS))
+    start = Pose(draw(st.floats(30, 42)), draw(st.floats(20, 28)), draw(st.sampled_from([0.0, 90.0, 180.0, 33.0,
+                                                                                         draw(st.floats(0, 359))])))
+    s.set_unit("m", 1, start, mf)
+    for i in range(draw(st.integers(0, 6))):
+        f = draw(st.sampled_from(FORMS))
+        side = draw(st.sampled_from(["front", "back", "left", "right", "front", "right", "free"]))
+        gap = draw(st.sampled_from(GAPS))
+        along = draw(st.floats(-4, 4))
+        turn = draw(st.sampled_from([0.0, 180.0, 0.0, 90.0, draw(st.floats(0, 359))]))
+        if side == "free":
+            pose = Pose(draw(st.floats(24, 48)), draw(st.floats(14, 34)), turn)
+        else:
+            depth_off = (mf.depth + f.depth) / 2 + gap if turn in (0.0, 180.0) else (mf.depth + f.width) / 2 + gap
+            width_off = (mf.width + f.width) / 2 + gap if turn in (0.0, 180.0) else (mf.width + f.depth) / 2 + gap
+            u, v = {"front": (along, depth_off), "back": (along, -depth_off), "left": (-width_off, along),
+                    "right": (width_off, along)}[side]
+            x, y = start.to_world((u, v))
+            pose = Pose(x, y, start.facing + turn)
+        s.set_unit(f"o{i}", 1 + i % 2, pose, f)
+    path = []
+    cur = start
+    for _ in range(draw(st.integers(1, 3))):
+        bearing = draw(st.sampled_from([cur.facing, cur.facing + 90, cur.facing + 180, cur.facing + 270,
+                                        draw(st.floats(0, 359))]))
+        length = draw(st.sampled_from([0.0, 1e-9, 0.003, draw(st.floats(0, 2)), draw(st.floats(0, 9))]))
+        dx, dy = forward_vector(bearing)
+        facing = draw(st.sampled_from([cur.facing, cur.facing + draw(st.floats(-90, 90))]))
+        cur = Pose(cur.x + dx * length, cur.y + dy * length, facing)
+        path.append(cur)
+    ids = s.unit_ids()
+    ignore = draw(st.lists(st.sampled_from(ids), max_size=2))
+    return s, start, path, draw(st.sampled_from([1.0, 0.0, 0.5, 3.0])), draw(st.booleans()), ignore
+
+
+@settings(max_examples=400, deadline=None)
+@given(crowded())
+def test_the_shortcut_gives_the_exact_paths_verdict(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]]):
+    """``check_path`` with the separating-axis shortcut (``motion.PREFILTER``) answers exactly as without it:
+    rule, message, where, distance, terrain crossed, blocker and step, to the last bit."""
+    s, start, path, exclusion, fly, ignore = case
+    fast = s.check_path("m", start, path, exclusion=exclusion, fly_over=fly, ignore_units=ignore)
+    try:
+        motion.PREFILTER = False
+        exact = s.check_path("m", start, path, exclusion=exclusion, fly_over=fly, ignore_units=ignore)
+    finally:
+        motion.PREFILTER = True
+    assert fast == exact
+
+
+@settings(max_examples=300, deadline=None)
+@given(crowded())
+def test_hull_gaps_never_exceed_the_distance(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]]):
+    """The separating-axis gap is a lower bound of the true distance from each obstacle core to a sweep."""
+    s, start, path, _, _, _ = case
+    f = s.formation("m")
+    rects = [np.array(rect_corners(p, f.width, f.depth)) for p in [start, *path]]
+    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    if not len(obs):
+        return
+    hulls = [np.concatenate([a, b + (np.array(q.xy) - np.array(p.xy))]) for a, b, p, q
+             in zip(rects, rects, [start, *path], path, strict=False)]
+    axes = np.array([(1.0, 0.0), (0.0, 1.0), (0.6, 0.8), (-0.8, 0.6)])
+    gaps = hull_gaps(obs, hulls, axes)
+    for j, pts in enumerate(hulls):
+        hull = MultiPoint([tuple(p) for p in pts.tolist()]).convex_hull
+        for k in range(len(obs)):
+            first = obs.starts[k]
+            core = MultiPoint([tuple(p) for p in obs.a[first:first + obs.sizes[k]].tolist()]).convex_hull
+            assert gaps[k, j] <= hull.distance(core) + 1e-9
+
+
+@settings(max_examples=200, deadline=None)
+@given(crowded(), st.floats(0, 359), st.sampled_from([0.0, 0.0005, 1.0, 1.001, 2.5]))
+def test_first_times_without_end_discs_equal_the_full_capsules(case, bearing, radius):
+    """Outlines are closed rings, so leaving out the discs at the edges' ends (``end_discs=False``) gives, per
+    obstacle, the very minimum the full capsules give; and one pass for two radius arrays gives each's answer."""
+    s, start, _, _, _, _ = case
+    f = s.formation("m")
+    rect = np.array(rect_corners(start, f.width, f.depth))
+    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    if not len(obs):
+        return
+    w = forward_vector(bearing)
+    radii = np.full(len(obs), radius)
+    e = len(obs.a)
+    r_edge = np.repeat(radii, obs.sizes)
+    pts = np.concatenate([rect, obs.a])
+    dirs = np.array([w] * 4 + [(-w[0], -w[1])] * e)
+    radius_m = np.zeros((4 + e, e + 4))
+    radius_m[:4, :e] = r_edge
+    radius_m[4:, e:] = r_edge[:, None]
+    t = first_within(pts, dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius_m)
+    per = np.minimum.reduceat(np.minimum(t[:4, :e].min(axis=0), t[4:, e:].min(axis=1)), obs.starts)
+    reference = np.where(overlapping(obs, rect), 0.0, per)
+    assert np.array_equal(first_times(obs, rect, w, radii), reference)
+    other = np.full(len(obs), 0.3)
+    both = first_times_many(obs, rect, w, [radii, other])
+    assert np.array_equal(both[0], reference) and np.array_equal(both[1], first_times(obs, rect, w, other))
+
+
+@settings(max_examples=300, deadline=None)
+@given(crowded(), st.lists(st.tuples(st.floats(24, 48), st.floats(14, 34), st.floats(0.3, 8), st.floats(0.3, 8),
+                                     st.sampled_from([0.0, 45.0, 90.0, 17.0]), st.booleans()), max_size=5))
+def test_terrain_crossed_is_what_the_sweeps_overlap(case, pieces):
+    """``terrain_crossed`` (separating axes, exact for convex cores; the pymunk index for the rest) names every
+    piece a leg's swept area or the final footprint overlaps by more than a sliver and none it clearly misses
+    (shapely decides on the cores; 1e-6" either way is left open). Non-convex pieces are L-shaped."""
+    s0, start, path, _, _, _ = case
+    terrain = []
+    for i, (x, y, w, d, angle, ell) in enumerate(pieces):
+        t = piece(i, x, y, w, d, "difficult", angle=angle)
+        if ell:  # cut a corner out: not convex
+            cut = Polygon(rect_corners(Pose(x + w / 4, y + d / 4, 0.0), w / 2, d / 2))
+            shape = t.shape.difference(cut)
+            if isinstance(shape, Polygon) and shape.area > 0.1:
+                t = TerrainShape(i, t.name, tuple(shape.exterior.coords)[:-1], t.traits)
+        terrain.append(t)
+    s = Scene(s0.width, s0.depth, terrain)
+    f = s0.formation("m")
+    s.set_unit("m", 1, start, f)
+    check = s.check_path("m", start, path, exclusion=0.0)
+    rects = [Polygon(rect_corners(p, f.width, f.depth)) for p in [start, *path]]
+    moved = [Polygon(rect_corners(Pose(q.x, q.y, p.facing), f.width, f.depth))
+             for p, q in zip([start, *path], path, strict=False)]
+    swept = [MultiPoint(list(a.exterior.coords) + list(b.exterior.coords)).convex_hull
+             for a, b in zip(rects, moved, strict=False)]
+    areas = [*swept, rects[-1]]
+    for i, core in enumerate(s.terrain_cores):
+        name = s.terrain[i].name
+        if any(a.buffer(-1e-6, join_style="mitre").intersects(core) for a in areas):
+            assert name in check.terrain_crossed
+        elif all(a.distance(core) > 1e-6 for a in areas):
+            assert name not in check.terrain_crossed
