@@ -85,7 +85,8 @@ MAX_OBJECTIVES = 10
 """Markers a scenario may place (the standard mission has 3 to 5)."""
 
 _EPS = 1e-6
-_LINE = 0.01   # inches: a Sabotage marker must be this close to its 12" line
+SABOTAGE_LINE_TOLERANCE = 0.01
+"""Inches: a Sabotage marker must be this close to its 12\" line (a click or a drop is not exact)."""
 
 
 def mission_of(state: GameState) -> Mission | None:
@@ -156,7 +157,7 @@ def check_place(state: GameState, player: int, x: float, y: float) -> None:
     zones = [deployment_styles.zone_of(state, p) for p in (1, 2)]
     if state.mission == "sabotage":
         axis, value = sabotage_line(state, player)
-        if abs((y if axis == "y" else x) - value) > _LINE:
+        if abs((y if axis == "y" else x) - value) > SABOTAGE_LINE_TOLERANCE:
             raise IllegalAction("Sabotage", f"your marker stands 12\" from your table edge: on the line {axis} = "
                                 f"{value:g}", (x, y))
     elif state.mission == "king_of_the_hill":

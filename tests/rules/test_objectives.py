@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shapely import Point
 
@@ -355,6 +355,7 @@ def test_when_no_room_is_left_the_placing_ends_with_the_markers_placed(scenario)
        st.lists(st.tuples(st.floats(-1, 73), st.floats(-1, 49)), min_size=20, max_size=20),
        st.sampled_from(["standard", "king_of_the_hill", "sabotage", "relic_hunt"]))
 @settings(max_examples=40, deadline=None)
+@example([], [(0.0, 12.0078)] * 20, "sabotage")      # within the line's tolerance, off the bare line
 def test_free_area_is_where_check_place_allows(markers, points, mission) -> None:
     """``free_area`` (the room the players' and the engine's ``room_for_marker`` use) agrees with ``check_place``:
     a spot clearly inside it is allowed, a spot allowed lies in it."""
@@ -362,7 +363,9 @@ def test_free_area_is_where_check_place_allows(markers, points, mission) -> None
     state.mission = mission
     state.objectives = [Objective(x, y) for x, y in markers]
     area = free_area(state, 1)
-    inside, around = area.buffer(-1e-3), area.buffer(1e-3)
+    # Sabotage's area is its 12" line; check_place takes a spot this close to it (SABOTAGE_LINE_TOLERANCE)
+    near = objectives.SABOTAGE_LINE_TOLERANCE + 1e-6 if mission == "sabotage" else 1e-3
+    inside, around = area.buffer(-1e-3), area.buffer(near)
     for x, y in points:
         try:
             objectives.check_place(state, 1, x, y)
