@@ -262,9 +262,11 @@ def test_import_onto_aofr_2_16_then_play_it(tmp_path: Path, capsys: pytest.Captu
     assert main.main(["autoplay", str(tmp_path / "s.yaml"), "--games", "1", "--check", "--seed", "3"]) == 0
 
 
-def test_a_ruleset_not_playable_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="'aof-skirmish' .* not playable yet"):
-        known_rules("aof-skirmish")
+def test_a_ruleset_not_playable_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.engine import rulesets
+    monkeypatch.setitem(rulesets.PLANNED, "aof-horde", "Age of Fantasy: Horde")
+    with pytest.raises(ValueError, match="'aof-horde' .* not playable yet"):
+        known_rules("aof-horde")
 
 
 # --- the shapes public readers of Army Forge's exports parse (issue 15: checked against real examples) ----------
