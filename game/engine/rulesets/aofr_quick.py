@@ -123,6 +123,11 @@ class AoFRQuick(AoFR216):
 
     id: ClassVar[str] = "aofr-quick"
     title: ClassVar[str] = "Age of Fantasy: Regiments (quick rules)"
+    short_title: ClassVar[str] = "AoF:R quick"
+    points_guideline: ClassVar[str] = "AoF:R quick rules: 750 pts each to start, 1500 pts each for a full match"
+    first_turn_text: ClassVar[str] = ("no second roll-off: the deployment roll-off winner activates first, then the "
+                                      "players alternate activating one unit each (the quick rules' \"Playing the "
+                                      "Game\")")
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES

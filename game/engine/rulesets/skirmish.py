@@ -108,6 +108,7 @@ class AoFSkirmish(Ruleset):
 
     id: ClassVar[str] = ID
     title: ClassVar[str] = "Age of Fantasy: Skirmish"
+    short_title: ClassVar[str] = "AoF: Skirmish"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = frozenset()
