@@ -217,8 +217,8 @@ def completable(state: GameState, mission: str, player: int) -> bool:
     if mission in ("sacrifice", "ancient_heirlooms", "secret_mission"):
         return bool(heroes(state, player))
     if mission == "sorcerer_supreme":
-        return bool(_rules(state).spell_phases) and bool(heroes(state, enemy)) and bool(magic.casters_of(state, player)) and \
-            bool(magic.spells_of(state, player))
+        return bool(_rules(state).spell_phases) and bool(heroes(state, enemy)) and \
+            bool(magic.casters_of(state, player)) and bool(magic.spells_of(state, player))
     return bool(own_units) and bool(enemy_units)
 
 

@@ -10,13 +10,13 @@ import pytest
 import yaml
 
 from game.autoplay import play_out
-from game.engine.rulesets.aowfbr import AoWFBR
 from game.engine import side_missions
 from game.engine.actions import SelectSideMission
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
+from game.engine.rulesets.aowfbr import AoWFBR
 from game.engine.side_missions import Pick, SideMissionState, completed
 from game.engine.state import GameState, Objective, Phase, Removal, Step
 from game.engine.victory import victory_breakdown
