@@ -487,11 +487,11 @@ class AoFR216(Ruleset):
         return {p: [(what, 1) for what, _ in lines] for p, lines in objectives.objective_lines(s).items()}
 
     def score_names(self) -> tuple[str, str]:
-        """What the count is: victory points with side-missions; Sabotage's objectives; else markers held."""
+        """What the count is: victory points with side-missions; Sabotage's points; else markers held."""
         if side_missions.active(self.state):
             return ("victory points", "VP")
         if self.state.mission == "sabotage":
-            return ("Sabotage objectives (enemy marker destroyed, own marker kept)", "objectives")
+            return ("Sabotage points (enemy marker destroyed, own marker kept)", "points")
         return self.score_words
 
     def melee_wins(self, events: list[Event]) -> list[tuple[int, int]]:

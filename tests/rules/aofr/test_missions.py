@@ -95,8 +95,7 @@ def test_sabotage_destroying_the_enemy_marker_and_keeping_ones_own_wins() -> Non
     events = play_the_round(game)
     assert game.state.objectives[1].destroyed and not game.state.objectives[0].destroyed
     assert game.victory_points() == {1: 2, 2: 0} and game.ruleset.winner() == 1
-    assert game.ruleset.score_names() == ("Sabotage objectives (enemy marker destroyed, own marker kept)",
-                                          "objectives")
+    assert game.ruleset.score_names() == ("Sabotage points (enemy marker destroyed, own marker kept)", "points")
     assert "player 1 wins" in verdict(events)
 
 
