@@ -53,34 +53,35 @@ class Mission:
     """Victory points for each marker held at the end (the mission's VP x 100)."""
     summary: str
     """One line for the players, with AoWFBR's victory points."""
+    placing: str
+    """Its markers, in a few words, without victory points (AoF:R, where the mission decides the winner)."""
     goal: str
-    """The book's own words of who wins, without victory points (AoF:R, where the mission decides the winner)."""
+    """Who wins at the end of the game, in the book's words, without victory points (AoF:R)."""
 
 
 MISSIONS: dict[str, Mission] = {
     "standard": Mission("Duel", None, 100, "D3+2 markers placed by the players; 100 VP for each held at the end",
-                        "D3+2 markers placed by the players; after 4 rounds the player who controls most markers "
-                        "wins"),
+                        "D3+2 markers placed by the players", "the player who controls most markers wins"),
     "seize_ground": Mission("Seize Ground", 0, 100, "4 markers at the centres of the quarters of no man's land; "
                                                     "100 VP for each held",
-                            "4 markers at the centres of the quarters of no man's land; after 4 rounds the player "
-                            "who controls most markers wins"),
+                            "4 markers at the centres of the quarters of no man's land",
+                            "the player who controls most markers wins"),
     "relic_hunt": Mission("Relic Hunt", 3, 100, "3 markers; a unit that seizes one carries it and drops it where it "
                                                "dies; 100 VP for each held or carried",
-                          "3 markers; a unit that seizes one carries it and drops it where it dies; after 4 rounds "
+                          "3 markers; a unit that seizes one carries it and drops it where it dies",
                           "the player who controls (carries) most markers wins"),
     "sabotage": Mission("Sabotage", 2, 100, "each player places a marker 12\" from their own edge; seizing the "
                                            "enemy's destroys it; 100 VP for destroying it, 100 for keeping yours",
-                        "each player places a marker 12\" from their own edge; seizing the enemy's destroys it; "
-                        "after 4 rounds the player who destroyed the enemy marker and kept their own wins"),
+                        "each player places a marker 12\" from their own edge; seizing the enemy's destroys it",
+                        "the player who destroyed the enemy marker and kept their own wins"),
     "breakthrough": Mission("Breakthrough", 0, 100, "a marker at the centre of each deployment zone's front; "
                                                     "100 VP for each held",
-                            "a marker at the centre of each deployment zone's front; after 4 rounds the player who "
-                            "controls most markers wins"),
+                            "a marker at the centre of each deployment zone's front",
+                            "the player who controls most markers wins"),
     "king_of_the_hill": Mission("King of the Hill", 1, 200, "one marker, over 9\" from the deployment zones and the "
                                                             "table edges; 200 VP for holding it",
-                                "one marker, over 9\" from the deployment zones and the table edges; after 4 "
-                                "rounds the player who controls it wins"),
+                                "one marker, over 9\" from the deployment zones and the table edges",
+                                "the player who controls it wins"),
 }
 """Every mission played, by its scenario name (``mission:``)."""
 RANDOM_MISSIONS: tuple[str, ...] = ("standard", "seize_ground", "relic_hunt", "sabotage", "breakthrough",

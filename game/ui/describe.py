@@ -180,7 +180,7 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
                  "zones and the table edges"}.get(state.mission or "", "outside both deployment zones, over 9\" "
                                                                        "from the other markers")
         own = getattr(ruleset_of(state), "mission_text", None)   # the mission decides the winner (AoF:R)
-        summary = "" if mission is None else f"{mission.goal}; {own}" if own else mission.summary
+        summary = "" if mission is None else f"at the end {mission.goal}" if own else mission.summary
         told = f" {mission.name}: {summary}." if mission is not None else ""
         return f"Click the table to place an objective marker, {where}.{told}"
     if d == "choose_first_turn":

@@ -209,9 +209,8 @@ class AoFR216(Ruleset):
     }
     shaken_text: ClassVar[str | None] = ("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next "
                                          "activation is idle (a pivot up to 90°), then it recovers")
-    mission_text: ClassVar[str | None] = ("markers are seized at the end of each round and the mission decides the "
-                                          "winner (with side-missions: victory points, the mission's and 1 per "
-                                          "side-mission completed)")
+    mission_text: ClassVar[str | None] = ("markers are seized at the end of each round; with side-missions victory "
+                                          "points decide instead (the mission's, and 1 per side-mission)")
     units_score: ClassVar[bool] = False
     turn_word: ClassVar[str] = "activation"
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")

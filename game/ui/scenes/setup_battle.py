@@ -74,7 +74,8 @@ def mission_choices(rules: RulesetOffer) -> dict[str, tuple[str, str]]:
     for key in rules.missions:
         label, text = MISSION_CHOICES[key]
         if rules.mission_text is not None and key in MISSIONS:
-            text = f"{MISSIONS[key].name}: {MISSIONS[key].goal}; {rules.mission_text} ({rules.title})."
+            m = MISSIONS[key]
+            text = f"{m.name}: {m.placing}; at the end {m.goal}; {rules.mission_text} ({rules.title})."
         out[key] = (label, text)
     return out
 
