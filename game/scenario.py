@@ -57,7 +57,7 @@ from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets import unplayable
 from game.engine.rulesets.base import ListedUnit
 from game.engine.rulesets.skirmish import ID as SKIRMISH_ID
-from game.engine.side_missions import PLAYSTYLES, SELECTIONS, SideMissionState
+from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, PLAYSTYLES, SELECTIONS, SideMissionState
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
 from game.engine.skirmish.loose import LooseModel, Warband
 from game.engine.skirmish.loose import base_radius as loose_radius
@@ -1477,7 +1477,8 @@ def _check_loose(doc: _Doc, ruleset: str, entries: list[_UnitEntry], table: Tabl
 
 def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None, out: list[_Problem]) -> None:
     """The mission, optional rules and side-missions must be ones the scenario's ruleset plays (``Ruleset.missions``,
-    ``optional_rules``, ``side_missions``): AoF:R 2.16 plays the mission of its core rules, ``standard``."""
+    ``optional_rules``, ``side_missions``): AoF:R 2.16 plays every mission but ``none`` (its mission decides the
+    winner)."""
     ruleset = _field(ScenarioTopModel, data, "ruleset", "")
     factory = ENGINE_RULESETS.get(ruleset)
     if factory is None:
@@ -1486,8 +1487,8 @@ def _check_ruleset_game(doc: _Doc, data: Mapping[str, Any], mission: str | None,
     missions: frozenset[str] | None = getattr(factory, "missions", None)
     if missions is not None and (mission or "none") not in missions:     # "none": a ruleset may play no mission
         where: Loc = ("mission",) if "mission" in data else ("ruleset",)
-        out.append(doc.problem(where, f"{title} plays the mission of its core rules: give mission: "
-                               f"{' or '.join(sorted(missions))}" + (f", not {mission}" if mission else "")))
+        out.append(doc.problem(where, f"{title} is played with a mission (it decides the winner): give mission: "
+                               f"{', '.join(sorted(missions))}" + (f", not {mission}" if mission else "")))
     options = data.get("options")
     if not getattr(factory, "optional_rules", True) and isinstance(options, dict):
         for key in options:
@@ -1906,7 +1907,9 @@ def new_game_state(scenario: Scenario) -> GameState:
         fixed_markers(scenario.mission or "", scenario.table, scenario.deployment
                       if scenario.deployment in STYLES else DEFAULT_STYLE),
         deployment_style=scenario.deployment,
-        side_missions=None if scenario.side_missions is None else SideMissionState(*scenario.side_missions),
+        side_missions=None if scenario.side_missions is None else SideMissionState(
+            *scenario.side_missions, rules=getattr(ENGINE_RULESETS.get(scenario.ruleset), "side_mission_rules",
+                                                   AOWFBR_SIDE_MISSIONS)),
         magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
                               {p: dict(a.spells) for p, a in scenario.armies.items()}),
     )

@@ -144,7 +144,7 @@ class Game:
             raise IllegalAction("Turn Sequence", f"{action.type} is not an action of this game")
         before = self.dice.consumed
         events = handler(action)
-        side_missions.observe(self.state, events)   # Onslaught: melees won by 3+ wounds
+        side_missions.observe(self.state, self.ruleset.melee_wins(events))   # Onslaught: melees won by 3+ wounds
         self.history.append(action)
         self.digests.append(outcome_digest(events))
         self.dice_used.append(self.dice.consumed - before)

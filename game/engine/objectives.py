@@ -52,21 +52,36 @@ class Mission:
     vp: int
     """Victory points for each marker held at the end (the mission's VP x 100)."""
     summary: str
-    """One line for the players."""
+    """One line for the players, with AoWFBR's victory points."""
+    placing: str
+    """Its markers, in a few words, without victory points (AoF:R, where the mission decides the winner)."""
+    goal: str
+    """Who wins at the end of the game, in the book's words, without victory points (AoF:R)."""
 
 
 MISSIONS: dict[str, Mission] = {
-    "standard": Mission("Duel", None, 100, "D3+2 markers placed by the players; 100 VP for each held at the end"),
+    "standard": Mission("Duel", None, 100, "D3+2 markers placed by the players; 100 VP for each held at the end",
+                        "D3+2 markers placed by the players", "the player who controls most markers wins"),
     "seize_ground": Mission("Seize Ground", 0, 100, "4 markers at the centres of the quarters of no man's land; "
-                                                    "100 VP for each held"),
+                                                    "100 VP for each held",
+                            "4 markers at the centres of the quarters of no man's land",
+                            "the player who controls most markers wins"),
     "relic_hunt": Mission("Relic Hunt", 3, 100, "3 markers; a unit that seizes one carries it and drops it where it "
-                                               "dies; 100 VP for each held or carried"),
+                                               "dies; 100 VP for each held or carried",
+                          "3 markers; a unit that seizes one carries it and drops it where it dies",
+                          "the player who controls (carries) most markers wins"),
     "sabotage": Mission("Sabotage", 2, 100, "each player places a marker 12\" from their own edge; seizing the "
-                                           "enemy's destroys it; 100 VP for destroying it, 100 for keeping yours"),
+                                           "enemy's destroys it; 100 VP for destroying it, 100 for keeping yours",
+                        "each player places a marker 12\" from their own edge; seizing the enemy's destroys it",
+                        "the player who destroyed the enemy marker and kept their own wins"),
     "breakthrough": Mission("Breakthrough", 0, 100, "a marker at the centre of each deployment zone's front; "
-                                                    "100 VP for each held"),
+                                                    "100 VP for each held",
+                            "a marker at the centre of each deployment zone's front",
+                            "the player who controls most markers wins"),
     "king_of_the_hill": Mission("King of the Hill", 1, 200, "one marker, over 9\" from the deployment zones and the "
-                                                            "table edges; 200 VP for holding it"),
+                                                            "table edges; 200 VP for holding it",
+                                "one marker, over 9\" from the deployment zones and the table edges",
+                                "the player who controls it wins"),
 }
 """Every mission played, by its scenario name (``mission:``)."""
 RANDOM_MISSIONS: tuple[str, ...] = ("standard", "seize_ground", "relic_hunt", "sabotage", "breakthrough",
@@ -301,8 +316,11 @@ def _event(state: GameState, index: int, text: str, near: dict[int, list[str]]) 
                                      "destroyed": o.destroyed, "near": {str(p): ids for p, ids in near.items()}})
 
 
-def objective_lines(state: GameState) -> dict[int, list[tuple[str, int]]]:
-    """Each player's victory points from the mission, line by line, e.g. ``("objective marker 2 held", 100)``."""
+def objective_lines(state: GameState, per_vp: int = 100) -> dict[int, list[tuple[str, int]]]:
+    """Each player's victory points from the mission, line by line, e.g. ``("objective marker 2 held", 100)``;
+    ``per_vp`` is what one VP of AoF:R 2.16 "Side-Missions" is worth (100 in AoWFBR: "Multiply Victory Points from
+    objectives/missions by 100"; 1 in AoF:R). Also the mission's own tally (AoF:R: a line per marker held, per
+    enemy Sabotage marker destroyed, per own Sabotage marker kept)."""
     out: dict[int, list[tuple[str, int]]] = {1: [], 2: []}
     mission = mission_of(state)
     if mission is None:
@@ -312,12 +330,12 @@ def objective_lines(state: GameState) -> dict[int, list[tuple[str, int]]]:
             if o.owner not in (1, 2):
                 continue
             if o.destroyed:
-                out[3 - o.owner].append((f"player {o.owner}'s objective marker destroyed", mission.vp))
+                out[3 - o.owner].append((f"player {o.owner}'s objective marker destroyed", mission.vp * per_vp // 100))
             else:
-                out[o.owner].append(("own objective marker kept", mission.vp))
+                out[o.owner].append(("own objective marker kept", mission.vp * per_vp // 100))
         elif o.controller in (1, 2):
             how = "carried" if o.carried_by is not None else "held"
-            out[o.controller].append((f"objective marker {i + 1} {how}", mission.vp))
+            out[o.controller].append((f"objective marker {i + 1} {how}", mission.vp * per_vp // 100))
     return out
 
 

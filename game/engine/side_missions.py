@@ -18,7 +18,12 @@ record action ``select_side_mission {player, mission}`` (decision ``select_side_
 are ``offered``). Hidden selections and their rolls never appear in an event's text or data; ``visible_picks``
 gives what one seat may see (the state file, the window). Side-missions are scored at the end of the game
 (``completed``, ``side_mission_lines``); those decided by what happened during the game (Obliterate, Terrify,
-Onslaught, Sorcerer Supreme) read ``GameState.removals`` and the melee resolutions ``observe`` saw.
+Onslaught, Sorcerer Supreme) read ``GameState.removals`` and the melee wins ``observe`` is told of.
+
+What depends on the ruleset's turn structure comes through the ruleset seam (``game.engine.rulesets.base``): its
+``side_mission_rules`` (``SideMissionRules``: what a side-mission is worth, in which phases a rout is "in melee"
+and a kill is a spell's), kept in ``SideMissionState.rules`` when the scenario is loaded, and its ``melee_wins``
+(who won which melee by how many wounds), which ``Game.apply`` passes to ``observe``.
 """
 
 from __future__ import annotations
@@ -100,6 +105,23 @@ MARGIN = 3
 _EPS = 1e-6
 
 
+@dataclass(frozen=True)
+class SideMissionRules:
+    """What the side-missions ask of a ruleset's turn structure (``Ruleset.side_mission_rules``)."""
+
+    vp: int = VP
+    """Victory points for each side-mission completed: "1 VP for each side-mission" (AoF:R), times 100 in AoWFBR."""
+    melee_phases: frozenset[str] = frozenset({Phase.CLOSE_COMBAT.value})
+    """The phases (``Phase`` values) in which a rout is a rout "in melee" (Terrify): AoWFBR's close combat phase."""
+    spell_phases: frozenset[str] = frozenset({Phase.STRATEGY_1.value, Phase.STRATEGY_2.value})
+    """The phases in which only spells wound, so that a hero killed then was "killed by spell" (Sorcerer Supreme);
+    empty: the ruleset casts no spells, Sorcerer Supreme cannot be completed."""
+
+
+AOWFBR_SIDE_MISSIONS = SideMissionRules()
+"""AoWFBR 1.4's: 100 VP each, its close combat phase and strategy phases."""
+
+
 @dataclass
 class Pick:
     """One side-mission selected."""
@@ -130,6 +152,8 @@ class SideMissionState:
     """``begin`` has run (the selections are made or being made)."""
     onslaught: set[int] = field(default_factory=set)
     """Players who won a melee by 3+ wounds (Onslaught)."""
+    rules: SideMissionRules = AOWFBR_SIDE_MISSIONS
+    """The ruleset's answers (``Ruleset.side_mission_rules``), set when the scenario is loaded."""
 
 
 # --- queries -----------------------------------------------------------------------------------------------------
@@ -193,8 +217,8 @@ def completable(state: GameState, mission: str, player: int) -> bool:
     if mission in ("sacrifice", "ancient_heirlooms", "secret_mission"):
         return bool(heroes(state, player))
     if mission == "sorcerer_supreme":
-        return bool(heroes(state, enemy)) and bool(magic.casters_of(state, player)) and \
-            bool(magic.spells_of(state, player))
+        return bool(_rules(state).spell_phases) and bool(heroes(state, enemy)) and \
+            bool(magic.casters_of(state, player)) and bool(magic.spells_of(state, player))
     return bool(own_units) and bool(enemy_units)
 
 
@@ -372,7 +396,7 @@ def _roll_off(dice: Dice) -> tuple[int, list[Event]]:
 
 def _intro(sm: SideMissionState) -> str:
     style = {"shared": "Shared", "hidden": "Hidden", "shared_hidden": "Shared + Hidden"}[sm.playstyle]
-    return f"Side-missions: {style}, {sm.selection} selection; each one completed is worth {VP} VP"
+    return f"Side-missions: {style}, {sm.selection} selection; each one completed is worth {sm.rules.vp} VP"
 
 
 def _picked_event(pick: Pick, verb: str) -> Event:
@@ -387,20 +411,15 @@ def _picked_event(pick: Pick, verb: str) -> Event:
 # --- during the game ---------------------------------------------------------------------------------------------
 
 
-def observe(state: GameState, events: list[Event]) -> None:
-    """Note what the end of the game cannot see any more: a melee won by 3+ wounds (Onslaught), from the melee
-    resolution events of an action. Called by the game after every action."""
+def observe(state: GameState, wins: list[tuple[int, int]]) -> None:
+    """Note what the end of the game cannot see any more: a melee won by 3+ wounds (Onslaught). ``wins``: the
+    melees an action decided, as (winning player, wounds its side caused minus the enemy's), as the ruleset reads
+    them from its events (``Ruleset.melee_wins``). Called by the game after every action."""
     sm = progress(state)
     if sm is None:
         return
-    for e in events:
-        if e.kind != "resolution":
-            continue
-        winner = e.data.get("winner")
-        scores = e.data.get("scores") or {}
-        if winner not in (1, 2) or 3 - winner not in scores or winner not in scores:
-            continue
-        if scores[winner]["wounds"] - scores[3 - winner]["wounds"] >= MARGIN:
+    for winner, margin in wins:
+        if winner in (1, 2) and margin >= MARGIN:
             sm.onslaught.add(winner)
 
 
@@ -429,7 +448,7 @@ def completed(state: GameState, mission: str, player: int) -> bool:
                 per_round[r.round] = per_round.get(r.round, 0) + 1
         return max(per_round.values(), default=0) >= 3
     if mission == "terrify":
-        return any(r.player == enemy and r.how == "routed" and r.phase == Phase.CLOSE_COMBAT.value
+        return any(r.player == enemy and r.how == "routed" and r.phase in _rules(s).melee_phases
                    for r in s.removals)
     if mission == "onslaught":
         sm = progress(s)
@@ -464,7 +483,7 @@ def completed(state: GameState, mission: str, player: int) -> bool:
     if mission == "sorcerer_supreme":
         # the hero's own record, or its unit's when the whole unit went with it
         ids = {h[0] for h in heroes(s, enemy)} | {h[5].id for h in heroes(s, enemy)}
-        return any(r.id in ids and r.phase in (Phase.STRATEGY_1.value, Phase.STRATEGY_2.value) for r in s.removals)
+        return any(r.id in ids and r.phase in _rules(s).spell_phases for r in s.removals)
     if mission == "ancient_heirlooms":
         return any(_hero_living_on_table(h[5]) and s.scene.distance_to_point(h[5].id, centre)
                    <= CENTRE_DISTANCE + _EPS for h in heroes(s, player))
@@ -483,6 +502,11 @@ def completed(state: GameState, mission: str, player: int) -> bool:
     raise KeyError(f"unknown side-mission {mission!r}")
 
 
+def _rules(state: GameState) -> SideMissionRules:
+    sm = progress(state)
+    return sm.rules if sm is not None else AOWFBR_SIDE_MISSIONS
+
+
 def side_mission_lines(state: GameState) -> dict[int, list[tuple[str, int]]]:
     """Each player's victory points from side-missions, once the game is over (before, nothing: hidden ones must
     not show, and they are scored "at the end of the game"): ``("side-mission Conserve completed", 100)``."""
@@ -495,7 +519,7 @@ def side_mission_lines(state: GameState) -> dict[int, list[tuple[str, int]]]:
         kind = "hidden" if pick.hidden else "shared"
         for p in who:
             if completed(state, pick.mission, p):
-                out[p].append((f"{kind} side-mission {SIDE_MISSIONS[pick.mission].name} completed", VP))
+                out[p].append((f"{kind} side-mission {SIDE_MISSIONS[pick.mission].name} completed", sm.rules.vp))
     return out
 
 

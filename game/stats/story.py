@@ -144,7 +144,8 @@ def _assemble(start: GameState, game: Game, standings: list[Standing], phases: l
     start_at, turns, turn_actions = _turns(standings, phases)
     rounds_end = [t for i, t in enumerate(turns) if i + 1 == len(turns) or turns[i + 1].round != t.round]
     rules = game.ruleset
-    words = (rules.score_words[0], rules.score_words[1])
+    names = rules.score_names()
+    words = (names[0], names[1])
     points = _turning_points(game, standings, start_at, turns, turn_actions, ledger, words[1])
     return BattleStats(state.name, state.rounds, len(standings) - 1, state.game_over, problem, units, players,
                        start_at, turns, rounds_end, points, ledger.unattributed_wounds, ledger.unattributed_kills,

@@ -306,6 +306,7 @@ def _side_mission_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
     offered = side_missions.offered(s)
     sm = side_missions.progress(s)
     rolled = sm.category if sm is not None else None
+    vp = sm.rules.vp if sm is not None else side_missions.VP
     category = rolled or scene.side_category
     specs: list[ButtonSpec] = []
     if category is None:
@@ -318,7 +319,7 @@ def _side_mission_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
     for k in side_missions.CATEGORIES[category][1]:
         if k in offered:
             info = side_missions.SIDE_MISSIONS[k]
-            specs.append(ButtonSpec(f"side_mission:{k}", info.name, f"{info.name}: {info.text} (100 VP at the end)",
+            specs.append(ButtonSpec(f"side_mission:{k}", info.name, f"{info.name}: {info.text} ({vp} VP at the end)",
                                     "#primary_button"))
     if rolled is None:
         specs.append(ButtonSpec("side_back", "◂ Categories", "Back to the three categories"))

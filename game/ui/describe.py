@@ -136,7 +136,8 @@ def _side_mission_instruction(state: GameState, pending: Pending) -> str:
         pick = f"you rolled {side_missions.CATEGORIES[sm.category][0]}: pick one of its side-missions"
     else:
         pick = "pick a category, then a side-mission"
-    return f"Select your side-mission {how}; {pick} (the conditions are listed on the table; 100 VP each)."
+    vp = sm.rules.vp if sm is not None else side_missions.VP
+    return f"Select your side-mission {how}; {pick} (the conditions are listed on the table; {vp} VP each)."
 
 
 def instruction(state: GameState, pending: Pending | None, moving: bool = False, focus: str | None = None,
@@ -178,7 +179,8 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         where = {"sabotage": "anywhere along your 12\" line", "king_of_the_hill": "over 9\" from the deployment "
                  "zones and the table edges"}.get(state.mission or "", "outside both deployment zones, over 9\" "
                                                                        "from the other markers")
-        summary = getattr(ruleset_of(state), "mission_text", None) or (mission.summary if mission else "")
+        own = getattr(ruleset_of(state), "mission_text", None)   # the mission decides the winner (AoF:R)
+        summary = "" if mission is None else f"at the end {mission.goal}" if own else mission.summary
         told = f" {mission.name}: {summary}." if mission is not None else ""
         return f"Click the table to place an objective marker, {where}.{told}"
     if d == "choose_first_turn":

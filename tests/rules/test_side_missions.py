@@ -16,6 +16,7 @@ from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
+from game.engine.rulesets.aowfbr import AoWFBR
 from game.engine.side_missions import Pick, SideMissionState, completed
 from game.engine.state import GameState, Objective, Phase, Removal, Step
 from game.engine.victory import victory_breakdown
@@ -227,9 +228,10 @@ def test_onslaught_is_a_melee_won_by_three_more_wounds() -> None:
     def resolution(winner: int, w1: int, w2: int, total1: int, total2: int) -> Event:
         return Event("resolution", "", {"winner": winner, "scores": {1: {"wounds": w1, "total": total1},
                                                                      2: {"wounds": w2, "total": total2}}})
-    side_missions.observe(s, [resolution(1, 4, 2, 9, 2)])    # won by 7 points, but by only 2 wounds
+    rules = object.__new__(AoWFBR)     # AoWFBR's reading of its resolution events needs no game
+    side_missions.observe(s, rules.melee_wins([resolution(1, 4, 2, 9, 2)]))    # won by 7 points, but by 2 wounds
     assert not completed(s, "onslaught", 1)
-    side_missions.observe(s, [resolution(2, 1, 4, 1, 6)])
+    side_missions.observe(s, rules.melee_wins([resolution(2, 1, 4, 1, 6)]))
     assert completed(s, "onslaught", 2) and not completed(s, "onslaught", 1)
 
 

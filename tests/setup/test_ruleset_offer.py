@@ -63,13 +63,14 @@ def test_everything_offered_loads(ruleset: str, tmp_path: Path) -> None:
 
 
 def test_what_aofr_does_not_offer_the_loader_refuses(tmp_path: Path) -> None:
-    """AoF:R 2.16: only its core mission, no AoWFBR optional rules, no side-missions (every terrain kind); each of
-    the others is refused by the loader, naming the ruleset: the offer is the loader's, not a second list."""
+    """AoF:R 2.16: every mission but none (its mission decides the winner), side-missions, no AoWFBR optional rules
+    (every terrain kind); each of the others is refused by the loader, naming the ruleset: the offer is the
+    loader's, not a second list."""
     o = offer("aofr-2.16")
-    assert o.missions == ("standard",) and o.options == () and not o.side_missions and not o.force_org
+    assert o.missions == tuple(m for m in MISSION_KEYS if m != "none") and "random" in o.missions
+    assert o.options == () and o.side_missions and not o.force_org
     assert "hill" in o.kinds and "forest" in o.kinds and o.deployments[0] == "front_line"
-    refused = {"mission": next(m for m in MISSION_KEYS if m not in o.missions and m != "none"),
-               "options": {"random_charge_distance": True}, "side_missions": ("shared", "free")}
+    refused = {"mission": "none", "options": {"random_charge_distance": True}}
     for key, value in refused.items():
         st = _state("aofr-2.16")
         st.mission = "standard"
@@ -110,8 +111,8 @@ def test_changing_the_ruleset_keeps_what_it_plays_and_says_what_changed() -> Non
     kinds = [p.kind for p in st.terrain]
     notes = st.set_ruleset("aofr-2.16")
     assert (st.mission, st.deployment, st.options, st.side_missions, st.force_org) == (
-        "standard", "spearhead", {}, None, False)
-    assert any("mission" in n for n in notes) and any("side-missions" in n for n in notes)
+        "seize_ground", "spearhead", {}, ("hidden", "limited"), False)
+    assert any("optional rules" in n or "artillery" in n.lower() for n in notes), notes
     assert [p.kind for p in st.terrain] == kinds         # AoF:R 2.16 plays every kind: the table is kept
     assert st.set_ruleset("aowfbr-1.4") == []            # everything AoF:R plays, AoWFBR plays too
     with pytest.raises(ValueError, match="start a skirmish from its scenarios"):

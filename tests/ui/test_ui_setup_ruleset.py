@@ -46,10 +46,11 @@ def _aofr_lists():  # type: ignore[no-untyped-def]
 
 
 def test_choosing_aofr_changes_what_is_offered_and_the_battle_plays_it(driver_factory, data) -> None:  # type: ignore[no-untyped-def]
-    """Step 4: AoWFBR 1.4 offers no mission, its two optional rules and side-missions; after choosing AoF:R 2.16 only
-    the mission of its core rules (Duel, ``standard``) is offered, no optional rules, side-missions shown disabled.
-    Start battle writes ``ruleset: aofr-2.16`` and the game places markers, deploys and then asks the first
-    activation, which a click on a unit answers."""
+    """Step 4: AoWFBR 1.4 offers no mission, its two optional rules and side-missions; after choosing AoF:R 2.16
+    every mission of its "Extra Missions" and the random roll are offered but no "No mission" (its mission decides
+    the winner), no optional rules, side-missions. King of the Hill and Hidden side-missions picked by clicks:
+    Start battle writes them with ``ruleset: aofr-2.16``, the players select their side-missions, place the one
+    marker and deploy, then the first activation is asked, which a click on a unit answers."""
     from game.engine.actions import Activate
     from game.players import make_player
     from game.scenario import load_scenario
@@ -69,18 +70,25 @@ def test_choosing_aofr_changes_what_is_offered_and_the_battle_plays_it(driver_fa
     _pick(d, scene.ruleset_chooser.menu, "Age of Fantasy: Regiments 2.16")
     assert st.ruleset == "aofr-2.16"
     scene = d.scene                                          # rebuilt: every menu follows the ruleset
-    assert _options(scene.mission_menu) == ["Duel"] and st.mission == "standard"
+    assert _options(scene.mission_menu) == ["Duel", "Seize Ground", "Relic Hunt", "Sabotage", "Breakthrough",
+                                            "King of the Hill", "Random mission"] and st.mission == "standard"
     assert scene.option_boxes == {} and st.options == {}
-    assert not scene.side_menu.is_enabled and st.side_missions is None
+    assert scene.side_menu.is_enabled and st.side_missions is None
     assert "Age of Fantasy: Regiments 2.16" in scene.message and "random charge distance" in scene.message
     assert st.terrain and all(p.traits <= offer("aofr-2.16").traits for p in st.terrain)
+    _pick(d, scene.mission_menu, "King of the Hill")
+    _pick(d, d.scene.side_menu, "Hidden")
+    scene = d.scene
+    assert st.mission == "king_of_the_hill" and st.side_missions is not None and st.side_missions[0] == "hidden"
     d.click_button(scene.start_button)
     assert isinstance(d.scene, HandoverScene)
     battle = d.scene.back
     assert isinstance(battle, BattleScene)
     game = battle.game
     assert game.state.ruleset == "aofr-2.16" and game.ruleset.id == "aofr-2.16"
-    assert load_scenario(battle.scenario_path).ruleset == "aofr-2.16"
+    written = load_scenario(battle.scenario_path)
+    assert (written.ruleset, written.mission, written.side_missions) == ("aofr-2.16", "king_of_the_hill",
+                                                                         st.side_missions)
     # markers and deployment: answered by the simple player through the battle scene, as the window would
     player = make_player("simple", 1)
     for _ in range(200):
@@ -88,7 +96,8 @@ def test_choosing_aofr_changes_what_is_offered_and_the_battle_plays_it(driver_fa
             break
         assert battle.act(player.choose(game))
     assert game.pending is not None and game.pending.decision == "activate"
-    assert len(game.state.objectives) >= 3                    # D3+2 markers (AoF:R 2.16 "The Mission")
+    assert len(game.state.objectives) == 1                    # "King of the Hill": only 1 objective marker
+    assert [(p.player, p.hidden) for p in game.state.side_missions.picks] == [(1, True), (2, True)]
     first = game.pending.player
     d.frames(2)
     while isinstance(d.scene, HandoverScene):

@@ -12,7 +12,8 @@ strikes of its two front rows, casualties, then the charged unit may ``strike_ba
 destroyed or routed; then the other may ``consolidate``: pivot up to 180° or move up to 3"). "Morale": a unit that
 ends an activation at half strength or less after taking wounds outside melee takes a morale test (Wavering if it
 fails); a Wavering unit's activation is idle (``rally_pivot`` up to 90° or ``done``, decision ``wavering``) and
-ends its Wavering. "The Mission": markers seized at the end of each round; after 4 rounds most markers wins.
+ends its Wavering. "The Mission" and the "Extra Missions": markers seized at the end of each round; after 4 rounds
+the mission decides the winner ("Mission Objectives"), or with "Side-Missions" victory points.
 
 The special rules this ruleset plays are ``SPECIAL_RULES`` (its book's wording where it differs from AoWFBR:
 Impact automatic hits, Furious +1 attack, Fearless +1 to morale, and ``aofr_rules``: Fear +D3, Poison 6s x3,
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from game.engine import charge as charging
-from game.engine import deployment, objectives, shooting
+from game.engine import deployment, objectives, shooting, side_missions
 from game.engine.actions import (
     Action,
     Activate,
@@ -44,6 +45,7 @@ from game.engine.actions import (
     PlaceObjective,
     RallyPivot,
     ScoutMove,
+    SelectSideMission,
     SetAside,
     Shoot,
     StrikeBack,
@@ -62,6 +64,7 @@ from game.engine.rulesets import aofr_rules
 from game.engine.rulesets.aofr_rules import AOFR_SHOTS
 from game.engine.rulesets.base import GameHost, Handler, Ruleset
 from game.engine.shooting import ShotRules, sergeant_index
+from game.engine.side_missions import SideMissionRules
 from game.engine.special_rules import (
     RENDING_AP,
     ap_modifier,
@@ -103,6 +106,13 @@ when going up, ``aofr_rules.hill_going_up``; units on top ignore one unit or pie
 (pieces at least 3" tall: vertical movement counted) is not modelled: a hill given a height of 3" or more is refused
 at load."""
 
+SIDE_MISSION_RULES = SideMissionRules(vp=1, melee_phases=frozenset({Phase.ACTIVATION.value}),
+                                      spell_phases=frozenset())
+"""AoF:R 2.16 "Side-Missions" under activations: "1 VP for each side-mission that they completed"; a melee is fought
+within an activation and a unit routs only when it fails the morale test of a lost melee ("Morale"), so every rout
+is "in melee" (Terrify); the core rules cast no spells (Sorcerer Supreme cannot be completed). docs/rulings.md
+"AoF:R 2.16"."""
+
 ELEVATION_HEIGHT = 3.0
 """AoF:R 2.16 "Elevation": "Any terrain piece that is at least 3\" taller than the surface of the table"."""
 
@@ -110,6 +120,7 @@ DECISIONS = frozenset({
     "choose_objective_order", "place_objective", "choose_deployment", "deploy",   # deployment (shared)
     "activate", "action", "shoot", "strike_back", "consolidate", "wavering",      # an activation
     "set_aside", "scout_move", "ambush",                                          # Scout and Ambush
+    "select_side_mission",                                                        # side-missions (shared)
 })
 """The ``pending`` decisions of an AoF:R 2.16 game (docs/formats.md "AoF:R 2.16 activations")."""
 
@@ -161,9 +172,10 @@ class AoFR216(Ruleset):
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
-    missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
+    # "Extra Missions": every mission and the random roll; a battle without one has no winner ("none" refused)
+    missions: ClassVar[frozenset[str] | None] = frozenset(objectives.ALL_MISSIONS)
     optional_rules: ClassVar[bool] = False
-    side_missions: ClassVar[bool] = False
+    side_mission_rules: ClassVar[SideMissionRules] = SIDE_MISSION_RULES
     force_org: ClassVar[bool] = False   # "Preparing your Army": "There are no limitations as to how many units..."
     points_guideline: ClassVar[str] = "AoF:R 2.16: 750 pts each to start, then bigger armies; no limits on units"
     first_turn_text: ClassVar[str] = ("no second roll-off: the deployment roll-off winner activates first, then the "
@@ -197,8 +209,8 @@ class AoFR216(Ruleset):
     }
     shaken_text: ClassVar[str | None] = ("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next "
                                          "activation is idle (a pivot up to 90°), then it recovers")
-    mission_text: ClassVar[str | None] = ("D3+2 markers placed by the players, seized at the end of each round; "
-                                          "after 4 rounds the player who controls most markers wins")
+    mission_text: ClassVar[str | None] = ("markers are seized at the end of each round; with side-missions victory "
+                                          "points decide instead (the mission's, and 1 per side-mission)")
     units_score: ClassVar[bool] = False
     turn_word: ClassVar[str] = "activation"
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
@@ -307,6 +319,7 @@ class AoFR216(Ruleset):
         return {
             Deploy: self._deploy, ChooseDeployment: self._deploy, SetAside: self._deploy, ScoutMove: self._deploy,
             ChooseFirstTurn: self._deploy, ChooseObjectiveOrder: self._deploy, PlaceObjective: self._deploy,
+            SelectSideMission: self._deploy,
             Activate: self._activate,
             Move: self._move,
             DeclareCharge: self._charge,
@@ -441,22 +454,58 @@ class AoFR216(Ruleset):
         s = self.state
         s.game_over = True
         s.pending = None
+        revealed = side_missions.reveal(s)   # hidden side-missions are shown now
         held = self.victory_points()
         verdict = "the game is a draw" if held[1] == held[2] else f"player {1 if held[1] > held[2] else 2} wins"
-        return [Event("victory", f"Game over after round {s.round}: {held[1]} to {held[2]} objective markers, "
-                      f"{verdict}", {"victory_points": {"1": held[1], "2": held[2]}})]
+        names = self.score_names()
+        what = "objective markers" if names == self.score_words else names[0]   # the core mission's words
+        return revealed + [Event("victory", f"Game over after round {s.round}: {held[1]} to {held[2]} {what}, "
+                                 f"{verdict}",
+                                 {"victory_points": {"1": held[1], "2": held[2]}})]
 
     def victory_points(self) -> dict[int, int]:
-        """AoF:R 2.16 "The Mission": objective markers each player controls (the player with most wins)."""
-        out = {1: 0, 2: 0}
-        for o in self.state.objectives:
-            if o.controller in out and not o.destroyed:
-                out[o.controller] += 1
-        return out
+        """Who the mission makes the winner (the higher count wins, equal counts draw): ``victory_breakdown``
+        added up."""
+        return {p: sum(v for _, v in lines) for p, lines in self.victory_breakdown().items()}
 
     def victory_breakdown(self) -> dict[int, list[tuple[str, int]]]:
-        """One line per player: the markers controlled."""
-        return {p: [("objective markers", v)] for p, v in self.victory_points().items()}
+        """AoF:R 2.16 "Mission Objectives", "Extra Missions": the mission decides the winner. Without side-missions
+        a line worth 1 per marker controlled (carried, in Relic Hunt), so the player who controls most markers wins
+        (King of the Hill: the one who controls it); in Sabotage 1 for destroying the enemy marker and 1 for keeping
+        one's own, so the higher count is exactly "the player that managed to destroy the enemy marker whilst
+        keeping their own marker intact" and anything else is a draw. "Playing with Side-Missions": "the scoring at
+        the end of the game is done using a Victory Points (VP) system, instead of winning based on the mission's
+        conditions": the mission's VP (1 per marker, 2 for King of the Hill's, Sabotage 1 + 1) and 1 VP per
+        side-mission completed (scored once the game is over)."""
+        s = self.state
+        if side_missions.active(s):
+            out = objectives.objective_lines(s, per_vp=1)
+            for p, lines in side_missions.side_mission_lines(s).items():
+                out[p] += lines
+            return out
+        return {p: [(what, 1) for what, _ in lines] for p, lines in objectives.objective_lines(s).items()}
+
+    def score_names(self) -> tuple[str, str]:
+        """What the count is: victory points with side-missions; Sabotage's points; else markers held."""
+        if side_missions.active(self.state):
+            return ("victory points", "VP")
+        if self.state.mission == "sabotage":
+            return ("Sabotage points (enemy marker destroyed, own marker kept)", "points")
+        return self.score_words
+
+    def melee_wins(self, events: list[Event]) -> list[tuple[int, int]]:
+        """The melee results of ``events`` (``melee`` events carrying ``winner`` and ``caused``): the winner and
+        the wounds its unit caused minus the enemy unit's (docs/rulings.md "AoF:R 2.16": Onslaught)."""
+        out: list[tuple[int, int]] = []
+        for e in events:
+            winner, caused, units = e.data.get("winner"), e.data.get("caused"), e.data.get("units")
+            if e.kind != "melee" or winner not in (1, 2) or not caused or not units:
+                continue
+            side = {uid: self.state.units[uid].player for uid in units if uid in self.state.units}
+            won = sum(n for uid, n in caused.items() if side.get(uid) == winner)
+            lost = sum(n for uid, n in caused.items() if side.get(uid) == 3 - winner)
+            out.append((winner, won - lost))
+        return out
 
     # --- activations ------------------------------------------------------------------------------------------
     def _expect(self, action: Action, *stages: str) -> Activations:

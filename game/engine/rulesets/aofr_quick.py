@@ -453,7 +453,11 @@ class AoFRQuick(AoFR216):
         score = {u.id: a.caused.get(u.id, 0) + self.full_rows(u) + (fear_bonus(u) if u.on_table else 0)
                  for u in (charger, target)}
         events = [Event("melee", f"Melee result: {charger.name} {score[charger.id]}, {target.name} "
-                        f"{score[target.id]} (wounds caused + full rows + Fear)", {"scores": dict(score)})]
+                        f"{score[target.id]} (wounds caused + full rows + Fear)",
+                        {"scores": dict(score), "units": [charger.id, target.id], "winner": None if score[charger.id]
+                         == score[target.id] else (charger.player if score[charger.id] > score[target.id]
+                                                   else target.player),
+                         "caused": {u: a.caused.get(u, 0) for u in (charger.id, target.id)}})]
         loser: Unit | None = None
         if charger.on_table and target.on_table and score[charger.id] != score[target.id]:
             loser = target if score[charger.id] > score[target.id] else charger

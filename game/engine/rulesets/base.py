@@ -77,6 +77,7 @@ from game.engine.events import Event
 from game.engine.morale import MoraleTerms, morale_terms
 from game.engine.profiles import Profile
 from game.engine.shooting import AOWFBR_SHOTS, ShotRules
+from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, SideMissionRules
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
@@ -175,8 +176,9 @@ class Ruleset(ABC):
     """Summaries of the special rules whose meaning this ruleset's book changes, by name (the window's unit card);
     the others are ``special_rules.RULES``'s."""
     mission_text: ClassVar[str | None] = None
-    """How this ruleset's mission is won, in words, where it differs from the mission's own summary
-    (``objectives.MISSIONS``: AoWFBR's victory points); None: the summary."""
+    """How this ruleset's missions are won, in words, where it differs from the mission's own summary
+    (``objectives.MISSIONS``: AoWFBR's victory points); None: the summary. When set, the window shows each
+    mission's ``goal`` (the book's words of who wins) followed by this."""
     shaken_text: ClassVar[str | None] = None
     """What the morale state ``shaken`` does, in words, for the unit card; None: AoWFBR's Shaken."""
     missions: ClassVar[frozenset[str] | None] = None
@@ -186,6 +188,9 @@ class Ruleset(ABC):
     """Whether a scenario may set ``options`` (AoWFBR 1.4's optional rules)."""
     side_missions: ClassVar[bool] = True
     """Whether a scenario may play side-missions."""
+    side_mission_rules: ClassVar[SideMissionRules] = AOWFBR_SIDE_MISSIONS
+    """What the side-missions ask of this ruleset's turn structure (``side_missions.SideMissionRules``: VP per
+    side-mission, the phases of a rout "in melee" and of a kill by spell); AoWFBR 1.4's by default."""
     deployment_styles: ClassVar[frozenset[str] | None] = None
     """The scenario ``deployment`` values this ruleset plays (None: every style of
     ``deployment_styles.ALL_STYLES``)."""
@@ -295,6 +300,26 @@ class Ruleset(ABC):
     def victory_breakdown(self) -> dict[int, list[tuple[str, int]]]:
         """Where each player's points come from, line by line (default: one line of the total)."""
         return {p: [("total", v)] for p, v in self.victory_points().items()}
+
+    def score_names(self) -> tuple[str, str]:
+        """What ``victory_points`` counts in this game, in full and short (the window's results, the statistics):
+        default the class's ``score_words``; a ruleset whose count depends on the mission or the side-missions
+        says so here."""
+        return self.score_words
+
+    def melee_wins(self, events: list[Event]) -> list[tuple[int, int]]:
+        """The melees decided by one action's ``events``, as (winning player, wounds its side caused minus the
+        enemy's side), for the side-missions (Onslaught, ``side_missions.observe``). Default: AoWFBR 1.4's melee
+        resolutions (``resolution`` events: ``winner`` and ``scores[player]["wounds"]``)."""
+        out: list[tuple[int, int]] = []
+        for e in events:
+            if e.kind != "resolution":
+                continue
+            winner = e.data.get("winner")
+            scores = e.data.get("scores") or {}
+            if winner in (1, 2) and winner in scores and 3 - winner in scores:
+                out.append((winner, scores[winner]["wounds"] - scores[3 - winner]["wounds"]))
+        return out
 
     def winner(self) -> int | None:
         """The player ahead now (the winner once the game is over), or None for a draw."""

@@ -166,7 +166,7 @@ class ResultsScene(Scene):
         UILabel(pygame.Rect(0, 12, pw, title_h), verdict(self.vp), m, container=panel, object_id="#big_title")
         UILabel(pygame.Rect(0, 12 + title_h, pw, 28),
                 f"{s.name} · after round {s.round} of {s.rounds} · {self.vp.get(1, 0)} to {self.vp.get(2, 0)} "
-                f"{self.game.ruleset.score_words[0]}", m, container=panel, object_id="#subtitle")
+                f"{self.game.ruleset.score_names()[0]}", m, container=panel, object_id="#subtitle")
         top = 12 + title_h + 36
         bw = (pw - 100) // 3
         bottom = ph - 76
@@ -182,7 +182,7 @@ class ResultsScene(Scene):
             col = (body.w - 30) // 2
             for i, p in enumerate((1, 2)):
                 UITextBox(breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, []),
-                                         words=self.game.ruleset.score_words) + side_missions_html(s, p),
+                                         words=self.game.ruleset.score_names()) + side_missions_html(s, p),
                           pygame.Rect(body.x + i * (col + 30), body.y, col, body.h), m, container=panel)
             return
         self._build_stats(panel, body, self.stats)
@@ -209,7 +209,7 @@ class ResultsScene(Scene):
         cols_h = max(110, right.h - list_h - 12)
         s = self.game.state
         columns = [breakdown_html(p, self.vp.get(p, 0), self.breakdown.get(p, []), stats.players[p],
-                                  self.game.ruleset.score_words) + side_missions_html(s, p) for p in (1, 2)]
+                                  self.game.ruleset.score_names()) + side_missions_html(s, p) for p in (1, 2)]
         if right.w < 440:   # too narrow for two columns: one box, player 2 under player 1
             columns = ["<br><br>".join(columns)]
         col = (right.w - 12 * (len(columns) - 1)) // len(columns)

@@ -74,7 +74,8 @@ def mission_choices(rules: RulesetOffer) -> dict[str, tuple[str, str]]:
     for key in rules.missions:
         label, text = MISSION_CHOICES[key]
         if rules.mission_text is not None and key in MISSIONS:
-            text = f"{MISSIONS[key].name}: {rules.mission_text} ({rules.title})."
+            m = MISSIONS[key]
+            text = f"{m.name}: {m.placing}; at the end {m.goal}; {rules.mission_text} ({rules.title})."
         out[key] = (label, text)
     return out
 
@@ -106,8 +107,9 @@ SELECTION_CHOICES: dict[str, tuple[str, str]] = {
 }
 """The side-mission selection methods offered (scenario ``side_missions.selection``)."""
 
-SIDE_MISSIONS_TIP = ("AoF:R 2.16 \"Side-Missions\": each one completed at the end of the battle is worth 100 victory "
-                     "points (AoWFBR: mission VP x 100).")
+SIDE_MISSIONS_TIP = ("AoF:R 2.16 \"Side-Missions\": each one completed at the end of the battle is worth 1 victory "
+                     "point (AoWFBR: 100, mission VP x 100, added to its victory points; AoF:R: the mission's VP and "
+                     "the side-missions' decide the winner instead of the mission).")
 
 NEXT_HTML = (
     "<b>When you press Start battle</b><br>"

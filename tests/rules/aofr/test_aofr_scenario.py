@@ -53,12 +53,12 @@ def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
      "Canton Loremaster has Caster(2), a special rule Age of Fantasy: Regiments 2.16 (aofr-2.16) does not have"),
     ("rounds: 4\n", "rounds: 4\nstart: {round: 1, player: 1, phase: movement}\n", "start.phase",
      "Age of Fantasy: Regiments 2.16 (aofr-2.16) has no movement phase"),
-    ("mission: standard\n", "mission: king_of_the_hill\n", "mission",
-     "plays the mission of its core rules: give mission: standard, not king_of_the_hill"),
+    # "Mission Objectives": the mission decides the winner, so a battle without one is refused
+    ("mission: standard\n", "mission: none\n", "mission",
+     "is played with a mission (it decides the winner): give mission: breakthrough, king_of_the_hill, random, "
+     "relic_hunt, sabotage, seize_ground, standard"),
     ("rounds: 4\n", "rounds: 4\noptions: {random_charge_distance: true}\n", "options.random_charge_distance",
      "has no such optional rule here"),
-    ("rounds: 4\n", "rounds: 4\nside_missions: {playstyle: shared, selection: free}\n", "side_missions",
-     "is played without side-missions here"),
 ])
 def test_what_the_ruleset_does_not_play_is_refused_at_load(tmp_path, capsys, old, new, where, words):
     path, line = _variant(tmp_path, old, new)
