@@ -71,14 +71,14 @@ from geometry.motion import MoveCheck
 from geometry.shapes import model_polygons, overlap_area
 
 SPECIAL_RULES = frozenset({
-    "AP", "Artillery", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
-    "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Slow",
-    "Stealth", "Strider", "Surge", "Takedown", "Thrust", "Tough", "Unstoppable",
+    "Ambush", "AP", "Artillery", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
+    "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout",
+    "Slow", "Stealth", "Strider", "Surge", "Takedown", "Thrust", "Tough", "Unstoppable",
 })
-"""The quick rules' "Special Rules Reference" as this ruleset plays it. Refused at load, naming the ruleset: its
-Ambush and Scout (they deploy between rounds and after deployment, which this program's deployment does not do
-that way) and Caster (spell tokens spent at any point before attacking); AoWFBR's own rules it does not have
-(Entrenched, Lance, Poison, Sniper, Transport). A Hero without Regeneration joining a unit with it is refused
+"""The quick rules' "Special Rules Reference" as this ruleset plays it (Scout and Ambush through AoF:R 2.16's
+deployment and round start, with the quick rules' distances and order: ``AoFRQuick.scout_reach`` and the
+``ambush_*`` attributes). Refused at load, naming the ruleset: Caster (spell tokens spent at any point before
+attacking, not played yet); AoWFBR's own rules it does not have (Entrenched, Lance, Poison, Sniper, Transport). A Hero without Regeneration joining a unit with it is refused
 (``aofr_quick_forces``)."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
@@ -90,6 +90,15 @@ RENDING_AP_BONUS = 4
 
 FLANK_MORALE = {Arc.LEFT: -1, Arc.RIGHT: -1, Arc.REAR: -2}
 """The quick rules' "Flanking": -1/-2 to morale rolls of a unit charged in its flank/rear."""
+
+SCOUT_REACH = 12.0
+""""Scout": "may be deployed anywhere fully within 12\" of their deployment zone"."""
+
+AMBUSH_EDGE = 6.0
+""""Ambush": "deployed fully within 6\" of any table edge"."""
+
+AMBUSH_DISTANCE = 9.0
+""""Ambush": "over 9\" away from enemy units"."""
 
 IMPACT_NEED = 2
 """The quick rules' "Impact(X)": each die of 2+ is one hit."""
@@ -133,6 +142,15 @@ class AoFRQuick(AoFR216):
     recover_section: ClassVar[str] = "Shaken"
     activations_type: ClassVar[type[Activations]] = QuickActivations
     scenario_force_org: ClassVar[bool] = True
+    # "Scout": within 12" of the zone, alternating from "the player that activates next" (no roll-off, no move after)
+    scout_roll_off: ClassVar[bool] = False
+    scout_reach: ClassVar[float | None] = SCOUT_REACH
+    # "Ambush": fully within 6" of a table edge, over 9" from enemies, from the player that activates next; it
+    # "can't seize or contest objectives on the round they deploy"
+    ambush_distance: ClassVar[float] = AMBUSH_DISTANCE
+    ambush_edge: ClassVar[float | None] = AMBUSH_EDGE
+    ambush_roll_off: ClassVar[bool] = False
+    ambush_seizes: ClassVar[bool] = False
     force_org: ClassVar[bool] = False   # the set-up's check box applies AoWFBR's limits, not "Force Org."
     rule_texts: ClassVar[Mapping[str, str]] = {
         "Impact": "After charging (not fatigued), each model of the two front rows rolls X dice: each 2+ is a hit "
@@ -158,16 +176,24 @@ class AoFRQuick(AoFR216):
                      "get -2 to hit.",
         "Takedown": "Resolved before other weapons; when shooting it may pick a hero joined to the target and shoot "
                     "it as a unit of one.",
+        "Scout": "May be set aside; after all other units are deployed, placed fully within 12\" of its deployment "
+                 "zone (players alternate, starting with the player that activates next).",
+        "Ambush": "May be set aside; at the start of any round after the first, placed fully within 6\" of a table "
+                  "edge, over 9\" from enemy units (players alternate, starting with the player that activates "
+                  "next); it cannot seize or contest objectives that round.",
     }
     shaken_text: ClassVar[str | None] = ("Shaken: stays idle (may still strike back, hitting only on 6s), always fails "
                                          "morale tests, cannot seize or contest objective markers; its next "
                                          "activation is idle (a pivot up to 90°), then it is no longer Shaken")
     # What AoF:R 2.16 writes otherwise and the quick rules do not: Fear and its other rules take their (X) values,
-    # the Musician is its own upgrade, no hills (no Elevation), no Ambush prompt (Ambush is refused).
+    # the Musician is its own upgrade, no hills (no Elevation), its own Ambush distances.
     valueless_rules: ClassVar[frozenset[str]] = frozenset()
     elevation_height: ClassVar[float | None] = None
     upgrade_hints: ClassVar[Mapping[str, str]] = {}
-    prompts: ClassVar[Mapping[str, str]] = {}
+    prompts: ClassVar[Mapping[str, str]] = {
+        "ambush": "Ambush: place {unit} fully within 6\" of a table edge, over 9\" from enemy units (click or drag, "
+                  "Q/E pivots, Enter); Space places no more this round.",
+    }
 
     @classmethod
     def morale_test_terms(cls, unit: Unit) -> MoraleTerms:
