@@ -379,8 +379,9 @@ def check(state: GameState, action: Action) -> Unit | None:
         rule = d.reserves[unit.id]
         raise IllegalAction(rule, f"{unit.name} was set aside ({rule}); it is placed "
                             f"{'after all other units' if rule == 'Scout' else 'from round 2 by Ambush'}")
-    scouting = d.stage == "scout" and d.scout_reach is not None
-    _check_zone(s, unit, action.pose, d.scout_reach if scouting else 0.0)
+    reach = d.scout_reach if d.stage == "scout" and d.scout_reach is not None else 0.0
+    scouting = reach > 0
+    _check_zone(s, unit, action.pose, reach)
     check_placement(s, unit, action.pose, "Scout" if scouting else "Deploying Armies")
     return unit
 

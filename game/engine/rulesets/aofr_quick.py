@@ -39,6 +39,7 @@ from game.engine.events import Event, roll_event
 from game.engine.melee import counter_models, has_counter, impact_dice
 from game.engine.morale import MoraleTerms, morale_terms, morale_test
 from game.engine.profiles import Profile, Weapon
+from game.engine.rulesets import aofr_quick_forces
 from game.engine.rulesets.aofr import Activations, AoFR216
 from game.engine.rulesets.aofr_quick_forces import army_problems
 from game.engine.rulesets.base import ListedUnit, Problem
@@ -78,8 +79,8 @@ SPECIAL_RULES = frozenset({
 """The quick rules' "Special Rules Reference" as this ruleset plays it (Scout and Ambush through AoF:R 2.16's
 deployment and round start, with the quick rules' distances and order: ``AoFRQuick.scout_reach`` and the
 ``ambush_*`` attributes). Refused at load, naming the ruleset: Caster (spell tokens spent at any point before
-attacking, not played yet); AoWFBR's own rules it does not have (Entrenched, Lance, Poison, Sniper, Transport). A Hero without Regeneration joining a unit with it is refused
-(``aofr_quick_forces``)."""
+attacking, not played yet); AoWFBR's own rules it does not have (Entrenched, Lance, Poison, Sniper, Transport). A
+Hero without Regeneration joining a unit with it is refused (``aofr_quick_forces``)."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
 """The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit deal 1 extra hit), Musician (+1" to move
@@ -151,7 +152,7 @@ class AoFRQuick(AoFR216):
     ambush_edge: ClassVar[float | None] = AMBUSH_EDGE
     ambush_roll_off: ClassVar[bool] = False
     ambush_seizes: ClassVar[bool] = False
-    force_org: ClassVar[bool] = False   # the set-up's check box applies AoWFBR's limits, not "Force Org."
+    force_org: ClassVar[bool] = False   # AoWFBR's limits are not offered: the set-up offers "Force Org." instead
     rule_texts: ClassVar[Mapping[str, str]] = {
         "Impact": "After charging (not fatigued), each model of the two front rows rolls X dice: each 2+ is a hit "
                   "(-1 die per Counter model of a target charged in the front).",
@@ -206,6 +207,16 @@ class AoFRQuick(AoFR216):
         """"Regiments", "Combined Units", "Hero" and (with ``force_org``) "Force Org." for one army
         (``aofr_quick_forces.army_problems``)."""
         return army_problems(units, points, force_org)
+
+    @classmethod
+    def force_org_problems(cls, units: Sequence[ListedUnit], points: int) -> list[Problem]:
+        """"Force Org." for one army of ``points`` (``aofr_quick_forces.force_org_problems``)."""
+        return aofr_quick_forces.force_org_problems(units, points)
+
+    @classmethod
+    def force_org_words(cls, points: int) -> str | None:
+        """"Force Org." at ``points`` in words (``aofr_quick_forces.force_org_words``)."""
+        return aofr_quick_forces.force_org_words(points)
 
     @classmethod
     def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:

@@ -246,6 +246,19 @@ class Ruleset(ABC):
         units and heroes are checked by ``game.scenario`` itself)."""
         return []
 
+    @classmethod
+    def force_org_problems(cls, units: Sequence[ListedUnit], points: int) -> list[Problem]:
+        """This ruleset's own force organisation (``scenario_force_org``) for one army of ``points`` (its total), as
+        (where, message); the part of ``army_problems`` that ``force_org`` adds (the set-up's check box applies
+        it). Default: none."""
+        return []
+
+    @classmethod
+    def force_org_words(cls, points: int) -> str | None:
+        """This ruleset's own force organisation limits at ``points`` in words (the set-up shows them), or None when
+        it has none of its own (``scenario_force_org`` False: the set-up shows AoWFBR's)."""
+        return None
+
     def __init__(self, game: GameHost) -> None:
         # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
         # player makes thousands) and its state alive until the garbage collector runs.
