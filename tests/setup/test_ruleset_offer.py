@@ -177,7 +177,8 @@ def test_the_quick_rules_force_org_is_offered_applied_and_written(tmp_path: Path
         army = "ironroot_hold.yaml" if player == 1 else "free_cantons_of_aldmark.yaml"
         each = st.choose_army(player, armies / army)
         fit = sorted((p.cost, n) for n, p in each.army.profiles.items()
-                     if p.size in (5, 10) and not p.is_hero and p.cost < 130 and not rules_not_played(p, "aofr-quick") and 2 in each.copy_options(n))
+                     if p.size in (5, 10) and not p.is_hero and p.cost < 130
+                     and not rules_not_played(p, "aofr-quick") and 2 in each.copy_options(n))
         window = min((fit[i:i + 5] for i in range(len(fit) - 4)), key=lambda w: w[-1][0] / sum(c for c, _ in w))
         each.entries.clear()
         for _, name in window:
