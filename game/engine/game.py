@@ -142,6 +142,10 @@ class Game:
         handler = self._handlers.get(type(action))
         if handler is None:
             raise IllegalAction("Turn Sequence", f"{action.type} is not an action of this game")
+        if getattr(action, "model", None) is not None and action.type in ("declare_charge", "strike_back") \
+                and not self.ruleset.melee_picks:
+            raise IllegalAction("Takedown", f"{action.type} names no model under {self.ruleset.title}: only the AoF:R "
+                                "quick rules' Takedown picks a model in melee")
         before = self.dice.consumed
         events = handler(action)
         side_missions.observe(self.state, events)   # Onslaught: melees won by 3+ wounds

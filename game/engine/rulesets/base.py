@@ -209,6 +209,9 @@ class Ruleset(ABC):
     decisions: ClassVar[frozenset[str] | None] = None
     """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
     ruleset with decisions it cannot present)."""
+    melee_picks: ClassVar[bool] = False
+    """Whether ``declare_charge`` and ``strike_back`` may name a ``model`` (the AoF:R quick rules' "Takedown": a
+    joined hero picked and struck as a unit of one); refused otherwise (``Game.apply``)."""
     scenario_force_org: ClassVar[bool] = False
     """Whether a scenario may ask for this ruleset's own force organisation (``force_org: true``, checked by
     ``army_problems``); the set-up's ``force_org`` check box is AoWFBR's limits."""
