@@ -84,7 +84,10 @@ def position(state: GameState) -> str:
         return f"Round {state.round}/{state.rounds} · Game over"
     player = state.pending.player if state.pending else state.active_player
     if state.phase is Phase.DEPLOYMENT:
-        return f"Deployment · Player {player} — {step_name(state.phase, state.step)}{_style(state)}"
+        step = step_name(state.phase, state.step)
+        if getattr(state.deployment, "stage", "") == "scout":
+            step = "Scouts: placed after all other units"
+        return f"Deployment · Player {player} — {step}{_style(state)}"
     turn = "" if player == state.active_player else f" (in Player {state.active_player}'s turn)"
     decision = state.pending.decision if state.pending else None
     return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
@@ -255,5 +258,10 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return (f"Rallied: {rallied}. Click one to pivot it up to 180° (Q/E or wheel, Enter confirms); "
                 "Space (Done) ends the turn.")
     if d == "deploy":
+        reach = getattr(state.deployment, "scout_reach", None) if getattr(state.deployment, "stage", "") == "scout" \
+            else None
+        if reach is not None:       # the AoF:R quick rules' "Scout": placed once, beyond the zone
+            return (f"Scout: place {unit} anywhere fully within {reach:g}\" of your deployment zone (click or drag, "
+                    "Q/E pivots, Enter confirms; Tab: next unit).")
         return f"Deploy {unit}: click or drag on the table to place it, Q/E pivots, Enter confirms; Tab: next unit."
     return f"Decision: {d.replace('_', ' ')}."
