@@ -187,7 +187,9 @@ def test_the_quick_rules_force_org_is_offered_applied_and_written(tmp_path: Path
     st.write(tmp_path / "ok.yaml")
     assert "force_org: true" in (tmp_path / "ok.yaml").read_text()
     words = force_org_words(lst.points_used, "aofr-quick")
-    assert words is not None and "1 per 150" in words and force_org_words(750, "aowfbr-1.4") is None
+    assert words is not None and force_org_words(750, "aowfbr-1.4") is None
+    assert force_org_words(900, "aofr-quick") == ("Army's 900 pts: at most 2 heroes, 6 units, 2 of a unit, none over "
+                                                  "315 pts.")
 
 
 def test_switching_to_the_quick_rules_says_the_force_org_changes() -> None:

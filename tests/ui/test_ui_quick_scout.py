@@ -57,3 +57,26 @@ def test_a_scout_is_placed_beyond_the_zone_by_a_click_and_enter(driver_factory) 
     assert isinstance(last, Deploy) and last.unit == "wardens-1"
     assert abs(last.pose.y - y) < 0.5 and abs(last.pose.x - x) < 0.5
     assert game.pending is None or game.pending.decision != "scout_move"
+
+
+def test_the_set_up_force_organisation_box_applies_the_quick_rules_own(driver_factory, tmp_path,  # type: ignore[no-untyped-def]
+                                                                       monkeypatch) -> None:
+    """Under aofr-quick the set-up's "Force Organisation" box (a real click) applies the quick rules' "Force Org."
+    (its words, its problems), not AoWFBR's."""
+    from game.ui.scenes.setup_state import SetupState
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    d = driver_factory()
+    d.frames(2)
+    st = SetupState(seed=3)
+    st.set_ruleset("aofr-quick")
+    lst = st.choose_army(1, ROOT / "scenarios" / "armies" / "ironroot_hold.yaml")
+    for name in ["Hold Warriors", "Tunnel Rangers", "Thunder Guns", "Tunnel Rangers"]:
+        lst.add(name)
+    d.app.open_setup(st, 1)
+    d.frames(3)
+    assert st.problems(1) == []
+    pygame.mouse.set_pos(d.scene.force_box.rect.center)
+    d.click(d.scene.force_box.rect.center, frames=4)
+    assert st.force_org
+    assert "300 pts: at most 0 heroes, 2 units" in d.scene.force_text.html_text
+    assert any("Force Org." in p and "one unit too many" in p for p in st.problems(1))

@@ -40,11 +40,12 @@ def army_problems(units: Sequence[ListedUnit], points: int, force_org: bool) -> 
 
 
 def force_org_words(points: int) -> str:
-    """"Force Org." at ``points`` (the army's total) in words."""
-    return (f"At {points} pts: at most {points // POINTS_PER_HERO} heroes (1 per {POINTS_PER_HERO}), "
-            f"{1 + points // POINTS_PER_EXTRA_COPY} copies of the same unit (1 + 1 per {POINTS_PER_EXTRA_COPY}; "
-            f"combined units count as one), {points // POINTS_PER_UNIT} units (1 per {POINTS_PER_UNIT}), none worth "
-            f"over {MAX_UNIT_SHARE}% ({points * MAX_UNIT_SHARE / 100:g} pts).")
+    """"Force Org." at ``points`` (the army's total) in words: 1 hero per 375 pts, 1 + 1 copy per 750 pts, 1 unit
+    per 150 pts, no unit over 35%."""
+    heroes = points // POINTS_PER_HERO
+    return (f"Army's {points} pts: at most {heroes} hero{'es' if heroes != 1 else ''}, "
+            f"{points // POINTS_PER_UNIT} units, "
+            f"{1 + points // POINTS_PER_EXTRA_COPY} of a unit, none over {points * MAX_UNIT_SHARE // 100} pts.")
 
 
 def _regiment_problems(u: ListedUnit) -> list[Problem]:
