@@ -214,7 +214,8 @@ class Ruleset(ABC):
     joined hero picked and struck as a unit of one); refused otherwise (``Game.apply``)."""
     scenario_force_org: ClassVar[bool] = False
     """Whether a scenario may ask for this ruleset's own force organisation (``force_org: true``, checked by
-    ``army_problems``); the set-up's ``force_org`` check box is AoWFBR's limits."""
+    ``army_problems``); the set-up's "Force Organisation" check box then applies it (``force_org_problems``,
+    ``force_org_words``) and writes ``force_org: true``, else it applies AoWFBR's limits (when ``force_org``)."""
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
