@@ -76,6 +76,10 @@ class Game:
         """Enemy units ``unit_id`` may declare a charge against now."""
         return self.ruleset.charge_targets(unit_id)
 
+    def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
+        """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``Ruleset.melee_pick``), or None."""
+        return self.ruleset.melee_pick(unit_id, enemy_id)
+
     def redirect_targets(self, unit_id: str) -> list[str]:
         """Units a charger whose target fled may redirect to now, if it may still redirect."""
         return self.ruleset.redirect_targets(unit_id)

@@ -78,6 +78,11 @@ def unit_name(state: GameState, unit_id: str | None) -> str:
     return unit.profile.name if unit else unit_id
 
 
+def _kinds(unit: Any) -> list[Any]:
+    """The unit's own profile and its living joined hero's."""
+    return [unit.profile] + ([unit.hero.profile] if unit.hero_alive and unit.hero is not None else [])
+
+
 def position(state: GameState) -> str:
     """Round, player, phase and step: "Round 1/4 · Player 1 · Movement Phase — 2.4 Remaining moves"."""
     if state.game_over:
@@ -219,6 +224,12 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
                 else "with one pivot at any point"
             return (f"Drag to move (Advance 6\", Rush 12\" {rush}); Q/E pivots; Enter confirms; "
                     "Esc cancels.")
+        picks = getattr(ruleset_of(state), "melee_picks", False) and pending.unit in state.units and any(
+            "Takedown" in w.rules or "Takedown" in p.rules for p in _kinds(state.units[pending.unit])
+            for w in p.melee_weapons)
+        if picks:       # the quick rules' "Takedown": a click on the enemy's hero picks it
+            return (f"{unit}: drag to Hold, Advance or Rush (Q/E pivots, Enter), click an enemy to charge (its hero: "
+                    "Takedown picks it), or Space: idle.")
         return (f"{unit}: drag it to Hold, Advance or Rush (Q/E pivots, Enter confirms), click a highlighted enemy "
                 "to charge it, or Space to stay idle.")
     if d == "strike_back":

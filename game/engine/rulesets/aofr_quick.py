@@ -306,6 +306,9 @@ class AoFRQuick(AoFR216):
         q.flanked = FLANK_MORALE.get(target.contact_arcs.get(unit.id) or Arc.FRONT, 0)
         q.struck, q.answered = [], False
         q.picks = {unit.id: action.model} if action.model is not None else {}
+        if action.model is not None and target.hero is not None:
+            events.append(Event("info", f"{unit.name}'s Takedown weapons pick {target.hero.profile.name}",
+                                {"unit": unit.id, "model": action.model}))
         q.counter_first = bool(self._strikers(target, unit)) and self._counter_weapons(target, True)
         if q.counter_first:
             a.stage = "strike_back"
@@ -343,16 +346,31 @@ class AoFRQuick(AoFR216):
         q = self.qact
         charger = self.state.units[a.melee[0]]
         self._check_pick(unit, charger, action.model)
-        if action.model is not None:
+        events_pick: list[Event] = []
+        if action.model is not None and charger.hero is not None:
             q.picks[unit.id] = action.model
+            events_pick.append(Event("info", f"{unit.name}'s Takedown weapons pick {charger.hero.profile.name}",
+                                     {"unit": unit.id, "model": action.model}))
         q.struck.append(unit.id)
         if q.counter_first:
             q.counter_first, q.answered = False, True
             events = [Event("melee", f"{unit.name} strikes back, first with its Counter weapons", {"unit": unit.id})]
-            return events + self._strike(unit, charger, charging_now=False, weapons="counter") + \
+            return events + events_pick + self._strike(unit, charger, charging_now=False, weapons="counter") + \
                 self._charger_strikes()
         events = [Event("melee", f"{unit.name} strikes back", {"unit": unit.id})]
-        return events + self._strike(unit, charger, charging_now=False) + self._melee_result()
+        return events + events_pick + self._strike(unit, charger, charging_now=False) + self._melee_result()
+
+    def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
+        """"Takedown": the hero joined to ``enemy_id`` that ``unit_id``'s Takedown melee weapons may pick, or None."""
+        s = self.state
+        unit, enemy = s.units.get(unit_id), s.units.get(enemy_id)
+        if unit is None or enemy is None or not enemy.hero_alive or enemy.hero is None:
+            return None
+        try:
+            self._check_pick(unit, enemy, enemy.hero.id)
+        except IllegalAction:
+            return None
+        return enemy.hero.id
 
     def _check_pick(self, unit: Unit, enemy: Unit, model: str | None) -> None:
         """"Takedown": "This model may pick any model in the target unit as its individual target": ``model`` (if

@@ -357,6 +357,11 @@ class Ruleset(ABC):
         """Units a charger whose target fled may redirect to now."""
         return []
 
+    def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
+        """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``model`` of ``declare_charge`` and
+        ``strike_back``: the AoF:R quick rules' "Takedown"), or None (default: no ruleset picks in melee)."""
+        return None
+
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Valid shooting targets of ``unit_id`` now."""
         return []
