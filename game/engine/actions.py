@@ -82,11 +82,15 @@ class Deploy(Action):
 
 @dataclass(frozen=True, slots=True)
 class DeclareCharge(Action):
-    """Step 2.1: declare that ``unit`` charges ``target``."""
+    """Step 2.1: declare that ``unit`` charges ``target``.
+
+    ``model`` (the AoF:R quick rules' "Takedown", ``Ruleset.melee_picks``): the id of a hero joined to the target,
+    picked by the charger's Takedown melee weapons and struck as a unit of one; refused under other rulesets."""
 
     type: ClassVar[str] = "declare_charge"
     unit: str
     target: str
+    model: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,10 +250,13 @@ class Activate(Action):
 
 @dataclass(frozen=True, slots=True)
 class StrikeBack(Action):
-    """AoF:R 2.16 "Return Strikes": the charged unit strikes back (decision ``strike_back``; ``done`` declines)."""
+    """AoF:R 2.16 "Return Strikes": the charged unit strikes back (decision ``strike_back``; ``done`` declines).
+
+    ``model``: as ``DeclareCharge.model``, the hero joined to the charger picked by Takedown melee weapons."""
 
     type: ClassVar[str] = "strike_back"
     unit: str
+    model: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

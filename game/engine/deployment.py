@@ -137,6 +137,10 @@ class DeploymentState:
     scout_roll_off: bool = False
     """AoF:R 2.16 "Scout": "If both players have units with Scout, they must roll-off to see who goes first, and
     then alternate in placing them"; False: AoWFBR's order (the player who would have placed next)."""
+    scout_reach: float | None = None
+    """The AoF:R quick rules' "Scout": placed "anywhere fully within 12\" of their deployment zone" (this many inches
+    around the zone), with no move after it, the first by "the player that activates next" (the deployment roll-off
+    winner); None: placed in the zone, then moved up to 12" (``scout_move``: AoWFBR, AoF:R 2.16)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -198,18 +202,20 @@ def zone_polygon(state: GameState, player: int) -> Polygon:
 
 
 def begin(state: GameState, dice: Dice, *, first_turn_roll_off: bool = True,
-          scout_roll_off: bool = False) -> list[Event]:
+          scout_roll_off: bool = False, scout_reach: float | None = None) -> list[Event]:
     """Start deployment: the deployment roll-off and the winner's choice of edge and first player.
 
     ``first_turn_roll_off`` False (AoF:R 2.16): no first-turn roll-off; the deployment roll-off winner takes the
     first turn (``DeploymentState.first_turn_roll_off``). ``scout_roll_off`` (AoF:R 2.16 "Scout"): when both
     players set Scout units aside, a roll-off decides who places the first (``DeploymentState.scout_roll_off``).
+    ``scout_reach`` (the AoF:R quick rules' "Scout"): ``DeploymentState.scout_reach``.
 
     With no unit to deploy the deployment roll-off is skipped and the first-turn roll-off follows at once.
     Sets ``state.deployment``, ``state.step`` and ``state.pending``.
     """
     s = state
-    d = DeploymentState(first_turn_roll_off=first_turn_roll_off, scout_roll_off=scout_roll_off)
+    d = DeploymentState(first_turn_roll_off=first_turn_roll_off, scout_roll_off=scout_roll_off,
+                        scout_reach=scout_reach)
     s.deployment = d
     s.phase = Phase.DEPLOYMENT
     s.round = 1
@@ -363,7 +369,7 @@ def check(state: GameState, action: Action) -> Unit | None:
     if s.step is Step.AMBUSH:
         if d.reserves.get(unit.id) != "Ambush":
             raise IllegalAction("Ambush", f"{unit.name} was not set aside in Ambush")
-        _check_ambush_zone(s, unit, action.pose)
+        check_ambush_zone(s, unit, action.pose)
         check_placement(s, unit, action.pose, "Ambush")
         return unit
     if d.stage == "scout":
@@ -373,8 +379,10 @@ def check(state: GameState, action: Action) -> Unit | None:
         rule = d.reserves[unit.id]
         raise IllegalAction(rule, f"{unit.name} was set aside ({rule}); it is placed "
                             f"{'after all other units' if rule == 'Scout' else 'from round 2 by Ambush'}")
-    _check_zone(s, unit, action.pose)
-    check_placement(s, unit, action.pose, "Deploying Armies")
+    reach = d.scout_reach if d.stage == "scout" and d.scout_reach is not None else 0.0
+    scouting = reach > 0
+    _check_zone(s, unit, action.pose, reach)
+    check_placement(s, unit, action.pose, "Scout" if scouting else "Deploying Armies")
     return unit
 
 
@@ -442,6 +450,8 @@ def apply(state: GameState, dice: Dice, action: Action) -> list[Event]:
     if d.stage == "scout":
         del d.reserves[unit.id]
         d.scout_last = action.player
+        if d.scout_reach is not None:        # the quick rules: placed once, within 12" of the zone
+            return events + _next(s, dice)
         d.scout_unit, d.scout_from = unit.id, action.pose
         d.stage = "scout_move"
         s.step = Step.SCOUT_MOVE
@@ -531,27 +541,34 @@ def _check_set_aside(s: GameState, d: DeploymentState, unit: Unit, action: SetAs
     return unit
 
 
-def _check_zone(s: GameState, unit: Unit, pose: Pose) -> None:
+def _check_zone(s: GameState, unit: Unit, pose: Pose, reach: float = 0.0) -> None:
     """Rulebook "Deploying Armies": fully within the player's deployment zone (12" of their own table edge, or the
-    zone of the deployment style played: AoF:R 2.16 "Deployment Styles")."""
+    zone of the deployment style played: AoF:R 2.16 "Deployment Styles"); ``reach`` > 0: fully within that many
+    inches of it (the AoF:R quick rules' "Scout")."""
     poly = footprint_polygon(pose, unit.formation)
     zone = zone_polygon(s, unit.player)
+    if reach > 0:
+        zone = zone.buffer(reach)
     if zone.buffer(_EPS).covers(poly):
         return
-    style = deployment_styles.STYLES[deployment_styles.style_of(s)]
     outside = poly.difference(zone).area
+    if reach > 0:
+        raise IllegalAction("Scout", f"a Scout unit deploys fully within {reach:g}\" of its deployment zone; "
+                            f"{outside:.1f} sq in of this unit is outside that", pose.xy)
+    style = deployment_styles.STYLES[deployment_styles.style_of(s)]
     raise IllegalAction("Deploying Armies", f"units deploy fully within their deployment zone ({style.name}: "
                         f"{style.summary}); {outside:.1f} sq in of this unit is outside it", pose.xy)
 
 
-def _check_ambush_zone(s: GameState, unit: Unit, pose: Pose) -> None:
-    """Rulebook "Ambush": fully within 6" of any table edge."""
+def check_ambush_zone(s: GameState, unit: Unit, pose: Pose, depth: float = AMBUSH_DEPTH) -> None:
+    """Rulebook "Ambush" (AoWFBR; the AoF:R quick rules write the same): fully within ``depth`` (6") inches of any
+    table edge; raises ``IllegalAction`` naming "Ambush" otherwise."""
     minx, miny, maxx, maxy = footprint_polygon(pose, unit.formation).bounds
     w, d = s.table.width, s.table.depth
-    a = AMBUSH_DEPTH + _EPS
+    a = depth + _EPS
     if maxy <= a or miny >= d - a or maxx <= a or minx >= w - a:
         return
-    raise IllegalAction("Ambush", f"an Ambush unit deploys fully within {AMBUSH_DEPTH:g}\" of a table edge",
+    raise IllegalAction("Ambush", f"an Ambush unit deploys fully within {depth:g}\" of a table edge",
                         pose.xy)
 
 
@@ -687,6 +704,8 @@ def _next(s: GameState, dice: Dice) -> list[Event]:
     if scouts[1] or scouts[2]:
         if d.scout_last is not None:
             p = 3 - d.scout_last
+        elif d.scout_reach is not None and d.roll_off_winner is not None:
+            p = d.roll_off_winner        # the quick rules: "starting with the player that activates next"
         elif d.scout_roll_off and scouts[1] and scouts[2]:
             p, events = _roll_off(dice, "Scout roll-off", {1: 0, 2: 0})
             events.append(Event("deploy", f"Player {p} wins the Scout roll-off and places the first Scout unit",

@@ -76,6 +76,10 @@ class Game:
         """Enemy units ``unit_id`` may declare a charge against now."""
         return self.ruleset.charge_targets(unit_id)
 
+    def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
+        """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``Ruleset.melee_pick``), or None."""
+        return self.ruleset.melee_pick(unit_id, enemy_id)
+
     def redirect_targets(self, unit_id: str) -> list[str]:
         """Units a charger whose target fled may redirect to now, if it may still redirect."""
         return self.ruleset.redirect_targets(unit_id)
@@ -142,6 +146,10 @@ class Game:
         handler = self._handlers.get(type(action))
         if handler is None:
             raise IllegalAction("Turn Sequence", f"{action.type} is not an action of this game")
+        if getattr(action, "model", None) is not None and action.type in ("declare_charge", "strike_back") \
+                and not self.ruleset.melee_picks:
+            raise IllegalAction("Takedown", f"{action.type} names no model under {self.ruleset.title}: only the AoF:R "
+                                "quick rules' Takedown picks a model in melee")
         before = self.dice.consumed
         events = handler(action)
         side_missions.observe(self.state, self.ruleset.melee_wins(events))   # Onslaught: melees won by 3+ wounds

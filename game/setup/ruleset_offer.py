@@ -21,11 +21,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from game.engine.deployment_styles import ALL_STYLES
 from game.engine.objectives import MISSIONS
 from game.engine.profiles import Profile
 from game.engine.rulesets import DEFAULT, PLANNED, RULESETS, unplayable
+from game.engine.rulesets.base import ListedUnit, Ruleset
 from game.scenario import (
     OPTION_DEFAULTS,
     RulesetContent,
@@ -82,7 +84,12 @@ class RulesetOffer:
     content: RulesetContent
     """Special rules and upgrades a list may use (``game.scenario.ruleset_content``)."""
     force_org: bool
-    """Whether optional army-building limits (AoWFBR "Force Organisation (Optional)") are offered."""
+    """Whether optional army-building limits are offered: AoWFBR's "Force Organisation (Optional)", or the
+    ruleset's own (``own_force_org``)."""
+    own_force_org: bool
+    """The limits offered are the ruleset's own (``Ruleset.scenario_force_org``: the AoF:R quick rules' "Force
+    Org."), checked by the ruleset (``force_org_problems``) and written into the scenario as ``force_org: true``;
+    False: AoWFBR's (``game.setup.army_list.validate``)."""
     points_guideline: str
     """The game size its book recommends, in words."""
     score_words: tuple[str, str]
@@ -124,6 +131,7 @@ def offer(ruleset_id: str) -> RulesetOffer:
     options = tuple(k for k, v in OPTION_DEFAULTS.items() if isinstance(v, bool)) \
         if getattr(factory, "optional_rules", True) else ()
     states = getattr(factory, "morale_states", {}) or {}
+    own_force_org = bool(getattr(factory, "scenario_force_org", False))
     return RulesetOffer(
         id=ruleset_id,
         title=str(getattr(factory, "title", ruleset_id)),
@@ -136,7 +144,8 @@ def offer(ruleset_id: str) -> RulesetOffer:
         kinds=tuple(k for k, t in KIND_TRAITS.items() if k != "open" and t <= played),
         traits=played,
         content=ruleset_content(ruleset_id),
-        force_org=bool(getattr(factory, "force_org", True)),
+        force_org=bool(getattr(factory, "force_org", True)) or own_force_org,
+        own_force_org=own_force_org,
         points_guideline=str(getattr(factory, "points_guideline", "")),
         score_words=tuple(getattr(factory, "score_words", ("victory points", "VP"))),
         mission_text=getattr(factory, "mission_text", None),
@@ -162,6 +171,39 @@ def list_problems(lst: ArmyList, ruleset_id: str) -> list[str]:
             if problem not in out:
                 out.append(problem)
     return out
+
+
+def force_org_problems(lst: ArmyList, ruleset_id: str) -> list[str]:
+    """The ruleset's own force organisation (``RulesetOffer.own_force_org``) for ``lst``, in the scenario loader's
+    words, at the list's total (``points_used``: the loader counts the army's points): each entry as a unit, its
+    joined hero as another (as the written scenario has them). [] for a ruleset without one of its own. Raises
+    ``ValueError`` for a ruleset that is not playable."""
+    factory = RULESETS.get(ruleset_id)
+    if factory is None:
+        raise ValueError(unplayable(ruleset_id))
+    if not getattr(factory, "scenario_force_org", False):
+        return []
+    listed: list[ListedUnit] = []
+    for i, e in enumerate(lst.entries):
+        prof = lst.army.profiles.get(e.profile)
+        hero = lst.army.profiles.get(e.hero) if e.hero is not None else None
+        if prof is not None:
+            listed.append(ListedUnit(("entries", i), prof, lst.models(e), prof.size, e.hero_id, lst.unit_cost(e),
+                                     hero))
+        if hero is not None:
+            listed.append(ListedUnit(("entries", i, "hero"), hero, 1, 1, None, lst.hero_cost(e)))
+    rules = cast("type[Ruleset]", factory)      # RULESETS holds Ruleset classes, typed as factories
+    return [message for _, message in rules.force_org_problems(listed, lst.points_used)]
+
+
+def force_org_words(points: int, ruleset_id: str) -> str | None:
+    """The ruleset's own force organisation at ``points`` in words, or None when it has none of its own (the
+    set-up shows AoWFBR's). Raises ``ValueError`` for a ruleset that is not playable."""
+    factory = RULESETS.get(ruleset_id)
+    if factory is None:
+        raise ValueError(unplayable(ruleset_id))
+    rules = cast("type[Ruleset]", factory)
+    return rules.force_org_words(points) if rules.scenario_force_org else None
 
 
 def rules_not_played(profile: Profile, ruleset_id: str) -> list[str]:
@@ -220,5 +262,5 @@ def _missing(pieces: Sequence[TerrainPieceSpec], traits: frozenset[str]) -> str:
     return ", ".join(t.replace("_", " ") for t in missing)
 
 
-__all__ = ["LOOKALIKE", "MISSION_KEYS", "RulesetOffer", "fit_kind", "fit_terrain", "list_problems", "offer",
-           "planned", "playable", "rules_not_played", "setup_refusal"]
+__all__ = ["LOOKALIKE", "MISSION_KEYS", "RulesetOffer", "fit_kind", "fit_terrain", "force_org_problems",
+           "force_org_words", "list_problems", "offer", "planned", "playable", "rules_not_played", "setup_refusal"]

@@ -132,7 +132,8 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
                    poses: Mapping[str, Pose] | None = None, *, rounds: int = 4, seed: int | None = None,
                    options: Mapping[str, object] | None = None, description: str | None = None,
                    mission: str | None = None, deployment: str | None = None,
-                   side_missions: tuple[str, str] | None = None, ruleset: str = RULESET) -> Scenario:
+                   side_missions: tuple[str, str] | None = None, ruleset: str = RULESET,
+                   force_org: bool = False) -> Scenario:
     """Write a scenario file at ``path`` and return it as loaded (``game.scenario.Scenario``).
 
     ``table``: a ``Table`` or (width, depth) in inches. ``terrain``: the pieces, in order. ``lists``: player 1's and
@@ -142,7 +143,8 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
     ``description``, ``mission`` (``game.engine.objectives.ALL_MISSIONS``; None or ``none``: no mission),
     ``deployment`` (``game.engine.deployment_styles.ALL_STYLES``; None or ``front_line``: the standard) and
     ``side_missions`` ((playstyle, selection) of ``game.engine.side_missions``; None: not played), ``ruleset``
-    (a playable ruleset's id, ``game.engine.rulesets.RULESETS``): as in the scenario format.
+    (a playable ruleset's id, ``game.engine.rulesets.RULESETS``): as in the scenario format. ``force_org``: writes
+    ``force_org: true`` (the ruleset's own force organisation, checked by the loader: ``Ruleset.scenario_force_org``).
 
     The mapping is validated with the scenario loader first (against the army files, relative to ``path``): raises
     ``game.scenario.ScenarioError`` listing the problems (nothing is written), ``ValueError`` as
@@ -154,6 +156,8 @@ def write_scenario(path: str | Path, name: str, table: Table | tuple[float, floa
     data = scenario_mapping(path, name, table, terrain, lists, poses, rounds=rounds, seed=seed, options=options,
                             description=description, mission=mission, deployment=deployment,
                             side_missions=side_missions, ruleset=ruleset)
+    if force_org:
+        data["force_org"] = True
     scenario = load_scenario_mapping(data, path)
     header = (f"# {name}: written by the battle set-up (game/setup/scenario_writer.py); the format is described in\n"
               "# docs/formats.md \"Scenario file\". Units without a pose are deployed at the start of the game.\n")

@@ -63,6 +63,20 @@ WINDOW_DECISIONS = frozenset({
 """The pending decisions the battle screen presents (``button_specs`` and the table's clicks and drags)."""
 
 
+def _strike_back_pick(scene: BattleSceneLike) -> tuple[str, str] | None:
+    """The charger's hero the charged unit's Takedown weapons may pick when striking back (``Game.melee_pick``), as
+    (its id, its name), or None."""
+    pending = scene.game.pending
+    melee = list(getattr(scene.game.state.activation, "melee", []) or [])
+    if pending is None or pending.unit is None or len(melee) != 2 or melee[1] != pending.unit:
+        return None
+    hero = scene.game.melee_pick(pending.unit, melee[0])
+    charger = scene.game.state.units[melee[0]]
+    if hero is None or charger.hero is None:
+        return None
+    return hero, charger.hero.profile.name
+
+
 def window_refusal(ruleset_id: str) -> str | None:
     """Why the window cannot play a game of ``ruleset_id`` (a ruleset asking decisions the battle screen does not
     present, e.g. AoF:R 2.16's activations, which are played headless: ``main.py autoplay``/``run``), or None."""
@@ -256,6 +270,12 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     elif d == "strike_back":
         specs.append(ButtonSpec("strike_back", "Strike back", "The two front rows strike the charging unit (the unit "
                                 "is then fatigued for the rest of the round)", "#primary_button"))
+        pick = _strike_back_pick(scene)
+        if pick is not None:
+            name = pick[1]
+            specs.append(ButtonSpec("strike_back_pick", f"Strike back, Takedown at {name}",
+                                    "Strike back; the Takedown weapons strike the charger's hero as a unit of one",
+                                    "#primary_button"))
     elif d in ("deploy", "ambush", "scout_move"):
         label = "Scout here (Enter)" if d == "scout_move" else "Deploy here (Enter)"
         specs.append(ButtonSpec("confirm", label, None, "#primary_button", enabled=t is not None))
@@ -373,6 +393,9 @@ def run(scene: BattleSceneLike, key: str) -> None:
             scene.tool.set_forced(None if scene.tool.forced == key else key)
     elif key == "strike_back" and unit is not None:
         scene.act(StrikeBack(player=p, unit=unit))
+    elif key == "strike_back_pick" and unit is not None:
+        pick = _strike_back_pick(scene)
+        scene.act(StrikeBack(player=p, unit=unit, model=pick[0] if pick is not None else None))
     elif key.startswith("react:") and unit is not None:
         scene.act(ChargeReaction(player=p, unit=unit, reaction=key.split(":", 1)[1]))
     elif key == "run_down" and unit is not None:

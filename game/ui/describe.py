@@ -78,13 +78,21 @@ def unit_name(state: GameState, unit_id: str | None) -> str:
     return unit.profile.name if unit else unit_id
 
 
+def _kinds(unit: Any) -> list[Any]:
+    """The unit's own profile and its living joined hero's."""
+    return [unit.profile] + ([unit.hero.profile] if unit.hero_alive and unit.hero is not None else [])
+
+
 def position(state: GameState) -> str:
     """Round, player, phase and step: "Round 1/4 · Player 1 · Movement Phase — 2.4 Remaining moves"."""
     if state.game_over:
         return f"Round {state.round}/{state.rounds} · Game over"
     player = state.pending.player if state.pending else state.active_player
     if state.phase is Phase.DEPLOYMENT:
-        return f"Deployment · Player {player} — {step_name(state.phase, state.step)}{_style(state)}"
+        step = step_name(state.phase, state.step)
+        if getattr(state.deployment, "stage", "") == "scout":
+            step = "Scouts: placed after all other units"
+        return f"Deployment · Player {player} — {step}{_style(state)}"
     turn = "" if player == state.active_player else f" (in Player {state.active_player}'s turn)"
     decision = state.pending.decision if state.pending else None
     return (f"Round {state.round}/{state.rounds} · Player {player}{turn} · {PHASE_NAMES.get(state.phase, state.phase)}"
@@ -218,6 +226,12 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
                 else "with one pivot at any point"
             return (f"Drag to move (Advance 6\", Rush 12\" {rush}); Q/E pivots; Enter confirms; "
                     "Esc cancels.")
+        picks = getattr(ruleset_of(state), "melee_picks", False) and pending.unit in state.units and any(
+            "Takedown" in w.rules or "Takedown" in p.rules for p in _kinds(state.units[pending.unit])
+            for w in p.melee_weapons)
+        if picks:       # the quick rules' "Takedown": a click on the enemy's hero picks it
+            return (f"{unit}: drag to Hold, Advance or Rush (Q/E pivots, Enter), click an enemy to charge (its hero: "
+                    "Takedown picks it), or Space: idle.")
         return (f"{unit}: drag it to Hold, Advance or Rush (Q/E pivots, Enter confirms), click a highlighted enemy "
                 "to charge it, or Space to stay idle.")
     if d == "strike_back":
@@ -257,5 +271,10 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
         return (f"Rallied: {rallied}. Click one to pivot it up to 180° (Q/E or wheel, Enter confirms); "
                 "Space (Done) ends the turn.")
     if d == "deploy":
+        reach = getattr(state.deployment, "scout_reach", None) if getattr(state.deployment, "stage", "") == "scout" \
+            else None
+        if reach is not None:       # the AoF:R quick rules' "Scout": placed once, beyond the zone
+            return (f"Scout: place {unit} anywhere fully within {reach:g}\" of your deployment zone (click or drag, "
+                    "Q/E pivots, Enter confirms; Tab: next unit).")
         return f"Deploy {unit}: click or drag on the table to place it, Q/E pivots, Enter confirms; Tab: next unit."
     return f"Decision: {d.replace('_', ' ')}."

@@ -14,6 +14,8 @@ from game.scenario import ScenarioError, load_scenario
 from game.setup.ruleset_offer import (
     MISSION_KEYS,
     fit_terrain,
+    force_org_problems,
+    force_org_words,
     list_problems,
     offer,
     planned,
@@ -158,3 +160,56 @@ def test_the_setup_does_not_offer_loose_models() -> None:
     offered, not_offered = window_rulesets()
     assert "aof-skirmish" not in {o.id for o in offered}
     assert any(rid == "aof-skirmish" and "scenarios" in why for rid, _, why in not_offered)
+
+
+def test_the_quick_rules_force_org_is_offered_applied_and_written(tmp_path: Path) -> None:
+    """The AoF:R quick rules' "Force Org. (optional)" ("up to 1 hero per 375pts ... max. 1 unit per 150pts", at
+    the army's points): the set-up's check box offers the ruleset's own limits (not AoWFBR's), flags a list with the
+    loader's message, and the battle is written with ``force_org: true`` so the loader checks it too."""
+    o = offer("aofr-quick")
+    assert o.force_org and o.own_force_org and not offer("aowfbr-1.4").own_force_org
+    st = _state("aofr-quick")
+    lst = st.army_list(1)
+    unit = next(n for n, p in lst.army.profiles.items() if p.size > 1 and not p.is_hero
+                and not rules_not_played(p, "aofr-quick") and p.cost <= 150)
+    for _ in range(4):          # 6 units at under 900 pts: over "max. 1 unit per 150pts"
+        lst.add(unit)
+    assert st.problems(1) == []           # not agreed: no limits
+    st.force_org = True
+    flagged = force_org_problems(lst, "aofr-quick")
+    assert flagged and all(f in st.problems(1) for f in flagged)
+    assert any("one unit too many" in f and "Force Org." in f for f in flagged)
+    assert not any("(Force Organisation)" in p for p in st.problems(1))     # AoWFBR's limits are not applied
+    with pytest.raises(ScenarioError) as refused:
+        st.write(tmp_path / "over.yaml")
+    assert any(p.endswith(flagged[0]) for p in refused.value.problems)
+    st.set_points(1500)
+    for player in (1, 2):       # five different units of two combined copies, alike costs: within every limit
+        armies = Path(__file__).resolve().parents[2] / "scenarios" / "armies"
+        army = "ironroot_hold.yaml" if player == 1 else "free_cantons_of_aldmark.yaml"
+        each = st.choose_army(player, armies / army)
+        fit = sorted((p.cost, n) for n, p in each.army.profiles.items()
+                     if p.size in (5, 10) and not p.is_hero and p.cost < 130
+                     and not rules_not_played(p, "aofr-quick") and 2 in each.copy_options(n))
+        window = min((fit[i:i + 5] for i in range(len(fit) - 4)), key=lambda w: w[-1][0] / sum(c for c, _ in w))
+        each.entries.clear()
+        for _, name in window:
+            each.add(name, 2)
+    assert st.problems(1) == [] and st.problems(2) == [], (st.problems(1), st.problems(2))
+    st.write(tmp_path / "ok.yaml")
+    assert "force_org: true" in (tmp_path / "ok.yaml").read_text()
+    words = force_org_words(lst.points_used, "aofr-quick")
+    assert words is not None and force_org_words(750, "aowfbr-1.4") is None
+    assert force_org_words(900, "aofr-quick") == ("Army's 900 pts: at most 2 heroes, 6 units, 2 of a unit, none over "
+                                                  "315 pts.")
+
+
+def test_switching_to_the_quick_rules_says_the_force_org_changes() -> None:
+    """A set-up with AoWFBR's Force Organisation agreed keeps it under the quick rules, as their own "Force Org."
+    (their limits, not AoWFBR's), and says so."""
+    st = SetupState(seed=5)
+    st.ensure_table()
+    st.force_org = True
+    notes = st.set_ruleset("aofr-quick")
+    assert st.force_org and any("Force Organisation" in n and "own" in n for n in notes)
+    assert any("AoWFBR limits" in n for n in st.set_ruleset("aowfbr-1.4"))

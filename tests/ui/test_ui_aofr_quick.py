@@ -82,3 +82,43 @@ def test_the_unit_card_says_a_unit_is_fatigued() -> None:
     game.apply(DeclareCharge(1, "warriors-1", "spears-1"))
     game.apply(StrikeBack(2, "spears-1"))
     assert any(w.startswith("Fatigued: hits only on unmodified 6s") for w in modifiers_words(game.state, warriors))
+
+
+def test_takedown_picks_a_hero_by_clicking_it_and_by_the_strike_back_button(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """"Takedown" in melee in the window: a click on the joined hero of the enemy charges and picks that hero
+    (``declare_charge`` ``model``); the charged unit's "Strike back, Takedown at ..." button picks the charger's
+    hero (``strike_back`` ``model``)."""
+    import dataclasses
+
+    from game.engine.actions import Activate, DeclareCharge, StrikeBack
+    from game.engine.profiles import Weapon
+    from game.ui.describe import instruction
+    from game.ui.scenes.handover import HandoverScene
+    from geometry.formation import hero_index
+    from geometry.shapes import model_polygons
+    from tests.rules.builders import join_hero, profile
+    d = driver_factory(start_scenario=SKIRMISH, seed=15)
+    d.frames(2)
+    d.pass_handover()
+    game = d.scene.game
+    warriors, spears = game.state.units["warriors-1"], game.state.units["spears-1"]
+    warriors.profile = dataclasses.replace(warriors.profile, weapons=(Weapon("Axe", attacks=1, rules=("Takedown",)),))
+    spears.profile = dataclasses.replace(spears.profile, weapons=(
+        Weapon("Spear", attacks=1, rules=("Counter", "Takedown")),))
+    boss = profile("Boss", quality=3, defense=4, weapons=(Weapon("Blade", attacks=2),), rules=("Hero", "Tough(3)"),
+                   size=1)
+    join_hero(game.state, "spears-1", boss, "boss-s")
+    join_hero(game.state, "warriors-1", boss, "boss-w")
+    assert warriors.pose is not None and spears.pose is not None
+    d.click(d.table_px(warriors.pose.xy))
+    assert game.history[-1] == Activate(1, "warriors-1")
+    assert "its hero: Takedown picks it" in instruction(game.state, game.pending)
+    hero_base = model_polygons(spears.pose, spears.formation)[hero_index(spears.formation)].centroid
+    d.click(d.table_px((hero_base.x, hero_base.y)))
+    assert game.history[-1] == DeclareCharge(1, "warriors-1", "spears-1", model="boss-s")
+    assert game.pending is not None and game.pending.decision == "strike_back"
+    if isinstance(d.scene, HandoverScene):
+        d.pass_handover()
+    button = d.scene.actions.buttons["strike_back_pick"]
+    d.click_button(button)
+    assert game.history[-1] == StrikeBack(2, "spears-1", model="boss-w")

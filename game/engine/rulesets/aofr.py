@@ -225,6 +225,21 @@ class AoFR216(Ruleset):
     recover_section: ClassVar[str] = "Wavering Units"
     """The section a refused pivot of the idle activation that ends the morale state names."""
 
+    scout_roll_off: ClassVar[bool] = True
+    """"Scout": a roll-off when both players have Scouts (False: the quick rules' order, ``scout_reach``)."""
+    scout_reach: ClassVar[float | None] = None
+    """Inches around the deployment zone a Scout unit is placed in, with no move after (the quick rules' "Scout";
+    ``deployment.DeploymentState.scout_reach``); None: placed in the zone, then moved 12"."""
+    ambush_distance: ClassVar[float] = aofr_rules.AMBUSH_DISTANCE
+    """"Ambush": placed over this many inches from enemy units."""
+    ambush_edge: ClassVar[float | None] = None
+    """"Ambush": fully within this many inches of a table edge (the quick rules' 6"); None: anywhere."""
+    ambush_roll_off: ClassVar[bool] = True
+    """"Ambush": a roll-off when both players have units waiting (False: the round's first player places first,
+    the quick rules' "starting with the player that activates next")."""
+    ambush_seizes: ClassVar[bool] = True
+    """Whether a unit arriving by Ambush seizes and contests markers that round (the quick rules': it does not)."""
+
     prompts: ClassVar[Mapping[str, str]] = {
         "ambush": "Ambush: place {unit} anywhere over 12\" from enemy units (click or drag, Q/E pivots, Enter); "
                   "Space places no more this round.",
@@ -271,7 +286,8 @@ class AoFR216(Ruleset):
         s = self.state
         s.hills_going_up = True        # "Terrain Guidelines": "Hills - difficult terrain when going up"
         if s.phase is Phase.DEPLOYMENT:
-            events = deployment.begin(s, self.dice, first_turn_roll_off=False, scout_roll_off=True)
+            events = deployment.begin(s, self.dice, first_turn_roll_off=False, scout_roll_off=self.scout_roll_off,
+                                      scout_reach=self.scout_reach)
             return events + self._after_deployment()
         return self._begin_round(s.active_player)
 
@@ -370,7 +386,9 @@ class AoFR216(Ruleset):
         if s.round < 2 or not (waiting[1] or waiting[2]):
             return self._next_activation(a.first)
         events: list[Event] = []
-        if waiting[1] and waiting[2]:
+        if not self.ambush_roll_off:
+            winner = a.first        # the quick rules: "starting with the player that activates next"
+        elif waiting[1] and waiting[2]:
             winner, events = deployment.roll_off(self.dice, "Ambush roll-off")
             events.append(Event("deploy", f"Player {winner} wins the Ambush roll-off and places first",
                                 {"roll_off": "ambush", "winner": winner}))
@@ -397,7 +415,9 @@ class AoFR216(Ruleset):
         unit = self.own_unit(action)
         if unit.id not in self._waiting(action.player):
             raise IllegalAction("Ambush", f"{unit.name} is not waiting in Ambush")
-        why = aofr_rules.ambush_problem(self.state, unit, action.pose)
+        if self.ambush_edge is not None:
+            deployment.check_ambush_zone(self.state, unit, action.pose, self.ambush_edge)
+        why = aofr_rules.ambush_problem(self.state, unit, action.pose, self.ambush_distance)
         if why is not None:
             raise IllegalAction("Ambush", why, action.pose.xy)
         deployment.check_placement(self.state, unit, action.pose, "Ambush")
@@ -416,6 +436,8 @@ class AoFR216(Ruleset):
             assert d is not None
             s.place(unit, action.pose)
             del d.reserves[unit.id]
+            if not self.ambush_seizes:
+                d.ambush_round[unit.id] = s.round     # objectives.may_seize: not this round
             events = [Event("deploy", f"{unit.name} arrives from Ambush", {"unit": unit.id, "ambush": True,
                                                                              "to": _pose(action.pose)})]
         a.ambush_next = 3 - action.player

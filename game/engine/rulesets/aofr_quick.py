@@ -39,6 +39,7 @@ from game.engine.events import Event, roll_event
 from game.engine.melee import counter_models, has_counter, impact_dice
 from game.engine.morale import MoraleTerms, morale_terms, morale_test
 from game.engine.profiles import Profile, Weapon
+from game.engine.rulesets import aofr_quick_forces
 from game.engine.rulesets.aofr import Activations, AoFR216
 from game.engine.rulesets.aofr_quick_forces import army_problems
 from game.engine.rulesets.base import ListedUnit, Problem
@@ -71,15 +72,15 @@ from geometry.motion import MoveCheck
 from geometry.shapes import model_polygons, overlap_area
 
 SPECIAL_RULES = frozenset({
-    "AP", "Artillery", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
-    "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Slow",
-    "Stealth", "Strider", "Surge", "Takedown", "Thrust", "Tough", "Unstoppable",
+    "Ambush", "AP", "Artillery", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
+    "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout",
+    "Slow", "Stealth", "Strider", "Surge", "Takedown", "Thrust", "Tough", "Unstoppable",
 })
-"""The quick rules' "Special Rules Reference" as this ruleset plays it. Refused at load, naming the ruleset: its
-Ambush and Scout (they deploy between rounds and after deployment, which this program's deployment does not do
-that way) and Caster (spell tokens spent at any point before attacking); AoWFBR's own rules it does not have
-(Entrenched, Lance, Poison, Sniper, Transport). A Hero without Regeneration joining a unit with it is refused
-(``aofr_quick_forces``)."""
+"""The quick rules' "Special Rules Reference" as this ruleset plays it (Scout and Ambush through AoF:R 2.16's
+deployment and round start, with the quick rules' distances and order: ``AoFRQuick.scout_reach`` and the
+``ambush_*`` attributes). Refused at load, naming the ruleset: Caster (spell tokens spent at any point before
+attacking, not played yet); AoWFBR's own rules it does not have (Entrenched, Lance, Poison, Sniper, Transport). A
+Hero without Regeneration joining a unit with it is refused (``aofr_quick_forces``)."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
 """The quick rules' "Command Groups": Sergeant (its unmodified 6s to hit deal 1 extra hit), Musician (+1" to move
@@ -90,6 +91,15 @@ RENDING_AP_BONUS = 4
 
 FLANK_MORALE = {Arc.LEFT: -1, Arc.RIGHT: -1, Arc.REAR: -2}
 """The quick rules' "Flanking": -1/-2 to morale rolls of a unit charged in its flank/rear."""
+
+SCOUT_REACH = 12.0
+""""Scout": "may be deployed anywhere fully within 12\" of their deployment zone"."""
+
+AMBUSH_EDGE = 6.0
+""""Ambush": "deployed fully within 6\" of any table edge"."""
+
+AMBUSH_DISTANCE = 9.0
+""""Ambush": "over 9\" away from enemy units"."""
 
 IMPACT_NEED = 2
 """The quick rules' "Impact(X)": each die of 2+ is one hit."""
@@ -116,6 +126,9 @@ class QuickActivations(Activations):
     """The charged unit has decided whether to strike back (before the charger, with Counter weapons)."""
     struck: list[str] = field(default_factory=list)
     """Units that struck back in this activation's melee (fatigued when the melee ends)."""
+    picks: dict[str, str] = field(default_factory=dict)
+    """"Takedown" in this activation's melee: striking unit id -> the enemy's joined hero its Takedown weapons
+    strike as a unit of one (``declare_charge``/``strike_back`` ``model``)."""
 
 
 class AoFRQuick(AoFR216):
@@ -138,7 +151,17 @@ class AoFRQuick(AoFR216):
     recover_section: ClassVar[str] = "Shaken"
     activations_type: ClassVar[type[Activations]] = QuickActivations
     scenario_force_org: ClassVar[bool] = True
-    force_org: ClassVar[bool] = False   # the set-up's check box applies AoWFBR's limits, not "Force Org."
+    melee_picks: ClassVar[bool] = True      # "Takedown" in melee: declare_charge / strike_back name the hero
+    # "Scout": within 12" of the zone, alternating from "the player that activates next" (no roll-off, no move after)
+    scout_roll_off: ClassVar[bool] = False
+    scout_reach: ClassVar[float | None] = SCOUT_REACH
+    # "Ambush": fully within 6" of a table edge, over 9" from enemies, from the player that activates next; it
+    # "can't seize or contest objectives on the round they deploy"
+    ambush_distance: ClassVar[float] = AMBUSH_DISTANCE
+    ambush_edge: ClassVar[float | None] = AMBUSH_EDGE
+    ambush_roll_off: ClassVar[bool] = False
+    ambush_seizes: ClassVar[bool] = False
+    force_org: ClassVar[bool] = False   # AoWFBR's limits are not offered: the set-up offers "Force Org." instead
     rule_texts: ClassVar[Mapping[str, str]] = {
         "Impact": "After charging (not fatigued), each model of the two front rows rolls X dice: each 2+ is a hit "
                   "(-1 die per Counter model of a target charged in the front).",
@@ -161,18 +184,26 @@ class AoFRQuick(AoFR216):
         "Bane": "Ignores Regeneration; the target must re-roll unmodified Defense results of 6.",
         "Artillery": "Only Holds; +1 to hit shooting at enemies over 9\" away; enemies shooting at it from over 9\" "
                      "get -2 to hit.",
-        "Takedown": "Resolved before other weapons; when shooting it may pick a hero joined to the target and shoot "
-                    "it as a unit of one.",
+        "Takedown": "Resolved before other weapons; it may pick a hero joined to the target (shooting, charging or "
+                    "striking back) and strike it as a unit of one.",
+        "Scout": "May be set aside; after all other units are deployed, placed fully within 12\" of its deployment "
+                 "zone (players alternate, starting with the player that activates next).",
+        "Ambush": "May be set aside; at the start of any round after the first, placed fully within 6\" of a table "
+                  "edge, over 9\" from enemy units (players alternate, starting with the player that activates "
+                  "next); it cannot seize or contest objectives that round.",
     }
     shaken_text: ClassVar[str | None] = ("Shaken: stays idle (may still strike back, hitting only on 6s), always fails "
                                          "morale tests, cannot seize or contest objective markers; its next "
                                          "activation is idle (a pivot up to 90°), then it is no longer Shaken")
     # What AoF:R 2.16 writes otherwise and the quick rules do not: Fear and its other rules take their (X) values,
-    # the Musician is its own upgrade, no hills (no Elevation), no Ambush prompt (Ambush is refused).
+    # the Musician is its own upgrade, no hills (no Elevation), its own Ambush distances.
     valueless_rules: ClassVar[frozenset[str]] = frozenset()
     elevation_height: ClassVar[float | None] = None
     upgrade_hints: ClassVar[Mapping[str, str]] = {}
-    prompts: ClassVar[Mapping[str, str]] = {}
+    prompts: ClassVar[Mapping[str, str]] = {
+        "ambush": "Ambush: place {unit} fully within 6\" of a table edge, over 9\" from enemy units (click or drag, "
+                  "Q/E pivots, Enter); Space places no more this round.",
+    }
 
     @classmethod
     def morale_test_terms(cls, unit: Unit) -> MoraleTerms:
@@ -185,6 +216,16 @@ class AoFRQuick(AoFR216):
         """"Regiments", "Combined Units", "Hero" and (with ``force_org``) "Force Org." for one army
         (``aofr_quick_forces.army_problems``)."""
         return army_problems(units, points, force_org)
+
+    @classmethod
+    def force_org_problems(cls, units: Sequence[ListedUnit], points: int) -> list[Problem]:
+        """"Force Org." for one army of ``points`` (``aofr_quick_forces.force_org_problems``)."""
+        return aofr_quick_forces.force_org_problems(units, points)
+
+    @classmethod
+    def force_org_words(cls, points: int) -> str | None:
+        """"Force Org." at ``points`` in words (``aofr_quick_forces.force_org_words``)."""
+        return aofr_quick_forces.force_org_words(points)
 
     @classmethod
     def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
@@ -257,6 +298,7 @@ class AoFRQuick(AoFR216):
         target = s.units.get(action.target)
         if target is None:
             return super()._charge(action)    # refused there, naming the rule
+        self._check_pick(unit, target, action.model)
         self._plan(unit, target)
         events = [Event("charge", f"{unit.name} charges {target.name}", {"unit": unit.id, "target": target.id,
                                                                           "declared": True})]
@@ -268,6 +310,10 @@ class AoFRQuick(AoFR216):
         a.caused = {unit.id: 0, target.id: 0}
         q.flanked = FLANK_MORALE.get(target.contact_arcs.get(unit.id) or Arc.FRONT, 0)
         q.struck, q.answered = [], False
+        q.picks = {unit.id: action.model} if action.model is not None else {}
+        if action.model is not None and target.hero is not None:
+            events.append(Event("info", f"{unit.name}'s Takedown weapons pick {target.hero.profile.name}",
+                                {"unit": unit.id, "model": action.model}))
         q.counter_first = bool(self._strikers(target, unit)) and self._counter_weapons(target, True)
         if q.counter_first:
             a.stage = "strike_back"
@@ -304,14 +350,45 @@ class AoFRQuick(AoFR216):
             raise IllegalAction("Melee", "only the charged unit may strike back")
         q = self.qact
         charger = self.state.units[a.melee[0]]
+        self._check_pick(unit, charger, action.model)
+        events_pick: list[Event] = []
+        if action.model is not None and charger.hero is not None:
+            q.picks[unit.id] = action.model
+            events_pick.append(Event("info", f"{unit.name}'s Takedown weapons pick {charger.hero.profile.name}",
+                                     {"unit": unit.id, "model": action.model}))
         q.struck.append(unit.id)
         if q.counter_first:
             q.counter_first, q.answered = False, True
             events = [Event("melee", f"{unit.name} strikes back, first with its Counter weapons", {"unit": unit.id})]
-            return events + self._strike(unit, charger, charging_now=False, weapons="counter") + \
+            return events + events_pick + self._strike(unit, charger, charging_now=False, weapons="counter") + \
                 self._charger_strikes()
         events = [Event("melee", f"{unit.name} strikes back", {"unit": unit.id})]
-        return events + self._strike(unit, charger, charging_now=False) + self._melee_result()
+        return events + events_pick + self._strike(unit, charger, charging_now=False) + self._melee_result()
+
+    def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
+        """"Takedown": the hero joined to ``enemy_id`` that ``unit_id``'s Takedown melee weapons may pick, or None."""
+        s = self.state
+        unit, enemy = s.units.get(unit_id), s.units.get(enemy_id)
+        if unit is None or enemy is None or not enemy.hero_alive or enemy.hero is None:
+            return None
+        try:
+            self._check_pick(unit, enemy, enemy.hero.id)
+        except IllegalAction:
+            return None
+        return enemy.hero.id
+
+    def _check_pick(self, unit: Unit, enemy: Unit, model: str | None) -> None:
+        """"Takedown": "This model may pick any model in the target unit as its individual target": ``model`` (if
+        any) must be the living hero joined to ``enemy`` (its other models are alike: docs/rulings.md), and ``unit``
+        must have a Takedown melee weapon. Raises ``IllegalAction`` naming "Takedown"."""
+        if model is None:
+            return
+        if not (enemy.hero_alive and enemy.hero is not None and enemy.hero.id == model):
+            raise IllegalAction("Takedown", f"{model!r} is not a living hero joined to {enemy.name}: Takedown picks "
+                                "that hero (the unit's other models are alike)")
+        kinds = [unit.profile] + ([unit.hero.profile] if unit.hero_alive and unit.hero is not None else [])
+        if not any(takedown(p, w) for p in kinds for w in p.melee_weapons):
+            raise IllegalAction("Takedown", f"{unit.name} has no Takedown melee weapon to pick a model with")
 
     def _done(self, action: Done) -> list[Event]:
         a = self.state.activation
@@ -350,7 +427,10 @@ class AoFRQuick(AoFR216):
                 if not limited_available(unit, weapon):     # "Limited": once per game
                     continue
                 use_limited(unit, weapon)
-                events += self._weapon_strikes(unit, enemy, prof, weapon, len(models), sarge, charging_now, only)
+                picked = takedown(prof, weapon) and enemy.hero_alive and enemy.hero is not None \
+                    and self.qact.picks.get(unit.id) == enemy.hero.id
+                events += self._weapon_strikes(unit, enemy, prof, weapon, len(models), sarge, charging_now, only,
+                                               picked)
         return events
 
     def _striking_kinds(self, unit: Unit) -> list[tuple[Profile, list[int], bool]]:
@@ -367,13 +447,14 @@ class AoFRQuick(AoFR216):
         return out
 
     def _weapon_strikes(self, unit: Unit, enemy: Unit, prof: Profile, weapon: Weapon, n: int, sarge: bool,
-                        charging_now: bool, only: str | None) -> list[Event]:
+                        charging_now: bool, only: str | None, hero_only: bool = False) -> list[Event]:
         """One melee weapon of ``n`` striking models of ``prof``: hit rolls (the Sergeant's apart: its 6s deal 1
         extra hit; "Thrust" +1 when charging), extra hits on 6s (Furious when charging, Surge), Blast, then blocks
-        and casualties."""
+        and casualties. ``hero_only``: "Takedown" picked the enemy's joined hero, struck as a unit of one."""
         attacks = n * weapon.attacks
         who = unit.name if prof is unit.profile else f"{prof.name} with {unit.name}"
-        label = f"{who} strikes {enemy.name} with {weapon.name}"
+        victim = enemy.hero.profile.name if hero_only and enemy.hero is not None else enemy.name
+        label = f"{who} strikes {victim} with {weapon.name}" + (" (Takedown)" if hero_only else "")
         events = [Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only else ""),
                         {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "attacks": attacks})]
         quality, need = attack_quality(prof, weapon, False)
@@ -391,13 +472,13 @@ class AoFRQuick(AoFR216):
                 extra += hr.sixes if what.endswith("(Sergeant)") else 0
         extra += furious_extra_hits(prof, weapon, sixes, charging_now) + surge_extra_hits(prof, weapon, sixes)
         rending = rending_hits(prof, weapon, sixes)
-        blast = blast_multiplier(weapon, enemy.models)
+        blast = blast_multiplier(weapon, 1 if hero_only else enemy.models)
         total_hits = (hits + extra) * blast
         note = f" ({extra} extra on 6s)" if extra else ""
         events.append(Event("hits", f"{label}: {total_hits} hit{'s' if total_hits != 1 else ''}{note}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": total_hits}))
         return events + self._wound(unit, enemy, (hits + extra - rending) * blast, weapon, rending * blast, prof,
-                                    more_ap)
+                                    more_ap, hero_only)
 
     def _impact(self, unit: Unit, prof: Profile, enemy: Unit, strikers: int, cut: int) -> tuple[list[Event], int]:
         """"Impact(X)": X dice per model of ``prof`` in the two front rows, each 2+ a hit (blocked as usual);
@@ -416,10 +497,11 @@ class AoFRQuick(AoFR216):
         return events + self._wound(unit, enemy, hits, None, 0, prof), left
 
     def _wound(self, unit: Unit, enemy: Unit, hits: int, w: Weapon | None, rending: int,
-               attacker: Profile | None = None, more_ap: int = 0) -> list[Event]:
+               attacker: Profile | None = None, more_ap: int = 0, hero_only: bool = False) -> list[Event]:
         """Blocks and casualties for ``hits`` (and ``rending`` Rending 6s at the weapon's AP + 4) on ``enemy`` by
         ``attacker`` models of ``unit`` (default its own); ``more_ap``: "Thrust"'s AP(+1) when charging. The enemy
-        blocks with its own Defense while it has other models than a joined hero ("Hero")."""
+        blocks with its own Defense while it has other models than a joined hero ("Hero"); ``hero_only``: a hero
+        picked by "Takedown", a unit of one, blocks with its own Defense and takes the wounds alone."""
         if hits + rending <= 0:
             return []
         ap = (w.ap if w is not None else 0) + more_ap
@@ -431,17 +513,19 @@ class AoFRQuick(AoFR216):
         batches = [(hits, mods(ap), "Defense")]
         if rending:
             batches.append((rending, mods(ap + RENDING_AP_BONUS), "Defense against Rending 6s"))
-        defender = defense_profile(enemy)
+        defender = enemy.hero.profile if hero_only and enemy.hero is not None else defense_profile(enemy)
         defense = defender.defense
         who = w.name if w is not None else "Impact"
+        name = f"{defender.name} with {enemy.name}" if hero_only else enemy.name
         wounds, events = block_hits(self.dice, batches, defender, attacker or unit.profile, w,
-                                    lambda what: f"{enemy.name} {what} against {unit.name} ({who})",
-                                    f"{enemy.name} against {unit.name}", f"Defense {defense}+", enemy.id)
+                                    lambda what: f"{name} {what} against {unit.name} ({who})",
+                                    f"{name} against {unit.name}", f"Defense {defense}+", enemy.id)
         if wounds and w is not None and w.has("Deadly"):
-            wounds = deadly_wounds(enemy, wounds, weapon_value(w, "Deadly"))
+            wounds = deadly_wounds(enemy, wounds, weapon_value(w, "Deadly"), hero_only)
         a = self.act
         a.caused[unit.id] = a.caused.get(unit.id, 0) + wounds
-        return events + apply_wounds(self.state, enemy, wounds, f"melee with {unit.name}", self.dice)
+        return events + apply_wounds(self.state, enemy, wounds, f"melee with {unit.name}", self.dice,
+                                     hero_only=hero_only)
 
     def _melee_result(self) -> list[Event]:
         """"Melee Results": wounds caused + full rows + Fear(X); the lowest total loses (a tie: nobody) and takes a
@@ -500,7 +584,7 @@ class AoFRQuick(AoFR216):
         if isinstance(a, QuickActivations) and "activation" in keys:
             act = keys["activation"]
             assert isinstance(act, dict)
-            act.update({"flanked": a.flanked, "counter_first": a.counter_first})
+            act.update({"flanked": a.flanked, "counter_first": a.counter_first, "picks": dict(a.picks)})
         return keys
 
 

@@ -35,8 +35,17 @@ def army_problems(units: Sequence[ListedUnit], points: int, force_org: bool) -> 
     for u in units:
         out += _regiment_problems(u)
     if force_org:
-        out += _force_org_problems(units, points)
+        out += force_org_problems(units, points)
     return out
+
+
+def force_org_words(points: int) -> str:
+    """"Force Org." at ``points`` (the army's total) in words: 1 hero per 375 pts, 1 + 1 copy per 750 pts, 1 unit
+    per 150 pts, no unit over 35%."""
+    heroes = points // POINTS_PER_HERO
+    return (f"Army's {points} pts: at most {heroes} hero{'es' if heroes != 1 else ''}, "
+            f"{points // POINTS_PER_UNIT} units, "
+            f"{1 + points // POINTS_PER_EXTRA_COPY} of a unit, none over {points * MAX_UNIT_SHARE // 100} pts.")
 
 
 def _regiment_problems(u: ListedUnit) -> list[Problem]:
@@ -63,7 +72,11 @@ def _regiment_problems(u: ListedUnit) -> list[Problem]:
     return out
 
 
-def _force_org_problems(units: Sequence[ListedUnit], points: int) -> list[Problem]:
+def force_org_problems(units: Sequence[ListedUnit], points: int) -> list[Problem]:
+    """"Force Org. (optional)": "up to 1 hero per 375pts in their army, and only 1+X copies of the same unit, where X
+    is 1 per 750pts in their army (combined units count as one). No single unit may be worth over 35% of total
+    points, and armies may only have max. 1 unit per 150pts" for one army of ``points`` (its total), in file
+    order: (where, message); a joined hero counts as a hero and as a unit (docs/rulings.md)."""
     out: list[Problem] = []
     heroes = units_seen = 0
     copies: Counter[str] = Counter()
@@ -88,4 +101,4 @@ def _force_org_problems(units: Sequence[ListedUnit], points: int) -> list[Proble
     return out
 
 
-__all__ = ["army_problems"]
+__all__ = ["army_problems", "force_org_problems", "force_org_words"]

@@ -139,14 +139,15 @@ def in_force_words(state: GameState, unit: Unit, fatigued: bool) -> list[str]:
     return out
 
 
-def ambush_problem(state: GameState, unit: Unit, pose: Pose) -> str | None:
-    """AoF:R 2.16 "Ambush": "you may place the model anywhere on the table, over 12\" away from enemy units". Why
-    ``pose`` is not such a place for ``unit`` (the placement's other checks are the shared ones), or None."""
+def ambush_problem(state: GameState, unit: Unit, pose: Pose, distance: float = AMBUSH_DISTANCE) -> str | None:
+    """AoF:R 2.16 "Ambush": "you may place the model anywhere on the table, over 12\" away from enemy units" (the
+    quick rules': over 9", ``distance``). Why ``pose`` is not such a place for ``unit`` (the placement's other
+    checks are the shared ones), or None."""
     fp = footprint_polygon(pose, unit.formation)
     for enemy in state.enemies_of(unit.player):
         d = fp.distance(state.scene.footprint(enemy.id))
-        if d <= AMBUSH_DISTANCE + 1e-6:
-            return f"an Ambush unit is placed over {AMBUSH_DISTANCE:g}\" away from enemy units; {enemy.name} " \
+        if d <= distance + 1e-6:
+            return f"an Ambush unit is placed over {distance:g}\" away from enemy units; {enemy.name} " \
                    f"would be {d:.1f}\" away"
     return None
 

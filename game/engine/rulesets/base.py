@@ -217,9 +217,13 @@ class Ruleset(ABC):
     decisions: ClassVar[frozenset[str] | None] = None
     """The ``pending`` decisions this ruleset asks; None: AoWFBR 1.4's (the window presents those: it refuses a
     ruleset with decisions it cannot present)."""
+    melee_picks: ClassVar[bool] = False
+    """Whether ``declare_charge`` and ``strike_back`` may name a ``model`` (the AoF:R quick rules' "Takedown": a
+    joined hero picked and struck as a unit of one); refused otherwise (``Game.apply``)."""
     scenario_force_org: ClassVar[bool] = False
     """Whether a scenario may ask for this ruleset's own force organisation (``force_org: true``, checked by
-    ``army_problems``); the set-up's ``force_org`` check box is AoWFBR's limits."""
+    ``army_problems``); the set-up's "Force Organisation" check box then applies it (``force_org_problems``,
+    ``force_org_words``) and writes ``force_org: true``, else it applies AoWFBR's limits (when ``force_org``)."""
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
@@ -253,6 +257,19 @@ class Ruleset(ABC):
         players use the force organisation rules), as (where, message); default: nothing (AoWFBR's combined
         units and heroes are checked by ``game.scenario`` itself)."""
         return []
+
+    @classmethod
+    def force_org_problems(cls, units: Sequence[ListedUnit], points: int) -> list[Problem]:
+        """This ruleset's own force organisation (``scenario_force_org``) for one army of ``points`` (its total), as
+        (where, message); the part of ``army_problems`` that ``force_org`` adds (the set-up's check box applies
+        it). Default: none."""
+        return []
+
+    @classmethod
+    def force_org_words(cls, points: int) -> str | None:
+        """This ruleset's own force organisation limits at ``points`` in words (the set-up shows them), or None when
+        it has none of its own (``scenario_force_org`` False: the set-up shows AoWFBR's)."""
+        return None
 
     def __init__(self, game: GameHost) -> None:
         # A weak reference: the game holds its ruleset, and a cycle would keep every discarded clone (a searching
@@ -367,6 +384,11 @@ class Ruleset(ABC):
     def redirect_targets(self, unit_id: str) -> list[str]:
         """Units a charger whose target fled may redirect to now."""
         return []
+
+    def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
+        """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``model`` of ``declare_charge`` and
+        ``strike_back``: the AoF:R quick rules' "Takedown"), or None (default: no ruleset picks in melee)."""
+        return None
 
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Valid shooting targets of ``unit_id`` now."""

@@ -57,7 +57,9 @@ from game.ui.trails import CombatTrails
 from game.ui.unit_card import UnitCard
 from game.ui.view_tools import ViewTools, view_below
 from game.ui.window import Scene
+from geometry.formation import hero_index
 from geometry.pose import Point, Pose, bearing_to
+from geometry.shapes import model_polygons
 
 if TYPE_CHECKING:
     from game.engine.game import Game
@@ -781,7 +783,8 @@ class BattleScene(ComputerSide, Scene):
             return
         if d == "action" and uid is not None and pending.unit is not None and s.units[uid].player != pending.player:
             if uid in self.targets_of(pending.unit):
-                self.act(DeclareCharge(player=pending.player, unit=pending.unit, target=uid))
+                self.act(DeclareCharge(player=pending.player, unit=pending.unit, target=uid,
+                                       model=self._hero_clicked(pending.unit, uid, point)))
             else:
                 self.show_banner(self._no_target_text(pending.unit, "declare_charge"), palette.SHAKEN, 6.0)
             return
@@ -854,6 +857,19 @@ class BattleScene(ComputerSide, Scene):
         if d in ("declare_charge", "shoot") and pending is not None and s.units[uid].player == pending.player \
                 and not self.targets_of(uid):
             self.show_banner(self._no_target_text(uid, d), palette.SHAKEN, 6.0)
+
+    def _hero_clicked(self, uid: str, enemy_id: str, point: Point) -> str | None:
+        """The enemy's joined hero when the click ``point`` (inches) is on its base and ``uid`` may pick it in the
+        melee ("Takedown": ``Game.melee_pick``), else None."""
+        hero = self.game.melee_pick(uid, enemy_id)
+        enemy = self.game.state.units[enemy_id]
+        if hero is None or enemy.pose is None:
+            return None
+        index = hero_index(enemy.formation)
+        bases = model_polygons(enemy.pose, enemy.formation)
+        if index is None or index >= len(bases):
+            return None
+        return hero if bases[index].buffer(0.2).contains(ShapelyPoint(point)) else None
 
     def _no_target_text(self, uid: str, decision: str | None) -> str:
         """Why ``uid`` has no target: for each of the nearest enemies the one reason the engine gives (out of

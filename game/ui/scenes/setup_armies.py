@@ -41,6 +41,7 @@ from game.engine.special_rules import RULES, UPGRADES_INFO
 from game.files import imported_armies_dir
 from game.reader import peek_mapping
 from game.setup.army_list import UPGRADE_ORDER, ArmyList, ArmyListError, ListEntry, allowed_copies
+from game.setup.ruleset_offer import force_org_words as force_org_words_of
 from game.setup.ruleset_offer import offer, rules_not_played
 from game.ui.palette import PLAYER_HTML
 from game.ui.scenes.armyforge_review import ImportReview
@@ -252,11 +253,13 @@ class ArmyScene(SetupScene):
         self.points_menu = UIDropDownMenu(sizes, cur, pygame.Rect(10, 208, 150, 32), m, container=panel)
         self.points_menu.set_tooltip(f"{rules.title}: {rules.points_guideline}.")
         fx, fy, extra = (172, 214, 18) if w >= 320 else (10, 248, 48)
+        book = f"{rules.short_title} \"Force Org. (optional)\"" if rules.own_force_org else \
+            "rulebook \"Force Organisation (Optional)\""
         self.force_box = UICheckBox(pygame.Rect(fx, fy, 20, 20), "Force Organisation", m, container=panel,
                                     initial_state=self.state.force_org,
                                     tool_tip_text="Optional limits both players agree on: heroes, copies of a "
-                                                  "unit, unit cost and number of units (rulebook \"Force "
-                                                  "Organisation (Optional)\")." if rules.force_org else
+                                                  f"unit, unit cost and number of units ({book})."
+                                                  if rules.force_org else
                                                   f"{rules.title} has no Force Organisation: "
                                                   f"{rules.points_guideline}.")
         if not rules.force_org:
@@ -372,9 +375,10 @@ class ArmyScene(SetupScene):
                                            default_selection=chosen, object_id=LIST_ID)
             self._build_editor()
         if self.force_text is not None:
+            own = force_org_words_of(self.lst.points_used, self.state.ruleset)   # the ruleset's own limits
             if self.state.force_org:
-                self.force_text.set_text(f"<font color='#c8d0d6'>{html.escape(force_org_words(self.state.points))}"
-                                         "</font>")
+                words = own if own is not None else force_org_words(self.state.points)
+                self.force_text.set_text(f"<font color='#c8d0d6'>{html.escape(words)}</font>")
             elif offer(self.state.ruleset).force_org:
                 self.force_text.set_text("<font color='#9aa4ac'>Optional limits on heroes, copies and unit sizes, "
                                          "if both players agree.</font>")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from game.engine.rulesets import RULESETS
 from game.files import fresh_path, lists_dir, scenarios_dir, slug
 from game.scenario import ArmyFile, Scenario, ScenarioError, load_army
 from game.setup.army_list import (
@@ -36,7 +37,7 @@ from game.setup.army_list import (
     save_list,
     validate,
 )
-from game.setup.ruleset_offer import fit_terrain, list_problems, offer, setup_refusal
+from game.setup.ruleset_offer import fit_terrain, force_org_problems, list_problems, offer, setup_refusal
 from game.setup.scenario_writer import RULESET, write_scenario
 from game.setup.terrain_gen import (
     MAX_GAP,
@@ -343,7 +344,8 @@ class SetupState:
     points: int = GAME_SIZES[0]
     """The agreed game size, both lists' points limit (rulebook "Preparing Your Army")."""
     force_org: bool = False
-    """Both players agreed to use "Force Organisation (Optional)"."""
+    """Both players agreed to use "Force Organisation (Optional)" (AoWFBR's, or the ruleset's own:
+    ``RulesetOffer.own_force_org``, the AoF:R quick rules' "Force Org.")."""
     lists: dict[int, ArmyList] = field(default_factory=dict)
     """Each player's current army list."""
     kept: dict[tuple[int, Path], ArmyList] = field(default_factory=dict)
@@ -407,7 +409,9 @@ class SetupState:
         """What keeps ``player``'s list from being played, in words; [] when it is ready: ``validate`` and what the
         battle's ruleset does not play (``ruleset_offer.list_problems``: the scenario loader's message)."""
         lst = self.army_list(player)
-        return validate(lst, force_org=self.force_org) + list_problems(lst, self.ruleset)
+        own = self.force_org and offer(self.ruleset).own_force_org
+        return validate(lst, force_org=self.force_org and not own) + list_problems(lst, self.ruleset) + \
+            (force_org_problems(lst, self.ruleset) if own else [])
 
     def set_ruleset(self, ruleset_id: str) -> list[str]:
         """Set the battle up under ``ruleset_id``: whatever that ruleset does not play (``ruleset_offer.offer``) is
@@ -419,8 +423,12 @@ class SetupState:
         why = setup_refusal(ruleset_id)
         if why is not None:
             raise ValueError(f"{o.title}: {why}")
+        was_own = self.ruleset in RULESETS and offer(self.ruleset).own_force_org
         self.ruleset = ruleset_id
         notes: list[str] = []
+        if self.force_org and o.force_org and o.own_force_org != was_own:
+            notes.append(f"Force Organisation: {o.short_title}'s own limits" if o.own_force_org else
+                         "Force Organisation: the AoWFBR limits")
         if self.mission not in o.missions:
             self.mission = o.missions[0] if o.missions else "none"
             notes.append(f"mission: {self.mission.replace('_', ' ')}")
@@ -494,9 +502,11 @@ class SetupState:
         lists = [self.army_list(1), self.army_list(2)]
         desc = (f"{self.points} points a side, set up in the window"
                 + (" with Force Organisation" if self.force_org else "") + ".")
+        own = self.force_org and offer(self.ruleset).own_force_org    # the ruleset checks it at load too
         return write_scenario(path, self.battle_name(), TABLE_SIZE, self.terrain, lists, rounds=self.rounds,
                               options=self.options or None, description=desc, mission=self.mission,
-                              deployment=self.deployment, side_missions=self.side_missions, ruleset=self.ruleset)
+                              deployment=self.deployment, side_missions=self.side_missions, ruleset=self.ruleset,
+                              force_org=own)
 
     def battle_path(self) -> Path:
         """A fresh file for a battle started now: ``scenarios/<name>-<date-time>.yaml`` in the user data folder."""

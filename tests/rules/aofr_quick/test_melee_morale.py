@@ -299,3 +299,74 @@ def test_the_sergeants_sixes_deal_an_extra_hit_in_melee():
     assert len(sarge) == 1 and sarge[0].data["modifier"] == 0
     assert next(e for e in events if e.kind == "hits" and e.data["unit"] == "a").data["hits"] == 2
     assert b.models == 8
+
+
+def _takedown_game(dice: list[int]):  # type: ignore[no-untyped-def]
+    """Five champions with a Takedown blade face ten orcs led by a Boss (Defense 4+, Tough(3))."""
+    from tests.rules.builders import join_hero
+    blade = Weapon("Blade", attacks=1, rules=("Takedown",))
+    champions = profile("Champions", weapons=(blade,), size=5)
+    boss = profile("Boss", quality=3, defense=4, weapons=(HAND_WEAPON,), rules=("Hero", "Tough(3)"), size=1)
+    a, b = unit("a", 1, champions, models=5), unit("b", 2, front_y=FRONT_Y + 2)
+    game = quick_game([a, b])
+    join_hero(game.state, "b", boss, "boss-b")
+    return quick_game([a, b], dice=dice), a, b
+
+
+def test_takedown_in_melee_picks_the_joined_hero_as_a_unit_of_one():
+    """"Takedown": "This model may pick any model in the target unit as its individual target, which is resolved as
+    if it was a unit of [1]": the charge names the Boss (``model``); 3 hits of 5, blocked at the Boss's own Defense
+    4+ (not the unit's 5+), and its 3 wounds kill it alone: the ten orcs are untouched."""
+    game, a, b = _takedown_game([6, 6, 6, 1, 1] + [1, 1, 1])
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b", model="boss-b"))
+    block = next(e for e in events if e.kind == "roll" and "Defense" in e.data["purpose"])
+    assert block.data["need"] == 4 and "Boss" in block.data["purpose"]
+    assert not b.hero_alive and b.models == 10 and game.dice.consumed == 8
+    assert activation(game).caused["a"] == 3
+
+
+def test_takedown_without_a_pick_strikes_the_unit_and_a_wrong_pick_is_refused():
+    """"Takedown": "may pick": without ``model`` the blade strikes the unit (its Defense 5+, the Boss last); a pick
+    that is not the hero joined to the target, or by a unit without Takedown, is refused naming the rule, and
+    nothing changes; other rulesets refuse a ``model`` on a charge."""
+    from game.engine.errors import IllegalAction
+    game, a, b = _takedown_game([6, 6, 6, 1, 1] + [1, 1, 1])
+    game.apply(Activate(1, "a"))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(DeclareCharge(1, "a", "b", model="b"))
+    assert refused.value.rule == "Takedown" and game.dice.consumed == 0 and not a.engaged_with
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    block = next(e for e in events if e.kind == "roll" and "Defense" in e.data["purpose"])
+    assert block.data["need"] == 5 and b.hero_alive and b.models == 8
+    plain, c, d = _takedown_game([])
+    c.profile = profile("Plain", weapons=(HAND_WEAPON,), size=5)
+    plain.apply(Activate(1, "a"))
+    with pytest.raises(IllegalAction, match="no Takedown"):
+        plain.apply(DeclareCharge(1, "a", "b", model="boss-b"))
+    from tests.rules.aofr.helpers import aofr_game
+    other = aofr_game([unit("a", 1), unit("b", 2, front_y=FRONT_Y + 2)])
+    other.apply(Activate(1, "a"))
+    with pytest.raises(IllegalAction) as refused:
+        other.apply(DeclareCharge(1, "a", "b", model="b"))
+    assert refused.value.rule == "Takedown" and other.dice.consumed == 0
+
+
+def test_takedown_picks_the_chargers_hero_when_striking_back():
+    """"Takedown" when striking back (``strike_back`` with ``model``): the charged unit's blades pick the hero joined
+    to the charger."""
+    from tests.rules.builders import join_hero
+    blade = Weapon("Blade", attacks=1, rules=("Takedown",))
+    champions = profile("Champions", weapons=(blade,), size=5)
+    boss = profile("Boss", quality=3, defense=4, weapons=(HAND_WEAPON,), rules=("Hero", "Tough(3)"), size=1)
+    a, b = unit("a", 1), unit("b", 2, champions, models=5, front_y=FRONT_Y + 2)
+    game = quick_game([a, b])
+    join_hero(game.state, "a", boss, "boss-a")
+    # the charger: 9 orcs miss, the Boss misses; then the blades: 3 hits, 3 failed blocks at the Boss's 4+
+    game = quick_game([a, b], dice=[1] * 9 + [1] + [6, 6, 6, 1, 1] + [1, 1, 1] + [6] * 5)
+    game.apply(Activate(1, "a"))
+    game.apply(DeclareCharge(1, "a", "b"))
+    assert game.pending is not None and game.pending.decision == "strike_back"
+    events = game.apply(StrikeBack(2, "b", model="boss-a"))
+    block = next(e for e in events if e.kind == "roll" and "Defense" in e.data["purpose"])
+    assert block.data["need"] == 4 and not a.hero_alive and a.models == 10

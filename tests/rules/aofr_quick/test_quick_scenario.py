@@ -37,14 +37,12 @@ QUICK = "Age of Fantasy: Regiments (quick rules) (aofr-quick)"
 
 
 @pytest.mark.parametrize("old,new,where,words", [
-    ("profile: Gyro Skimmer, models: 1}", "profile: Tunnel Rangers, models: 5}", "armies[0].units[4].profile",
-     f"Tunnel Rangers has Ambush, a special rule {QUICK} does not have here"),
     ("profile: Gyro Skimmer, models: 1}", "profile: Bolt Thrower, models: 1}", "armies[0].units[4].profile",
      "Bolt Thrower has Sniper (weapon Great Bolt)"),
     ("profile: Thane of the Hold, models: 1}", "profile: Runesmith, models: 1}", "armies[0].units[3].profile",
      "Runesmith has Caster(2)"),
     ("profile: Soot Archers, models: 20}", "profile: Ash Ghouls, models: 20}", "armies[1].units[4].profile",
-     "Ash Ghouls has Ambush"),
+     f"Ash Ghouls has Poison (weapon Filthy Claws), a special rule {QUICK} does not have here"),
     ("profile: Hold Warriors, models: 20, upgrades: [banner], joined_by: thane}",
      "profile: Hold Warriors, models: 20, per_row: 10, upgrades: [banner], joined_by: thane}",
      "armies[0].units[0].per_row",
