@@ -603,7 +603,20 @@ class AoFR216(Ruleset):
         s = self.state
         return s.pending is None or s.round != round_ or s.pending.decision == "activate"
 
-    def _morale_test(self, unit: Unit, reason: str) -> tuple[bool, list[Event]]:
+    def _lost_melee(self, loser: Unit, mods: list[Modifier]) -> list[Event]:
+        """"Morale": the loser of a melee tests (with ``mods``: the quick rules' "Flanking"); failed, it routs at half
+        strength or less, else it takes the ruleset's morale state (2.16 Wavering, the quick rules' Shaken)."""
+        passed, events = self._morale_test(loser, "lost the melee", mods)
+        if not passed:
+            if at_half_strength(loser):
+                events.append(Event("rout", f"{loser.name} routs", {"unit": loser.id}))
+                self.state.remove(loser, Removal.ROUTED)
+            elif not loser.shaken:
+                loser.shaken = True
+                events.append(Event("shaken", f"{loser.name} is {self.morale_states['shaken']}", {"unit": loser.id}))
+        return events
+
+    def _morale_test(self, unit: Unit, reason: str, mods: list[Modifier] | None = None) -> tuple[bool, list[Event]]:
         """AoF:R 2.16 "Taking Morale Tests": one Quality test; Wavering units fail automatically; "Fearless": +1;
         "Hero": the unit may use its joined hero's Quality (``morale_test_terms``, ``aofr_rules.morale_quality``)."""
         terms = self.morale_test_terms(unit)
@@ -611,7 +624,7 @@ class AoFR216(Ruleset):
             return False, [Event("morale", f"{unit.name} is Wavering and automatically fails its morale test "
                                  f"({reason})", {"unit": unit.id, "passed": False, "automatic": True})]
         quality, taker = aofr_rules.morale_quality(unit)
-        mods = list(terms.modifiers)
+        mods = list(terms.modifiers) + list(mods or [])
         roll = self.dice.one(f"Morale test of {unit.name} ({reason})")
         passed = succeeds(roll, quality, total(mods))
         need = f"Quality {quality}+" + (f" ({taker.name}, Hero)" if taker is not unit.profile else "")
@@ -904,15 +917,7 @@ class AoFR216(Ruleset):
         if charger.on_table and target.on_table and score[charger.id] != score[target.id]:
             loser = target if score[charger.id] > score[target.id] else charger
         if loser is not None:
-            passed, evs = self._morale_test(loser, "lost the melee")
-            events += evs
-            if not passed:
-                if at_half_strength(loser):
-                    events.append(Event("rout", f"{loser.name} routs", {"unit": loser.id}))
-                    s.remove(loser, Removal.ROUTED)
-                elif not loser.shaken:
-                    loser.shaken = True
-                    events.append(Event("shaken", f"{loser.name} is Wavering", {"unit": loser.id}))
+            events += self._lost_melee(loser, [])
         if charger.on_table and target.on_table:
             return events + self._back_off(charger, target) + self._end_activation()
         for u in (charger, target):

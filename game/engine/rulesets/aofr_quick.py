@@ -33,7 +33,7 @@ from typing import ClassVar
 from game.engine import charge as charging
 from game.engine.actions import Activate, DeclareCharge, Done, Move, StrikeBack
 from game.engine.attacks import Modifier, roll_to_hit
-from game.engine.casualties import apply_wounds, at_half_strength, dangerous_terrain_test
+from game.engine.casualties import apply_wounds, dangerous_terrain_test
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.melee import counter_models, has_counter, impact_dice
@@ -65,7 +65,7 @@ from game.engine.special_rules import (
     use_limited,
     weapon_value,
 )
-from game.engine.state import GameState, MoveAction, Pending, Removal, Unit
+from game.engine.state import GameState, MoveAction, Pending, Unit
 from geometry.arcs import Arc
 from geometry.formation import hero_index
 from geometry.motion import MoveCheck
@@ -547,15 +547,7 @@ class AoFRQuick(AoFR216):
             loser = target if score[charger.id] > score[target.id] else charger
         if loser is not None:
             flank = [Modifier("Flanking", q.flanked)] if loser is target and q.flanked else []
-            passed, evs = self._morale_test(loser, "lost the melee", flank)
-            events += evs
-            if not passed:
-                if at_half_strength(loser):
-                    events.append(Event("rout", f"{loser.name} routs", {"unit": loser.id}))
-                    s.remove(loser, Removal.ROUTED)
-                elif not loser.shaken:
-                    loser.shaken = True
-                    events.append(Event("shaken", f"{loser.name} is Shaken", {"unit": loser.id}))
+            events += self._lost_melee(loser, flank)
         for uid in [charger.id] + [u for u in q.struck if u == target.id]:
             if uid not in a.fatigued:
                 a.fatigued.append(uid)
