@@ -25,6 +25,7 @@ Only public state is read (no dice, no hidden choices: the search evaluates a se
 
 from __future__ import annotations
 
+from game.engine import objectives
 from game.engine.game import Game
 from game.engine.random_charge import charge_allowance
 from game.engine.state import Unit
@@ -48,7 +49,13 @@ SHOOT_READY = 0.12
 APPROACH = 2.0
 """Points per inch (scaled by worth / 100) a unit without ranged weapons loses for its distance to the enemy."""
 OBJECTIVE_PULL = 40.0
-"""Points an objective marker is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
+"""Points an objective marker worth 100 is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
+SEIZING = 0.6
+"""Share of a marker's worth counted for the side that would seize it (alone within 3") at the end of the round."""
+MARKER = 250.0
+"""Points one objective marker is worth where the markers alone win the game (AoF:R 2.16 "The Mission")."""
+WIN = 2000.0
+"""Points a won game is worth on top of its margin (the result is what a player plays for)."""
 
 
 def worth(unit: Unit) -> float:
@@ -78,14 +85,23 @@ def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
 
+def score_worth(game: Game) -> float:
+    """Points one unit of ``Game.victory_points`` is worth: 1 where victory points are points (AoWFBR: units
+    destroyed score their cost), ``MARKER`` where they count objective markers only (``Ruleset.units_score`` False:
+    AoF:R 2.16 "The Mission")."""
+    return 1.0 if game.ruleset.units_score else MARKER
+
+
 def evaluate(game: Game, seat: int, next_to_act: int) -> float:
     """The position for ``seat`` (points, positive = good), ``next_to_act`` being the player whose turn comes
     next (their threats count fully). See the module docstring for the terms."""
     s = game.state
     vp = game.victory_points()
-    score = float(vp[seat] - vp[3 - seat])
+    per_vp = score_worth(game)
+    score = float(vp[seat] - vp[3 - seat]) * per_vp
     if s.game_over:
-        return score * 10.0     # the result: only the Victory Points count now (x10 so that it outweighs any guess)
+        # the result: only the Victory Points count now (x10 so that it outweighs any guess), and a win most
+        return score * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat] else 0.0)
     scene = s.scene
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
     reach = {u.id: charge_reach(game, u) for u in on}
@@ -128,12 +144,23 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             # only its own side's units (the other side keeping away is no gain); a lone hero stays back
             score -= APPROACH * (w / 100.0) * min(nearest, 36.0)
     if s.mission is not None:
+        # a marker held counts in the VP already; one that would change hands at the end of the round (a side
+        # alone within 3") counts a share of it, and the nearer side pulls
+        marker = 100.0 if per_vp == 1.0 else per_vp
         for o in s.objectives:
             if o.destroyed or o.carried_by is not None:
                 continue
-            mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing]
-            theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing]
+            near = objectives.contesting(s, o)
+            holder = (1 if near[1] else 2) if bool(near[1]) != bool(near[2]) else (None if near[1] else o.controller)
+            if holder != o.controller:
+                gain = (1.0 if holder == seat else -1.0 if holder is not None else 0.0) - \
+                    (1.0 if o.controller == seat else -1.0 if o.controller is not None else 0.0)
+                score += SEIZING * marker * gain
+            mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing
+                    and not u.shaken]
+            theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing
+                      and not u.shaken]
             d_me = min(mine, default=48.0)
             d_them = min(theirs, default=48.0)
-            score += OBJECTIVE_PULL * max(-12.0, min(12.0, d_them - d_me)) / 12.0
+            score += OBJECTIVE_PULL * (marker / 100.0) * max(-12.0, min(12.0, d_them - d_me)) / 12.0
     return score

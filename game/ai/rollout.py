@@ -17,6 +17,7 @@ from __future__ import annotations
 from game.engine import magic
 from game.engine.actions import (
     Action,
+    Activate,
     ChargeReaction,
     DeclareCharge,
     Done,
@@ -25,6 +26,7 @@ from game.engine.actions import (
     Redirect,
     RollCharge,
     Shoot,
+    StrikeBack,
 )
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
@@ -42,6 +44,9 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Ac
     assert p is not None
     player = p.player
     d = p.decision
+    listed = game.ruleset.decision_options()
+    if listed is not None:
+        return listed_policy(game, listed, charge)
     if d == "charge_reaction":
         assert p.unit is not None
         return ChargeReaction(player, p.unit, "stand_and_shoot" if "stand_and_shoot" in p.options else "hold")
@@ -71,6 +76,38 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Ac
         if shot is not None:
             return shot
     return Done(player)
+
+
+def listed_policy(game: Game, listed: list[Action], charge: bool = False) -> Action:
+    """The fixed policy for a decision whose answers the ruleset lists (``Ruleset.decision_options``: AoF:R 2.16's
+    activations): activate the unit nearest the enemy; charge its nearest target when ``charge`` (else stay idle:
+    the policy never moves); shoot the nearest target; strike back; else the first answer listed."""
+    scene = game.state.scene
+
+    def gap(uid: str, target: str) -> float:
+        return scene.distance(uid, target)
+
+    acts = [a for a in listed if isinstance(a, Activate)]
+    if acts:
+        s = game.state
+
+        def nearest(a: Activate) -> float:
+            unit = s.units[a.unit]
+            return min((gap(a.unit, e.id) for e in s.enemies_of(unit.player) if e.pose is not None and
+                        unit.pose is not None), default=1e9)
+
+        return min(acts, key=lambda a: (nearest(a), a.unit))
+    charges = [a for a in listed if isinstance(a, DeclareCharge)]
+    if charge and charges:
+        return min(charges, key=lambda a: (gap(a.unit, a.target), a.target))
+    shots = [a for a in listed if isinstance(a, Shoot)]
+    if shots:
+        return min(shots, key=lambda a: (gap(a.unit, a.target), a.target))
+    strike = [a for a in listed if isinstance(a, StrikeBack)]
+    if strike:
+        return strike[0]
+    done = [a for a in listed if isinstance(a, Done)]
+    return done[0] if done else listed[0]
 
 
 def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot | None:

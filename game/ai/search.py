@@ -33,6 +33,7 @@ from game.autoplay import RandomPlayer, point_shot
 from game.engine import magic
 from game.engine.actions import (
     Action,
+    Activate,
     AllocateTokens,
     ChargeReaction,
     ChooseDeployment,
@@ -137,25 +138,46 @@ class SearchPlayer:
             return Done(me)
         if len(candidates) == 1:
             return candidates[0]
-        p = view.pending
-        assert p is not None
+        seeds = [self.rng.getrandbits(48) for _ in range(self.budget.samples)]
+        return self._best(view, candidates, me, seeds, depth)[0]
+
+    def _seeds(self, game: Game, seeds: list[int], depth: int) -> list[int]:
+        """The dice samples a decision of ``game`` is judged over: one when scored at once (depth 0), the move
+        budget's for a move, all of ``seeds`` otherwise."""
+        p = game.pending
         if depth == 0:
-            samples = 1
-        elif p.decision == "move":
-            samples = self.budget.move_samples
-        else:
-            samples = self.budget.samples
-        seeds = [self.rng.getrandbits(48) for _ in range(samples)]
+            return seeds[:1]
+        if p is not None and p.decision == "move":
+            return seeds[: self.budget.move_samples]
+        return seeds
+
+    def _best(self, view: Game, candidates: list[Action], me: int, seeds: list[int],
+              depth: int) -> tuple[Action, float]:
+        """The best of ``candidates`` (the earliest on a tie) and its value."""
+        use = self._seeds(view, seeds, depth)
         best: Action = candidates[0]
         best_value = -math.inf
         for action in candidates:
-            value = self._judge(view, action, me, seeds, depth)
+            value = self._judge(view, action, me, use, depth)
             if value is not None and value > best_value:
                 best, best_value = action, value
-        return best
+        return best, best_value
 
     def _judge(self, view: Game, action: Action, me: int, seeds: list[int], depth: int) -> float | None:
-        """Mean evaluation of ``action`` over the sampled dice, or None if the engine refuses it."""
+        """Mean evaluation of ``action`` over the sampled dice, or None if the engine refuses it. Activating a
+        unit (``Activate``, no dice) is worth the best of that unit's answers to the decision it leads to."""
+        if isinstance(action, Activate):
+            twin = view.clone()
+            try:
+                twin.apply(action)
+            except IllegalAction:
+                return None
+            if twin.pending is None or twin.pending.player != me:
+                return evaluate(twin, me, twin.state.active_player)
+            nested, nested_depth = self._candidates(twin, me)
+            if not nested:
+                return evaluate(twin, me, twin.state.active_player)
+            return self._best(twin, nested, me, seeds, nested_depth)[1]
         total = 0.0
         for seed in seeds:
             twin = view.clone()
@@ -182,6 +204,9 @@ class SearchPlayer:
         s = game.state
         b = self.budget
         d = p.decision
+        listed = game.ruleset.decision_options()
+        if listed is not None:
+            return self._listed(game, me, listed)
         out: list[Action] = []
         if d == "declare_charge":
             out.append(Done(me))
@@ -252,6 +277,49 @@ class SearchPlayer:
         if d == "allocate_tokens":
             return [_split(game, me)], 0
         return [Done(me)], 0
+
+    def _listed(self, game: Game, me: int, listed: list[Action]) -> tuple[list[Action], int]:
+        """Candidates of a decision whose discrete answers the ruleset lists (``Ruleset.decision_options``: AoF:R
+        2.16's activations): units to activate (nearest the enemy first), charges and shots (nearest targets first),
+        striking back or not, plus the purposeful moves (``game.ai.candidates``) of a unit that may move and a
+        pivot to face the nearest enemy where the rules take one (a consolidation, a Wavering unit's idle
+        activation), each kept only if the engine accepts it."""
+        s = game.state
+        b = self.budget
+        p = game.pending
+        assert p is not None
+        scene = s.scene
+
+        def gap(uid: str, target: str) -> tuple[float, str]:
+            return (scene.distance(uid, target), target)
+
+        acts = [a for a in listed if isinstance(a, Activate)]
+        if acts:
+            acts.sort(key=lambda a: (_nearest_enemy(game, a.unit), a.unit))
+            return list(acts[: b.candidates]), b.depth
+        out: list[Action] = [a for a in listed if isinstance(a, Done)]
+        charges = sorted((a for a in listed if isinstance(a, DeclareCharge)), key=lambda a: gap(a.unit, a.target))
+        shots = sorted((a for a in listed if isinstance(a, Shoot)), key=lambda a: gap(a.unit, a.target))
+        out += charges[: b.per_unit] + shots[: max(b.per_unit, 2)]
+        out += [a for a in listed if not isinstance(a, (Done, DeclareCharge, Shoot))]
+        depth = b.depth
+        for uid in game.units_to_move(me):
+            unit = s.units[uid]
+            if unit.pose is not None:
+                moves = move_candidates(game, unit, b.moves)
+                out += moves[1:] if any(isinstance(a, Done) for a in out) else moves   # Done is the idle hold
+                if not charges:
+                    depth = b.move_depth       # a move's outcome: scored as moves are (no dice before shooting)
+            break
+        if p.unit is not None and all(isinstance(a, Done) for a in out):
+            unit = s.units[p.unit]
+            face = _facing_nearest(game, unit)
+            if face is not None:
+                for pivot in (Consolidate(me, unit.id, (face,)), RallyPivot(me, unit.id, face.facing)):
+                    if game.ruleset.check(pivot) is None:
+                        out.append(pivot)
+                        break
+        return out, depth
 
     def _shots(self, game: Game, me: int) -> list[Action]:
         """Shots of the first unit that may still shoot, at its nearest few targets; Done when none may."""
@@ -325,6 +393,16 @@ def _facing_nearest(game: Game, unit: Unit) -> Pose | None:
     turn = bearing_difference(unit.pose.facing, bearing_to(unit.pose.xy, near.pose.xy))
     # the centre stays exactly where it is (a rounded centre would be a move as well as a pivot)
     return None if abs(turn) < 2.0 else Pose(unit.pose.x, unit.pose.y, round(unit.pose.turned(turn).facing, 3))
+
+
+def _nearest_enemy(game: Game, uid: str) -> float:
+    """Inches from unit ``uid`` to the nearest enemy unit on the table (a large number when none is)."""
+    s = game.state
+    unit = s.units[uid]
+    if unit.pose is None:
+        return 1e9
+    gaps = [s.scene.distance(uid, e.id) for e in s.enemies_of(unit.player) if e.pose is not None]
+    return min(gaps, default=1e9)
 
 
 def _split(game: Game, me: int) -> Action:

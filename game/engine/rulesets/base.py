@@ -234,6 +234,14 @@ class Ruleset(ABC):
         """Units of ``player`` with a shooting target now, or that may fire at a target point."""
         return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id) or self.point_shooter(u.id)]
 
+    def decision_options(self) -> list[Action] | None:
+        """The discrete answers the rules offer to the pending decision (a unit to activate, a charge target, a
+        shooting target, striking back, staying idle...), each a candidate the engine's ``check`` still judges; or
+        None when this ruleset does not list them (a player then answers by the decision's name: AoWFBR 1.4's
+        decisions, docs/formats.md). Answers that are a pose (moves, pivots, consolidation paths) are never listed:
+        ``units_to_move``, ``check_move``, ``check_rally_pivot`` and ``check`` judge those. Default: None."""
+        return None
+
     def move_info(self, action: Move) -> MoveCheck | None:
         """The geometry of a legal proposed move, or None (default: not known to this ruleset)."""
         return None
