@@ -300,7 +300,8 @@ class SearchPlayer:
         out: list[Action] = [a for a in listed if isinstance(a, Done)]
         charges = sorted((a for a in listed if isinstance(a, DeclareCharge)), key=lambda a: gap(a.unit, a.target))
         shots = sorted((a for a in listed if isinstance(a, Shoot)), key=lambda a: gap(a.unit, a.target))
-        out += charges[: b.per_unit] + shots[: max(b.per_unit, 2)]
+        out += charges[: b.per_unit]
+        out += shots[: max(b.per_unit, 2)]
         out += [a for a in listed if not isinstance(a, (Done, DeclareCharge, Shoot))]
         depth = b.depth
         for uid in game.units_to_move(me):
