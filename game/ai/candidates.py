@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from game.ai.evaluate import charge_reach, worth
+from game.ai.evaluate import charge_reach, charge_value, worth
 from game.engine.actions import Move, rounded_pose
 from game.engine.game import Game
 from game.engine.state import Unit
@@ -86,7 +86,8 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
     scene = s.scene
     gaps = {e.id: scene.distance(unit.id, e.id) for e in enemies}
     nearest = min(enemies, key=lambda e: (gaps[e.id], e.id))
-    prey = max(enemies, key=lambda e: (worth(e) / (gaps[e.id] + 6.0), e.id))
+    # the enemy it would most like to charge: the best expected charge (worth when none is good) over distance
+    prey = max(enemies, key=lambda e: (max(charge_value(unit, e), 0.1 * worth(e)) / (gaps[e.id] + 6.0), e.id))
     for idea in _ideas(game, unit, nearest, prey, gaps):
         if len(out) >= limit:
             break
@@ -116,6 +117,11 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
         yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, short)])
         if short > ADVANCE:
             yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, short)])
+    # toward the prey but outside every enemy's charge reach (moving toward one brings it no nearer the others
+    # than toward it, so the least room left is a safe bound)
+    room = min(gaps[e.id] - charge_reach(game, e) - STAY_OUT for e in s.enemies_of(unit.player) if e.id in gaps)
+    if room > 0.5 and room < gap - stay_out - 0.5:
+        yield _first_legal(game, unit, "advance" if room <= ADVANCE else "rush", to_prey, [min(RUSH, room)])
     close = max(gap - 1.2, 0.0)
     yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, close)])
     if not shooter and close > ADVANCE:
