@@ -23,7 +23,8 @@ import math
 from collections.abc import Iterator
 
 from game.ai.evaluate import charge_reach, charge_value, worth
-from game.engine.actions import Move, rounded_pose
+from game.engine import magic
+from game.engine.actions import CastSpell, Move, rounded_pose
 from game.engine.game import Game
 from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
@@ -171,3 +172,42 @@ def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:
         if best is None or d < best[0]:
             best = (d, c)
     return None if best is None else best[1]
+
+
+def cast_candidates(game: Game, player: int, limit: int) -> list[CastSpell]:
+    """Up to ``limit`` casts ``player`` may try now (``magic.cast_options``, each the engine's ``check_magic``
+    accepts), the most purposeful target of each (caster, spell) first, then the second of each, and so on: a
+    spell on a friend is aimed at one about to fight (Shaken first for a rally, wounded first for a heal), a spell
+    on an enemy at one nearest to ``player``'s units (engaged ones first); self and point spells as listed."""
+    s = game.state
+    scene = s.scene
+    spells = magic.spells_of(s, player)
+    mine = [u for u in s.units_of(player) if u.on_table and u.pose is not None]
+    theirs = [u for u in s.enemies_of(player) if u.on_table and u.pose is not None]
+
+    def nearest(uid: str, others: list[Unit]) -> float:
+        return min((scene.distance(uid, o.id) for o in others if o.id != uid), default=99.0)
+
+    def rank(c: CastSpell) -> tuple[float, str]:
+        t = s.units.get(c.target) if c.target is not None else None
+        if t is None or not t.on_table:
+            return (0.0, "")
+        if t.player == player:
+            spell = spells.get(c.spell)
+            first = -100.0 if (spell is not None and ((spell.rally and t.shaken) or
+                                                      (spell.heal and t.models < t.starting_models))) else 0.0
+            return (first + (-50.0 if t.engaged_with else 0.0) + nearest(t.id, theirs), t.id)
+        return ((-50.0 if t.engaged_with else 0.0) + nearest(t.id, mine), t.id)
+
+    groups: dict[tuple[str, str], list[CastSpell]] = {}
+    for c in magic.cast_options(s, player):
+        groups.setdefault((c.unit, c.spell), []).append(c)
+    ranked = [sorted(g, key=rank) for g in groups.values()]
+    out: list[CastSpell] = []
+    depth = 0
+    while len(out) < limit and any(depth < len(g) for g in ranked):
+        for g in ranked:
+            if depth < len(g) and len(out) < limit and game.check_magic(g[depth]) is None:
+                out.append(g[depth])
+        depth += 1
+    return out

@@ -25,7 +25,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from game.ai.candidates import move_candidates
+from game.ai.candidates import cast_candidates, move_candidates
 from game.ai.evaluate import evaluate
 from game.ai.rollout import play_through_next_turn, play_to_turn_end
 from game.ai.view import seat_view
@@ -90,6 +90,9 @@ LEVELS: dict[str, Budget] = {
 }
 """The levels by player name (``game.players``): the same search, different budgets."""
 
+FIRST_ROUND = 2
+"""Dice samples every candidate is judged on before the worse half is dropped (``SearchPlayer._best``)."""
+
 DEPLOY_TRIES = 24
 """Legal placements sampled per unit deployed; the most forward one, away from friends' flanks, is kept."""
 
@@ -153,15 +156,35 @@ class SearchPlayer:
 
     def _best(self, view: Game, candidates: list[Action], me: int, seeds: list[int],
               depth: int) -> tuple[Action, float]:
-        """The best of ``candidates`` (the earliest on a tie) and its value."""
+        """The best of ``candidates`` (the earliest on a tie) and its value. With several dice samples and more
+        than two candidates, a first round judges every candidate on the first ``FIRST_ROUND`` samples and only
+        the better half (at least two) is judged on the rest (successive halving: the samples go where the choice
+        is close)."""
         use = self._seeds(view, seeds, depth)
-        best: Action = candidates[0]
-        best_value = -math.inf
-        for action in candidates:
-            value = self._judge(view, action, me, use, depth)
-            if value is not None and value > best_value:
-                best, best_value = action, value
-        return best, best_value
+        n = len(candidates)
+        totals = [0.0] * n
+        counts = [0] * n
+        live = list(range(n))
+        start = 0
+        step = FIRST_ROUND if len(use) > FIRST_ROUND + 1 and n > 2 else len(use)
+        while live and start < len(use):
+            batch = use[start:start + step]
+            for i in list(live):
+                value = self._judge(view, candidates[i], me, batch, depth)
+                if value is None:
+                    live.remove(i)
+                    continue
+                totals[i] += value * len(batch)
+                counts[i] += len(batch)
+            start += len(batch)
+            step = len(use) - start
+            if start < len(use) and len(live) > 2:
+                ranked = sorted(live, key=lambda i: (-totals[i] / counts[i], i))
+                live = sorted(ranked[: max(2, (len(live) + 1) // 2)])
+        if not live:
+            return candidates[0], -math.inf
+        best = max(live, key=lambda i: (totals[i] / counts[i], -i))
+        return candidates[best], totals[best] / counts[best]
 
     def _judge(self, view: Game, action: Action, me: int, seeds: list[int], depth: int) -> float | None:
         """Mean evaluation of ``action`` over the sampled dice, or None if the engine refuses it. Activating a
@@ -263,8 +286,7 @@ class SearchPlayer:
                         return [Done(me), pivot], 0
             return [Done(me)], 0
         if d == "strategy":
-            casts: list[Action] = [c for c in magic.cast_options(s, me) if game.check_magic(c) is None]
-            return [Done(me)] + casts[: b.candidates], b.depth
+            return [Done(me), *cast_candidates(game, me, b.candidates)], b.depth
         if d == "dispel":
             assert p.unit is not None
             out = [Dispel(me)]
