@@ -74,11 +74,22 @@ def main() -> None:
                     p1, p2 = (a, b) if mine == 1 else (b, a)
                     games.append(((a, b), path, mine, (path, p1, p2, args.seed + i)))
     t0 = time.perf_counter()
+    results: list[tuple[int | None, float]] = []
+
+    def note(done: tuple[int | None, float]) -> None:
+        results.append(done)
+        (path, p1, p2, seed) = games[len(results) - 1][3]
+        print(f"  game {len(results)}/{len(games)}: {path.name} {p1} vs {p2} seed {seed}: "
+              f"{'draw' if done[0] is None else f'seat {done[0]} won'} ({done[1]:.0f} s)", file=sys.stderr,
+              flush=True)
+
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(_job, [g[3] for g in games]))
+            for done in pool.map(_job, [g[3] for g in games]):
+                note(done)
     else:
-        results = [_job(g[3]) for g in games]
+        for g in games:
+            note(_job(g[3]))
     per: dict[tuple[tuple[str, str], Path], list[float]] = {}
     for (pair, path, mine, _), (won, dt) in zip(games, results, strict=True):
         row = per.setdefault((pair, path), [0, 0, 0, 0.0])
@@ -88,10 +99,10 @@ def main() -> None:
     for ((a, b), path), (w, l_, d, dt) in per.items():
         print(f"{path.name}: {a} vs {b}: won {w:.0f}, lost {l_:.0f}, drawn {d:.0f} ({w + l_ + d:.0f} games, "
               f"{dt:.0f} s of play)", flush=True)
-        row = table.setdefault((a, b), [0, 0, 0])
-        row[0] += int(w)
-        row[1] += int(l_)
-        row[2] += int(d)
+        tally = table.setdefault((a, b), [0, 0, 0])
+        tally[0] += int(w)
+        tally[1] += int(l_)
+        tally[2] += int(d)
     print(f"\n{len(games)} games in {time.perf_counter() - t0:.0f} s with {args.jobs} job(s)\n")
     print("| pairing | games | won | lost | drawn | win rate | 95% interval |")
     print("|---|---|---|---|---|---|---|")

@@ -19,14 +19,15 @@ candidate; ``game.ai.search`` does.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 
 from game.ai.evaluate import charge_reach, charge_value, worth
-from game.engine import magic
+from game.engine import magic, objectives
 from game.engine.actions import CastSpell, Move, rounded_pose
 from game.engine.game import Game
-from game.engine.state import Unit
+from game.engine.state import Objective, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
 ADVANCE = 6.0
@@ -89,7 +90,13 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
     nearest = min(enemies, key=lambda e: (gaps[e.id], e.id))
     # the enemy it would most like to charge: the best expected charge (worth when none is good) over distance
     prey = max(enemies, key=lambda e: (max(charge_value(unit, e), 0.1 * worth(e)) / (gaps[e.id] + 6.0), e.id))
-    for idea in _ideas(game, unit, nearest, prey, gaps):
+    # where only the markers score (AoF:R 2.16), going for them comes first
+    ideas = _ideas(game, unit, nearest, prey, gaps)
+    if game.ruleset.units_score:
+        ideas = itertools.chain(ideas, _objective_ideas(game, unit))
+    else:
+        ideas = itertools.chain(_objective_ideas(game, unit), ideas)
+    for idea in ideas:
         if len(out) >= limit:
             break
         add(idea)
@@ -127,16 +134,6 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
     yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, close)])
     if not shooter and close > ADVANCE:
         yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, close)])
-    if s.mission is not None:
-        marks = [o for o in s.objectives if not o.destroyed and o.carried_by is None]
-        if marks:
-            o = min(marks, key=lambda o: (start.x - o.x) ** 2 + (start.y - o.y) ** 2)
-            d = math.hypot(start.x - o.x, start.y - o.y)
-            if d > 1.0:
-                b = bearing_to(start.xy, (o.x, o.y))
-                yield _first_legal(game, unit, "advance", b, [min(ADVANCE, d)])
-                if d > ADVANCE:
-                    yield _first_legal(game, unit, "rush", b, [min(RUSH, d)])
     cover = _nearest_cover(game, start)
     if cover is not None:
         d = math.hypot(cover[0] - start.x, cover[1] - start.y)
@@ -157,6 +154,32 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
     if nearest.id != prey.id and gaps[nearest.id] > 1.5:
         yield _first_legal(game, unit, "advance", bearing_to(start.xy, nearest.pose.xy),
                            [min(ADVANCE, gaps[nearest.id] - 1.2)])
+
+
+def _objective_ideas(game: Game, unit: Unit) -> Iterator[Move | None]:
+    """Toward the nearest objective marker ``unit``'s side does not hold alone (else the nearest): an Advance, or a
+    Rush when it is farther (rulebook "Missions"; AoF:R 2.16 "The Mission")."""
+    s = game.state
+    assert unit.pose is not None
+    start = unit.pose
+    if s.mission is None:
+        return
+    marks = [o for o in s.objectives if not o.destroyed and o.carried_by is None]
+    if not marks:
+        return
+
+    def key(o: Objective) -> tuple[bool, float]:
+        near = objectives.contesting(s, o)
+        mine = o.controller == unit.player and not near[3 - unit.player]
+        return (mine, (start.x - o.x) ** 2 + (start.y - o.y) ** 2)
+
+    o = min(marks, key=key)
+    d = math.hypot(start.x - o.x, start.y - o.y)
+    if d > 1.0:
+        b = bearing_to(start.xy, (o.x, o.y))
+        yield _first_legal(game, unit, "advance", b, [min(ADVANCE, d)])
+        if d > ADVANCE:
+            yield _first_legal(game, unit, "rush", b, [min(RUSH, d)])
 
 
 def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:
