@@ -141,8 +141,8 @@ def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot
 
 def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = False) -> bool:
     """Play ``game`` (a clone rolling the AI's own dice) with ``policy`` until the turn is over (see the module
-    docstring); ``charge``: the other side charges what it expects to beat. An action the engine refuses ends the rollout where it
-    stands. Returns whether the turn is over (or the game)."""
+    docstring); ``charge``: the side playing charges what it expects to beat. An action the engine refuses ends the
+    rollout where it stands. Returns whether the turn is over (or the game)."""
     s = game.state
     start = (s.round, s.active_player)
     idle: set[str] = set()
