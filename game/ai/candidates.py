@@ -38,6 +38,8 @@ STAY_OUT = 0.6
 """Inches beyond an enemy's charge reach to keep, to stay out of it."""
 SHORTER = (1.0, 0.75, 0.5, 0.25)
 """Fractions of a wanted distance tried in turn when the engine refuses the longer."""
+DETOURS = (0.0, 30.0, -30.0, 60.0, -60.0)
+"""Degrees a move is turned aside when the engine refuses the straight one (impassable terrain in the way)."""
 
 
 def _path(start: Pose, bearing: float, dist: float, turn_limit: float = 90.0) -> tuple[Pose, ...]:
@@ -52,19 +54,25 @@ def _path(start: Pose, bearing: float, dist: float, turn_limit: float = 90.0) ->
 
 
 def _first_legal(game: Game, unit: Unit, kind: str, bearing: float, dists: list[float]) -> Move | None:
-    """The first of the moves toward ``bearing`` over ``dists`` (each tried at ``SHORTER`` fractions) the engine
-    accepts."""
+    """The first of the moves toward ``bearing`` over ``dists`` the engine accepts, each tried at ``SHORTER``
+    fractions and turned aside by ``DETOURS`` (around impassable terrain, a friend in the way), the most progress
+    toward ``bearing`` first."""
     assert unit.pose is not None
-    tried: set[float] = set()
+    tries: list[tuple[float, float, float]] = []
     for want in dists:
         for f in SHORTER:
-            d = round(want * f, 2)
-            if d < 0.3 or d in tried:
-                continue
-            tried.add(d)
-            move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing, d))
-            if game.check_move(move) is None:
-                return move
+            for off in DETOURS:
+                d = round(want * f, 2)
+                if d >= 0.3:
+                    tries.append((-d * math.cos(math.radians(off)), d, off))
+    tried: set[tuple[float, float]] = set()
+    for _, d, off in sorted(tries):
+        if (d, off) in tried:
+            continue
+        tried.add((d, off))
+        move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, d))
+        if game.check_move(move) is None:
+            return move
     return None
 
 

@@ -84,9 +84,9 @@ class Budget:
 
 
 LEVELS: dict[str, Budget] = {
-    "ai-easy": Budget(candidates=4, samples=3, moves=3, move_depth=0, move_samples=1, depth=1, per_unit=1),
-    "ai": Budget(candidates=6, samples=6, moves=7, move_depth=0, move_samples=1, depth=2, per_unit=2),
-    "ai-hard": Budget(candidates=10, samples=10, moves=9, move_depth=2, move_samples=2, depth=2, per_unit=3),
+    "ai-easy": Budget(candidates=3, samples=2, moves=4, move_depth=0, move_samples=1, depth=1, per_unit=1),
+    "ai": Budget(candidates=5, samples=4, moves=7, move_depth=0, move_samples=1, depth=1, per_unit=2),
+    "ai-hard": Budget(candidates=8, samples=8, moves=10, move_depth=0, move_samples=1, depth=2, per_unit=3),
 }
 """The levels by player name (``game.players``): the same search, different budgets."""
 
