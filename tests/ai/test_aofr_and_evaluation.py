@@ -10,7 +10,7 @@ from game.ai import SearchPlayer
 from game.ai.candidates import move_candidates
 from game.ai.evaluate import charge_value
 from game.ai.view import seat_view
-from game.autoplay import RandomPlayer
+from game.autoplay import Player, RandomPlayer
 from game.engine.actions import Activate, DeclareCharge, Done, Move, Shoot
 from game.engine.dice import Dice
 from game.engine.game import Game
@@ -75,7 +75,7 @@ def test_a_whole_aofr_game_never_falls_back_to_the_random_player(monkeypatch) ->
         return real(self, g)
 
     monkeypatch.setattr(RandomPlayer, "choose", spy)
-    seats = {1: SearchPlayer(2), 2: SimplePlayer(3)}
+    seats: dict[int, Player] = {1: SearchPlayer(2), 2: SimplePlayer(3)}
     while game.pending is not None:
         action = seats[game.pending.player].choose(game)
         game.apply(action)
@@ -99,7 +99,9 @@ def test_a_move_blocked_by_impassable_terrain_goes_around() -> None:
     wall = forest(36.0, FRONT_Y + 2.5, 14.0, 2.0, traits=("impassable",))
     game = aofr_game([unit("orcs", 1, x=36), unit("b1", 2, front_y=FRONT_Y + 30, x=36)], terrain=[wall])
     game.apply(Activate(1, "orcs"))
-    straight = Move(1, "orcs", "advance", (Pose(36.0, game.state.units["orcs"].pose.y + 4.0, 0.0),))
+    start = game.state.units["orcs"].pose
+    assert start is not None
+    straight = Move(1, "orcs", "advance", (Pose(36.0, start.y + 4.0, 0.0),))
     assert game.check_move(straight) is not None          # the straight advance is refused
     moves = move_candidates(game, game.state.units["orcs"], 7)
     assert any(m.action in ("advance", "rush") for m in moves)
