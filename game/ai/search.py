@@ -4,13 +4,17 @@ For the pending decision (``Game.pending``) the player:
 
 1. makes a seat view of the game (``game.ai.view.seat_view``): a clone holding only what its seat may see, whose
    dice are its own, drawn from its seeded ``random.Random`` (never the game's dice object or stream);
-2. lists candidate actions (``game.ai.candidates`` for moves; the engine's own options for charges, targets,
-   reactions, redirects, pursuit, follow-up, pivots, casts and dispels), legal by the engine's validators;
-3. judges each candidate: ``samples`` clones of the view, each rolling dice seeded from the same per-decision seeds
-   (common random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy
-   of ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
-   charge whatever they can (moves at depth 0 are scored right after they are made), then
-   ``game.ai.evaluate.evaluate``; the mean is the candidate's value;
+2. lists candidate actions (``game.ai.candidates`` for moves and spell casts; the engine's own options for charges,
+   targets, reactions, redirects, pursuit, follow-up, pivots and dispels; where the ruleset lists a decision's
+   discrete answers, ``Ruleset.decision_options``, those: AoF:R 2.16's activations), legal by the engine's
+   validators;
+3. judges each candidate: clones of the view, each rolling dice seeded from the same per-decision seeds (common
+   random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy of
+   ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
+   charge what they expect to beat (moves at depth 0 are scored right after they are made), then
+   ``game.ai.evaluate.evaluate``; the mean is the candidate's value. Every candidate is first judged on
+   ``FIRST_ROUND`` samples and only the better half on the rest (successive halving). Activating a unit is worth
+   the best answer of that unit to the decision it leads to (its charge, move or idle);
 4. returns the best (the earliest on a tie, so "do nothing" wins ties where it is listed first).
 
 A decision with one candidate is answered without search. Set-up decisions (deployment, roll-off choices, Scout,
