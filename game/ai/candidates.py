@@ -38,6 +38,8 @@ STAY_OUT = 0.6
 """Inches beyond an enemy's charge reach to keep, to stay out of it."""
 SHORTER = (1.0, 0.75, 0.5, 0.25)
 """Fractions of a wanted distance tried in turn when the engine refuses the longer."""
+STUCK = 2
+"""Candidate moves (hold included) at or below which a unit is deemed hemmed in and tries steps to the side."""
 DETOURS = (0.0, 30.0, -30.0, 60.0, -60.0)
 """Degrees a move is turned aside when the engine refuses the straight one (impassable terrain in the way)."""
 
@@ -108,6 +110,11 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
         if len(out) >= limit:
             break
         add(idea)
+    if len(out) <= STUCK and prey.pose is not None:
+        # hemmed in (impassable terrain, friends): a step to either side, to get round it over the next turns
+        to_prey = bearing_to(start.xy, prey.pose.xy)
+        for side in (90.0, -90.0):
+            add(_first_legal(game, unit, "advance", to_prey + side, [ADVANCE]))
     if len(out) < limit:
         assert nearest.pose is not None
         turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(start.xy, nearest.pose.xy))))
