@@ -38,6 +38,8 @@ A module ``game/engine/rulesets/aofr.py`` with ``class AoFR216(Ruleset)`` (id ``
 * Queries: ``charge_targets``/``shooting_targets``/``units_to_move``/``chargers``/``shooters`` answer for the unit
   being activated (the window already asks the engine, never the ruleset id); ``redirect_targets`` and
   ``point_shooter`` keep the defaults (AoF:R has no reactions nor scatter). ``check_*`` of the decisions it has.
+  ``decision_options`` lists the discrete answers of each decision (units to activate, charges, shots, striking
+  back), so a computer player (``game.ai``) answers decisions it does not know by name.
 * ``victory_points``/``victory_breakdown``/``winner``: markers held (``objectives``), the mission decides.
 
 Shared modules an activation ruleset reuses unchanged: dice, events, state, actions, profiles, special_rules (rules
