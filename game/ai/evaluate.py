@@ -62,7 +62,7 @@ SHOT_AT = {"alone": 0.25, "unit": 0.04}
 monster) falls to a few hits."""
 SHOOT_READY = 0.12
 """Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
-APPROACH = 4.0
+APPROACH = 2.0
 """Points per inch (scaled by worth / 100) a unit loses for its distance to the enemy beyond its weapons' range."""
 OBJECTIVE_PULL = 40.0
 """Points an objective marker worth 100 is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
