@@ -1,17 +1,21 @@
 """Computer opponent tournament, printed (run on demand; never a test): issue 13 "How it is measured".
 
-``python benchmarks/ai_tournament.py [--games N] [--seed S] [--pairings ai:random,ai:simple,ai-hard:ai]
+``python benchmarks/ai_tournament.py [--games N] [--seed S] [--jobs J] [--pairings ai:random,ai:simple,ai-hard:ai]
 [SCENARIO ...]`` plays N games per pairing per scenario in each seat order (so 2 x N per scenario), on every
 shipped scenario (``scenarios/*.yaml``) by default, and prints one line per scenario and pairing, then the win
-table over all scenarios: the first player's wins, losses and draws, whichever seat it had. Seeds are those of
-``main.py autoplay`` (game ``S + i``, players seeded from it), so any game can be replayed from the command line.
+table over all scenarios: the first player's wins, losses and draws, whichever seat it had, with the win rate's
+95% interval (Wilson). ``--jobs J`` plays the games in J worker processes (the results do not depend on J: every
+game is seeded as ``main.py autoplay`` seeds it, game ``S + i`` with its players seeded from it, so any game can be
+replayed from the command line).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,44 +39,78 @@ def play(scenario_path: Path, p1: str, p2: str, seed: int) -> int | None:
     return None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
 
 
+def _job(job: tuple[Path, str, str, int]) -> tuple[int | None, float]:
+    t0 = time.perf_counter()
+    won = play(*job)
+    return won, time.perf_counter() - t0
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate ``wins / n``, as fractions."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("scenarios", nargs="*", type=Path)
     ap.add_argument("--games", type=int, default=10, help="games per pairing, scenario and seat order")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes playing games at once")
     ap.add_argument("--pairings", default=DEFAULT_PAIRINGS)
     args = ap.parse_args()
     paths = args.scenarios or sorted((ROOT / "scenarios").glob("*.yaml"))
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
-    table: dict[tuple[str, str], list[int]] = {}
+    # every game: (pairing, scenario, seat of the pairing's first player) and its job
+    games: list[tuple[tuple[str, str], Path, int, tuple[Path, str, str, int]]] = []
     for a, b in pairings:
         for path in paths:
-            w = l_ = d = 0
-            t0 = time.perf_counter()
             for i in range(args.games):
-                seed = args.seed + i
                 for mine in (1, 2):        # the first player of the pairing in seat 1, then in seat 2
                     p1, p2 = (a, b) if mine == 1 else (b, a)
-                    won = play(path, p1, p2, seed)
-                    if won is None:
-                        d += 1
-                    elif won == mine:
-                        w += 1
-                    else:
-                        l_ += 1
-            dt = time.perf_counter() - t0
-            row = table.setdefault((a, b), [0, 0, 0])
-            row[0] += w
-            row[1] += l_
-            row[2] += d
-            print(f"{path.name}: {a} vs {b}: won {w}, lost {l_}, drawn {d} ({2 * args.games} games, "
-                  f"{dt:.0f} s)", flush=True)
-    print()
-    print("| pairing | games | won | lost | drawn | win rate |")
-    print("|---|---|---|---|---|---|")
+                    games.append(((a, b), path, mine, (path, p1, p2, args.seed + i)))
+    t0 = time.perf_counter()
+    results: list[tuple[int | None, float]] = []
+
+    def note(done: tuple[int | None, float]) -> None:
+        results.append(done)
+        (path, p1, p2, seed) = games[len(results) - 1][3]
+        print(f"  game {len(results)}/{len(games)}: {path.name} {p1} vs {p2} seed {seed}: "
+              f"{'draw' if done[0] is None else f'seat {done[0]} won'} ({done[1]:.0f} s)", file=sys.stderr,
+              flush=True)
+
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for done in pool.map(_job, [g[3] for g in games]):
+                note(done)
+    else:
+        for g in games:
+            note(_job(g[3]))
+    per: dict[tuple[tuple[str, str], Path], list[float]] = {}
+    for (pair, path, mine, _), (won, dt) in zip(games, results, strict=True):
+        row = per.setdefault((pair, path), [0, 0, 0, 0.0])
+        row[0 if won == mine else 2 if won is None else 1] += 1
+        row[3] += dt
+    table: dict[tuple[str, str], list[int]] = {}
+    for ((a, b), path), (w, l_, d, dt) in per.items():
+        print(f"{path.name}: {a} vs {b}: won {w:.0f}, lost {l_:.0f}, drawn {d:.0f} ({w + l_ + d:.0f} games, "
+              f"{dt:.0f} s of play)", flush=True)
+        tally = table.setdefault((a, b), [0, 0, 0])
+        tally[0] += int(w)
+        tally[1] += int(l_)
+        tally[2] += int(d)
+    print(f"\n{len(games)} games in {time.perf_counter() - t0:.0f} s with {args.jobs} job(s)\n")
+    print("| pairing | games | won | lost | drawn | win rate | 95% interval |")
+    print("|---|---|---|---|---|---|---|")
     for (a, b), (w, l_, d) in table.items():
         n = w + l_ + d
-        print(f"| {a} vs {b} | {n} | {w} | {l_} | {d} | {100 * w / max(n, 1):.0f}% |")
+        lo, hi = wilson(w, n)
+        print(f"| {a} vs {b} | {n} | {w} | {l_} | {d} | {100 * w / max(n, 1):.0f}% | "
+              f"{100 * lo:.0f}-{100 * hi:.0f}% |")
 
 
 if __name__ == "__main__":

@@ -19,13 +19,15 @@ candidate; ``game.ai.search`` does.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 
-from game.ai.evaluate import charge_reach, worth
-from game.engine.actions import Move, rounded_pose
+from game.ai.evaluate import charge_reach, charge_value, worth
+from game.engine import magic, objectives
+from game.engine.actions import CastSpell, Move, rounded_pose
 from game.engine.game import Game
-from game.engine.state import Unit
+from game.engine.state import Objective, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
 ADVANCE = 6.0
@@ -36,6 +38,10 @@ STAY_OUT = 0.6
 """Inches beyond an enemy's charge reach to keep, to stay out of it."""
 SHORTER = (1.0, 0.75, 0.5, 0.25)
 """Fractions of a wanted distance tried in turn when the engine refuses the longer."""
+STUCK = 2
+"""Candidate moves (hold included) at or below which a unit is deemed hemmed in and tries steps to the side."""
+DETOURS = (0.0, 30.0, -30.0, 60.0, -60.0)
+"""Degrees a move is turned aside when the engine refuses the straight one (impassable terrain in the way)."""
 
 
 def _path(start: Pose, bearing: float, dist: float, turn_limit: float = 90.0) -> tuple[Pose, ...]:
@@ -50,19 +56,25 @@ def _path(start: Pose, bearing: float, dist: float, turn_limit: float = 90.0) ->
 
 
 def _first_legal(game: Game, unit: Unit, kind: str, bearing: float, dists: list[float]) -> Move | None:
-    """The first of the moves toward ``bearing`` over ``dists`` (each tried at ``SHORTER`` fractions) the engine
-    accepts."""
+    """The first of the moves toward ``bearing`` over ``dists`` the engine accepts, each tried at ``SHORTER``
+    fractions and turned aside by ``DETOURS`` (around impassable terrain, a friend in the way), the most progress
+    toward ``bearing`` first."""
     assert unit.pose is not None
-    tried: set[float] = set()
+    tries: list[tuple[float, float, float]] = []
     for want in dists:
         for f in SHORTER:
-            d = round(want * f, 2)
-            if d < 0.3 or d in tried:
-                continue
-            tried.add(d)
-            move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing, d))
-            if game.check_move(move) is None:
-                return move
+            for off in DETOURS:
+                d = round(want * f, 2)
+                if d >= 0.3:
+                    tries.append((-d * math.cos(math.radians(off)), d, off))
+    tried: set[tuple[float, float]] = set()
+    for _, d, off in sorted(tries):
+        if (d, off) in tried:
+            continue
+        tried.add((d, off))
+        move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, d))
+        if game.check_move(move) is None:
+            return move
     return None
 
 
@@ -86,11 +98,23 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
     scene = s.scene
     gaps = {e.id: scene.distance(unit.id, e.id) for e in enemies}
     nearest = min(enemies, key=lambda e: (gaps[e.id], e.id))
-    prey = max(enemies, key=lambda e: (worth(e) / (gaps[e.id] + 6.0), e.id))
-    for idea in _ideas(game, unit, nearest, prey, gaps):
+    # the enemy it would most like to charge: the best expected charge (worth when none is good) over distance
+    prey = max(enemies, key=lambda e: (max(charge_value(unit, e), 0.1 * worth(e)) / (gaps[e.id] + 6.0), e.id))
+    # where only the markers score (AoF:R 2.16), going for them comes first
+    ideas = _ideas(game, unit, nearest, prey, gaps)
+    if game.ruleset.units_score:
+        ideas = itertools.chain(ideas, _objective_ideas(game, unit))
+    else:
+        ideas = itertools.chain(_objective_ideas(game, unit), ideas)
+    for idea in ideas:
         if len(out) >= limit:
             break
         add(idea)
+    if len(out) <= STUCK and prey.pose is not None:
+        # hemmed in (impassable terrain, friends): a step to either side, to get round it over the next turns
+        to_prey = bearing_to(start.xy, prey.pose.xy)
+        for side in (90.0, -90.0):
+            add(_first_legal(game, unit, "advance", to_prey + side, [ADVANCE]))
     if len(out) < limit:
         assert nearest.pose is not None
         turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(start.xy, nearest.pose.xy))))
@@ -116,20 +140,15 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
         yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, short)])
         if short > ADVANCE:
             yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, short)])
+    # toward the prey but outside every enemy's charge reach (moving toward one brings it no nearer the others
+    # than toward it, so the least room left is a safe bound)
+    room = min(gaps[e.id] - charge_reach(game, e) - STAY_OUT for e in s.enemies_of(unit.player) if e.id in gaps)
+    if room > 0.5 and room < gap - stay_out - 0.5:
+        yield _first_legal(game, unit, "advance" if room <= ADVANCE else "rush", to_prey, [min(RUSH, room)])
     close = max(gap - 1.2, 0.0)
     yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, close)])
     if not shooter and close > ADVANCE:
         yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, close)])
-    if s.mission is not None:
-        marks = [o for o in s.objectives if not o.destroyed and o.carried_by is None]
-        if marks:
-            o = min(marks, key=lambda o: (start.x - o.x) ** 2 + (start.y - o.y) ** 2)
-            d = math.hypot(start.x - o.x, start.y - o.y)
-            if d > 1.0:
-                b = bearing_to(start.xy, (o.x, o.y))
-                yield _first_legal(game, unit, "advance", b, [min(ADVANCE, d)])
-                if d > ADVANCE:
-                    yield _first_legal(game, unit, "rush", b, [min(RUSH, d)])
     cover = _nearest_cover(game, start)
     if cover is not None:
         d = math.hypot(cover[0] - start.x, cover[1] - start.y)
@@ -152,6 +171,32 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
                            [min(ADVANCE, gaps[nearest.id] - 1.2)])
 
 
+def _objective_ideas(game: Game, unit: Unit) -> Iterator[Move | None]:
+    """Toward the nearest objective marker ``unit``'s side does not hold alone (else the nearest): an Advance, or a
+    Rush when it is farther (rulebook "Missions"; AoF:R 2.16 "The Mission")."""
+    s = game.state
+    assert unit.pose is not None
+    start = unit.pose
+    if s.mission is None:
+        return
+    marks = [o for o in s.objectives if not o.destroyed and o.carried_by is None]
+    if not marks:
+        return
+
+    def key(o: Objective) -> tuple[bool, float]:
+        near = objectives.contesting(s, o)
+        mine = o.controller == unit.player and not near[3 - unit.player]
+        return (mine, (start.x - o.x) ** 2 + (start.y - o.y) ** 2)
+
+    o = min(marks, key=key)
+    d = math.hypot(start.x - o.x, start.y - o.y)
+    if d > 1.0:
+        b = bearing_to(start.xy, (o.x, o.y))
+        yield _first_legal(game, unit, "advance", b, [min(ADVANCE, d)])
+        if d > ADVANCE:
+            yield _first_legal(game, unit, "rush", b, [min(RUSH, d)])
+
+
 def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:
     """The centre of the nearest terrain piece that gives cover (trait ``cover``), or None."""
     best: tuple[float, tuple[float, float]] | None = None
@@ -165,3 +210,42 @@ def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:
         if best is None or d < best[0]:
             best = (d, c)
     return None if best is None else best[1]
+
+
+def cast_candidates(game: Game, player: int, limit: int) -> list[CastSpell]:
+    """Up to ``limit`` casts ``player`` may try now (``magic.cast_options``, each the engine's ``check_magic``
+    accepts), the most purposeful target of each (caster, spell) first, then the second of each, and so on: a
+    spell on a friend is aimed at one about to fight (Shaken first for a rally, wounded first for a heal), a spell
+    on an enemy at one nearest to ``player``'s units (engaged ones first); self and point spells as listed."""
+    s = game.state
+    scene = s.scene
+    spells = magic.spells_of(s, player)
+    mine = [u for u in s.units_of(player) if u.on_table and u.pose is not None]
+    theirs = [u for u in s.enemies_of(player) if u.on_table and u.pose is not None]
+
+    def nearest(uid: str, others: list[Unit]) -> float:
+        return min((scene.distance(uid, o.id) for o in others if o.id != uid), default=99.0)
+
+    def rank(c: CastSpell) -> tuple[float, str]:
+        t = s.units.get(c.target) if c.target is not None else None
+        if t is None or not t.on_table:
+            return (0.0, "")
+        if t.player == player:
+            spell = spells.get(c.spell)
+            first = -100.0 if (spell is not None and ((spell.rally and t.shaken) or
+                                                      (spell.heal and t.models < t.starting_models))) else 0.0
+            return (first + (-50.0 if t.engaged_with else 0.0) + nearest(t.id, theirs), t.id)
+        return ((-50.0 if t.engaged_with else 0.0) + nearest(t.id, mine), t.id)
+
+    groups: dict[tuple[str, str], list[CastSpell]] = {}
+    for c in magic.cast_options(s, player):
+        groups.setdefault((c.unit, c.spell), []).append(c)
+    ranked = [sorted(g, key=rank) for g in groups.values()]
+    out: list[CastSpell] = []
+    depth = 0
+    while len(out) < limit and any(depth < len(g) for g in ranked):
+        for g in ranked:
+            if depth < len(g) and len(out) < limit and game.check_magic(g[depth]) is None:
+                out.append(g[depth])
+        depth += 1
+    return out

@@ -1,30 +1,41 @@
 """Position evaluation for the computer opponent: one number, in points, good for ``seat`` when positive.
 
-The score is zero-sum (the same terms for both sides, the other side's subtracted) and is made of:
+The score is zero-sum (the same terms for both sides, the other side's subtracted, but for closing in) and is made
+of:
 
 * Victory Points now (``Game.victory_points``: destroyed, routed and fled units, half-strength units, killed
-  heroes and Generals, objectives held; rulebook "Victory Conditions"), which is what wins the game;
+  heroes and Generals, objectives held; rulebook "Victory Conditions"), which is what wins the game; where only
+  objective markers score (``Ruleset.units_score`` False: AoF:R 2.16 "The Mission") each marker is worth
+  ``MARKER`` points;
 * the worth of each unit still in the game: ``MATERIAL`` x its cost x the share of its models left (plus a living
   joined hero's cost), less ``FLEEING`` or ``SHAKEN`` of it for a unit fleeing or Shaken (a unit that may rout or
   cannot charge is worth less than its models);
-* threats: each unit within charge reach of an enemy that may charge (``charge_reach``) loses a share of its
-  worth, more when the enemy stands on its flank or rear (rulebook "Charging": a flank or rear charge is
-  deadlier), and fully when the enemy is the side that acts next, ``LATER`` of it otherwise;
+* charges in the offing: each unit that may charge and has enemies within its charge reach (``charge_reach``)
+  counts its best charge (``charge_value``: the chance to win the melee, from the expected wounds of both sides'
+  two front rows, full rows, the charge bonus and the flank or rear bonus of the side it would hit, rulebook
+  "Melee Resolution", times the worth broken on each side), fully for the side that acts next, ``LATER`` of it for
+  the other (which must survive the other side's turn first). So a unit stays out of the reach of enemies that
+  would beat it, and steps into reach where it would win the charge;
 * shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
-* closing in: a unit of ``seat`` of several models without ranged weapons loses a little for each inch to the
-  nearest enemy (``APPROACH``), so moves that lead to a charge next turn are preferred over standing still (this
+* closing in: a unit of ``seat`` of several models loses a little for each inch to the nearest enemy beyond its
+  weapons' range (``APPROACH``), so moves that lead to a charge or a shot are preferred over standing still (this
   term alone is not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
-* objectives (when a mission is played): each marker is worth up to ``OBJECTIVE_PULL`` to the side whose nearest
-  unit is closer to it (beyond the 100 VP a held one already gives).
+* objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
+  within 3") counts ``SEIZING`` of its worth, and each marker is worth up to ``OBJECTIVE_PULL`` to the side whose
+  nearest unit is closer to it.
 
-Once the game is over only the Victory Points count (the result, scaled to outweigh any estimate).
+Once the game is over only the Victory Points count (the result, scaled to outweigh any estimate, plus ``WIN``).
 
 Only public state is read (no dice, no hidden choices: the search evaluates a seat view, ``game.ai.view``).
 """
 
 from __future__ import annotations
 
+import math
+
+from game.engine import objectives
+from game.engine.charge import charge_action_refusal
 from game.engine.game import Game
 from game.engine.random_charge import charge_allowance
 from game.engine.state import Unit
@@ -36,19 +47,31 @@ FLEEING = 0.9
 """Share of its worth a fleeing unit loses."""
 SHAKEN = 0.35
 """Share of its worth a Shaken unit loses."""
-THREAT = {"front": 0.15, "flank": 0.35, "rear": 0.5}
-"""Share of a unit's worth at risk from an enemy within charge reach, by the side the enemy stands on."""
+BREAK = 0.6
+"""Share of a unit's worth lost when it loses a melee (it tests morale, may flee and be run down)."""
+SIDE_BONUS = {"front": 0.0, "flank": 1.0, "rear": 2.0}
+"""Rulebook "Melee Resolution": +1 for attacking in the flank, +2 in the rear."""
+CHARGE_BONUS = 1.0
+"""Rulebook "Melee Resolution": +1 for the charger."""
+EDGE_SCALE = 2.0
+"""Resolution points that turn an even melee into a likely win (the logistic's scale)."""
 LATER = 0.3
-"""Weight of the threats of the side that does not act next."""
+"""Weight of the charges of the side that does not act next (the other side moves first)."""
 SHOT_AT = {"alone": 0.25, "unit": 0.04}
 """Share of a unit's worth at risk when an enemy shooting unit has it within range: a lone model (a hero, a
 monster) falls to a few hits."""
 SHOOT_READY = 0.12
 """Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
 APPROACH = 2.0
-"""Points per inch (scaled by worth / 100) a unit without ranged weapons loses for its distance to the enemy."""
+"""Points per inch (scaled by worth / 100) a unit loses for its distance to the enemy beyond its weapons' range."""
 OBJECTIVE_PULL = 40.0
-"""Points an objective marker is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
+"""Points an objective marker worth 100 is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
+SEIZING = 0.6
+"""Share of a marker's worth counted for the side that would seize it (alone within 3") at the end of the round."""
+MARKER = 250.0
+"""Points one objective marker is worth where the markers alone win the game (AoF:R 2.16 "The Mission")."""
+WIN = 2000.0
+"""Points a won game is worth on top of its margin (the result is what a player plays for)."""
 
 
 def worth(unit: Unit) -> float:
@@ -74,21 +97,68 @@ def charge_reach(game: Game, unit: Unit) -> float:
     return charge_allowance(game.state, unit)
 
 
+def strikes(unit: Unit, enemy: Unit, charging: bool) -> float:
+    """Expected wounds a round of ``unit``'s two front rows deals ``enemy`` (rulebook "Melee": each attack hits on
+    its Quality, the enemy blocks on its Defense worsened by AP; Impact hits when ``charging``), a rough figure
+    for the evaluation only (the search plays real melees with the engine)."""
+    p = unit.profile
+    strikers = min(unit.models, 2 * max(unit.per_row, 1))
+    hit = max(1, min(5, 7 - p.quality)) / 6.0
+    out = 0.0
+    for w in p.melee_weapons:
+        block = max(0, min(5, 7 - (enemy.profile.defense + w.ap))) / 6.0
+        out += strikers * w.attacks * hit * (1.0 - block)
+    if charging:
+        block = max(0, min(5, 7 - enemy.profile.defense)) / 6.0
+        out += min(unit.models, max(unit.per_row, 1)) * p.value("Impact") * (1.0 - block)
+    return out / max(enemy.profile.tough, 1) * min(enemy.profile.tough, 3)
+
+
+def _rows(unit: Unit) -> float:
+    if unit.starting_models <= 1:
+        return 1.0
+    return float(min(3, unit.models // max(unit.per_row, 1)))
+
+
+def charge_value(charger: Unit, target: Unit) -> float:
+    """Points ``charger``'s side expects to gain by charging ``target`` now: the chance to win the melee (a
+    logistic of the expected resolution edge: wounds both ways, full rows, the charge bonus, the flank or rear
+    bonus of the side it would hit; a target hit in the flank or rear strikes back with half its models and
+    counts no rows) times ``BREAK`` of the target's worth, less the chance to lose it times ``BREAK`` of the
+    charger's worth. A fleeing target is simply caught."""
+    if target.fleeing:
+        return BREAK * worth(target)
+    side = side_of(target, charger)
+    front = side == "front"
+    edge = strikes(charger, target, True) + _rows(charger) + CHARGE_BONUS + SIDE_BONUS[side]
+    edge -= strikes(target, charger, False) * (1.0 if front else 0.5) + (_rows(target) if front else 0.0)
+    win = 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
+    return BREAK * (win * worth(target) - (1.0 - win) * worth(charger))
+
+
+def score_worth(game: Game) -> float:
+    """Points one unit of ``Game.victory_points`` is worth: 1 where victory points are points (AoWFBR: units
+    destroyed score their cost), ``MARKER`` where they count objective markers only (``Ruleset.units_score`` False:
+    AoF:R 2.16 "The Mission")."""
+    return 1.0 if game.ruleset.units_score else MARKER
+
+
 def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
 
 def evaluate(game: Game, seat: int, next_to_act: int) -> float:
     """The position for ``seat`` (points, positive = good), ``next_to_act`` being the player whose turn comes
-    next (their threats count fully). See the module docstring for the terms."""
+    next (their charges count fully). See the module docstring for the terms."""
     s = game.state
     vp = game.victory_points()
-    score = float(vp[seat] - vp[3 - seat])
+    per_vp = score_worth(game)
+    score = float(vp[seat] - vp[3 - seat]) * per_vp
     if s.game_over:
-        return score * 10.0     # the result: only the Victory Points count now (x10 so that it outweighs any guess)
+        # the result: only the Victory Points count now (x10 so that it outweighs any guess), and a win most
+        return score * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat] else 0.0)
     scene = s.scene
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
-    reach = {u.id: charge_reach(game, u) for u in on}
     for u in s.units.values():
         w = worth(u)
         if w <= 0.0:
@@ -107,33 +177,41 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             continue
         gaps = [(scene.distance(u.id, e.id), e) for e in enemies]
         nearest = min(g for g, _ in gaps)
-        risk = 0.0
-        for gap, e in gaps:
-            if gap > reach[e.id] or e.fleeing or e.engaged_with or u.engaged_with:
-                continue
-            share = THREAT[side_of(u, e)] * min(1.0, worth(e) / max(w, 1.0))
-            risk = max(risk, share * (1.0 if e.player == next_to_act else LATER))
+        if not u.fleeing and not u.engaged_with and charge_action_refusal(u) is None:
+            reach = charge_reach(game, u)
+            best = max((charge_value(u, e) for g, e in gaps if g <= reach), default=0.0)
+            if best > 0.0:
+                score += sign * best * (1.0 if u.player == next_to_act else LATER)
         shot_at = any(_reach(e) >= g for g, e in gaps if not e.fleeing and not e.engaged_with)
         if shot_at and not u.engaged_with:
             later = 1.0 if u.player != next_to_act else LATER
-            risk += SHOT_AT["alone" if u.starting_models == 1 else "unit"] * later
-        score -= sign * risk * w
+            score -= sign * SHOT_AT["alone" if u.starting_models == 1 else "unit"] * later * w
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
-        if fire > 0.0:
-            if nearest <= fire:
-                score += sign * SHOOT_READY * w
-        elif u.player == seat and u.starting_models > 1:
+        if fire > 0.0 and nearest <= fire:
+            score += sign * SHOOT_READY * w
+        if u.player == seat and u.starting_models > 1:
             # only its own side's units (the other side keeping away is no gain); a lone hero stays back
-            score -= APPROACH * (w / 100.0) * min(nearest, 36.0)
+            score -= APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
     if s.mission is not None:
+        # a marker held counts in the VP already; one that would change hands at the end of the round (a side
+        # alone within 3") counts a share of it, and the nearer side pulls
+        marker = 100.0 if per_vp == 1.0 else per_vp
         for o in s.objectives:
             if o.destroyed or o.carried_by is not None:
                 continue
-            mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing]
-            theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing]
+            near = objectives.contesting(s, o)
+            holder = (1 if near[1] else 2) if bool(near[1]) != bool(near[2]) else (None if near[1] else o.controller)
+            if holder != o.controller:
+                gain = (1.0 if holder == seat else -1.0 if holder is not None else 0.0) - \
+                    (1.0 if o.controller == seat else -1.0 if o.controller is not None else 0.0)
+                score += SEIZING * marker * gain
+            mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing
+                    and not u.shaken]
+            theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing
+                      and not u.shaken]
             d_me = min(mine, default=48.0)
             d_them = min(theirs, default=48.0)
-            score += OBJECTIVE_PULL * max(-12.0, min(12.0, d_them - d_me)) / 12.0
+            score += OBJECTIVE_PULL * (marker / 100.0) * max(-12.0, min(12.0, d_them - d_me)) / 12.0
     return score

@@ -7,16 +7,19 @@ target fled runs it down; Random Charge Distances: the first charge left is roll
 one weapon group at its nearest valid target (artillery firing at points does not); after a melee the winner
 pursues and follows up (the first candidate); spell tokens are split the engine's default way. So a charge or a shot
 is judged by its melee, its morale tests and its flight, and a move by what the turn's shooting and combat make of
-it. ``play_through_next_turn`` also plays the other player's next turn, where every unit that may charge does
-(at its nearest target): so the answer to a position is simulated, not guessed. All dice are the clone's own
-(``game.ai.view``).
+it. ``play_through_next_turn`` also plays the other player's next turn, where every unit that may charge a target
+it expects to beat does (its best such target by ``game.ai.evaluate.charge_value``): so the answer to a position
+is simulated, not guessed. An activation ruleset's decisions (``Ruleset.decision_options``: AoF:R 2.16) are answered
+by ``listed_policy``. All dice are the clone's own (``game.ai.view``).
 """
 
 from __future__ import annotations
 
+from game.ai.evaluate import charge_value
 from game.engine import magic
 from game.engine.actions import (
     Action,
+    Activate,
     ChargeReaction,
     DeclareCharge,
     Done,
@@ -25,6 +28,7 @@ from game.engine.actions import (
     Redirect,
     RollCharge,
     Shoot,
+    StrikeBack,
 )
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
@@ -36,12 +40,14 @@ MAX_STEPS = 120
 def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Action:
     """The fixed policy's answer to ``game.pending`` (see the module docstring). ``idle``: units already found with
     no shooting target this phase (skipped, and added to as more are found; the hot path of a rollout). ``charge``:
-    charges are declared greedily (each unit that may charge, at its nearest target), as an aggressive opponent
-    would."""
+    each unit that may charge a target it expects to beat does (``_best_charge``)."""
     p = game.pending
     assert p is not None
     player = p.player
     d = p.decision
+    listed = game.ruleset.decision_options()
+    if listed is not None:
+        return listed_policy(game, listed, charge)
     if d == "charge_reaction":
         assert p.unit is not None
         return ChargeReaction(player, p.unit, "stand_and_shoot" if "stand_and_shoot" in p.options else "hold")
@@ -60,9 +66,9 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Ac
         s = game.state
         for uid in game.chargers(player):
             if not any(c.unit == uid for c in s.charges):
-                targets = game.charge_targets(uid)
-                if targets:
-                    return DeclareCharge(player, uid, min(targets, key=lambda t: (s.scene.distance(uid, t), t)))
+                best = _best_charge(game, [DeclareCharge(player, uid, t) for t in game.charge_targets(uid)])
+                if best is not None:
+                    return best
         return Done(player)
     if d == "allocate_tokens":
         return magic.default_allocation(game.state, player)
@@ -71,6 +77,51 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Ac
         if shot is not None:
             return shot
     return Done(player)
+
+
+def listed_policy(game: Game, listed: list[Action], charge: bool = False) -> Action:
+    """The fixed policy for a decision whose answers the ruleset lists (``Ruleset.decision_options``: AoF:R 2.16's
+    activations): activate the unit nearest the enemy; charge its nearest target when ``charge`` (else stay idle:
+    the policy never moves); shoot the nearest target; strike back; else the first answer listed."""
+    scene = game.state.scene
+
+    def gap(uid: str, target: str) -> float:
+        return scene.distance(uid, target)
+
+    acts = [a for a in listed if isinstance(a, Activate)]
+    if acts:
+        s = game.state
+
+        def nearest(a: Activate) -> float:
+            unit = s.units[a.unit]
+            return min((gap(a.unit, e.id) for e in s.enemies_of(unit.player) if e.pose is not None and
+                        unit.pose is not None), default=1e9)
+
+        return min(acts, key=lambda a: (nearest(a), a.unit))
+    charges = [a for a in listed if isinstance(a, DeclareCharge)]
+    best = _best_charge(game, charges) if charge else None
+    if best is not None:
+        return best
+    shots = [a for a in listed if isinstance(a, Shoot)]
+    if shots:
+        return min(shots, key=lambda a: (gap(a.unit, a.target), a.target))
+    strike = [a for a in listed if isinstance(a, StrikeBack)]
+    if strike:
+        return strike[0]
+    done = [a for a in listed if isinstance(a, Done)]
+    return done[0] if done else listed[0]
+
+
+def _best_charge(game: Game, charges: list[DeclareCharge]) -> DeclareCharge | None:
+    """The charge of ``charges`` the evaluation expects most of (``evaluate.charge_value``), if it expects a gain
+    (an opponent who charges only what it would beat, as a thinking one does), else None."""
+    units = game.state.units
+    best: tuple[float, DeclareCharge] | None = None
+    for c in charges:
+        value = charge_value(units[c.unit], units[c.target])
+        if value > 0.0 and (best is None or value > best[0]):
+            best = (value, c)
+    return None if best is None else best[1]
 
 
 def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot | None:
@@ -90,8 +141,8 @@ def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot
 
 def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = False) -> bool:
     """Play ``game`` (a clone rolling the AI's own dice) with ``policy`` until the turn is over (see the module
-    docstring); ``charge``: charges declared greedily. An action the engine refuses ends the rollout where it
-    stands. Returns whether the turn is over (or the game)."""
+    docstring); ``charge``: the side playing charges what it expects to beat. An action the engine refuses ends the
+    rollout where it stands. Returns whether the turn is over (or the game)."""
     s = game.state
     start = (s.round, s.active_player)
     idle: set[str] = set()
@@ -110,6 +161,6 @@ def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = Fals
 
 
 def play_through_next_turn(game: Game) -> bool:
-    """The rest of this turn (``play_to_turn_end``), then the other player's whole next turn with greedy charges:
+    """The rest of this turn (``play_to_turn_end``), then the other player's whole next turn with its charges:
     what the enemy's charges would make of the position. Returns whether both turns were played out."""
     return play_to_turn_end(game) and (game.pending is None or play_to_turn_end(game, charge=True))

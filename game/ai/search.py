@@ -4,13 +4,17 @@ For the pending decision (``Game.pending``) the player:
 
 1. makes a seat view of the game (``game.ai.view.seat_view``): a clone holding only what its seat may see, whose
    dice are its own, drawn from its seeded ``random.Random`` (never the game's dice object or stream);
-2. lists candidate actions (``game.ai.candidates`` for moves; the engine's own options for charges, targets,
-   reactions, redirects, pursuit, follow-up, pivots, casts and dispels), legal by the engine's validators;
-3. judges each candidate: ``samples`` clones of the view, each rolling dice seeded from the same per-decision seeds
-   (common random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy
-   of ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
-   charge whatever they can (moves at depth 0 are scored right after they are made), then
-   ``game.ai.evaluate.evaluate``; the mean is the candidate's value;
+2. lists candidate actions (``game.ai.candidates`` for moves and spell casts; the engine's own options for charges,
+   targets, reactions, redirects, pursuit, follow-up, pivots and dispels; where the ruleset lists a decision's
+   discrete answers, ``Ruleset.decision_options``, those: AoF:R 2.16's activations), legal by the engine's
+   validators;
+3. judges each candidate: clones of the view, each rolling dice seeded from the same per-decision seeds (common
+   random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy of
+   ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
+   charge what they expect to beat (moves at depth 0 are scored right after they are made), then
+   ``game.ai.evaluate.evaluate``; the mean is the candidate's value. Every candidate is first judged on
+   ``FIRST_ROUND`` samples and only the better half on the rest (successive halving). Activating a unit is worth
+   the best answer of that unit to the decision it leads to (its charge, move or idle);
 4. returns the best (the earliest on a tie, so "do nothing" wins ties where it is listed first).
 
 A decision with one candidate is answered without search. Set-up decisions (deployment, roll-off choices, Scout,
@@ -26,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 
 from game import skirmish_play
-from game.ai.candidates import move_candidates
+from game.ai.candidates import cast_candidates, move_candidates
 from game.ai.evaluate import evaluate
 from game.ai.rollout import play_through_next_turn, play_to_turn_end
 from game.ai.view import seat_view
@@ -34,6 +38,7 @@ from game.autoplay import RandomPlayer, point_shot
 from game.engine import magic
 from game.engine.actions import (
     Action,
+    Activate,
     AllocateTokens,
     ChargeReaction,
     ChooseDeployment,
@@ -85,11 +90,14 @@ class Budget:
 
 
 LEVELS: dict[str, Budget] = {
-    "ai-easy": Budget(candidates=4, samples=3, moves=3, move_depth=0, move_samples=1, depth=1, per_unit=1),
-    "ai": Budget(candidates=6, samples=6, moves=7, move_depth=0, move_samples=1, depth=2, per_unit=2),
-    "ai-hard": Budget(candidates=10, samples=10, moves=9, move_depth=2, move_samples=2, depth=2, per_unit=3),
+    "ai-easy": Budget(candidates=3, samples=2, moves=4, move_depth=0, move_samples=1, depth=1, per_unit=1),
+    "ai": Budget(candidates=5, samples=4, moves=7, move_depth=0, move_samples=1, depth=1, per_unit=2),
+    "ai-hard": Budget(candidates=8, samples=8, moves=10, move_depth=0, move_samples=1, depth=2, per_unit=3),
 }
 """The levels by player name (``game.players``): the same search, different budgets."""
+
+FIRST_ROUND = 2
+"""Dice samples every candidate is judged on before the worse half is dropped (``SearchPlayer._best``)."""
 
 DEPLOY_TRIES = 24
 """Legal placements sampled per unit deployed; the most forward one, away from friends' flanks, is kept."""
@@ -143,25 +151,66 @@ class SearchPlayer:
             return Done(me)
         if len(candidates) == 1:
             return candidates[0]
-        p = view.pending
-        assert p is not None
+        seeds = [self.rng.getrandbits(48) for _ in range(self.budget.samples)]
+        return self._best(view, candidates, me, seeds, depth)[0]
+
+    def _seeds(self, game: Game, seeds: list[int], depth: int) -> list[int]:
+        """The dice samples a decision of ``game`` is judged over: one when scored at once (depth 0), the move
+        budget's for a move, all of ``seeds`` otherwise."""
+        p = game.pending
         if depth == 0:
-            samples = 1
-        elif p.decision == "move":
-            samples = self.budget.move_samples
-        else:
-            samples = self.budget.samples
-        seeds = [self.rng.getrandbits(48) for _ in range(samples)]
-        best: Action = candidates[0]
-        best_value = -math.inf
-        for action in candidates:
-            value = self._judge(view, action, me, seeds, depth)
-            if value is not None and value > best_value:
-                best, best_value = action, value
-        return best
+            return seeds[:1]
+        if p is not None and p.decision == "move":
+            return seeds[: self.budget.move_samples]
+        return seeds
+
+    def _best(self, view: Game, candidates: list[Action], me: int, seeds: list[int],
+              depth: int) -> tuple[Action, float]:
+        """The best of ``candidates`` (the earliest on a tie) and its value. With several dice samples and more
+        than two candidates, a first round judges every candidate on the first ``FIRST_ROUND`` samples and only
+        the better half (at least two) is judged on the rest (successive halving: the samples go where the choice
+        is close)."""
+        use = self._seeds(view, seeds, depth)
+        n = len(candidates)
+        totals = [0.0] * n
+        counts = [0] * n
+        live = list(range(n))
+        start = 0
+        step = FIRST_ROUND if len(use) > FIRST_ROUND + 1 and n > 2 else len(use)
+        while live and start < len(use):
+            batch = use[start:start + step]
+            for i in list(live):
+                value = self._judge(view, candidates[i], me, batch, depth)
+                if value is None:
+                    live.remove(i)
+                    continue
+                totals[i] += value * len(batch)
+                counts[i] += len(batch)
+            start += len(batch)
+            step = len(use) - start
+            if start < len(use) and len(live) > 2:
+                ranked = sorted(live, key=lambda i: (-totals[i] / counts[i], i))
+                live = sorted(ranked[: max(2, (len(live) + 1) // 2)])
+        if not live:
+            return candidates[0], -math.inf
+        best = max(live, key=lambda i: (totals[i] / counts[i], -i))
+        return candidates[best], totals[best] / counts[best]
 
     def _judge(self, view: Game, action: Action, me: int, seeds: list[int], depth: int) -> float | None:
-        """Mean evaluation of ``action`` over the sampled dice, or None if the engine refuses it."""
+        """Mean evaluation of ``action`` over the sampled dice, or None if the engine refuses it. Activating a
+        unit (``Activate``, no dice) is worth the best of that unit's answers to the decision it leads to."""
+        if isinstance(action, Activate):
+            twin = view.clone()
+            try:
+                twin.apply(action)
+            except IllegalAction:
+                return None
+            if twin.pending is None or twin.pending.player != me:
+                return evaluate(twin, me, twin.state.active_player)
+            nested, nested_depth = self._candidates(twin, me)
+            if not nested:
+                return evaluate(twin, me, twin.state.active_player)
+            return self._best(twin, nested, me, seeds, nested_depth)[1]
         total = 0.0
         for seed in seeds:
             twin = view.clone()
@@ -195,6 +244,9 @@ class SearchPlayer:
         s = game.state
         b = self.budget
         d = p.decision
+        listed = game.ruleset.decision_options()
+        if listed is not None:
+            return self._listed(game, me, listed)
         out: list[Action] = []
         if d == "declare_charge":
             out.append(Done(me))
@@ -251,8 +303,7 @@ class SearchPlayer:
                         return [Done(me), pivot], 0
             return [Done(me)], 0
         if d == "strategy":
-            casts: list[Action] = [c for c in magic.cast_options(s, me) if game.check_magic(c) is None]
-            return [Done(me)] + casts[: b.candidates], b.depth
+            return [Done(me), *cast_candidates(game, me, b.candidates)], b.depth
         if d == "dispel":
             assert p.unit is not None
             out = [Dispel(me)]
@@ -265,6 +316,50 @@ class SearchPlayer:
         if d == "allocate_tokens":
             return [_split(game, me)], 0
         return [Done(me)], 0
+
+    def _listed(self, game: Game, me: int, listed: list[Action]) -> tuple[list[Action], int]:
+        """Candidates of a decision whose discrete answers the ruleset lists (``Ruleset.decision_options``: AoF:R
+        2.16's activations): units to activate (nearest the enemy first), charges and shots (nearest targets first),
+        striking back or not, plus the purposeful moves (``game.ai.candidates``) of a unit that may move and a
+        pivot to face the nearest enemy where the rules take one (a consolidation, a Wavering unit's idle
+        activation), each kept only if the engine accepts it."""
+        s = game.state
+        b = self.budget
+        p = game.pending
+        assert p is not None
+        scene = s.scene
+
+        def gap(uid: str, target: str) -> tuple[float, str]:
+            return (scene.distance(uid, target), target)
+
+        acts = [a for a in listed if isinstance(a, Activate)]
+        if acts:
+            acts.sort(key=lambda a: (_nearest_enemy(game, a.unit), a.unit))
+            return list(acts[: b.candidates]), b.depth
+        out: list[Action] = [a for a in listed if isinstance(a, Done)]
+        charges = sorted((a for a in listed if isinstance(a, DeclareCharge)), key=lambda a: gap(a.unit, a.target))
+        shots = sorted((a for a in listed if isinstance(a, Shoot)), key=lambda a: gap(a.unit, a.target))
+        out += charges[: b.per_unit]
+        out += shots[: max(b.per_unit, 2)]
+        out += [a for a in listed if not isinstance(a, (Done, DeclareCharge, Shoot))]
+        depth = b.depth
+        for uid in game.units_to_move(me):
+            unit = s.units[uid]
+            if unit.pose is not None:
+                moves = move_candidates(game, unit, b.moves)
+                out += moves[1:] if any(isinstance(a, Done) for a in out) else moves   # Done is the idle hold
+                if not charges:
+                    depth = b.move_depth       # a move's outcome: scored as moves are (no dice before shooting)
+            break
+        if p.unit is not None and all(isinstance(a, Done) for a in out):
+            unit = s.units[p.unit]
+            face = _facing_nearest(game, unit)
+            if face is not None:
+                for pivot in (Consolidate(me, unit.id, (face,)), RallyPivot(me, unit.id, face.facing)):
+                    if game.ruleset.check(pivot) is None:
+                        out.append(pivot)
+                        break
+        return out, depth
 
     def _shots(self, game: Game, me: int) -> list[Action]:
         """Shots of the first unit that may still shoot, at its nearest few targets; Done when none may."""
@@ -338,6 +433,16 @@ def _facing_nearest(game: Game, unit: Unit) -> Pose | None:
     turn = bearing_difference(unit.pose.facing, bearing_to(unit.pose.xy, near.pose.xy))
     # the centre stays exactly where it is (a rounded centre would be a move as well as a pivot)
     return None if abs(turn) < 2.0 else Pose(unit.pose.x, unit.pose.y, round(unit.pose.turned(turn).facing, 3))
+
+
+def _nearest_enemy(game: Game, uid: str) -> float:
+    """Inches from unit ``uid`` to the nearest enemy unit on the table (a large number when none is)."""
+    s = game.state
+    unit = s.units[uid]
+    if unit.pose is None:
+        return 1e9
+    gaps = [s.scene.distance(uid, e.id) for e in s.enemies_of(unit.player) if e.pose is not None]
+    return min(gaps, default=1e9)
 
 
 def _split(game: Game, me: int) -> Action:

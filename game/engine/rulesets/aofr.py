@@ -695,6 +695,32 @@ class AoFR216(Ruleset):
             return []
         return [a.unit] if can_move(self.state, self.state.units[a.unit]) is None else []
 
+    def decision_options(self) -> list[Action] | None:
+        """The discrete answers to an activation's decision (docs/formats.md "AoF:R 2.16 activations"): ``activate``
+        each unit not activated yet; ``action`` stay idle or charge each valid target (moves are poses:
+        ``units_to_move``); ``shoot`` each valid target, or done; ``strike_back`` or not; ``consolidate`` and
+        ``wavering`` done (their pivots and moves are poses). None during deployment (its decisions are
+        AoWFBR's, answered by name)."""
+        s = self.state
+        p, a = s.pending, self._current()
+        if p is None or a is None or s.phase is not Phase.ACTIVATION:
+            return None
+        me = p.player
+        if p.decision == "activate":
+            return [Activate(me, uid) for uid in p.options]
+        unit = p.unit
+        if unit is None:
+            return None
+        if p.decision == "action":
+            return [Done(me)] + [DeclareCharge(me, unit, t) for t in self.charge_targets(unit)]
+        if p.decision == "shoot":
+            return [Shoot(me, unit, t) for t in self.shooting_targets(unit)] + [Done(me)]
+        if p.decision == "strike_back":
+            return [StrikeBack(me, unit), Done(me)]
+        if p.decision in ("consolidate", "wavering"):
+            return [Done(me)]
+        return None
+
     # --- shooting -----------------------------------------------------------------------------------------------
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Valid targets of the activated unit after its Hold or Advance (every model may fire)."""

@@ -38,6 +38,8 @@ A module ``game/engine/rulesets/aofr.py`` with ``class AoFR216(Ruleset)`` (id ``
 * Queries: ``charge_targets``/``shooting_targets``/``units_to_move``/``chargers``/``shooters`` answer for the unit
   being activated (the window already asks the engine, never the ruleset id); ``redirect_targets`` and
   ``point_shooter`` keep the defaults (AoF:R has no reactions nor scatter). ``check_*`` of the decisions it has.
+  ``decision_options`` lists the discrete answers of each decision (units to activate, charges, shots, striking
+  back), so a computer player (``game.ai``) answers decisions it does not know by name.
 * ``victory_points``/``victory_breakdown``/``winner``: markers held (``objectives``), the mission decides.
 
 The current AoF:R quick rules (``rulesets/aofr_quick.py``, id ``aofr-quick``) are ``AoFR216`` subclassed: the same
@@ -409,6 +411,14 @@ class Ruleset(ABC):
     def shooters(self, player: int) -> list[str]:
         """Units of ``player`` with a shooting target now, or that may fire at a target point."""
         return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id) or self.point_shooter(u.id)]
+
+    def decision_options(self) -> list[Action] | None:
+        """The discrete answers the rules offer to the pending decision (a unit to activate, a charge target, a
+        shooting target, striking back, staying idle...), each a candidate the engine's ``check`` still judges; or
+        None when this ruleset does not list them (a player then answers by the decision's name: AoWFBR 1.4's
+        decisions, docs/formats.md). Answers that are a pose (moves, pivots, consolidation paths) are never listed:
+        ``units_to_move``, ``check_move``, ``check_rally_pivot`` and ``check`` judge those. Default: None."""
+        return None
 
     def move_info(self, action: Move) -> MoveCheck | None:
         """The geometry of a legal proposed move, or None (default: not known to this ruleset)."""

@@ -1,0 +1,107 @@
+"""The computer opponent in an AoF:R 2.16 game (issue 13: real candidates through the ruleset seam,
+``Ruleset.decision_options``) and the evaluation's charge estimate. Never timed."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from game.ai import SearchPlayer
+from game.ai.candidates import move_candidates
+from game.ai.evaluate import charge_value
+from game.ai.view import seat_view
+from game.autoplay import Player, RandomPlayer
+from game.engine.actions import Activate, DeclareCharge, Done, Move, Shoot
+from game.engine.dice import Dice
+from game.engine.game import Game
+from game.scenario import load_scenario, new_game_state
+from game.tutorial.opponent import SimplePlayer
+from geometry.pose import Pose
+from tests.rules.aofr.helpers import aofr_game, unit
+from tests.rules.builders import ARCHERS, FRONT_Y, ORCS, forest
+
+ROOT = Path(__file__).resolve().parents[2]
+BORDER = ROOT / "scenarios" / "aofr_border_clash.yaml"
+
+
+def test_aofr_lists_the_discrete_answers_of_an_activation() -> None:
+    """AoF:R 2.16 "Activating Units": ``activate`` offers each unit not activated yet; ``action`` staying idle and
+    each valid charge (moves are poses, not listed); ``shoot`` each valid target or done."""
+    game = aofr_game([unit("a1", 1, x=28), unit("a2", 1, ARCHERS, x=46), unit("b1", 2, front_y=FRONT_Y + 8)])
+    assert game.ruleset.decision_options() == [Activate(1, "a1"), Activate(1, "a2")]
+    game.apply(Activate(1, "a1"))
+    assert game.ruleset.decision_options() == [Done(1), DeclareCharge(1, "a1", "b1")]
+    game.apply(Done(1))
+    game.apply(Activate(2, "b1"))
+    game.apply(Done(2))
+    game.apply(Activate(1, "a2"))
+    game.apply(Move(1, "a2", "hold", ()))
+    assert game.ruleset.decision_options() == [Shoot(1, "a2", "b1"), Done(1)]
+
+
+def test_aowfbr_lists_nothing_and_is_answered_by_name() -> None:
+    """AoWFBR 1.4's decisions are answered by their names (docs/formats.md): the default lists nothing."""
+    game = Game.start(new_game_state(load_scenario(ROOT / "scenarios" / "tests" / "small_skirmish.yaml")),
+                      Dice(seed=1))
+    assert game.ruleset.decision_options() is None
+
+
+def test_the_ai_activates_with_real_candidates_and_charges_what_it_beats() -> None:
+    """An activation is judged by the best answer of the unit it activates: with a unit in reach of a weak enemy
+    and one far from anything, the AI activates the first and charges (rather than standing idle)."""
+    weak = unit("weak", 2, ARCHERS, models=3, front_y=FRONT_Y + 7, x=20)
+    game = aofr_game([unit("orcs", 1, x=20), unit("far", 1, x=62), weak])
+    player = SearchPlayer(3)
+    view = seat_view(game, 1, random.Random(0))
+    candidates, _ = player._candidates(view, 1)
+    assert set(candidates) == {Activate(1, "orcs"), Activate(1, "far")}
+    action = player.choose(game)
+    assert action == Activate(1, "orcs")
+    game.apply(action)
+    assert player.choose(game) == DeclareCharge(1, "orcs", "weak")
+
+
+def test_a_whole_aofr_game_never_falls_back_to_the_random_player(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Every decision of an AoF:R game after deployment is the search's own and legal (the random fallback is
+    only for a set-up rule the heuristics do not know)."""
+    game = Game.start(new_game_state(load_scenario(BORDER)), Dice(seed=2))
+    fallbacks: list[str] = []
+    real = RandomPlayer.choose
+
+    def spy(self: RandomPlayer, g: Game):  # type: ignore[no-untyped-def]
+        if g.pending is not None and g.pending.decision not in ("choose_objective_order", "place_objective",
+                                                                 "choose_deployment", "deploy"):
+            fallbacks.append(g.pending.decision)
+        return real(self, g)
+
+    monkeypatch.setattr(RandomPlayer, "choose", spy)
+    seats: dict[int, Player] = {1: SearchPlayer(2), 2: SimplePlayer(3)}
+    while game.pending is not None:
+        action = seats[game.pending.player].choose(game)
+        game.apply(action)
+    assert game.state.game_over and fallbacks == []
+
+
+def test_a_flank_charge_is_worth_more_than_a_frontal_one() -> None:
+    """Rulebook "Melee Resolution": +1 in the flank, +2 in the rear (and the target strikes back with fewer
+    models): the evaluation expects more of a charge from the side or behind."""
+    target = unit("t", 2, ORCS, front_y=30.0, x=36.0)
+    values = {}
+    for name, (x, y) in {"front": (36.0, 20.0), "flank": (20.0, 33.0), "rear": (36.0, 45.0)}.items():
+        charger = unit("c", 1, ORCS, front_y=y, x=x)
+        values[name] = charge_value(charger, target)
+    assert values["front"] < values["flank"] < values["rear"]
+
+
+def test_a_move_blocked_by_impassable_terrain_goes_around() -> None:
+    """A wall of impassable terrain straight between a unit and the enemy: the move toward the enemy is turned
+    aside (``DETOURS``) rather than given up."""
+    wall = forest(36.0, FRONT_Y + 2.5, 14.0, 2.0, traits=("impassable",))
+    game = aofr_game([unit("orcs", 1, x=36), unit("b1", 2, front_y=FRONT_Y + 30, x=36)], terrain=[wall])
+    game.apply(Activate(1, "orcs"))
+    start = game.state.units["orcs"].pose
+    assert start is not None
+    straight = Move(1, "orcs", "advance", (Pose(36.0, start.y + 4.0, 0.0),))
+    assert game.check_move(straight) is not None          # the straight advance is refused
+    moves = move_candidates(game, game.state.units["orcs"], 7)
+    assert any(m.action in ("advance", "rush") for m in moves)
