@@ -243,7 +243,9 @@ def reason(game: Game, action: Action) -> str:
         return "towards the nearest objective marker it does not hold" if markers else "towards the nearest enemy"
     if isinstance(action, StrikeBack):
         return "it always strikes back"
-    if isinstance(action, (PlaceModels, PlaceObjective, ChooseDeployment, SetAside, Activate)):
+    if isinstance(action, Activate):
+        return "the first of its units still to activate"
+    if isinstance(action, (PlaceModels, PlaceObjective, ChooseDeployment, SetAside)):
         return "by a quick rule of thumb (no look-ahead)"
     p = game.pending
     d = p.decision if p is not None else ""

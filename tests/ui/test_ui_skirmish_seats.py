@@ -136,3 +136,36 @@ def test_range_outlines_stay_on_the_table(driver_factory) -> None:  # type: igno
         d.move(scene.view.rect.center)
         d.wheel(1)
     assert colours_off_the_table() <= {palette.BACKGROUND}
+
+
+def test_a_saved_game_against_the_computer_resumes_on_the_skirmish_screen(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    d = driver_factory(seed=3)
+    d.frames(2)
+    d.app.start_battle(str(PLACED), ComputerSeat(2, "ai-easy"))
+    d.frames(2)
+    scene = d.scene
+    d.click(d.table_px(points_of(scene.game.state, "swords")[0]))
+    path = d.app.record_path(scene.game)
+    assert path is not None
+    d.app.show_menu()
+    d.frames(2)
+    assert d.app.resume_game(path)
+    d.frames(2)
+    resumed = d.scene
+    assert isinstance(resumed, SkirmishBattleScene) and resumed.computer == ComputerSeat(2, "ai-easy")
+    assert resumed.game.history == [Activate(1, "swords")]
+    d.key(pygame.K_z, pygame.KMOD_CTRL)                   # the resumed game's rewinder reaches its start
+    assert resumed.game.history == []
+
+
+def test_no_undo_in_the_skirmish_lesson(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    from game.ui.scenes.lesson import start_lesson
+    from game.ui.scenes.skirmish_lesson import SkirmishLessonScene
+    d = driver_factory(seed=3)
+    d.frames(2)
+    assert start_lesson(d.app, str(ROOT / "scenarios" / "lessons" / "16_skirmish.yaml"))
+    d.frames(2)
+    scene = d.scene
+    assert isinstance(scene, SkirmishLessonScene)
+    assert not scene.actions.buttons["undo"].is_enabled
+    assert "see Restart" in scene.actions.buttons["undo"].text
