@@ -68,15 +68,11 @@ class App(Window):
         except (ValueError, OSError) as e:   # ScenarioError is a ValueError
             self.show_menu(f"Cannot start {scenario_path}: {e}")
             return
-        if is_loose(game):    # AoF: Skirmish: loose models have their own battle screen
-            if computer is not None:
-                self.show_menu(f"Cannot start {scenario_path}: the computer opponent does not play AoF: Skirmish "
-                               "in the window yet; play it hotseat")
-                return
-            self.switch(SkirmishBattleScene(self, game, scenario_path, kinds))
-            return
         if computer is not None:
             self.computer_seats[game] = computer
+        if is_loose(game):    # AoF: Skirmish: loose models have their own battle screen
+            self.switch(SkirmishBattleScene(self, game, scenario_path, kinds, computer))
+            return
         self.switch(BattleScene(self, game, scenario_path, kinds, computer))
 
     def resume_game(self, path: str | os.PathLike[str]) -> bool:
@@ -112,16 +108,15 @@ class App(Window):
         if computer is not None:
             from game.computer_seat import ruleset_refusal
             why = ruleset_refusal(game.state.ruleset)
-            if why is None and is_loose(game):
-                why = "the computer opponent does not play AoF: Skirmish in the window yet"
             if why is not None:
                 self.show_menu(refusal(Path(path), [why], "resume"))
                 return False
             self.computer_seats[game] = computer      # the seat goes back to the computer
+        scene: BattleScene | SkirmishBattleScene
         if is_loose(game):    # AoF: Skirmish: loose models have their own battle screen
-            self.switch(SkirmishBattleScene(self, game, scenario_path, opened.kinds))
-            return True
-        scene = BattleScene(self, game, scenario_path, opened.kinds, computer)
+            scene = SkirmishBattleScene(self, game, scenario_path, opened.kinds, computer)
+        else:
+            scene = BattleScene(self, game, scenario_path, opened.kinds, computer)
         scene.rewinder = opened.rewinder
         self.switch(scene)
         return True

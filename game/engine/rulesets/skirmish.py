@@ -67,12 +67,12 @@ from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
 SPECIAL_RULES = frozenset({
-    "Ambush", "AP", "Bane", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero", "Immobile",
-    "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow", "Stealth",
-    "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
+    "Ambush", "AP", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero",
+    "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow",
+    "Stealth", "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
 })
-"""The "Special Rules Reference" rules this ruleset plays. Not yet: Blast, Caster (and other books' rules): a
-scenario using one is refused at load."""
+"""The "Special Rules Reference" rules this ruleset plays. Not yet: Caster (and other books' rules): a scenario
+using one is refused at load."""
 TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
 """Terrain as played here; elevation (jumping, falling, 4" vertical reach) needs heights the table does not model."""
 DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "ambush", "activate", "action", "shoot",
@@ -140,6 +140,8 @@ class AoFSkirmish(Ruleset):
         "Flying": "Moves through units and terrain and ignores terrain effects whilst moving.",
         "Tough": "Rolls for wound effects only once it has X wound markers; Knocked Out on 5+X.",
         "Immobile": "May only Hold.",
+        "Blast": "Ignores cover; each hit becomes up to X hits (at most the enemy models in the target and within 3\" "
+                 "of it), split evenly between the target and the enemy units within 3\" of it.",
     }
     units_score: ClassVar[bool] = False
     setup_refusal: ClassVar[str | None] = ("the battle set-up builds armies of regiments; start a skirmish from its "

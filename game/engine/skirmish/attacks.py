@@ -42,6 +42,8 @@ RENDING_AP = 4
 """Rending: "on unmodified results of 6 to hit, those hits get AP(+4)" (added to the weapon's AP)."""
 KNOCKED_OUT = 6
 """Wound effects: 6+ Knocked Out (5+X with Tough(X))."""
+BLAST_REACH = 3.0
+"""Blast(X): enemy models and units "within 3\"" of the target (base edge to base edge)."""
 
 
 def in_range(state: GameState, shooter: Unit, target: Unit, weapon: Weapon) -> list[int]:
@@ -65,6 +67,63 @@ def in_cover(state: GameState, target: Unit, shooters: list[XY]) -> bool:
     r = base_radius(target.profile)
     covered = sum(1 for p in pts if model_in_cover(state, p, r, shooters, len(pts) == 1))
     return covered * 2 > len(pts)
+
+
+def blast_units(state: GameState, target: Unit) -> tuple[list[Unit], int]:
+    """Blast(X) ("Special Rules Reference"): the units its hits are split between, ``target`` first and then the
+    other units of its player on the table with a model within 3" (base edge to base edge) of one of the target's,
+    nearest first; and the enemy models counted for X: the target's and the other units' models within 3" of one of
+    the target's (docs/rulings.md "AoF Skirmish", Blast)."""
+    rt = base_radius(target.profile)
+    foes = points_of(state, target.id)
+    models = len(foes)
+    near: list[tuple[float, str, Unit]] = []
+    for u in state.units.values():
+        if u.id == target.id or u.player != target.player or not u.on_table:
+            continue
+        ru = base_radius(u.profile)
+        gaps = [min(gap(p, ru, q, rt) for q in foes) for p in points_of(state, u.id)] if foes else []
+        close = [d for d in gaps if d <= BLAST_REACH + 1e-6]
+        if close:
+            models += len(close)
+            near.append((min(close), u.id, u))
+    return [target] + [u for _, _, u in sorted(near, key=lambda t: (t[0], t[1]))], models
+
+
+def _share(total: int, i: int, n: int) -> int:
+    """The ``i``-th of ``n`` even shares of ``total``: the remainder one each to the first units."""
+    return total // n + (1 if i < total % n else 0)
+
+
+def blast(state: GameState, target: Unit, weapon: Weapon, hits: int, rending: int
+          ) -> tuple[int, list[tuple[Unit, Strike]]]:
+    """Blast(X): "Ignores cover, and after resolving other special rules, each hit is multiplied by X, where X is up
+    to as many hits as enemy models in the target unit and within 3\" of it. Hits must be split evenly between all
+    enemy units within 3\" of any model from the target". ``hits`` (without the Rending 6s) and ``rending``: the
+    weapon's hits after its other rules. Returns (the multiplier, one strike per unit that gets hits, without cover).
+    The remainder of an uneven split goes one hit each to the target first, then the nearest units."""
+    units, models = blast_units(state, target)
+    x = max(1, min(weapon_value(weapon, "Blast"), models))
+    n = len(units)
+    out = [(u, Strike(weapon, _share(hits * x, i, n), _share(rending * x, i, n))) for i, u in enumerate(units)]
+    return x, [(u, st) for u, st in out if st.hits or st.rending]
+
+
+def _resolve(state: GameState, dice: Dice, attacker: Unit, target: Unit, strikes: list[Strike],
+             others: list[tuple[Unit, Strike]], label: str, source: XY, fear: int = 0) -> list[Event]:
+    """Defense rolls and wounds of one attack: ``target``'s ``strikes`` first, then each other unit's Blast hits
+    (``others``, in order, each blocked and wounded on its own)."""
+    events: list[Event] = []
+    by_unit: dict[str, tuple[Unit, list[Strike]]] = {target.id: (target, list(strikes))}
+    for u, st in others:
+        by_unit.setdefault(u.id, (u, []))[1].append(st)
+    for unit, own in by_unit.values():
+        if not own:
+            continue
+        wounds, deadly, evs = block(dice, unit, attacker, own, label)
+        events += evs
+        events += take_wounds(state, dice, unit, wounds, source, fear if wounds or deadly else 0, deadly)
+    return events
 
 
 @dataclass
@@ -232,6 +291,7 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
     may fire it (``in_range``)."""
     events: list[Event] = []
     strikes: list[Strike] = []
+    others: list[tuple[Unit, Strike]] = []
     firing: set[int] = set()
     pts = points_of(state, shooter.id)
     rs, rt = base_radius(shooter.profile), base_radius(target.profile)
@@ -261,14 +321,29 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
         hits = hr.hits + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": shooter.id, "target": target.id, "weapon": weapon.name, "hits": hits}))
+        if weapon.has("Blast"):           # ignores cover; multiplied and split between the units near the target
+            events += _blast(state, target, weapon, hits - rending, rending, label, others)
+            continue
         # cover from the models that fired this weapon; Indirect: only from being inside cover terrain
         cover = in_cover(state, target, [] if weapon.has("Indirect") else [pts[i] for i in idx])
         strikes.append(Strike(weapon, hits - rending, rending, cover))
     shooters = [pts[i] for i in sorted(firing)]
-    wounds, deadly, evs = block(dice, target, shooter, strikes, f"{shooter.name}'s shots")
-    events += evs
-    return events + take_wounds(state, dice, target, wounds, centre(shooters) if shooters else (0.0, 0.0),
-                                deadly=deadly)
+    return events + _resolve(state, dice, shooter, target, strikes, others, f"{shooter.name}'s shots",
+                             centre(shooters) if shooters else (0.0, 0.0))
+
+
+def _blast(state: GameState, target: Unit, weapon: Weapon, hits: int, rending: int, label: str,
+           others: list[tuple[Unit, Strike]]) -> list[Event]:
+    """A Blast weapon's hits multiplied and split (``blast``): the target's share first in ``others`` too (its
+    strikes are merged by ``_resolve``); an event says how."""
+    if hits + rending <= 0:
+        return []
+    x, split = blast(state, target, weapon, hits, rending)
+    others += split
+    shares = ", ".join(f"{u.name} {st.hits + st.rending}" for u, st in split)
+    return [Event("info", f"{label}: Blast x{x}, {(hits + rending) * x} hits, ignoring cover ({shares})",
+                  {"target": target.id, "weapon": weapon.name, "blast": x,
+                   "split": {u.id: st.hits + st.rending for u, st in split}})]
 
 
 def strikers(state: GameState, unit: Unit, enemy: Unit) -> list[int]:
@@ -291,6 +366,7 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
     if not idx:
         return [Event("info", f"{unit.name} has no model within 2\" of {enemy.name}", {"unit": unit.id})]
     strikes: list[Strike] = []
+    others: list[tuple[Unit, Strike]] = []
     only = "Fatigue" if fatigued else ("Shaken" if unit.shaken else None)
     impact = unit.profile.value("Impact")
     if charging and not only and impact and len(idx) * impact - impact_penalty > 0:
@@ -320,9 +396,13 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
         hits = hr.hits + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits}))
+        if weapon.has("Blast"):
+            n0 = len(others)
+            events += _blast(state, enemy, weapon, hits - rending, rending, label, others)
+            for _, st in others[n0:]:
+                st.ap_bonus = 1 if thrust else 0
+            continue
         strikes.append(Strike(weapon, hits - rending, rending, ap_bonus=1 if thrust else 0))
-    wounds, deadly, evs = block(dice, enemy, unit, strikes, f"{unit.name}'s strikes")
-    events += evs
-    fear = unit.profile.value("Fear") if wounds or deadly else 0
     pts = points_of(state, unit.id)
-    return events + take_wounds(state, dice, enemy, wounds, centre([pts[i] for i in idx]), fear, deadly)
+    return events + _resolve(state, dice, unit, enemy, strikes, others, f"{unit.name}'s strikes",
+                             centre([pts[i] for i in idx]), unit.profile.value("Fear"))

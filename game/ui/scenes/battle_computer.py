@@ -16,6 +16,7 @@ import traceback
 from typing import TYPE_CHECKING
 
 from game.computer_seat import ComputerSeat, quick_refusal, take_back
+from game.engine.actions import Action
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.replay import Rewinder, TakeBackRefused, action_text
@@ -65,7 +66,7 @@ class ComputerSide:
         answer = turns.poll(self.game, self.time, bool(self.anims.moves))
         if answer is None:
             return
-        action, reason = answer.action, answer.reason
+        action, reason = answer.action, self._explain(answer.action, answer.reason)
         text = action_text(self.game, action).partition(": ")[2]
         try:
             events = self.game.apply(action)
@@ -91,6 +92,11 @@ class ComputerSide:
         changed = any(e.kind not in ("phase", "info", "roll") for e in events)
         turns.applied(self.time, changed)
         self._applied(events, None)
+
+    def _explain(self, action: Action, reason: str) -> str:
+        """The log's reason for the computer's ``action`` (before it is applied): its search's ``reason`` here; a
+        screen whose ruleset the search hands to other heuristics gives theirs (AoF: Skirmish)."""
+        return reason
 
     def _computer_buttons(self) -> list[ButtonSpec]:
         """Faster and Skip while the computer decides."""

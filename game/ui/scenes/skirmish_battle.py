@@ -5,10 +5,17 @@ the table), deployment (the unit's models follow the mouse; click to place), act
 (drag the unit as a group, Shift-drag one model, Spread/Tighten, then Advance or Rush; Hold; click an enemy to
 charge), shooting (click a target), strike back and consolidation (buttons, the move tool). Every change goes
 through ``SkirmishBattleScene.act`` -> ``Game.apply``; drawing only reads (``game.ui.draw_loose``).
+
+Undo (Ctrl+Z) takes back the last action while no die was rolled since, as on the regiments screen
+(``game.replay.Rewinder``); hotseat, the seat changes with a banner in the player's colour, not a hand-over screen
+(everything in AoF: Skirmish is open information: docs/rulings.md "AoF Skirmish", "The seat in hotseat"). Against
+the computer (``computer``), its seat is played by ``game.ui.computer_play.ComputerTurns`` through the regiments
+screen's ``ComputerSide`` (a pause per decision, a log line with the reason from ``game.skirmish_play.reason``).
 """
 
 from __future__ import annotations
 
+import random
 import sys
 import traceback
 from collections import deque
@@ -34,10 +41,14 @@ from game.engine.events import Event
 from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSkirmish
 from game.engine.skirmish import moves
 from game.engine.skirmish.loose import XY, base_radius, warband_of
+from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
 from game.skirmish_play import grid
+from game.skirmish_play import reason as simple_reason
 from game.ui import draw_loose, palette
 from game.ui.action_bar import ActionBar, ButtonSpec
+from game.ui.animation import Animations
 from game.ui.assets import font
+from game.ui.computer_play import ComputerTurns
 from game.ui.dice_panel import DicePanel
 from game.ui.draw_objectives import draw_objectives
 from game.ui.draw_terrain import StaticLayer
@@ -45,12 +56,16 @@ from game.ui.hud import Hud
 from game.ui.layout import BattleLayout
 from game.ui.log_panel import MAX_LINES, LogPanel
 from game.ui.loose_tool import SPREAD_STEP, LooseMoveTool
+from game.ui.scenes.battle import _undo_word
+from game.ui.scenes.battle_computer import ComputerSide
 from game.ui.table_view import TableView
 from game.ui.unit_card import UnitCard
 from game.ui.window import Scene
 
 if TYPE_CHECKING:
+    from game.computer_seat import ComputerSeat
     from game.engine.game import Game
+    from game.engine.state import Pending
     from game.ui.window import Window
 
 ZOOM_STEP = 1.15
@@ -59,11 +74,11 @@ ROWS = (5, 2, 1)
 """Models per row of a unit being deployed (the Formation button cycles them)."""
 
 
-class SkirmishBattleScene(Scene):
-    """A hotseat game of AoF: Skirmish in progress."""
+class SkirmishBattleScene(ComputerSide, Scene):
+    """A game of AoF: Skirmish in progress: hotseat, or against the computer playing ``computer``'s seat."""
 
     def __init__(self, app: Window, game: Game, scenario_path: str | None = None,
-                 kinds: list[str] | None = None) -> None:
+                 kinds: list[str] | None = None, computer: ComputerSeat | None = None) -> None:
         super().__init__(app)
         self.game = game
         self.scenario_path = scenario_path
@@ -89,7 +104,23 @@ class SkirmishBattleScene(Scene):
         self.time = 0.0
         self.last_exception: BaseException | None = None
         """An unexpected engine error caught by ``act`` (tests check it stays None)."""
-        self._key: object = None
+        self._pending_key: object = None
+        self._seat: int | None = None
+        """The player the screen was last given to (a banner shows each change of seat)."""
+        self.seat_banner: tuple[str, tuple[int, int, int], float] | None = None
+        """Whose decision it is now, over the top of the table for a few seconds after the seat changed."""
+        self.anims = Animations()
+        """Loose models do not glide: always empty (the computer's pacing asks it)."""
+        self.rewinder: Rewinder | None = Rewinder(game)
+        """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
+        self.computer = computer
+        """The seat the computer opponent plays (None: two people, hotseat)."""
+        self.turns: ComputerTurns | None = None
+        self._undo_cache: tuple[object, str | None, Game | None] | None = None
+        if computer is not None:
+            seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2**31)
+            self.turns = ComputerTurns(computer, seed)
+            self._seat = computer.person
         self.results_shown = False
         """The results were shown once (coming back looks at the table)."""
         self._target_cache: tuple[object, set[str]] = (None, set())
@@ -113,7 +144,7 @@ class SkirmishBattleScene(Scene):
         self.dice = DicePanel(m, lay.dice)
         self.dice.show_events(self.rolls)
         self.log = LogPanel(m, lay.log, self.log_lines)
-        self._key = None
+        self._pending_key = None
         self._sync()
 
     def kill_ui(self) -> None:
@@ -125,7 +156,12 @@ class SkirmishBattleScene(Scene):
 
     # --- the game ---------------------------------------------------------------------------------------------
     def act(self, action: Action) -> bool:
-        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied."""
+        """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied.
+        While the computer decides, the person's actions are refused (it answers for its seat)."""
+        if self.computer_deciding:
+            self.show_banner(f"Wait: {self.computer.words if self.computer else 'the computer'} is deciding "
+                             "(N: skip to your decision)", palette.SHAKEN, 2.5)
+            return False
         try:
             events = self.game.apply(action)
         except IllegalAction as e:
@@ -138,6 +174,11 @@ class SkirmishBattleScene(Scene):
             traceback.print_exc(file=sys.stderr)
             self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
             return False
+        self._applied(events, None)
+        return True
+
+    def _add_events(self, events: list[Event]) -> None:
+        """Events into the log and the dice panel."""
         self.log_lines.extend(events)
         if self.log is not None:
             self.log.add(events)
@@ -146,29 +187,116 @@ class SkirmishBattleScene(Scene):
             self.rolls = rolls
             if self.dice is not None:
                 self.dice.show_events(rolls)
+
+    def _applied(self, events: list[Event], placed: str | None) -> None:
+        """After an action was applied (the person's or the computer's): log, dice, banner, record, snapshot for
+        Undo, the next decision. ``placed`` is unused (no glides here)."""
+        self._add_events(events)
+        if self.rewinder is not None:
+            self.rewinder.remember(self.game)
         news = [e for e in events if e.kind not in ("roll", "phase", "info")]
         if news:
             self.show_banner(news[-1].text, (140, 200, 255), 3.5)
         self.app.record(self.game, self.scenario_path)
+        if self.app.record_error:
+            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
+        self._sync()
+
+    def _explain(self, action: Action, reason: str) -> str:
+        """The search hands AoF: Skirmish to the simple player's heuristics (game/ai/search.py), which keep no
+        figures: their rule of thumb is the reason."""
+        return simple_reason(self.game, action)
+
+    # --- take back (the regiments screen's Undo: game/ui/scenes/battle.py) ----------------------------------------
+    def _taker(self) -> int:
+        """Who takes back in hotseat: the player who made the last action (the seat changes without a hand-over
+        screen, so they may take it back while the other player has not acted since); else the deciding one."""
+        if self.game.history:
+            return self.game.history[-1].player
+        p = self.game.pending
+        return p.player if p is not None else self.game.state.active_player
+
+    def undo_refusal(self) -> str | None:
+        """Why the last action may not be taken back now (``game.replay.take_back_refusal``: never across dice),
+        or None. Against the computer: why the person may not take back their last own action."""
+        if self.computer is not None:
+            return self._computer_undo()[0]
+        why = take_back_refusal(self.game, self._taker())
+        if why is None and (self.rewinder is None or len(self.game.history) - 1 < self.rewinder.base):
+            why = "That action was made before this game was opened here."
+        return why
+
+    def undo(self) -> bool:
+        """Ctrl+Z / Undo: take back the last action while no die has been rolled since (against the computer: the
+        person's last own action and the computer's answers since). The game is replayed without it and the
+        record rewritten. True if done."""
+        if self.computer is not None:
+            why = self.undo_refusal()
+            if why is not None:
+                self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
+                return False
+            return self._undo_against_computer()
+        why = self.undo_refusal()
+        if why is not None or self.rewinder is None:
+            self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
+            return False
+        old = self.game
+        taken = old.history[-1]
+        try:
+            game = self.rewinder.take_back(old, self._taker())
+        except TakeBackRefused as e:
+            self.show_banner(f"Cannot take back: {e}", palette.SHAKEN, 5.0)
+            return False
+        self.app.replace_game(old, game)
+        self.game = game
+        self._seat = taken.player        # the one who took back keeps the seat: no seat banner
+        self._reset_view_of_game()
+        self.app.record(game, self.scenario_path)
+        self.show_banner(f"Taken back — {action_text(game, taken)}", (140, 200, 255), 3.5)
+        if self.app.record_error:
+            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
+        self._pending_key = None
         self._sync()
         return True
+
+    def _reset_view_of_game(self) -> None:
+        """After the game object was replaced (a take-back): log, dice and widgets start again from the new game."""
+        game = self.game
+        self.tool = None
+        self._target_cache = (None, set())
+        self.log_lines = deque(game.log, maxlen=MAX_LINES)
+        self.rolls = [e for e in game.log if e.kind == "roll"][-6:]
+        if self.hud is not None and self.app.scene is self:    # else they are built when it is entered again
+            self.kill_ui()
+            self.build_ui()
 
     def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
         """A message over the bottom of the table for a few seconds."""
         self.banner = (text, colour, self.time + seconds)
 
     def _sync(self) -> None:
-        """React to a new pending decision: results, tool, deploy unit, texts and buttons."""
+        """React to a new pending decision: results, tool, deploy unit, the seat's banner, texts and buttons."""
         p = self.game.pending
         key = (p, len(self.game.history))
-        if key != self._key:
-            self._key = key
+        if key != self._pending_key:
+            self._pending_key = key
             self.tool = None
             if p is None:
                 if not self.results_shown:     # once: "Look at the table" comes back here
                     self.results_shown = True
                     self.app.show_results(self.game, back=self)
                 return
+            if self.computer_deciding:      # the computer answers: nothing of the person's to prepare
+                self.deploy_unit = None
+                if p.unit is not None:
+                    self.selected = p.unit
+                self._refresh()
+                return
+            if p.player != self._seat:
+                if self._seat is not None:    # open information: a banner, not a hand-over screen
+                    self.seat_banner = (f"Player {p.player}, your turn: {self._hint(p)}", palette.PLAYER[p.player],
+                                        self.time + 3.0)
+                self._seat = p.player
             if p.unit is not None:
                 self.selected = p.unit
             if p.decision == "action" and p.unit is not None and self.ruleset.units_to_move(p.player):
@@ -201,6 +329,15 @@ class SkirmishBattleScene(Scene):
             return
         s = self.game.state
         title = f"Round {s.round} of {s.rounds} — Player {p.player}" if s.round else f"Player {p.player}"
+        hint = self._computer_hint() if self.computer_deciding else self._hint(p)
+        self.hud.show(f"{title} — AoF: Skirmish", hint, p.player)
+        self.actions.set_buttons(self._buttons())
+        if self.card is not None:
+            self.card.show(s, self.selected if self.selected in s.units else None)
+
+    def _hint(self, p: Pending) -> str:
+        """What the deciding player does now, in a line."""
+        s = self.game.state
         unit = s.units[p.unit].profile.name if p.unit is not None else ""
         hints = {
             "choose_deployment": "You won the deployment roll-off: pick your table edge",
@@ -217,12 +354,25 @@ class SkirmishBattleScene(Scene):
             "strike_back": f"{unit} was charged: strike back?",
             "consolidate": f"{unit} may move up to 3\" (drag), or stay",
         }
-        self.hud.show(f"{title} — AoF: Skirmish", hints.get(p.decision, p.decision), p.player)
-        self.actions.set_buttons(self._buttons())
-        if self.card is not None:
-            self.card.show(s, self.selected if self.selected in s.units else None)
+        return hints.get(p.decision, p.decision)
 
     def _buttons(self) -> list[ButtonSpec]:
+        """The decision's buttons, then Undo at the right end (the computer's pace and Skip while it decides)."""
+        if self.game.pending is None:
+            return []
+        if self.computer_deciding:
+            return self._computer_buttons() + [self._undo_button()]
+        return self._decision_buttons() + [self._undo_button()]
+
+    def _undo_button(self) -> ButtonSpec:
+        why = self.undo_refusal()
+        word = "" if why is None else f": {_undo_word(why)}"
+        tip = ("Take back the last action (Ctrl+Z): no die has been rolled since" if why is None
+               else f"Cannot take back: {why}")
+        return ButtonSpec("undo", f"↶ Undo{word}" if why else "↶ Undo (Ctrl+Z)", tip, enabled=why is None,
+                          right=True, short=f"↶ Undo{word}")
+
+    def _decision_buttons(self) -> list[ButtonSpec]:
         p = self.game.pending
         if p is None:
             return []
@@ -274,6 +424,21 @@ class SkirmishBattleScene(Scene):
         p = self.game.pending
         if p is None:
             return
+        if key == "undo":
+            self.undo()
+            return
+        if key == "computer_faster" and self.turns is not None:
+            pace = self.turns.faster()
+            self.show_banner(f"The computer plays at the {pace} pace (G).", (140, 200, 255), 2.5)
+        elif key == "computer_skip" and self.turns is not None:
+            if self.computer_deciding:
+                self.turns.skip()
+                self.show_banner("Skipping to your next decision…", (140, 200, 255), 2.5)
+            else:
+                self.show_banner("Nothing to skip: this decision is yours.", palette.SHAKEN, 2.5)
+        if self.computer_deciding or key.startswith("computer_"):
+            self._refresh()
+            return         # a decision's button while the computer decides: not the person's to answer
         if key.startswith("edge:"):
             self.act(ChooseDeployment(p.player, p.player, key.split(":", 1)[1]))
         elif key == "done":
@@ -397,7 +562,13 @@ class SkirmishBattleScene(Scene):
         p = self.game.pending
         if p is None:
             return
-        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.tool is not None and self.tool.moved():
+        if event.mod & pygame.KMOD_CTRL and event.key == pygame.K_z:
+            self.command("undo")
+        elif event.key == pygame.K_g and self.turns is not None:
+            self.command("computer_faster")
+        elif event.key == pygame.K_n and self.turns is not None:
+            self.command("computer_skip")
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.tool is not None and self.tool.moved():
             kind = self.tool.kind()
             if self.tool.problem(kind) is None:
                 self.act(self.tool.action(kind))
@@ -417,8 +588,10 @@ class SkirmishBattleScene(Scene):
             self._refresh()
 
     def update(self, dt: float) -> None:
-        """Advance the clock (banners) and the log panel."""
+        """Advance the clock (banners), the computer's turn (against it) and the log panel."""
         self.time += dt
+        if self.turns is not None:
+            self._computer_turn()
         if self.log is not None:
             self.log.update()
 
@@ -438,17 +611,20 @@ class SkirmishBattleScene(Scene):
         actors = set(p.options) if p is not None and p.decision == "activate" else \
             ({p.unit} if p is not None and p.unit else set())
         shown = self.selected if self.selected in s.units and s.units[self.selected].on_table else None
+        on_table = self.view.rect.clip(self.view.table_rect)
+        screen.set_clip(on_table)       # reaches end at the table's edges: never over the band round it
         if shown is not None and p is not None and p.decision in ("action", "shoot", "activate"):
             unit = s.units[shown]
             reach = moves.allowance(unit, "charge") if p.decision == "action" and shown == p.unit else None
             draw_loose.draw_ranges(screen, self.view, s, shown, reach)
+        if p is not None and p.decision == "ambush":
+            for enemy in s.enemies_of(p.player):
+                draw_loose.draw_reach(screen, self.view, s, enemy.id, 9.0, (255, 120, 100, 255))
+        screen.set_clip(self.view.rect)
         draw_loose.draw_models(screen, self.view, s, shown, actors, self._targets(), self.hover,
                                hide=self.tool.unit_id if self.tool is not None and self.tool.moved() else None)
         if self.tool is not None and (self.tool.moved() or self.tool.dragging):
             draw_loose.draw_ghost(screen, self.view, self.tool, self.tool.problem() is None)
-        if p is not None and p.decision == "ambush":
-            for enemy in s.enemies_of(p.player):
-                draw_loose.draw_reach(screen, self.view, s, enemy.id, 9.0, (255, 120, 100, 255))
         if p is not None and p.decision in ("deploy", "ambush") and self.deploy_unit and \
                 self.view.rect.collidepoint(self.mouse):
             at = self.view.to_table(self.mouse)
@@ -466,6 +642,13 @@ class SkirmishBattleScene(Scene):
                 screen.blit(bg, (x - 4, y - 1))
                 screen.blit(text, (x, y))
                 y += text.get_height() + 2
+        if self.seat_banner is not None and self.time < self.seat_banner[2]:
+            text = font(18, True).render(self.seat_banner[0][:120], True, (250, 250, 245))
+            bg = pygame.Surface((text.get_width() + 20, text.get_height() + 10), pygame.SRCALPHA)
+            bg.fill((*self.seat_banner[1], 225))
+            x = self.view.rect.centerx - bg.get_width() // 2
+            screen.blit(bg, (x, self.view.rect.top + 10))
+            screen.blit(text, (x + 10, self.view.rect.top + 15))
         if self.banner is not None and self.time < self.banner[2]:
             text = font(16, True).render(self.banner[0][:140], True, self.banner[1])
             bg = pygame.Surface((text.get_width() + 16, text.get_height() + 8), pygame.SRCALPHA)

@@ -94,9 +94,13 @@ class SkirmishLessonScene(SkirmishBattleScene):
         news = [e for e in events if e.kind not in ("roll", "phase", "info")]
         if news:
             self.show_banner(news[-1].text, (140, 200, 255), 3.5)
-        self._key = None
+        self._pending_key = None
         self._sync()
         self._show_lesson()
+
+    def undo_refusal(self) -> str | None:
+        """No Undo in a lesson: a wrong try is taken back by the lesson; Restart plays it again."""
+        return "A lesson takes back a wrong try itself; Restart plays the lesson again from the start."
 
     def lesson_command(self, key: str) -> None:
         """Hint, Skip step (Next lesson once done), Restart or Lessons."""

@@ -46,7 +46,7 @@ class SkirmishReplayScene(SkirmishBattleScene):
         if rolls and self.dice is not None:
             self.rolls = rolls
             self.dice.show_events(rolls)
-        self._key = None
+        self._pending_key = None
         self._sync()
 
     def act(self, action: Action) -> bool:
