@@ -14,6 +14,7 @@ from game.engine.skirmish.loose import XY, base_radius, centre, points_of, warba
 from game.engine.state import GameState
 from game.ui import palette
 from game.ui.assets import font
+from game.ui.label_layout import UNIT, LabelLayout, nudges_for
 from game.ui.loose_tool import LooseMoveTool
 from game.ui.table_view import TableView
 
@@ -25,6 +26,8 @@ def draw_models(screen: pygame.Surface, view: TableView, state: GameState, selec
                 actors: set[str], targets: set[str], hover: str | None, hide: str | None = None) -> None:
     """Every model of every unit on the table (``hide``: a unit drawn by the move tool instead)."""
     w = warband_of(state)
+    layout = LabelLayout(view.rect)
+    bodies: list[pygame.Rect] = []
     for unit in state.units.values():
         if not unit.on_table or unit.id == hide:
             continue
@@ -44,14 +47,23 @@ def draw_models(screen: pygame.Surface, view: TableView, state: GameState, selec
             for k in range(m.wounds):
                 pygame.draw.circle(screen, WOUND, (c[0] + r + 4 + 7 * k, c[1] - r * 0.6), 3.5)
                 pygame.draw.circle(screen, (255, 255, 255), (c[0] + r + 4 + 7 * k, c[1] - r * 0.6), 3.5, 1)
+            bodies.append(pygame.Rect(round(c[0] - r), round(c[1] - r), round(2 * r), round(2 * r)))
         label = unit.profile.name + (" (Shaken)" if unit.shaken else "")
         text = font(12, unit.id == selected).render(label, True, (245, 245, 235))
-        cx, cy = view.to_screen(centre(pts))
-        top = min(view.to_screen(p)[1] for p in pts) - r - 16
-        bg = pygame.Surface((text.get_width() + 6, text.get_height() + 2), pygame.SRCALPHA)
-        bg.fill((0, 0, 0, 130))
-        screen.blit(bg, (cx - text.get_width() / 2 - 3, top - 1))
-        screen.blit(text, (cx - text.get_width() / 2, top))
+        tag = pygame.Surface((text.get_width() + 6, text.get_height() + 2), pygame.SRCALPHA)
+        tag.fill((0, 0, 0, 130))
+        tag.blit(text, (3, 1))
+        cx = view.to_screen(centre(pts))[0]
+        ys = [view.to_screen(p)[1] for p in pts]
+        above = tag.get_rect(midbottom=(round(cx), round(min(ys) - r - 2)))
+        below = tag.get_rect(midtop=(round(cx), round(max(ys) + r + 2)))
+        # above the models, else below, else nudged: two units in melee must not print their names on each other
+        spots = [above, below] + [above.move(dx, dy) for dx, dy in nudges_for(above)[1:]] + \
+            [below.move(dx, dy) for dx, dy in nudges_for(below)[1:]]
+        layout.add("unit", UNIT + (1 if unit.id == selected else 0), tag, spots, required=True)
+    layout.shy_of = bodies
+    layout.solve()
+    layout.draw(screen)
 
 
 def _outline(screen: pygame.Surface, view: TableView, centres: list[XY], radius: float,

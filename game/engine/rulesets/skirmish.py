@@ -109,6 +109,7 @@ class AoFSkirmish(Ruleset):
     id: ClassVar[str] = ID
     title: ClassVar[str] = "Age of Fantasy: Skirmish"
     short_title: ClassVar[str] = "AoF: Skirmish"
+    activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = frozenset()
