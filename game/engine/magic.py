@@ -94,7 +94,7 @@ DONE_STEPS: frozenset[Step] = frozenset({Step.ALLOCATE_TOKENS, Step.DISPEL})
 
 _PHASE_ORDER: dict[Phase, int] = {
     Phase.DEPLOYMENT: 0, Phase.STRATEGY_1: 1, Phase.MOVEMENT: 2, Phase.STRATEGY_2: 3, Phase.SHOOTING: 4,
-    Phase.CLOSE_COMBAT: 5, Phase.RALLY: 6,
+    Phase.CLOSE_COMBAT: 5, Phase.RALLY: 6, Phase.ACTIVATION: 2,
 }
 _EPS = 1e-9
 
@@ -269,8 +269,12 @@ def _now(state: GameState) -> tuple[int, int, int]:
 
 
 def expires_after(state: GameState, duration: str) -> tuple[int, int, int]:
-    """The last moment an effect cast now with ``duration`` applies (see ``DURATIONS``)."""
+    """The last moment an effect cast now with ``duration`` applies (see ``DURATIONS``). In a round of
+    activations (AoF:R) every duration lasts until the end of the round (docs/rulings.md "AoF:R 2.16": spell
+    durations within activations)."""
     rnd, turn, phase = _now(state)
+    if state.phase is Phase.ACTIVATION:
+        return (rnd, 1, _PHASE_ORDER[Phase.RALLY])
     if duration == "phase":
         return (rnd, turn, phase + 1)
     if duration == "turn":
@@ -898,7 +902,7 @@ def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: U
         events.append(Event("spell", f"{spell.name} fails", data))
         return events
     if point is not None:
-        return events + _resolve_area(state, dice, caster, spell, point)
+        return events + resolve_area(state, dice, caster, spell, point)
     assert target is not None
     events.append(Event("spell", f"{spell.name} is cast on {target.name}",
                         {"unit": caster.id, "spell": spell.name, "target": target.id, "cast": True}))
@@ -907,8 +911,8 @@ def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: U
     return events + resolve_effects(state, dice, caster, spell, target)
 
 
-def _resolve_area(state: GameState, dice: Dice, caster: Unit, spell: Spell, point: Point) -> list[Event]:
-    """A cast ``point`` spell: its effects on each unit of its area, nearest first (``units_in_area``)."""
+def resolve_area(state: GameState, dice: Dice, caster: Unit, spell: Spell, point: Point) -> list[Event]:
+    """A cast ``point`` spell (``point`` in inches): its effects on each unit of its area, nearest first (``units_in_area``)."""
     area = spell.area
     assert area is not None
     units = units_in_area(state, caster, spell, point)

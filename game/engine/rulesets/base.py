@@ -63,6 +63,7 @@ from typing import Any, ClassVar, Protocol
 
 from game.engine.actions import (
     Action,
+    CastSpell,
     Disembark,
     Embark,
     Move,
@@ -389,6 +390,11 @@ class Ruleset(ABC):
         """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``model`` of ``declare_charge`` and
         ``strike_back``: the AoF:R quick rules' "Takedown"), or None (default: no ruleset picks in melee)."""
         return None
+
+    def activation_casts(self, player: int) -> list[CastSpell]:
+        """Every spell ``player``'s activated unit may try now within its activation (``cast_spell``, issue 14:
+        ``game.engine.activation_magic``), or empty (default: casting is not part of an activation)."""
+        return []
 
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Valid shooting targets of ``unit_id`` now."""
