@@ -912,7 +912,8 @@ def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: U
 
 
 def resolve_area(state: GameState, dice: Dice, caster: Unit, spell: Spell, point: Point) -> list[Event]:
-    """A cast ``point`` spell (``point`` in inches): its effects on each unit of its area, nearest first (``units_in_area``)."""
+    """A cast ``point`` spell (``point`` in inches): its effects on each unit of its area, nearest first
+    (``units_in_area``)."""
     area = spell.area
     assert area is not None
     units = units_in_area(state, caster, spell, point)

@@ -1119,8 +1119,8 @@ class AoFR216(Ruleset):
         cast = activation_magic.plan_cast(self.state, unit, action, a.spell_used, a.stage)
         a.spell_used.append(unit.id)
         who = activation_magic.wizard_name(unit)
-        aim = cast.target if cast.target is not None else f"({cast.point[0]:.1f}, {cast.point[1]:.1f})" \
-            if cast.point is not None else ""
+        aim = self.state.units[cast.target].name if cast.target is not None else \
+            f"({cast.point[0]:.1f}, {cast.point[1]:.1f})" if cast.point is not None else ""
         events = [Event("info", f"{who} tries {cast.spell} on {aim}",
                         {"unit": unit.id, "spell": cast.spell, "target": cast.target})]
         if cast.blockers:
