@@ -16,6 +16,15 @@ caster's unit and in line of sight either way, not having cast or blocked this r
 that roll to block (``done`` or an empty list: none). Then the dice: the caster's D6, then each blocking wizard's
 D6 in the order named, then the spell's effects (``magic.resolve_effects``). The activation goes on where it was.
 
+The AoF:R quick rules' (and AoF: Skirmish's) "Caster(X)": "Gets X spell tokens at the start of each round, but
+can't hold more than 6 tokens at once. At any point before attacking, spend as many tokens as the spell's value to
+try casting one or more spells (only one try per spell). Roll one die, on 4+ resolve the effect [...]. Models
+within 18" in line of sight of the caster's unit may spend any number of spell tokens at the same time before
+rolling, to give the caster +1/-1 to the roll per token." This is AoWFBR's Caster(X) with basic tokens
+(``game.engine.magic``: ``start_of_round``, ``cast_spell`` with ``boost``, the opponent's decision ``dispel``, the
+4+ roll) cast within the caster's activation instead of a strategy step (``token_cast_options``;
+``magic.cast_spell(..., in_activation=True)``).
+
 Spell effects with a duration last until the end of the round in which they were cast (docs/rulings.md "AoF:R
 2.16": spell durations within activations; ``magic.expires_after``).
 """
@@ -202,6 +211,26 @@ def resolve_216(state: GameState, dice: Dice, cast: ActivationCast, blocking: li
     return events + magic.resolve_effects(state, dice, caster, spell, target)
 
 
+def token_cast_options(state: GameState, unit: Unit) -> list[CastSpell]:
+    """The AoF:R quick rules' "Caster(X)": every spell the activated caster ``unit`` may try now with its tokens
+    (value held, not tried this round; targets or a few points), without extra tokens; for players and the window.
+    """
+    if magic.cast_problem(state, unit):
+        return []
+    m = magic.magic_of(state)
+    out: list[CastSpell] = []
+    for spell in magic.spells_of(state, unit.player).values():
+        if (unit.id, spell.name) in m.tried or spell.value > unit.spell_tokens:
+            continue
+        if spell.target == "point":
+            for p in magic.point_candidates(state, unit, spell):
+                out.append(CastSpell(unit.player, unit.id, spell.name, point=TablePoint(*p)))
+            continue
+        for target in magic.spell_targets(state, unit, spell):
+            out.append(CastSpell(unit.player, unit.id, spell.name, target))
+    return out
+
+
 def cast_options(state: GameState, unit: Unit, used: list[str]) -> list[CastSpell]:
     """Every cast the activated ``unit`` may try now (spell, target or a few points), for players and the
     window; empty when it may not cast."""
@@ -219,4 +248,4 @@ def cast_options(state: GameState, unit: Unit, used: list[str]) -> list[CastSpel
 
 
 __all__ = ["ActivationCast", "BLOCK_RANGE", "WIZARD_RULE", "block_choice", "blockers", "cast_options",
-           "cast_problem", "plan_cast", "resolve_216", "wizard_name", "wizard_value"]
+           "cast_problem", "plan_cast", "resolve_216", "token_cast_options", "wizard_name", "wizard_value"]

@@ -205,6 +205,9 @@ class PendingCast:
     """The strategy decision to return to once the cast is resolved."""
     point: Point | None = None
     """The point a ``point`` spell is aimed at (inches)."""
+    resume_step: Step = Step.STRATEGY
+    """The step to return to once the cast is resolved (``Step.ACTIVATION``: cast within an activation, the AoF:R
+    quick rules' "Caster(X)")."""
 
 
 @dataclass
@@ -690,9 +693,11 @@ def _spend_check(state: GameState, caster: Unit, player: int, spends: tuple[Toke
     return tuple(out)
 
 
-def _plan_cast(state: GameState, action: CastSpell) -> _CastPlan:
+def _plan_cast(state: GameState, action: CastSpell, in_activation: bool = False) -> _CastPlan:
     m = magic_of(state)
-    if state.step is not Step.STRATEGY or state.pending is None or state.pending.decision != "strategy":
+    if in_activation:
+        pass    # the activation ruleset checks that the caster is being activated, before attacking
+    elif state.step is not Step.STRATEGY or state.pending is None or state.pending.decision != "strategy":
         raise IllegalAction("Strategy Phase", "spells are cast in the strategy step of a strategy phase (1.3, 3.2)")
     caster = find_caster(state, action.unit)
     if caster is None:
@@ -757,11 +762,11 @@ def _target_problem(state: GameState, caster: Unit, spell: Spell, target: Unit) 
     return f"{caster.name} has no line of sight to {target.name}"
 
 
-def check(state: GameState, action: Action) -> None:
+def check(state: GameState, action: Action, in_activation: bool = False) -> None:
     """Raise ``IllegalAction`` if the magic ``action`` (cast_spell, dispel, allocate_tokens) is illegal now;
-    nothing changes."""
+    nothing changes. ``in_activation``: a cast within the caster's activation (the AoF:R quick rules)."""
     if isinstance(action, CastSpell):
-        _plan_cast(state, action)
+        _plan_cast(state, action, in_activation)
     elif isinstance(action, Dispel):
         _plan_dispel(state, action)
     elif isinstance(action, AllocateTokens):
@@ -811,10 +816,12 @@ def cast_terms(state: GameState, action: CastSpell) -> CastTerms:
     return CastTerms(plan.caster, plan.spell, sum(n for _, n in plan.boost), targets)
 
 
-def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
+def cast_spell(state: GameState, dice: Dice, action: CastSpell, in_activation: bool = False) -> list[Event]:
     """Try a spell (rulebook "Caster(X)"): pay its value and the boost, then ask the opponent for dispel tokens if
-    any may reach the cast, else roll at once. Raises ``IllegalAction`` (nothing changes)."""
-    plan = _plan_cast(state, action)
+    any may reach the cast, else roll at once. ``in_activation``: within the caster's activation (the AoF:R quick
+    rules' "Caster(X)"; the ruleset checks when); the dispel decision then returns to the activation's step and
+    decision. Raises ``IllegalAction`` (nothing changes)."""
+    plan = _plan_cast(state, action, in_activation)
     m = magic_of(state)
     caster, spell, target, point = plan.caster, plan.spell, plan.target, plan.point
     _pay(state, action.player, ((None if m.mode == "pooled" else caster.id, spell.value),), dispel=False)
@@ -840,7 +847,8 @@ def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
     opponent = 3 - action.player
     target_id = target.id if target is not None else None
     if token_sources(state, caster, opponent):
-        m.cast = PendingCast(action.player, caster.id, spell.name, target_id, boost, state.pending, point)
+        m.cast = PendingCast(action.player, caster.id, spell.name, target_id, boost, state.pending, point,
+                             state.step)
         state.step = Step.DISPEL
         options = tuple(u or "pool" for u, _ in token_sources(state, caster, opponent))
         state.pending = Pending(opponent, "dispel", caster.id, options)
@@ -869,7 +877,7 @@ def dispel(state: GameState, dice: Dice, action: Dispel) -> list[Event]:
     assert cast is not None
     _pay(state, action.player, spends, dispel=True)
     m.cast = None
-    state.step = Step.STRATEGY
+    state.step = cast.resume_step
     state.pending = cast.resume or Pending(cast.player, "strategy")
     n = sum(t for _, t in spends)
     events = []

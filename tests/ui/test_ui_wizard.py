@@ -66,3 +66,36 @@ def test_cast_a_spell_and_block_it_with_real_input(driver_factory) -> None:  # t
     assert "hold" in d.scene.actions.buttons
     d.key(pygame.K_SPACE)                                     # stay idle
     assert game.pending is not None and game.pending.decision == "activate" and game.pending.player == 2
+
+
+def test_quick_rules_caster_casts_in_its_activation_and_the_enemy_spends_tokens(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """The quick rules' "Caster(X)": "Cast a spell" on the activated caster's action bar, a click on the target,
+    then the other player's token buttons (-1 each) as AoWFBR's dispel decision."""
+    from game.engine.actions import CastSpell, Dispel, TokenSpend
+    from game.ui.decisions import window_refusal
+    from game.ui.scenes.battle import BattleScene
+    from game.ui.scenes.handover import HandoverScene
+    assert window_refusal("aofr-quick") is None
+    d = driver_factory(start_scenario=ROOT / "scenarios" / "tests" / "aofr_quick_casters.yaml", seed=3)
+    d.frames(2)
+    d.pass_handover()
+    scene = d.scene
+    assert isinstance(scene, BattleScene)
+    game = scene.game
+    swords = game.state.units["swords-1"]
+    assert swords.pose is not None
+    d.click(d.table_px(swords.pose.xy))
+    d.click_button(scene.actions.buttons["spell_menu"])
+    d.click_button(scene.actions.buttons["spell:Bolt of Judgement"])
+    warriors = game.state.units["warriors-1"]
+    assert warriors.pose is not None
+    d.click(d.table_px(warriors.pose.xy))
+    assert game.history[-1] == CastSpell(1, "swords-1", "Bolt of Judgement", "warriors-1")
+    assert game.pending is not None and (game.pending.player, game.pending.decision) == (2, "dispel")
+    if isinstance(d.scene, HandoverScene):
+        d.pass_handover()
+    d.frames(2)
+    _shot(d, "04_quick_dispel.png")
+    d.click_button(d.scene.actions.buttons["dispel:warriors-1:1"])
+    assert game.history[-1] == Dispel(2, (TokenSpend(1, "warriors-1"),))
+    assert game.pending is not None and (game.pending.player, game.pending.decision) == (1, "action")

@@ -381,8 +381,12 @@ class AoFR216(Ruleset):
             u.reset_turn_flags()
         events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
                                                                                       "player": first})]
-        # spells cast last round end now (docs/rulings.md "AoF:R 2.16": spell durations within activations)
-        return events + magic.expire_effects(s) + self._begin_ambush()
+        return events + self._round_magic() + self._begin_ambush()
+
+    def _round_magic(self) -> list[Event]:
+        """The start of a round for magic: spells cast last round end (docs/rulings.md "AoF:R 2.16": spell
+        durations within activations)."""
+        return magic.expire_effects(self.state)
 
     # --- Ambush ---------------------------------------------------------------------------------------------------
     def _waiting(self, player: int) -> list[str]:
