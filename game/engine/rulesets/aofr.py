@@ -193,6 +193,8 @@ class AoFR216(Ruleset):
     shot_rules: ClassVar[ShotRules] = AOFR_SHOTS
     valueless_rules: ClassVar[frozenset[str]] = frozenset({"Fear"})
     elevation_height: ClassVar[float | None] = ELEVATION_HEIGHT
+    rule_hints: ClassVar[Mapping[str, str]] = {
+        "Caster": "AoF:R 2.16 writes Wizard(X): D6+X against the spell's value, blocked by enemy wizards"}
     upgrade_hints: ClassVar[Mapping[str, str]] = {
         "musician": "AoF:R 2.16's \"Musician / Battle Standard\" is one upgrade: write banner"}
     activation_words: ClassVar[tuple[str, str]] = ("this round", "round")

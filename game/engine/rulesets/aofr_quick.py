@@ -152,6 +152,7 @@ class AoFRQuick(AoFR216):
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
     # "Caster(X)": the opponent's tokens against a cast (AoWFBR's dispel decision), not 2.16's block_spell
     decisions: ClassVar[frozenset[str] | None] = (DECISIONS - {"block_spell"}) | {"dispel"}
+    rule_hints: ClassVar[Mapping[str, str]] = {"Wizard": "Wizard(X) is AoF:R 2.16's; the quick rules write Caster(X)"}
     cover_to_hit: ClassVar[bool] = False
     rush_pivots_first: ClassVar[bool] = False
     shot_rules: ClassVar[ShotRules] = QUICK_SHOTS

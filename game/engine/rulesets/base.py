@@ -230,6 +230,8 @@ class Ruleset(ABC):
     but ``activation``)."""
 
     prompts: ClassVar[Mapping[str, str]] = {}
+    rule_hints: ClassVar[Mapping[str, str]] = {}
+    """Per special rule this ruleset refuses at load, why or what to write instead (the loader's message)."""
     """The window's instruction for a pending decision, by decision, where this ruleset's book words it otherwise
     than AoWFBR's (``{unit}`` stands for the unit's name); the others are the window's own."""
 

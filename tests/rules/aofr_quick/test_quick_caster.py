@@ -72,3 +72,9 @@ def test_caster_is_a_quick_rule_and_wizard_is_not():
     quick = ruleset_content("aofr-quick")
     assert rule_refusal("Caster(2)", quick) is None
     assert rule_refusal("Wizard(2)", quick) is not None
+
+
+def test_skirmish_still_refuses_caster_with_a_clear_message():
+    """AoF: Skirmish's Caster(X) is not played yet: refused at load, saying so (never accepted and ignored)."""
+    why = rule_refusal("Caster(2)", ruleset_content("aof-skirmish"))
+    assert why is not None and "not played yet" in why
