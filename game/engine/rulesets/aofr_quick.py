@@ -66,7 +66,7 @@ from game.engine.special_rules import (
     use_limited,
     weapon_value,
 )
-from game.engine.state import GameState, MoveAction, Pending, Phase, Removal, Unit
+from game.engine.state import GameState, MoveAction, Pending, Removal, Unit
 from geometry.arcs import Arc
 from geometry.formation import hero_index
 from geometry.motion import MoveCheck
@@ -405,7 +405,8 @@ class AoFRQuick(AoFR216):
     def _round_magic(self) -> list[Event]:
         """"Caster(X)": spells cast last round end, then every caster "Gets X spell tokens at the start of each
         round" (at most 6)."""
-        return super()._round_magic() + magic.start_of_round(self.state, Phase.ACTIVATION)
+        # the round's phase (activation) is already set: start_of_round only gives tokens in the basic mode
+        return super()._round_magic() + magic.start_of_round(self.state, self.state.phase)
 
     def activation_casts(self, player: int) -> list[CastSpell]:
         """"Caster(X)": the spells the activated caster of ``player`` may try now with its tokens (before
