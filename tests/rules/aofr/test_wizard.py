@@ -34,7 +34,8 @@ def _game(p2=ORCS, dice=(), gap: float = 12.0) -> Game:
 
 
 def test_cast_equal_to_the_value_succeeds_and_the_activation_goes_on():
-    """"roll D6+X. If the result is equal to or higher than the number in brackets": 3 + 2 = 5 against Ward (5)."""
+    """Rulebook "Wizard(X)": "roll D6+X. If the result is equal to or higher than the number in brackets": 3 + 2 = 5
+    against Ward (5)."""
     game = _game(dice=[3])
     game.apply(Activate(1, "w1"))
     assert game.activation_casts(1)
