@@ -127,8 +127,21 @@ class RandomPlayer:
                 return move
         return None
 
+    def _choose_cast(self, game: Game, p: Pending) -> Action | None:
+        """AoF:R 2.16 "Wizard(X)": often tries a spell the activated unit may cast before attacking."""
+        casts = game.activation_casts(p.player)
+        return self.rng.choice(casts) if casts and self.rng.random() < 0.6 else None
+
+    def _choose_block(self, game: Game, p: Pending) -> Action | None:
+        """AoF:R 2.16 "Wizard(X)": each wizard that may block rolls to block half the time (None: none blocks)."""
+        wizards = [uid for uid in p.options if self.rng.random() < 0.5]
+        return Dispel(p.player, tuple(TokenSpend(1, uid) for uid in wizards)) if wizards else None
+
     def _choose_shot(self, game: Game, p: Pending) -> Action | None:
         s, player = game.state, p.player
+        cast = self._choose_cast(game, p)
+        if cast is not None:
+            return cast
         for uid in self._shuffled([u.id for u in s.units_of(player)]):
             if game.point_shooter(uid):         # Random Scatter for Artillery: a target point
                 shot = point_shot(game, player, uid, self.rng)
@@ -184,6 +197,9 @@ class RandomPlayer:
     def _choose_action(self, game: Game, p: Pending) -> Action | None:
         """The activated unit's action: often a Charge when it has a target, else a move (None: stays idle)."""
         assert p.unit is not None
+        cast = self._choose_cast(game, p)
+        if cast is not None:
+            return cast
         targets = game.charge_targets(p.unit)
         if targets and self.rng.random() < 0.7:
             return DeclareCharge(p.player, p.unit, self.rng.choice(targets))
@@ -408,6 +424,7 @@ _CHOOSERS: dict[str, Callable[[RandomPlayer, Game, Pending], Action | None]] = {
     "place_objective": RandomPlayer._choose_objective, "select_side_mission": RandomPlayer._choose_side_mission,
     "activate": RandomPlayer._choose_activation, "action": RandomPlayer._choose_action,
     "strike_back": RandomPlayer._choose_strike_back, "wavering": RandomPlayer._choose_wavering,
+    "block_spell": RandomPlayer._choose_block,
 }
 """The random player's step for each pending decision (``RandomPlayer.choose``); ``done`` for any other."""
 

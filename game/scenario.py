@@ -1330,6 +1330,8 @@ class RulesetContent:
     """Rules of ``profiles.VALUE_OPTIONAL`` this ruleset writes without a value (AoF:R 2.16 ``Fear``)."""
     upgrade_hints: Mapping[str, str] = field(default_factory=dict)
     """Per refused upgrade, what to write instead (AoF:R 2.16: ``musician`` -> ``banner``)."""
+    rule_hints: Mapping[str, str] = field(default_factory=dict)
+    """Per refused special rule, why or what to write instead (AoF:R 2.16: ``Caster`` -> ``Wizard(X)``)."""
 
 
 def ruleset_content(ruleset: str) -> RulesetContent:
@@ -1347,7 +1349,7 @@ def ruleset_content(ruleset: str) -> RulesetContent:
                           KNOWN_RULES if rules is None else frozenset(rules),
                           UPGRADES if upgrades is None else frozenset(upgrades),
                           frozenset(getattr(factory, "valueless_rules", frozenset())),
-                          dict(getattr(factory, "upgrade_hints", {})))
+                          dict(getattr(factory, "upgrade_hints", {})), dict(getattr(factory, "rule_hints", {})))
 
 
 def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], terrain: list[TerrainShape],
@@ -1408,8 +1410,9 @@ def rule_refusal(text: str, content: RulesetContent) -> str | None:
     without a value"); None when it is played as written."""
     name, value = parse_rule(text)
     if name not in content.special_rules:
-        return (f", a special rule {content.title} does not have here; it plays: "
-                f"{', '.join(sorted(content.special_rules))}")
+        hint = content.rule_hints.get(name)
+        return (f", a special rule {content.title} does not have here" + (f" ({hint})" if hint else "") +
+                f"; it plays: {', '.join(sorted(content.special_rules))}")
     if name in VALUE_OPTIONAL and (value is None) != (name in content.valueless_rules):
         how = f"{name}, without a value" if name in content.valueless_rules else f"{name}(X), with a value"
         return f": {content.title} writes {how}"

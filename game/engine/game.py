@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.engine import side_missions
-from game.engine.actions import Action, Disembark, Embark, Move, RallyPivot, ShootPoint
+from game.engine.actions import Action, CastSpell, Disembark, Embark, Move, RallyPivot, ShootPoint
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
@@ -79,6 +79,10 @@ class Game:
     def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
         """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``Ruleset.melee_pick``), or None."""
         return self.ruleset.melee_pick(unit_id, enemy_id)
+
+    def activation_casts(self, player: int) -> list[CastSpell]:
+        """Spells ``player``'s activated unit may try now (``Ruleset.activation_casts``)."""
+        return self.ruleset.activation_casts(player)
 
     def redirect_targets(self, unit_id: str) -> list[str]:
         """Units a charger whose target fled may redirect to now, if it may still redirect."""

@@ -94,7 +94,7 @@ DONE_STEPS: frozenset[Step] = frozenset({Step.ALLOCATE_TOKENS, Step.DISPEL})
 
 _PHASE_ORDER: dict[Phase, int] = {
     Phase.DEPLOYMENT: 0, Phase.STRATEGY_1: 1, Phase.MOVEMENT: 2, Phase.STRATEGY_2: 3, Phase.SHOOTING: 4,
-    Phase.CLOSE_COMBAT: 5, Phase.RALLY: 6,
+    Phase.CLOSE_COMBAT: 5, Phase.RALLY: 6, Phase.ACTIVATION: 2,
 }
 _EPS = 1e-9
 
@@ -205,6 +205,9 @@ class PendingCast:
     """The strategy decision to return to once the cast is resolved."""
     point: Point | None = None
     """The point a ``point`` spell is aimed at (inches)."""
+    resume_step: Step = Step.STRATEGY
+    """The step to return to once the cast is resolved (``Step.ACTIVATION``: cast within an activation, the AoF:R
+    quick rules' "Caster(X)")."""
 
 
 @dataclass
@@ -269,8 +272,12 @@ def _now(state: GameState) -> tuple[int, int, int]:
 
 
 def expires_after(state: GameState, duration: str) -> tuple[int, int, int]:
-    """The last moment an effect cast now with ``duration`` applies (see ``DURATIONS``)."""
+    """The last moment an effect cast now with ``duration`` applies (see ``DURATIONS``). In a round of
+    activations (AoF:R) every duration lasts until the end of the round (docs/rulings.md "AoF:R 2.16": spell
+    durations within activations)."""
     rnd, turn, phase = _now(state)
+    if state.phase is Phase.ACTIVATION:
+        return (rnd, 1, _PHASE_ORDER[Phase.RALLY])
     if duration == "phase":
         return (rnd, turn, phase + 1)
     if duration == "turn":
@@ -686,9 +693,11 @@ def _spend_check(state: GameState, caster: Unit, player: int, spends: tuple[Toke
     return tuple(out)
 
 
-def _plan_cast(state: GameState, action: CastSpell) -> _CastPlan:
+def _plan_cast(state: GameState, action: CastSpell, in_activation: bool = False) -> _CastPlan:
     m = magic_of(state)
-    if state.step is not Step.STRATEGY or state.pending is None or state.pending.decision != "strategy":
+    if in_activation:
+        pass    # the activation ruleset checks that the caster is being activated, before attacking
+    elif state.step is not Step.STRATEGY or state.pending is None or state.pending.decision != "strategy":
         raise IllegalAction("Strategy Phase", "spells are cast in the strategy step of a strategy phase (1.3, 3.2)")
     caster = find_caster(state, action.unit)
     if caster is None:
@@ -753,11 +762,11 @@ def _target_problem(state: GameState, caster: Unit, spell: Spell, target: Unit) 
     return f"{caster.name} has no line of sight to {target.name}"
 
 
-def check(state: GameState, action: Action) -> None:
+def check(state: GameState, action: Action, in_activation: bool = False) -> None:
     """Raise ``IllegalAction`` if the magic ``action`` (cast_spell, dispel, allocate_tokens) is illegal now;
-    nothing changes."""
+    nothing changes. ``in_activation``: a cast within the caster's activation (the AoF:R quick rules)."""
     if isinstance(action, CastSpell):
-        _plan_cast(state, action)
+        _plan_cast(state, action, in_activation)
     elif isinstance(action, Dispel):
         _plan_dispel(state, action)
     elif isinstance(action, AllocateTokens):
@@ -807,10 +816,12 @@ def cast_terms(state: GameState, action: CastSpell) -> CastTerms:
     return CastTerms(plan.caster, plan.spell, sum(n for _, n in plan.boost), targets)
 
 
-def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
+def cast_spell(state: GameState, dice: Dice, action: CastSpell, in_activation: bool = False) -> list[Event]:
     """Try a spell (rulebook "Caster(X)"): pay its value and the boost, then ask the opponent for dispel tokens if
-    any may reach the cast, else roll at once. Raises ``IllegalAction`` (nothing changes)."""
-    plan = _plan_cast(state, action)
+    any may reach the cast, else roll at once. ``in_activation``: within the caster's activation (the AoF:R quick
+    rules' "Caster(X)"; the ruleset checks when); the dispel decision then returns to the activation's step and
+    decision. Raises ``IllegalAction`` (nothing changes)."""
+    plan = _plan_cast(state, action, in_activation)
     m = magic_of(state)
     caster, spell, target, point = plan.caster, plan.spell, plan.target, plan.point
     _pay(state, action.player, ((None if m.mode == "pooled" else caster.id, spell.value),), dispel=False)
@@ -836,7 +847,8 @@ def cast_spell(state: GameState, dice: Dice, action: CastSpell) -> list[Event]:
     opponent = 3 - action.player
     target_id = target.id if target is not None else None
     if token_sources(state, caster, opponent):
-        m.cast = PendingCast(action.player, caster.id, spell.name, target_id, boost, state.pending, point)
+        m.cast = PendingCast(action.player, caster.id, spell.name, target_id, boost, state.pending, point,
+                             state.step)
         state.step = Step.DISPEL
         options = tuple(u or "pool" for u, _ in token_sources(state, caster, opponent))
         state.pending = Pending(opponent, "dispel", caster.id, options)
@@ -865,7 +877,7 @@ def dispel(state: GameState, dice: Dice, action: Dispel) -> list[Event]:
     assert cast is not None
     _pay(state, action.player, spends, dispel=True)
     m.cast = None
-    state.step = Step.STRATEGY
+    state.step = cast.resume_step
     state.pending = cast.resume or Pending(cast.player, "strategy")
     n = sum(t for _, t in spends)
     events = []
@@ -898,7 +910,7 @@ def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: U
         events.append(Event("spell", f"{spell.name} fails", data))
         return events
     if point is not None:
-        return events + _resolve_area(state, dice, caster, spell, point)
+        return events + resolve_area(state, dice, caster, spell, point)
     assert target is not None
     events.append(Event("spell", f"{spell.name} is cast on {target.name}",
                         {"unit": caster.id, "spell": spell.name, "target": target.id, "cast": True}))
@@ -907,8 +919,9 @@ def _resolve(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: U
     return events + resolve_effects(state, dice, caster, spell, target)
 
 
-def _resolve_area(state: GameState, dice: Dice, caster: Unit, spell: Spell, point: Point) -> list[Event]:
-    """A cast ``point`` spell: its effects on each unit of its area, nearest first (``units_in_area``)."""
+def resolve_area(state: GameState, dice: Dice, caster: Unit, spell: Spell, point: Point) -> list[Event]:
+    """A cast ``point`` spell (``point`` in inches): its effects on each unit of its area, nearest first
+    (``units_in_area``)."""
     area = spell.area
     assert area is not None
     units = units_in_area(state, caster, spell, point)

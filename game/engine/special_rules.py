@@ -177,6 +177,10 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
         "charge_out.make_charge_out"), (_M, "any")),
     _r("Unstoppable", "Ignores Regeneration and every negative modifier to this weapon's hit rolls.",
        ("special_rules.regenerates", "shooting.volley_to_hit"), (_S, _C), "unit or weapon"),
+    _r("Wizard", "AoF:R 2.16: may cast one spell of its army during its activation, before attacking: D6+X, equal "
+       "to or higher than the spell's value; enemy wizards within 18\" in line of sight may roll D6+X to block "
+       "(higher blocks). Each wizard casts or blocks once per round.",
+       ("activation_magic.plan_cast", "activation_magic.resolve_216"), ("activation",)),
 )}
 """Every rule of the Special Rules Reference by name."""
 

@@ -22,6 +22,7 @@ from game.engine.actions import (
     Activate,
     ChargeReaction,
     DeclareCharge,
+    Dispel,
     Done,
     FollowUp,
     Move,
@@ -30,6 +31,7 @@ from game.engine.actions import (
     RollCharge,
     Shoot,
     StrikeBack,
+    TokenSpend,
     rounded_pose,
 )
 from game.engine.game import Game
@@ -66,8 +68,13 @@ class SimplePlayer:
             return Done(player)
         if d == "activate":         # an activation ruleset (AoF:R 2.16): its units in scenario order
             return Activate(player, p.options[0])
-        if d == "action":           # the activated unit charges the nearest target it can reach, else moves
+        if d == "block_spell":      # AoF:R 2.16 "Wizard(X)": every wizard that may block rolls to block
+            return Dispel(player, tuple(TokenSpend(1, uid) for uid in p.options))
+        if d == "action":           # a wizard casts its first spell, then charges the nearest target or moves
             assert p.unit is not None
+            casts = game.activation_casts(player)
+            if casts:
+                return casts[0]
             targets = game.charge_targets(p.unit)
             if targets:
                 return DeclareCharge(player, p.unit, self._nearest(game, s.units[p.unit], targets))

@@ -50,6 +50,7 @@ DONE_LABELS = {
     "action": "Stay idle (Space)",
     "strike_back": "Do not strike back (Space)",
     "wavering": "Stay idle, no pivot (Space)",
+    "block_spell": "Do not block (Space)",
 }
 """The Done button of each decision that Done answers."""
 
@@ -58,7 +59,7 @@ WINDOW_DECISIONS = frozenset({
     "strategy", "dispel", "allocate_tokens", "declare_charge", "charge_reaction", "redirect", "roll_charge", "move",
     "shoot", "pursue", "pursue_target", "follow_up", "pivot_to_face", "consolidate", "rally", "deploy", "ambush",
     "scout_move", "set_aside", "choose_objective_order", "place_objective", "select_side_mission",
-    "choose_first_turn", "choose_deployment", "activate", "action", "strike_back", "wavering",
+    "choose_first_turn", "choose_deployment", "activate", "action", "strike_back", "wavering", "block_spell",
 })
 """The pending decisions the battle screen presents (``button_specs`` and the table's clicks and drags)."""
 
@@ -93,9 +94,33 @@ def window_refusal(ruleset_id: str) -> str | None:
 
 
 # --- spells ---------------------------------------------------------------------------------------------------
-def cast_options(scene: BattleSceneLike) -> list[CastSpell]:
-    """Every spell the deciding player may try now (empty when magic is not in this game)."""
+ACTIVATION_CASTING = frozenset({"action", "shoot"})
+"""Decisions of an activation at which the activated unit may cast (AoF:R 2.16 "Wizard(X)": before attacking)."""
+
+
+def _block_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
+    """AoF:R 2.16 "Wizard(X)": a button per wizard that may roll D6+X to block the spell being cast, and one for all
+    of them when there are several."""
     pending = scene.game.pending
+    if pending is None:
+        return []
+    s = scene.game.state
+    cast = getattr(s.activation, "cast", None)
+    what = f" {cast.spell}" if cast is not None else ""
+    out = [ButtonSpec(f"block:{uid}", f"Block{what} with {_choice_name(s, uid, pending.options)}",
+                      "This wizard rolls D6+X; higher than the caster's D6+X blocks the spell (it may then not cast "
+                      "this round)", "#primary_button") for uid in pending.options]
+    if len(pending.options) > 1:
+        out.append(ButtonSpec("block:*", "Block with all", "Every wizard listed rolls to block", "#primary_button"))
+    return out
+
+
+def cast_options(scene: BattleSceneLike) -> list[CastSpell]:
+    """Every spell the deciding player may try now (empty when magic is not in this game): in a strategy step, or
+    within an activation before attacking (AoF:R 2.16 "Wizard(X)": ``Game.activation_casts``)."""
+    pending = scene.game.pending
+    if pending is not None and pending.decision in ACTIVATION_CASTING:
+        return scene.game.activation_casts(pending.player)
     if pending is None or pending.decision != "strategy":
         return []
     try:
@@ -212,6 +237,15 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     d = pending.decision
     t = scene.tool
     p = pending.player
+    casting = d in ACTIVATION_CASTING and bool(scene.casts)
+    if casting and scene.spell_menu:     # AoF:R 2.16 "Wizard(X)": the wizard's spells, before attacking
+        specs += _spell_buttons(scene)
+        specs.append(ButtonSpec("spell_menu", "◂ Back", "Back to the unit's moves (no spell)"))
+        return specs
+    if casting:
+        specs.append(ButtonSpec("spell_menu", "Cast a spell ▸", "Pick one of the wizard's spells (D6+X against its "
+                                "value; enemy wizards in 18\" may block), then click its target", "#primary_button",
+                                short="Cast ▸"))
     if d in ("move", "action"):     # "action": the activated unit's Hold/Advance/Rush (AoF:R 2.16)
         for a in ("hold", "advance", "rush"):
             on = t is not None and t.forced == a
@@ -223,6 +257,8 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
         specs.append(ButtonSpec("cancel", "Cancel (Esc)", "Esc", enabled=t is not None, short="Cancel"))
     elif d == "shoot":
         specs += _weapon_buttons(scene) + scene.artillery.buttons()
+    elif d == "block_spell":
+        specs += _block_buttons(scene)
     elif d == "strategy":
         specs += _spell_buttons(scene)
     elif d == "dispel":
@@ -419,6 +455,13 @@ def run(scene: BattleSceneLike, key: str) -> None:
             chosen.add(name)
     elif key.startswith("spell:") and scene.selected:
         _choose_spell(scene, key.split(":", 1)[1])
+    elif key == "spell_menu":
+        scene.spell_menu = not scene.spell_menu
+        scene.spell = None
+    elif key.startswith("block:"):
+        who = key.split(":", 1)[1]
+        wizards = pending.options if who == "*" else (who,)
+        scene.act(Dispel(player=p, tokens=tuple(TokenSpend(tokens=1, unit=w) for w in wizards)))
     elif key.startswith("dispel:"):
         _, source, n = key.split(":")
         scene.act(Dispel(player=p, tokens=(TokenSpend(tokens=int(n), unit=source or None),)))

@@ -167,6 +167,15 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
             return ("Cast spells: click a highlighted caster, pick a spell below, then click its target (a unit, "
                     "or a point for an area spell). Space = Done.")
         return "No special rules or spells to use: press Space (Done) to go on."
+    if d == "block_spell":        # AoF:R 2.16 "Wizard(X)"
+        cast = getattr(state.activation, "cast", None)
+        what = f"{cast.spell} on {unit_name(state, cast.target)}" if cast is not None and cast.target else \
+            (cast.spell if cast is not None else "a spell")
+        return f"{unit} casts {what}: block with a wizard (D6+X, higher blocks) or Space to let it be."
+    if d in ("action", "shoot") and casting:      # AoF:R 2.16 "Wizard(X)": before attacking
+        act = "move, charge" if d == "action" else "shoot"
+        return (f"{unit} is a wizard: \"Cast a spell\" first (then click its target), or {act} as usual; Space = "
+                "Done.")
     if d == "dispel":
         return (f"The enemy {unit} is casting a spell: spend tokens against it (-1 to its roll each), or "
                 "Space to spend none.")

@@ -71,6 +71,9 @@ class BattleSceneLike(Protocol):
     """The spells that can be cast now (``CastSpell`` actions)."""
     spell: str | None
     """The spell chosen on the action bar, waiting for its target."""
+    spell_menu: bool
+    """Within an activation (AoF:R 2.16 "Wizard(X)"): the action bar shows the wizard's spells instead of its
+    moves."""
     fire: dict[str, set[str]]
     """Weapon groups chosen to fire, by shooter."""
     side_category: int | None

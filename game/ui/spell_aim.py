@@ -107,9 +107,11 @@ def _state(scene: BattleSceneLike) -> _State:
 
 
 def aimed_spell(scene: BattleSceneLike) -> magic.Spell | None:
-    """The picked spell of the selected caster if it is aimed at a point (strategy step, the deciding player's)."""
+    """The picked spell of the selected caster if it is aimed at a point (strategy step, or within an activation
+    before attacking: AoF:R 2.16 "Wizard(X)"; the deciding player's)."""
     pending = scene.game.pending
-    if pending is None or pending.decision != "strategy" or scene.selected is None or scene.spell is None:
+    if pending is None or pending.decision not in ("strategy", "action", "shoot") or scene.selected is None \
+            or scene.spell is None:
         return None
     spell = magic.spells_of(scene.game.state, pending.player).get(scene.spell)
     if spell is None or spell.target != "point" or spell.area is None:
@@ -158,7 +160,7 @@ def preview(scene: BattleSceneLike, point: Point) -> AimPreview | None:
     affected = () if problem else tuple(u.id for u in magic.units_in_area(s, caster, spell, p))
     odds = None
     pending = scene.game.pending
-    if problem is None and pending is not None:
+    if problem is None and pending is not None and pending.decision == "strategy":   # tokens' odds: AoWFBR
         try:        # the odds of the cast a click would make (game/ui/odds_panel.py words them)
             odds = spell_odds(s, CastSpell(player=pending.player, unit=caster.id, spell=spell.name,
                                            point=TablePoint(*p)))

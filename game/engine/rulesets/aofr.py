@@ -29,17 +29,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from game.engine import activation_magic, deployment, magic, objectives, shooting, side_missions
 from game.engine import charge as charging
-from game.engine import deployment, objectives, shooting, side_missions
 from game.engine.actions import (
     Action,
     Activate,
+    CastSpell,
     ChooseDeployment,
     ChooseFirstTurn,
     ChooseObjectiveOrder,
     Consolidate,
     DeclareCharge,
     Deploy,
+    Dispel,
     Done,
     Move,
     PlaceObjective,
@@ -77,6 +79,7 @@ from game.engine.special_rules import (
     sergeant_modifier,
     weapon_value,
 )
+from game.engine.spell_effects import effect_modifiers, melee_attacks
 from game.engine.state import GameState, MoveAction, Pending, Phase, Removal, Step, Unit
 from geometry.arcs import Arc
 from geometry.motion import MoveCheck
@@ -86,11 +89,11 @@ from geometry.shapes import footprint_polygon
 SPECIAL_RULES = frozenset({
     "Ambush", "AP", "Artillery", "Blast", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero",
     "Immobile", "Impact", "Indirect", "Poison", "Regeneration", "Rending", "Scout", "Slow", "Sniper", "Stealth",
-    "Strider", "Tough",
+    "Strider", "Tough", "Wizard",
 })
 """AoF:R 2.16 "Special Rules" this ruleset plays (unit and weapon rules; ``aofr_rules`` where the book's meaning
-differs from AoWFBR's). The book's Breath Attack, Phalanx and Wizard and AoWFBR's own (Counter, Lance, Caster...)
-are refused when a scenario loads, naming the ruleset."""
+differs from AoWFBR's; ``Wizard``: ``activation_magic``). The book's Breath Attack and Phalanx and AoWFBR's own
+(Counter, Lance, Caster...) are refused when a scenario loads, naming the ruleset."""
 
 UPGRADES = frozenset({"sergeant", "banner"})
 """AoF:R 2.16 "Command Groups" this ruleset plays: the Sergeant (+1 to hit for one model) and the "Musician / Battle
@@ -119,6 +122,7 @@ ELEVATION_HEIGHT = 3.0
 DECISIONS = frozenset({
     "choose_objective_order", "place_objective", "choose_deployment", "deploy",   # deployment (shared)
     "activate", "action", "shoot", "strike_back", "consolidate", "wavering",      # an activation
+    "block_spell",                                                                # Wizard(X)
     "set_aside", "scout_move", "ambush",                                          # Scout and Ambush
     "select_side_mission",                                                        # side-missions (shared)
 })
@@ -160,6 +164,10 @@ class Activations:
     close: list[list[str]] = field(default_factory=list)
     """Enemy pairs a melee left within 1" of each other out of melee ("Moving back 1"", docs/rulings.md), kept from
     round to round while they stay that close."""
+    spell_used: list[str] = field(default_factory=list)
+    """Wizards that tried to cast or block a spell this round ("Wizard(X)": one or the other, once a round)."""
+    cast: activation_magic.ActivationCast | None = None
+    """The cast waiting for the other player's ``block_spell`` answer (stage ``block_spell``), or None."""
 
 
 class AoFR216(Ruleset):
@@ -185,6 +193,8 @@ class AoFR216(Ruleset):
     shot_rules: ClassVar[ShotRules] = AOFR_SHOTS
     valueless_rules: ClassVar[frozenset[str]] = frozenset({"Fear"})
     elevation_height: ClassVar[float | None] = ELEVATION_HEIGHT
+    rule_hints: ClassVar[Mapping[str, str]] = {
+        "Caster": "AoF:R 2.16 writes Wizard(X): D6+X against the spell's value, blocked by enemy wizards"}
     upgrade_hints: ClassVar[Mapping[str, str]] = {
         "musician": "AoF:R 2.16's \"Musician / Battle Standard\" is one upgrade: write banner"}
     activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
@@ -343,6 +353,8 @@ class AoFR216(Ruleset):
             StrikeBack: self._strike_back,
             Consolidate: self._consolidate,
             RallyPivot: self._wavering_pivot,
+            CastSpell: self._cast,
+            Dispel: self._block,
             Done: self._done,
         }
 
@@ -354,7 +366,9 @@ class AoFR216(Ruleset):
             return {}
         return {"activation": {"first": a.first, "activated": list(a.activated), "unit": a.unit, "stage": a.stage,
                                "finished_first": a.finished_first, "fatigued": list(a.fatigued),
-                               "ambush_passed": list(a.ambush_passed), "ambush_next": a.ambush_next}}
+                               "ambush_passed": list(a.ambush_passed), "ambush_next": a.ambush_next,
+                               "spell_used": list(a.spell_used),
+                               "cast": a.cast.to_dict() if a.cast is not None else None}}
 
     # --- rounds -----------------------------------------------------------------------------------------------
     def _begin_round(self, first: int) -> list[Event]:
@@ -369,7 +383,12 @@ class AoFR216(Ruleset):
             u.reset_turn_flags()
         events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
                                                                                       "player": first})]
-        return events + self._begin_ambush()
+        return events + self._round_magic() + self._begin_ambush()
+
+    def _round_magic(self) -> list[Event]:
+        """The start of a round for magic: spells cast last round end (docs/rulings.md "AoF:R 2.16": spell
+        durations within activations)."""
+        return magic.expire_effects(self.state)
 
     # --- Ambush ---------------------------------------------------------------------------------------------------
     def _waiting(self, player: int) -> list[str]:
@@ -624,7 +643,7 @@ class AoFR216(Ruleset):
             return False, [Event("morale", f"{unit.name} is Wavering and automatically fails its morale test "
                                  f"({reason})", {"unit": unit.id, "passed": False, "automatic": True})]
         quality, taker = aofr_rules.morale_quality(unit)
-        mods = list(terms.modifiers) + list(mods or [])
+        mods = list(terms.modifiers) + effect_modifiers(unit, "morale") + list(mods or [])   # spells, then given
         roll = self.dice.one(f"Morale test of {unit.name} ({reason})")
         passed = succeeds(roll, quality, total(mods))
         need = f"Quality {quality}+" + (f" ({taker.name}, Hero)" if taker is not unit.profile else "")
@@ -825,7 +844,8 @@ class AoFR216(Ruleset):
             for i, weapon in enumerate(sorted(prof.melee_weapons, key=lambda w: not w.has("Deadly"))):
                 if not enemy.on_table or count == 0:
                     break
-                per_model = weapon.attacks + (1 if charging_now and prof.has("Furious") and i == 0 else 0)
+                per_model = melee_attacks(unit, weapon.attacks) + (1 if charging_now and prof.has("Furious")
+                                                                   and i == 0 else 0)   # spells: magic
                 attacks = count * per_model
                 label = f"{who} strikes {enemy.name} with {weapon.name}"
                 events.append(Event("info", f"{label}: {attacks} attacks" + (f" (hit only on 6: {only})" if only
@@ -834,10 +854,11 @@ class AoFR216(Ruleset):
                                      "hero": hero}))
                 quality, need = attack_quality(prof, weapon, False)
                 sarge_here = sarge_strikes and not hero
-                batches: list[tuple[int, list[Modifier], str]] = [(attacks - (per_model if sarge_here else 0), [],
-                                                                  "to hit")]
+                spells = effect_modifiers(unit, "to_hit")   # spells (game.engine.magic)
+                batches: list[tuple[int, list[Modifier], str]] = [(attacks - (per_model if sarge_here else 0),
+                                                                   list(spells), "to hit")]
                 if sarge_here:
-                    batches.append((per_model, [sergeant_modifier()], "to hit (Sergeant)"))
+                    batches.append((per_model, [sergeant_modifier(), *spells], "to hit (Sergeant)"))
                 hits = sixes = 0
                 for cnt, mods, what in batches:
                     if cnt > 0:
@@ -875,7 +896,7 @@ class AoFR216(Ruleset):
 
         def mods(x: int) -> list[Modifier]:
             m = ap_modifier(x)
-            return [m] if m is not None else []
+            return ([m] if m is not None else []) + effect_modifiers(enemy, "defense")   # spells: magic
 
         batches = [(hits, mods(ap), "Defense")]
         if rending:
@@ -1100,13 +1121,85 @@ class AoFR216(Ruleset):
             self._end_activation()
 
     # --- done -----------------------------------------------------------------------------------------------------
+    # --- Wizard(X) (activation_magic) ---------------------------------------------------------------------------
+    def _casting_unit(self, action: CastSpell) -> tuple[Activations, Unit]:
+        a = self._expect(action, "action", "shoot")
+        return a, self._active_unit(action, a)
+
+    def check_magic(self, action: Action) -> IllegalAction | None:
+        """Why a proposed ``cast_spell`` or ``dispel`` (a block) is illegal now, or None (nothing changes)."""
+        try:
+            self.check_turn(action)
+            if isinstance(action, CastSpell):
+                a, unit = self._casting_unit(action)
+                activation_magic.plan_cast(self.state, unit, action, a.spell_used, a.stage)
+            elif isinstance(action, Dispel):
+                a = self._expect(action, "block_spell")
+                assert a.cast is not None
+                activation_magic.block_choice(a.cast, action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def activation_casts(self, player: int) -> list[CastSpell]:
+        """"Wizard(X)": the casts the activated unit of ``player`` may try now (before attacking)."""
+        a = self._current()
+        if a is None or a.stage not in ("action", "shoot") or a.unit is None or player != self.state.active_player:
+            return []
+        unit = self.state.units[a.unit]
+        return activation_magic.cast_options(self.state, unit, a.spell_used) if unit.player == player else []
+
+    def _cast(self, action: CastSpell) -> list[Event]:
+        """"Wizard(X)": a cast at any point of the activation before attacking; the other player may then block
+        with wizards in reach (decision ``block_spell``), else it is rolled at once."""
+        a, unit = self._casting_unit(action)
+        cast = activation_magic.plan_cast(self.state, unit, action, a.spell_used, a.stage)
+        a.spell_used.append(unit.id)
+        who = activation_magic.wizard_name(unit)
+        aim = self.state.units[cast.target].name if cast.target is not None else \
+            f"({cast.point[0]:.1f}, {cast.point[1]:.1f})" if cast.point is not None else ""
+        events = [Event("info", f"{who} tries {cast.spell} on {aim}",
+                        {"unit": unit.id, "spell": cast.spell, "target": cast.target})]
+        if cast.blockers:
+            a.cast, a.stage = cast, "block_spell"
+            self.state.pending = Pending(3 - unit.player, "block_spell", unit.id, cast.blockers)
+            return events
+        return events + self._after_cast(a, cast, [])
+
+    def _block(self, action: Dispel) -> list[Event]:
+        """"Wizard(X)": the wizards the other player names roll D6+X to block (none: ``done`` or no tokens)."""
+        a = self._expect(action, "block_spell")
+        cast = a.cast
+        assert cast is not None
+        if action.player != 3 - self.state.units[cast.caster].player:
+            raise IllegalAction(activation_magic.SECTION, "only the caster's opponent may block")
+        blocking = activation_magic.block_choice(cast, action)
+        a.spell_used.extend(blocking)
+        return self._after_cast(a, cast, blocking)
+
+    def _after_cast(self, a: Activations, cast: activation_magic.ActivationCast, blocking: list[str]) -> list[Event]:
+        """Roll the cast, then go on with the activation where it was (or end it when nothing is left to do)."""
+        events = activation_magic.resolve_216(self.state, self.dice, cast, blocking)
+        a.cast, a.stage = None, cast.resume
+        unit = self.state.units[cast.caster]
+        if not unit.on_table:
+            return events + self._end_activation()
+        if cast.resume == "shoot" and not shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
+            return events + self._end_activation()
+        self.state.active_player = unit.player
+        self.state.pending = Pending(unit.player, cast.resume, unit.id)
+        return events
+
     def _done(self, action: Done) -> list[Event]:
         s = self.state
         if s.phase is Phase.DEPLOYMENT:
             return self._deploy(action)
-        a = self._expect(action, "action", "shoot", "strike_back", "consolidate", "wavering", "ambush")
+        a = self._expect(action, "action", "shoot", "strike_back", "consolidate", "wavering", "ambush",
+                         "block_spell")
         if a.stage == "ambush":
             return self._ambush(action)
+        if a.stage == "block_spell":
+            return self._block(Dispel(action.player))
         unit = s.units[a.unit] if a.unit is not None else None
         assert unit is not None
         if a.stage == "action":

@@ -30,8 +30,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from game.engine import activation_magic, magic
 from game.engine import charge as charging
-from game.engine.actions import Activate, DeclareCharge, Done, Move, StrikeBack
+from game.engine.actions import Action, Activate, CastSpell, DeclareCharge, Dispel, Done, Move, StrikeBack
 from game.engine.attacks import Modifier, roll_to_hit
 from game.engine.casualties import apply_wounds, dangerous_terrain_test
 from game.engine.errors import IllegalAction
@@ -40,7 +41,7 @@ from game.engine.melee import counter_models, has_counter, impact_dice
 from game.engine.morale import MoraleTerms, morale_terms, morale_test
 from game.engine.profiles import Profile, Weapon
 from game.engine.rulesets import aofr_quick_forces
-from game.engine.rulesets.aofr import Activations, AoFR216
+from game.engine.rulesets.aofr import DECISIONS, Activations, AoFR216
 from game.engine.rulesets.aofr_quick_forces import army_problems
 from game.engine.rulesets.base import ListedUnit, Problem
 from game.engine.shooting import ShotRules, sergeant_index
@@ -74,12 +75,13 @@ from geometry.shapes import model_polygons, overlap_area
 SPECIAL_RULES = frozenset({
     "Ambush", "AP", "Artillery", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
     "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout",
-    "Slow", "Stealth", "Strider", "Surge", "Takedown", "Thrust", "Tough", "Unstoppable",
+    "Slow", "Stealth", "Strider", "Surge", "Takedown", "Thrust", "Tough", "Unstoppable", "Caster",
 })
 """The quick rules' "Special Rules Reference" as this ruleset plays it (Scout and Ambush through AoF:R 2.16's
 deployment and round start, with the quick rules' distances and order: ``AoFRQuick.scout_reach`` and the
-``ambush_*`` attributes). Refused at load, naming the ruleset: Caster (spell tokens spent at any point before
-attacking, not played yet); AoWFBR's own rules it does not have (Entrenched, Lance, Poison, Sniper, Transport). A
+``ambush_*`` attributes; "Caster(X)": tokens each round, spells cast within the caster's activation before it
+attacks, ``activation_magic``). Refused at load, naming the ruleset: AoWFBR's own rules it does not have
+(Entrenched, Lance, Poison, Sniper, Transport). A
 Hero without Regeneration joining a unit with it is refused (``aofr_quick_forces``)."""
 
 UPGRADES = frozenset({SERGEANT, MUSICIAN, BANNER})
@@ -126,6 +128,9 @@ class QuickActivations(Activations):
     """The charged unit has decided whether to strike back (before the charger, with Counter weapons)."""
     struck: list[str] = field(default_factory=list)
     """Units that struck back in this activation's melee (fatigued when the melee ends)."""
+    resume: str = "action"
+    """"Caster(X)": the stage to return to once the opponent's ``dispel`` answer is rolled (``action`` or
+    ``shoot``)."""
     picks: dict[str, str] = field(default_factory=dict)
     """"Takedown" in this activation's melee: striking unit id -> the enemy's joined hero its Takedown weapons
     strike as a unit of one (``declare_charge``/``strike_back`` ``model``)."""
@@ -145,6 +150,9 @@ class AoFRQuick(AoFR216):
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
     upgrades: ClassVar[frozenset[str] | None] = UPGRADES
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
+    # "Caster(X)": the opponent's tokens against a cast (AoWFBR's dispel decision), not 2.16's block_spell
+    decisions: ClassVar[frozenset[str] | None] = (DECISIONS - {"block_spell"}) | {"dispel"}
+    rule_hints: ClassVar[Mapping[str, str]] = {"Wizard": "Wizard(X) is AoF:R 2.16's; the quick rules write Caster(X)"}
     cover_to_hit: ClassVar[bool] = False
     rush_pivots_first: ClassVar[bool] = False
     shot_rules: ClassVar[ShotRules] = QUICK_SHOTS
@@ -188,6 +196,9 @@ class AoFRQuick(AoFR216):
                     "striking back) and strike it as a unit of one.",
         "Scout": "May be set aside; after all other units are deployed, placed fully within 12\" of its deployment "
                  "zone (players alternate, starting with the player that activates next).",
+        "Caster": "Gets X spell tokens each round (holds at most 6); in its activation, before attacking, spends a "
+                  "spell's value to try it (once per spell): 4+ casts; models within 18\" in sight may spend tokens "
+                  "for +1/-1 each.",
         "Ambush": "May be set aside; at the start of any round after the first, placed fully within 6\" of a table "
                   "edge, over 9\" from enemy units (players alternate, starting with the player that activates "
                   "next); it cannot seize or contest objectives that round.",
@@ -390,8 +401,73 @@ class AoFRQuick(AoFR216):
         if not any(takedown(p, w) for p in kinds for w in p.melee_weapons):
             raise IllegalAction("Takedown", f"{unit.name} has no Takedown melee weapon to pick a model with")
 
+    # --- "Caster(X)": tokens, spells within the activation (activation_magic, magic) -------------------------------
+    def _round_magic(self) -> list[Event]:
+        """"Caster(X)": spells cast last round end, then every caster "Gets X spell tokens at the start of each
+        round" (at most 6)."""
+        # the round's phase (activation) is already set: start_of_round only gives tokens in the basic mode
+        return super()._round_magic() + magic.start_of_round(self.state, self.state.phase)
+
+    def activation_casts(self, player: int) -> list[CastSpell]:
+        """"Caster(X)": the spells the activated caster of ``player`` may try now with its tokens (before
+        attacking)."""
+        a = self._current()
+        if a is None or a.stage not in ("action", "shoot") or a.unit is None or player != self.state.active_player:
+            return []
+        unit = self.state.units[a.unit]
+        return activation_magic.token_cast_options(self.state, unit) if unit.player == player else []
+
+    def check_magic(self, action: Action) -> IllegalAction | None:
+        """Why a proposed ``cast_spell`` or ``dispel`` is illegal now, or None (nothing changes)."""
+        try:
+            self.check_turn(action)
+            if isinstance(action, CastSpell):
+                self._casting_unit(action)
+                magic.check(self.state, action, in_activation=True)
+            elif isinstance(action, Dispel):
+                self._expect(action, "dispel")
+                magic.check(self.state, action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def _cast(self, action: CastSpell) -> list[Event]:
+        """"Caster(X)": "At any point before attacking, spend as many tokens as the spell's value to try casting"
+        (``boost``: more tokens of casters in reach, +1 each); the opponent may spend tokens against it (decision
+        ``dispel``), else it is rolled at once (4+)."""
+        _, unit = self._casting_unit(action)
+        a = self.qact
+        resume = a.stage
+        events = magic.cast_spell(self.state, self.dice, action, in_activation=True)
+        p = self.state.pending
+        if p is not None and p.decision == "dispel":
+            a.stage = "dispel"
+            a.resume = resume
+            return events
+        return events + self._after_token_cast(a, unit, resume)
+
+    def _block(self, action: Dispel) -> list[Event]:
+        """"Caster(X)": the opponent's tokens against the cast (-1 each; none: ``done``), then the roll."""
+        self._expect(action, "dispel")
+        a = self.qact
+        cast = magic.magic_of(self.state).cast
+        assert cast is not None
+        events = magic.dispel(self.state, self.dice, action)
+        return events + self._after_token_cast(a, self.state.units[cast.caster], a.resume)
+
+    def _after_token_cast(self, a: Activations, unit: Unit, resume: str) -> list[Event]:
+        """Back to the activation where it was, or its end when the caster is gone or has nothing left to shoot."""
+        a.stage = resume
+        if not unit.on_table or (resume == "shoot" and not self.shooting_targets(unit.id)):
+            return self._end_activation()
+        self.state.active_player = unit.player
+        self.state.pending = Pending(unit.player, resume, unit.id)
+        return []
+
     def _done(self, action: Done) -> list[Event]:
         a = self.state.activation
+        if isinstance(a, QuickActivations) and a.stage == "dispel":
+            return self._block(Dispel(action.player))
         if isinstance(a, QuickActivations) and a.stage == "strike_back" and a.counter_first:
             self.check_turn(action)
             a.counter_first, a.answered = False, True

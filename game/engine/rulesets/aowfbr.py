@@ -81,6 +81,7 @@ class AoWFBR(Ruleset):
     short_title: ClassVar[str] = "AoWFBR 1.4"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "fleeing": "Flee", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = AOWFBR_RULES
+    rule_hints: ClassVar[Mapping[str, str]] = {"Wizard": "Wizard(X) is AoF:R 2.16's; AoWFBR writes Caster(X)"}
     """Every rule of its Special Rules Reference; AoF:R's ``Artillery`` and the quick rules' own are not (refused at
     load)."""
 

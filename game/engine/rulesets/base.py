@@ -65,6 +65,7 @@ from typing import Any, ClassVar, Protocol
 
 from game.engine.actions import (
     Action,
+    CastSpell,
     Disembark,
     Embark,
     Move,
@@ -231,6 +232,8 @@ class Ruleset(ABC):
     but ``activation``)."""
 
     prompts: ClassVar[Mapping[str, str]] = {}
+    rule_hints: ClassVar[Mapping[str, str]] = {}
+    """Per special rule this ruleset refuses at load, why or what to write instead (the loader's message)."""
     """The window's instruction for a pending decision, by decision, where this ruleset's book words it otherwise
     than AoWFBR's (``{unit}`` stands for the unit's name); the others are the window's own."""
 
@@ -391,6 +394,11 @@ class Ruleset(ABC):
         """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``model`` of ``declare_charge`` and
         ``strike_back``: the AoF:R quick rules' "Takedown"), or None (default: no ruleset picks in melee)."""
         return None
+
+    def activation_casts(self, player: int) -> list[CastSpell]:
+        """Every spell ``player``'s activated unit may try now within its activation (``cast_spell``, issue 14:
+        ``game.engine.activation_magic``), or empty (default: casting is not part of an activation)."""
+        return []
 
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Valid shooting targets of ``unit_id`` now."""

@@ -71,8 +71,9 @@ SPECIAL_RULES = frozenset({
     "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow",
     "Stealth", "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
 })
-"""The "Special Rules Reference" rules this ruleset plays. Not yet: Caster (and other books' rules): a scenario
-using one is refused at load."""
+"""The "Special Rules Reference" rules this ruleset plays. Not yet: Caster (spells cast within an activation need
+the loose models' wound effects for their hits: ``game.engine.activation_magic`` serves AoF:R only), and other
+books' rules: a scenario using one is refused at load (``AoFSkirmish.rule_hints``)."""
 TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
 """Terrain as played here; elevation (jumping, falling, 4" vertical reach) needs heights the table does not model."""
 DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "ambush", "activate", "action", "shoot",
@@ -112,6 +113,9 @@ class AoFSkirmish(Ruleset):
     activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
+    rule_hints: ClassVar[Mapping[str, str]] = {
+        "Caster": "its spells cast within an activation are not played yet in AoF: Skirmish",
+        "Wizard": "Wizard(X) is AoF:R 2.16's"}
     upgrades: ClassVar[frozenset[str] | None] = frozenset()
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
     missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})

@@ -159,6 +159,8 @@ class BattleScene(ComputerSide, Scene):
         self.casts: list[Any] = []
         """Spells the deciding player may try now (strategy step), from ``decisions.cast_options``."""
         self.spell: str | None = None
+        self.spell_menu = False
+        """Within an activation: the action bar shows the wizard's spells ("Cast a spell ▸")."""
         """The spell picked for the selected caster; the next click on a highlighted unit casts it."""
         self.side_category: int | None = None
         """Side-missions, Free selection: the category the deciding player is looking at (None: the three)."""
@@ -290,6 +292,7 @@ class BattleScene(ComputerSide, Scene):
         if pending is None or pending.decision != "shoot":
             self.fire.clear()
         self.spell = None
+        self.spell_menu = False
         if list(s.terrain) != self.static.terrain:    # the deployment roll-off may turn the table
             self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds, names=False)
             self.static.home = home_edge(s, 1)
@@ -318,7 +321,9 @@ class BattleScene(ComputerSide, Scene):
             self.actors = {c.unit for c in self.casts} | spell_aim.point_casters(self)
         else:
             self.actors = set(self._movable)
-        if d != "strategy":
+        if d in decisions.ACTIVATION_CASTING:     # AoF:R 2.16 "Wizard(X)": the activated wizard may cast first
+            self.casts = decisions.cast_options(self)
+        elif d != "strategy":
             self.casts = []
         if pending.unit is not None:
             self.selected = pending.unit
@@ -437,7 +442,7 @@ class BattleScene(ComputerSide, Scene):
         """Valid targets of ``uid`` for the decision at hand (cached until the next action)."""
         pending = self.game.pending
         d = pending.decision if pending else None
-        if d == "strategy":
+        if d == "strategy" or (d in decisions.ACTIVATION_CASTING and self.spell is not None):
             return decisions.spell_targets(self, uid, self.spell) if self.spell is not None else []
         if uid in self._targets:
             return self._targets[uid]
@@ -745,6 +750,13 @@ class BattleScene(ComputerSide, Scene):
         if self.computer_deciding:  # while the computer decides a click only selects (to look at a unit)
             self.selected = uid
             return
+        if d in decisions.ACTIVATION_CASTING and self.spell is not None:   # AoF:R 2.16 "Wizard(X)"
+            if spell_aim.click(self, point):
+                return
+            if uid is not None and self.selected and uid in decisions.spell_targets(self, self.selected, self.spell):
+                decisions.cast_spell(self, uid)
+                return
+            self.spell = None
         if t is not None and t.kind in ("move", "consolidate") and point_in_unit(t.unit, point, pose=t.ghost):
             t.begin_drag(point)
             return

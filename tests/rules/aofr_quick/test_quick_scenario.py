@@ -39,8 +39,6 @@ QUICK = "Age of Fantasy: Regiments (quick rules) (aofr-quick)"
 @pytest.mark.parametrize("old,new,where,words", [
     ("profile: Gyro Skimmer, models: 1}", "profile: Bolt Thrower, models: 1}", "armies[0].units[4].profile",
      "Bolt Thrower has Sniper (weapon Great Bolt)"),
-    ("profile: Thane of the Hold, models: 1}", "profile: Runesmith, models: 1}", "armies[0].units[3].profile",
-     "Runesmith has Caster(2)"),
     ("profile: Soot Archers, models: 20}", "profile: Ash Ghouls, models: 20}", "armies[1].units[4].profile",
      f"Ash Ghouls has Poison (weapon Filthy Claws), a special rule {QUICK} does not have here"),
     ("profile: Hold Warriors, models: 20, upgrades: [banner], joined_by: thane}",
