@@ -12,6 +12,11 @@ longest legal distance of each idea is kept, trying shorter ones when the engine
 * holding, or holding with a pivot to face the nearest enemy (which also guards the flanks; a shooting unit holds
   to shoot).
 
+Where impassable terrain stands between a unit and the enemy it would charge or the objective it goes for, the
+first ideas follow the shortest route round it (``game.ai.route``: to the first corner and on toward the next,
+within the Advance's or Rush's pivots); a unit that can neither go ahead nor pivot where it stands (its frontage
+would swing into the piece) steps back or sideways first (``_unstick``).
+
 Other decisions take the engine's own options (charge targets, shooting targets, reactions, redirects, pursuit and
 follow-up choices, casts from ``magic.cast_options``), pruned to the nearest few per unit. Nothing here judges a
 candidate; ``game.ai.search`` does.
