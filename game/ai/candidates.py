@@ -12,6 +12,11 @@ longest legal distance of each idea is kept, trying shorter ones when the engine
 * holding, or holding with a pivot to face the nearest enemy (which also guards the flanks; a shooting unit holds
   to shoot).
 
+Where impassable terrain stands between a unit and the enemy it would charge or the objective it goes for, the
+first ideas follow the shortest route round it (``game.ai.route``: to the first corner and on toward the next,
+within the Advance's or Rush's pivots); a unit that can neither go ahead nor pivot where it stands (its frontage
+would swing into the piece) steps back or sideways first (``_unstick``).
+
 Other decisions take the engine's own options (charge targets, shooting targets, reactions, redirects, pursuit and
 follow-up choices, casts from ``magic.cast_options``), pruned to the nearest few per unit. Nothing here judges a
 candidate; ``game.ai.search`` does.
@@ -24,6 +29,7 @@ import math
 from collections.abc import Iterator
 
 from game.ai.evaluate import charge_reach, charge_value, worth
+from game.ai.route import clearance, route
 from game.engine import magic, objectives
 from game.engine.actions import CastSpell, Move, rounded_pose
 from game.engine.game import Game
@@ -78,6 +84,78 @@ def _first_legal(game: Game, unit: Unit, kind: str, bearing: float, dists: list[
     return None
 
 
+def _route_move(game: Game, unit: Unit, kind: str, goal: tuple[float, float], dist: float) -> Move | None:
+    """The first legal move of up to ``dist`` inches along the route round impassable terrain toward ``goal``
+    (``game.ai.route``), or None when the straight way is free or nothing along the route is accepted: to the
+    first way point and on toward the next (two pivots of up to 45 degrees: rulebook "Advance"), else toward the
+    first way point only (one pivot of up to 90), each at ``SHORTER`` fractions."""
+    assert unit.pose is not None
+    start = unit.pose
+    scene = game.state.scene
+    pts = route(scene, start.xy, goal, clearance(scene, unit.id))
+    if pts is None:
+        return None
+    w1 = pts[0]
+    d1 = math.dist(start.xy, w1)
+    if d1 > dist + ADVANCE:
+        return None     # the piece in the way is beyond this move: going straight does as well for now
+    t1 = bearing_difference(start.facing, bearing_to(start.xy, w1))
+    first = start.turned(t1)
+    tries: list[tuple[Pose, ...]] = []
+    if len(pts) > 1 and dist > d1 + 0.3 and abs(t1) <= 45.0:
+        f2 = first.turned(max(-45.0, min(45.0, bearing_difference(first.facing, bearing_to(w1, pts[1])))))
+        r = math.radians(f2.facing)
+        rest = min(dist - d1, math.dist(w1, pts[1]))
+        for f in SHORTER:
+            leg = rest * f
+            if leg < 0.3:
+                continue
+            mid = Pose(w1[0], w1[1], f2.facing)
+            end = Pose(w1[0] + leg * math.sin(r), w1[1] + leg * math.cos(r), f2.facing)
+            legs = (first, mid, end) if abs(t1) > 1e-6 else (mid, end)
+            tries.append(tuple(rounded_pose(p) for p in legs))
+    if abs(t1) <= 90.0:
+        for f in SHORTER:
+            d = min(dist, d1) * f
+            if d >= 0.3:
+                tries.append(_path(start, first.facing, d))
+    for path in tries:
+        move = Move(unit.player, unit.id, kind, path)
+        if game.check_move(move) is None:
+            return move
+    return None
+
+
+def _unstick(game: Game, unit: Unit, goal: tuple[float, float]) -> list[Move]:
+    """Moves for a unit that can neither go ahead nor pivot where it stands (its frontage swings into impassable
+    terrain): back or sideways keeping its facing, up to half an Advance (rulebook "Advance": "may also move
+    sideways or backward by up to half its move instead of moving forward (may still pivot)"), then pivoting
+    toward the route to ``goal`` (up to 90 degrees) where the engine accepts it; the two that end nearest the
+    route's first way point."""
+    assert unit.pose is not None
+    start = unit.pose
+    scene = game.state.scene
+    pts = route(scene, start.xy, goal, clearance(scene, unit.id))
+    aim = goal if pts is None else pts[0]
+    found: list[tuple[float, Move]] = []
+    for off in (180.0, 90.0, -90.0, 135.0, -135.0):
+        r = math.radians(start.facing + off)
+        for d in (ADVANCE / 2, ADVANCE / 4):
+            end = Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing)
+            turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(end.xy, aim))))
+            move = None
+            for t in (turn, turn / 2, 0.0):
+                m = Move(unit.player, unit.id, "advance", (rounded_pose(end.turned(t)),))
+                if game.check_move(m) is None:
+                    move = m
+                    break
+            if move is not None:
+                found.append((math.dist(end.xy, aim), move))
+                break
+    found.sort(key=lambda fm: fm[0])
+    return [m for _, m in found[:2]]
+
+
 def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
     """Up to ``limit`` distinct legal moves for ``unit`` (see the module docstring), hold first."""
     assert unit.pose is not None
@@ -115,6 +193,9 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
         to_prey = bearing_to(start.xy, prey.pose.xy)
         for side in (90.0, -90.0):
             add(_first_legal(game, unit, "advance", to_prey + side, [ADVANCE]))
+        if len(out) <= STUCK:
+            for move in _unstick(game, unit, prey.pose.xy):
+                add(move)
     if len(out) < limit:
         assert nearest.pose is not None
         turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(start.xy, nearest.pose.xy))))
@@ -134,6 +215,10 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
     gap = gaps[prey.id]
     stay_out = charge_reach(game, prey) + STAY_OUT
     shooter = any((w.range or 0.0) > 0.0 for w in unit.profile.weapons)
+    # impassable terrain between: round it first (the straight ideas below are turned aside at most 60 degrees)
+    yield _route_move(game, unit, "advance", prey.pose.xy, ADVANCE)
+    if gap > RUSH / 2:
+        yield _route_move(game, unit, "rush", prey.pose.xy, RUSH)
     # Stop just outside the prey's charge reach (it cannot charge first), or close in all the way.
     if gap > stay_out:
         short = gap - stay_out
@@ -191,6 +276,9 @@ def _objective_ideas(game: Game, unit: Unit) -> Iterator[Move | None]:
     o = min(marks, key=key)
     d = math.hypot(start.x - o.x, start.y - o.y)
     if d > 1.0:
+        yield _route_move(game, unit, "advance", (o.x, o.y), min(ADVANCE, d))
+        if d > ADVANCE:
+            yield _route_move(game, unit, "rush", (o.x, o.y), min(RUSH, d))
         b = bearing_to(start.xy, (o.x, o.y))
         yield _first_legal(game, unit, "advance", b, [min(ADVANCE, d)])
         if d > ADVANCE:

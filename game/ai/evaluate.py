@@ -19,8 +19,9 @@ of:
 * shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
 * closing in: a unit of ``seat`` of several models loses a little for each inch to the nearest enemy beyond its
-  weapons' range (``APPROACH``), so moves that lead to a charge or a shot are preferred over standing still (this
-  term alone is not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
+  weapons' range (``APPROACH``; counting the inches round impassable terrain, ``game.ai.route.detour``), so
+  moves that lead to a charge or a shot are preferred over standing still (this term alone is not zero-sum: the
+  enemy keeping away is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
   within 3") counts ``SEIZING`` of its worth, and each marker is worth up to ``OBJECTIVE_PULL`` to the side whose
   nearest unit is closer to it.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import math
 
+from game.ai.route import clearance, detour
 from game.engine import objectives
 from game.engine.charge import charge_action_refusal
 from game.engine.game import Game
@@ -192,7 +194,12 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         if fire > 0.0 and nearest <= fire:
             score += sign * SHOOT_READY * w
         if u.player == seat and u.starting_models > 1:
-            # only its own side's units (the other side keeping away is no gain); a lone hero stays back
+            # only its own side's units (the other side keeping away is no gain); a lone hero stays back. The
+            # way to the nearest enemy goes round impassable terrain (a unit behind a building is not close)
+            if nearest > fire:
+                closest = min(gaps, key=lambda ge: (ge[0], ge[1].id))[1]
+                assert u.pose is not None and closest.pose is not None
+                nearest += detour(scene, u.pose.xy, closest.pose.xy, clearance(scene, u.id))
             score -= APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
