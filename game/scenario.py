@@ -59,7 +59,7 @@ from game.engine.rulesets.base import ListedUnit
 from game.engine.rulesets.skirmish import ID as SKIRMISH_ID
 from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, PLAYSTYLES, SELECTIONS, SideMissionState
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
-from game.engine.skirmish.loose import LooseModel, Warband
+from game.engine.skirmish.loose import Warband, new_models
 from game.engine.skirmish.loose import base_radius as loose_radius
 from game.engine.skirmish.loose import coherency_problem as loose_coherency
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
@@ -1524,7 +1524,7 @@ def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple
     for ai, army in armies:
         listed = [ListedUnit(("armies", e.army, "units", e.index), e.profile, e.spec.models,
                              e.spec.formation_per_row, e.spec.joined_by, army.cost_of(e.spec),
-                             _hero_profile(army, e.spec.joined_by))
+                             _hero_profile(army, e.spec.joined_by), e.spec.upgrades)
                   for e in entries if e.army == ai and e.profile is not None]
         points = sum(army.cost_of(u) for u in army.units if u.profile in army.profiles)   # a broken unit: refused
         for where, message in check(listed, points, force_org):
@@ -1915,7 +1915,7 @@ def new_game_state(scenario: Scenario) -> GameState:
     )
     if scenario.ruleset == SKIRMISH_ID:
         # loose models: each model's position lives in the warband state, the unit's pose marks their centre
-        state.activation = Warband(models={spec.id: [LooseModel(x, y) for x, y in spec.positions]
+        state.activation = Warband(models={spec.id: new_models(state.units[spec.id], spec.positions)
                                            for _, spec in scenario.units() if spec.positions})
         for uid, ms in state.activation.models.items():
             unit = state.units[uid]

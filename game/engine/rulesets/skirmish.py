@@ -21,7 +21,7 @@ Special rules played: ``SPECIAL_RULES``; any other is refused when a scenario lo
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from shapely import Point
@@ -43,12 +43,11 @@ from game.engine.attacks import succeeds
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Weapon
-from game.engine.rulesets.base import GameHost, Handler, Ruleset
+from game.engine.rulesets.base import GameHost, Handler, ListedUnit, Problem, Ruleset
 from game.engine.skirmish import attacks, moves
 from game.engine.skirmish.loose import (
     UNIT_GAP,
     XY,
-    LooseModel,
     Warband,
     all_points,
     base_in,
@@ -56,6 +55,7 @@ from game.engine.skirmish.loose import (
     coherency_problem,
     free_spot,
     gap,
+    new_models,
     outline,
     pieces_with,
     points_of,
@@ -112,7 +112,7 @@ class AoFSkirmish(Ruleset):
     activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
-    upgrades: ClassVar[frozenset[str] | None] = frozenset()
+    upgrades: ClassVar[frozenset[str] | None] = frozenset({"sergeant"})
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
     missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
     optional_rules: ClassVar[bool] = False
@@ -150,6 +150,26 @@ class AoFSkirmish(Ruleset):
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
+
+    @classmethod
+    def army_problems(cls, units: Sequence[ListedUnit], points: int, force_org: bool) -> list[Problem]:
+        """"Command Groups": "Each army may only have one model with one of the following upgrades": past the
+        first unit with an upgrade, every unit with one is refused, and so is a second upgrade on one unit
+        (docs/rulings.md "AoF Skirmish": command models)."""
+        out: list[Problem] = []
+        first: ListedUnit | None = None
+        for u in units:
+            if len(u.upgrades) > 1:
+                out.append((u.where + ("upgrades",), f"{u.profile.name} has {', '.join(sorted(u.upgrades))}: "
+                            f"each army may only have one model with one command group upgrade (AoF: Skirmish "
+                            f"\"Command Groups\")"))
+            elif u.upgrades and first is not None:
+                out.append((u.where + ("upgrades",), f"{u.profile.name} has {min(u.upgrades)}, but "
+                            f"{first.profile.name} already has {min(first.upgrades)}: each army may only have one "
+                            f"model with one command group upgrade (AoF: Skirmish \"Command Groups\")"))
+            if u.upgrades and first is None:
+                first = u
+        return out
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)
@@ -384,7 +404,7 @@ class AoFSkirmish(Ruleset):
     def _place(self, action: PlaceModels) -> list[Event]:
         unit, pts = self._check_place(action)
         w = self.w
-        w.models[unit.id] = [LooseModel(x, y) for x, y in pts]
+        w.models[unit.id] = new_models(unit, pts)
         sync_pose(self.state, unit)
         if w.stage == "ambush":
             w.ambush.remove(unit.id)

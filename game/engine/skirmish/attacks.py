@@ -21,6 +21,7 @@ from game.engine.skirmish.loose import (
     LooseModel,
     base_radius,
     centre,
+    command_index,
     gap,
     model_in_cover,
     points_of,
@@ -30,6 +31,8 @@ from game.engine.skirmish.loose import (
 from game.engine.special_rules import weapon_value
 from game.engine.state import GameState, Removal, Unit
 
+SERGEANT = "sergeant"
+"""The command group upgrade "Sergeant" (unmodified 6s to hit deal 1 extra hit)."""
 STRIKE_REACH = 2.0
 """"Melee": models strike enemies within 2" horizontally (and 4" vertically: every model stands on the table)."""
 STEALTH_RANGE = 9.0
@@ -150,6 +153,26 @@ def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: 
     if far and weapon is not None and weapon.has("Relentless"):
         extra += sixes
     return extra
+
+
+def _roll_hits(state: GameState, dice: Dice, unit: Unit, idx: list[int], weapon: Weapon, mods: list[Modifier],
+               label: str, only: str | None = None) -> tuple[int, int, list[Event]]:
+    """The to-hit rolls of the models ``idx`` of ``unit`` with ``weapon``: (hits, unmodified 6s, events). Sergeant
+    ("Command Groups"): when the model carrying it attacks, its dice are rolled apart, after the others', and each
+    of its unmodified 6s to hit deals 1 extra hit (counted in hits, not in the 6s: only the original hit counts as
+    a 6 for special rules)."""
+    quality = attack_quality(unit, weapon)
+    sarge = command_index(state, unit, SERGEANT)
+    if sarge is None or sarge not in idx:
+        hr = roll_to_hit(dice, len(idx) * weapon.attacks, quality, mods, f"{label}: to hit", only_sixes=only)
+        return hr.hits, hr.sixes, hr.events
+    rest = roll_to_hit(dice, (len(idx) - 1) * weapon.attacks, quality, mods, f"{label}: to hit", only_sixes=only)
+    own = roll_to_hit(dice, weapon.attacks, quality, mods, f"{label}: to hit (Sergeant)", only_sixes=only)
+    events = rest.events + own.events
+    if own.sixes:
+        events.append(Event("info", f"{label}: Sergeant, {own.sixes} extra hit{'s' if own.sixes != 1 else ''}",
+                            {"unit": unit.id, "weapon": weapon.name, "sergeant": own.sixes}))
+    return rest.hits + own.hits + own.sixes, rest.sixes + own.sixes, events
 
 
 def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike],
@@ -314,11 +337,11 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
         events.append(Event("shoot", f"{label}: {len(idx)} model{'s' if len(idx) != 1 else ''}, {attacks} "
                             f"attacks", {"unit": shooter.id, "target": target.id, "weapon": weapon.name,
                                          "models": idx, "attacks": attacks}))
-        hr = roll_to_hit(dice, attacks, attack_quality(shooter, weapon), mods, f"{label}: to hit")
-        events += hr.events
-        extra = _extra_sixes(weapon, hr.sixes, charging=False, furious=False, far=far)
-        rending = hr.sixes if weapon.has("Rending") else 0
-        hits = hr.hits + extra
+        got, sixes, rolled = _roll_hits(state, dice, shooter, idx, weapon, mods, label)
+        events += rolled
+        extra = _extra_sixes(weapon, sixes, charging=False, furious=False, far=far)
+        rending = sixes if weapon.has("Rending") else 0
+        hits = got + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": shooter.id, "target": target.id, "weapon": weapon.name, "hits": hits}))
         if weapon.has("Blast"):           # ignores cover; multiplied and split between the units near the target
@@ -389,11 +412,11 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
                             + (f" (hit only on 6: {only})" if only else ""),
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "models": idx,
                              "attacks": attacks}))
-        hr = roll_to_hit(dice, attacks, attack_quality(unit, weapon), mods, f"{label}: to hit", only_sixes=only)
-        events += hr.events
-        extra = _extra_sixes(weapon, hr.sixes, charging=charging, furious=unit.has("Furious"), far=False)
-        rending = hr.sixes if weapon.has("Rending") else 0
-        hits = hr.hits + extra
+        got, sixes, rolled = _roll_hits(state, dice, unit, idx, weapon, mods, label, only)
+        events += rolled
+        extra = _extra_sixes(weapon, sixes, charging=charging, furious=unit.has("Furious"), far=False)
+        rending = sixes if weapon.has("Rending") else 0
+        hits = got + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits}))
         if weapon.has("Blast"):

@@ -45,6 +45,9 @@ class LooseModel:
     """Inches from player 1's table edge."""
     wounds: int = 0
     """Wound markers placed next to it."""
+    command: str | None = None
+    """The command group upgrade this model carries (``sergeant``; "Command Groups"), None for most; it goes when
+    the model is killed (docs/rulings.md "AoF Skirmish": command models)."""
 
     @property
     def xy(self) -> XY:
@@ -305,4 +308,20 @@ def state_dict(state: GameState, unit: Unit) -> dict[str, Any]:
     if not isinstance(w, Warband) or not w.models.get(unit.id) or not unit.on_table:
         return {}
     return {"models_at": [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds}
-                          for m in w.models[unit.id]]}
+                          | ({"command": m.command} if m.command else {}) for m in w.models[unit.id]]}
+
+
+def new_models(unit: Unit, points: Sequence[XY]) -> list[LooseModel]:
+    """The models of ``unit`` placed at ``points`` (inches): the first carries the unit's command group upgrade, if
+    it has one ("Command Groups": one model per upgrade; docs/rulings.md "AoF Skirmish": command models)."""
+    upgrade = min(unit.upgrades) if unit.upgrades else None
+    return [LooseModel(x, y, command=upgrade if i == 0 else None) for i, (x, y) in enumerate(points)]
+
+
+def command_index(state: GameState, unit: Unit, upgrade: str) -> int | None:
+    """Index among ``unit``'s living models of the one carrying ``upgrade``; None when it has none (or it was
+    killed)."""
+    w = state.activation
+    if not isinstance(w, Warband):
+        return None
+    return next((i for i, m in enumerate(w.models.get(unit.id, [])) if m.command == upgrade), None)
