@@ -914,7 +914,7 @@ class AoFSkirmish(Ruleset):
     # --- the state file -----------------------------------------------------------------------------------------
     def state_keys(self) -> dict[str, Any]:
         """The state file's ``skirmish`` key (docs/formats.md "AoF: Skirmish"): the stage, edges, the round's
-        activations, fatigue, and every unit's models ``{unit: [{x, y, wounds}, ...]}``."""
+        activations, fatigue, and every unit's models ``{unit: [{x, y, wounds, command?}, ...]}``."""
         w = self.state.activation
         if not isinstance(w, Warband):
             return {}
@@ -925,7 +925,8 @@ class AoFSkirmish(Ruleset):
             "scouts": list(w.scouts),
             "arrived": dict(w.arrived),
             "close_pairs": [list(p) for p in w.close_pairs],
-            "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds} for m in ms]
+            "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds}
+                             | ({"command": m.command} if m.command else {}) for m in ms]
                        for uid, ms in w.models.items() if ms},
         }}
 

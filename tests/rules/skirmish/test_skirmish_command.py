@@ -99,6 +99,8 @@ def test_a_scenario_sergeant_is_placed_on_the_first_position(tmp_path):
                           "        models: 4\n        upgrades: [sergeant]\n        positions: [{x: 10, y: 5}", 1)
     game = Game.start(new_game_state(load_scenario(_write(tmp_path, text))), Dice(seed=1))
     assert command_index(game.state, game.state.units["swords"], "sergeant") == 0
+    models = game.ruleset.state_keys()["skirmish"]["models"]
+    assert models["swords"][0]["command"] == "sergeant" and "command" not in models["swords"][1]
 
 
 def test_one_command_model_per_army_and_no_musician_or_banner_yet(tmp_path, capsys):
