@@ -55,6 +55,8 @@ from game.engine.skirmish.loose import (
     coherency_problem,
     free_spot,
     gap,
+    has_command,
+    models_killed,
     new_models,
     outline,
     pieces_with,
@@ -62,7 +64,7 @@ from game.engine.skirmish.loose import (
     sync_pose,
     unit_gap,
 )
-from game.engine.state import MoveAction, Objective, Pending, Phase, Removal, Step, Unit
+from game.engine.state import GameState, MoveAction, Objective, Pending, Phase, Removal, Step, Unit
 from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
@@ -112,7 +114,7 @@ class AoFSkirmish(Ruleset):
     activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
-    upgrades: ClassVar[frozenset[str] | None] = frozenset({"sergeant"})
+    upgrades: ClassVar[frozenset[str] | None] = frozenset({"sergeant", "musician", "banner"})
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
     missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
     optional_rules: ClassVar[bool] = False
@@ -170,6 +172,17 @@ class AoFSkirmish(Ruleset):
             if u.upgrades and first is None:
                 first = u
         return out
+
+    @classmethod
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """The unit card's words: the shared ones, then the Musician's and Banner's rules while the unit has them
+        ("Command Groups": the unit carrying it and the units it picked)."""
+        words = list(super().in_force_words(state, unit))
+        for up, text in (("musician", "+1\" with Advance, Rush and Charge"), ("banner", "+1 to morale test rolls")):
+            if has_command(state, unit, up):
+                own = up in unit.upgrades
+                words.append(f"{up.capitalize()} ({'its own' if own else 'picked'}): {text}")
+        return words
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)
@@ -540,9 +553,10 @@ class AoFSkirmish(Ruleset):
                     events.append(Event("morale", f"{u.name} is Shaken and fails its morale test", {"unit": u.id}))
                 else:
                     roll = self.dice.one(f"{u.name} morale test")
-                    passed = attacks_succeeds(roll, quality)
-                    events.append(roll_event(f"{u.name} morale test", [roll], quality, 0, int(passed),
-                                             [f"Quality {quality}+{who}"]))
+                    banner = 1 if has_command(s, u, "banner") else 0     # "Command Groups": +1 to the roll
+                    passed = succeeds(roll, quality, banner)
+                    events.append(roll_event(f"{u.name} morale test", [roll], quality, banner, int(passed),
+                                             [f"Quality {quality}+{who}"] + (["+1 Banner"] if banner else [])))
                 if not passed and u.has("Fearless"):
                     roll = self.dice.one(f"{u.name} Fearless")
                     passed = roll >= FEARLESS_NEED
@@ -551,6 +565,7 @@ class AoFSkirmish(Ruleset):
                     continue
                 if u.shaken:
                     events.append(Event("rout", f"{u.name} routs", {"unit": u.id}))
+                    models_killed(s, u, w.models[u.id])     # a Musician or Banner that routs is lost too
                     w.models[u.id] = []
                     s.remove(u, Removal.ROUTED)
                 else:
@@ -667,7 +682,7 @@ class AoFSkirmish(Ruleset):
         unit = self._unit_now(action, w)
         if unit.has("Immobile"):
             raise IllegalAction("Immobile", f"{unit.name} may only use Hold actions")
-        limit = moves.allowance(unit, action.action)
+        limit = moves.allowance(self.state, unit, action.action)
         report = moves.check_move(self.state, unit, pts, limit, allowed_near=w.partners(unit.id))
         return unit, pts, report
 
@@ -768,7 +783,7 @@ class AoFSkirmish(Ruleset):
         unit = self.state.units[unit_id]
         if unit.has("Immobile"):
             return []
-        limit = moves.allowance(unit, "charge")
+        limit = moves.allowance(self.state, unit, "charge")
         out = []
         for e in self.state.enemies_of(unit.player):
             if unit_gap(self.state, unit, e) <= limit:
@@ -791,7 +806,7 @@ class AoFSkirmish(Ruleset):
         """Where the charging models of ``unit`` end against ``target`` ("Melee", "Difficult Terrain": 6" at most
         when a model's path crosses it), raising ``IllegalAction`` when no model is within charge distance."""
         s = self.state
-        limit = moves.allowance(unit, "charge")
+        limit = moves.allowance(self.state, unit, "charge")
         end = moves.charge_positions(s, unit, target, limit)
         if not unit.has("Strider") and not moves.ignores_terrain(unit) and limit > moves.DIFFICULT_CAP and \
                 moves.crosses_difficult(s, unit, points_of(s, unit.id), end):
@@ -925,6 +940,7 @@ class AoFSkirmish(Ruleset):
             "scouts": list(w.scouts),
             "arrived": dict(w.arrived),
             "close_pairs": [list(p) for p in w.close_pairs],
+            "inspired": {up: list(units) for up, units in w.inspired.items()},
             "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds}
                              | ({"command": m.command} if m.command else {}) for m in ms]
                        for uid, ms in w.models.items() if ms},

@@ -24,6 +24,7 @@ from game.engine.skirmish.loose import (
     command_index,
     gap,
     model_in_cover,
+    models_killed,
     points_of,
     sight,
     warband_of,
@@ -237,12 +238,13 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
     taken = wounds + sum(deadly)
     killed = 0
     extra = 0       # Deadly markers on the last model
+    dead: list[LooseModel] = []
     for x in deadly:
         if len(models) > 1:
             i = min(range(len(models)), key=lambda k: (-models[k].wounds, math.dist(models[k].xy, source), k))
             models[i].wounds += x
             if models[i].wounds >= tough:
-                del models[i]
+                dead.append(models.pop(i))
                 killed += 1
         else:
             extra += x
@@ -251,7 +253,7 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
         models[i].wounds += 1
         wounds -= 1
         if models[i].wounds >= tough:
-            del models[i]
+            dead.append(models.pop(i))
             killed += 1
     text = f"{unit.name} takes {taken} wound{'s' if taken != 1 else ''}"
     if killed:
@@ -260,12 +262,19 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
         if unit.id not in w.incoherent:
             w.incoherent.append(unit.id)
     events = [Event("wounds", text, {"unit": unit.id, "wounds": taken, "killed": killed})]
+    events += _commands_lost(state, unit, dead)
     if wounds + extra > 0:
         last = models[0]
         last.wounds += wounds + extra
         events += _wound_effect(state, dice, unit, last, fear)
     unit.wounds = max((m.wounds for m in models), default=0)   # the state file's "wounds"
     return events
+
+
+def _commands_lost(state: GameState, unit: Unit, dead: list[LooseModel]) -> list[Event]:
+    """Musician and Banner lost with the model carrying them ("Command Groups"; ``models_killed``)."""
+    return [Event("info", f"{unit.name}'s {up.capitalize()} is killed: its unit and the deployed units it picked lose "
+                  "the rule", {"unit": unit.id, "command_lost": up}) for up in models_killed(state, unit, dead)]
 
 
 def _wound_effect(state: GameState, dice: Dice, unit: Unit, last: LooseModel, fear: int) -> list[Event]:
@@ -282,6 +291,7 @@ def _wound_effect(state: GameState, dice: Dice, unit: Unit, last: LooseModel, fe
     events = [roll_event(f"{unit.name} wound effects", [roll], need, bonus, None, details)]
     if roll + bonus >= need:
         events.append(Event("destroyed", f"{unit.name} is Knocked Out", {"unit": unit.id}))
+        events += _commands_lost(state, unit, [last])
         warband_of(state).models[unit.id] = []
         unit.models = 0
         state.remove(unit, Removal.DESTROYED)
