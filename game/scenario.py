@@ -59,7 +59,7 @@ from game.engine.rulesets.base import ListedUnit
 from game.engine.rulesets.skirmish import ID as SKIRMISH_ID
 from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, PLAYSTYLES, SELECTIONS, SideMissionState
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
-from game.engine.skirmish.loose import LooseModel, Warband
+from game.engine.skirmish.loose import PICKING_UPGRADES, Warband, new_models
 from game.engine.skirmish.loose import base_radius as loose_radius
 from game.engine.skirmish.loose import coherency_problem as loose_coherency
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
@@ -157,6 +157,8 @@ class UnitSpec:
     positions: tuple[tuple[float, float], ...] = ()
     """AoF: Skirmish: where each model starts, (x, y) inches (loose models have no formation); empty to deploy
     during the game."""
+    command_picks: tuple[str, ...] = ()
+    """AoF: Skirmish: the up to 3 friendly units a Musician or Banner unit picks before the game ("Command Groups")."""
 
     @property
     def formation_per_row(self) -> int:
@@ -654,6 +656,7 @@ class UnitModel(_Model):
     embarked_in: Text | None = None
     pose: PoseModel | None = None
     positions: Annotated[list[PointModel], Field(max_length=MAX_MODELS_PER_UNIT)] | None = None
+    command_picks: Annotated[list[Text], Field(max_length=3)] = []
 
 
 class SpellHitsModel(_Model):
@@ -1219,6 +1222,7 @@ def _load_unit(uraw: Any, uloc: Loc, doc: _Doc, profiles: dict[str, Profile], br
         embarked_in=um.embarked_in,
         pose=Pose(float(um.pose.x), float(um.pose.y), float(um.pose.facing)) if um.pose else None,
         positions=tuple((float(p.x), float(p.y)) for p in um.positions or ()),
+        command_picks=tuple(um.command_picks),
     )
     profile = profiles.get(um.profile)
     if profile is None:
@@ -1431,6 +1435,26 @@ def upgrade_problems(upgrades: Iterable[str], content: RulesetContent) -> list[s
     return out
 
 
+def _check_picks(doc: _Doc, loose: bool, e: _UnitEntry, entries: list[_UnitEntry], loc: Loc,
+                 out: list[_Problem]) -> None:
+    """AoF: Skirmish "Command Groups": a Musician or Banner unit's ``command_picks`` are up to 3 other units of its
+    army, each once; other units and other rulesets have none."""
+    picks = e.spec.command_picks
+    if not picks:
+        return
+    if not loose or not e.spec.upgrades & PICKING_UPGRADES:
+        out.append(doc.problem(loc + ("command_picks",), "only a Musician or Banner unit of AoF: Skirmish "
+                               f"(ruleset: {SKIRMISH_ID}) picks friendly units (\"Command Groups\")"))
+        return
+    friends = {o.spec.id for o in entries if o.army == e.army and o.spec.id != e.spec.id}
+    for i, uid in enumerate(picks):
+        if uid in picks[:i]:
+            out.append(doc.problem(loc + ("command_picks", i), f"{uid!r} picked twice"))
+        elif uid not in friends:
+            out.append(doc.problem(loc + ("command_picks", i), f"{uid!r} is not another unit of this army "
+                                   f"(its units: {', '.join(sorted(friends)) or 'none'})"))
+
+
 def _check_loose(doc: _Doc, ruleset: str, entries: list[_UnitEntry], table: Table, terrain: list[TerrainShape],
                  out: list[_Problem]) -> None:
     """AoF: Skirmish's loose models (issue 18): units are placed by ``positions`` (one ``{x, y}`` per model, each
@@ -1443,6 +1467,7 @@ def _check_loose(doc: _Doc, ruleset: str, entries: list[_UnitEntry], table: Tabl
     placed: list[tuple[str, Profile, list[tuple[float, float]]]] = []
     for e in entries:
         loc: Loc = ("armies", e.army, "units", e.index)
+        _check_picks(doc, loose, e, entries, loc, out)
         if not loose:
             if e.spec.positions:
                 out.append(doc.problem(loc + ("positions",), "model positions are for loose models (ruleset: "
@@ -1527,7 +1552,7 @@ def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple
     for ai, army in armies:
         listed = [ListedUnit(("armies", e.army, "units", e.index), e.profile, e.spec.models,
                              e.spec.formation_per_row, e.spec.joined_by, army.cost_of(e.spec),
-                             _hero_profile(army, e.spec.joined_by))
+                             _hero_profile(army, e.spec.joined_by), e.spec.upgrades)
                   for e in entries if e.army == ai and e.profile is not None]
         points = sum(army.cost_of(u) for u in army.units if u.profile in army.profiles)   # a broken unit: refused
         for where, message in check(listed, points, force_org):
@@ -1854,6 +1879,16 @@ def check_scenario_file(path: str | Path, read: YamlFile | None = None) -> list[
     return []
 
 
+def command_units(specs: Iterable[UnitSpec]) -> dict[str, list[str]]:
+    """AoF: Skirmish's Musician and Banner ("Command Groups"): per upgrade, the units that have its rule at the
+    start: the unit carrying it and its ``command_picks``."""
+    out: dict[str, list[str]] = {}
+    for spec in specs:
+        for up in sorted(spec.upgrades & PICKING_UPGRADES):
+            out.setdefault(up, []).extend([spec.id, *spec.command_picks])
+    return out
+
+
 def new_game_state(scenario: Scenario) -> GameState:
     """The game state at the scenario's start: units built with ``make_unit`` (cost = profile cost x copies,
     starting size = models), Generals, table, terrain, options and rounds.
@@ -1918,8 +1953,9 @@ def new_game_state(scenario: Scenario) -> GameState:
     )
     if scenario.ruleset == SKIRMISH_ID:
         # loose models: each model's position lives in the warband state, the unit's pose marks their centre
-        state.activation = Warband(models={spec.id: [LooseModel(x, y) for x, y in spec.positions]
-                                           for _, spec in scenario.units() if spec.positions})
+        state.activation = Warband(models={spec.id: new_models(state.units[spec.id], spec.positions)
+                                           for _, spec in scenario.units() if spec.positions},
+                                   inspired=command_units(spec for _, spec in scenario.units()))
         for uid, ms in state.activation.models.items():
             unit = state.units[uid]
             unit.pose = Pose(sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms), 0.0)

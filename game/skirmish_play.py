@@ -76,7 +76,7 @@ def group_move(game: Game, unit: Unit, toward: XY | None, action: str, rng: rand
     rs = _ruleset(game)
     pts = points_of(game.state, unit.id)
     r = base_radius(unit.profile)
-    limit = moves.allowance(unit, action)
+    limit = moves.allowance(game.state, unit, action)
     c = centre(pts)
     shapes = [pts] if unit.id not in rs.w.incoherent else [tightened(pts, r), pts]
     for attempt in range(tries):

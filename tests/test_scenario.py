@@ -419,7 +419,7 @@ def test_missing_required_field(tmp_path: Path) -> None:
 def test_unknown_key(tmp_path: Path) -> None:
     assert problems(tmp_path, edit("        models: 10\n", "        models: 10\n        colour: red\n")) == [
         "s.yaml:32: armies[0].units[0].colour: unknown key "
-        "(keys: id, profile, models, per_row, upgrades, joined_by, embarked_in, pose, positions)"]
+        "(keys: id, profile, models, per_row, upgrades, joined_by, embarked_in, pose, positions, command_picks)"]
 
 
 def test_bad_terrain_kind(tmp_path: Path) -> None:

@@ -113,7 +113,7 @@ class LooseMoveTool:
         if self.consolidate:
             return "consolidate"
         unit = self.game.state.units[self.unit_id]
-        return "advance" if self.longest() <= moves.allowance(unit, "advance") + 1e-3 else "rush"
+        return "advance" if self.longest() <= moves.allowance(self.game.state, unit, "advance") + 1e-3 else "rush"
 
     def action(self, kind: str | None = None) -> MoveModels:
         """The ``move_models`` of the proposed points (rounded to 1/1000")."""

@@ -112,6 +112,8 @@ class ListedUnit:
     """Its points cost (profile cost x copies)."""
     hero: Profile | None = None
     """The profile of that hero, when known."""
+    upgrades: frozenset[str] = frozenset()
+    """Its command group upgrades (``sergeant``, ``musician``, ``banner``)."""
 
 
 class GameHost(Protocol):

@@ -21,7 +21,7 @@ Special rules played: ``SPECIAL_RULES``; any other is refused when a scenario lo
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from shapely import Point
@@ -43,12 +43,11 @@ from game.engine.attacks import succeeds
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Weapon
-from game.engine.rulesets.base import GameHost, Handler, Ruleset
+from game.engine.rulesets.base import GameHost, Handler, ListedUnit, Problem, Ruleset
 from game.engine.skirmish import attacks, moves
 from game.engine.skirmish.loose import (
     UNIT_GAP,
     XY,
-    LooseModel,
     Warband,
     all_points,
     base_in,
@@ -56,13 +55,16 @@ from game.engine.skirmish.loose import (
     coherency_problem,
     free_spot,
     gap,
+    has_command,
+    models_killed,
+    new_models,
     outline,
     pieces_with,
     points_of,
     sync_pose,
     unit_gap,
 )
-from game.engine.state import MoveAction, Objective, Pending, Phase, Removal, Step, Unit
+from game.engine.state import GameState, MoveAction, Objective, Pending, Phase, Removal, Step, Unit
 from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
@@ -116,7 +118,7 @@ class AoFSkirmish(Ruleset):
     rule_hints: ClassVar[Mapping[str, str]] = {
         "Caster": "its spells cast within an activation are not played yet in AoF: Skirmish",
         "Wizard": "Wizard(X) is AoF:R 2.16's"}
-    upgrades: ClassVar[frozenset[str] | None] = frozenset()
+    upgrades: ClassVar[frozenset[str] | None] = frozenset({"sergeant", "musician", "banner"})
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
     missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
     optional_rules: ClassVar[bool] = False
@@ -154,6 +156,37 @@ class AoFSkirmish(Ruleset):
     score_words: ClassVar[tuple[str, str]] = ("objective markers held", "markers")
     decisions: ClassVar[frozenset[str] | None] = DECISIONS
     start_phases: ClassVar[frozenset[str] | None] = frozenset({Phase.DEPLOYMENT.value, Phase.ACTIVATION.value})
+
+    @classmethod
+    def army_problems(cls, units: Sequence[ListedUnit], points: int, force_org: bool) -> list[Problem]:
+        """"Command Groups": "Each army may only have one model with one of the following upgrades": past the
+        first unit with an upgrade, every unit with one is refused, and so is a second upgrade on one unit
+        (docs/rulings.md "AoF Skirmish": command models)."""
+        out: list[Problem] = []
+        first: ListedUnit | None = None
+        for u in units:
+            if len(u.upgrades) > 1:
+                out.append((u.where + ("upgrades",), f"{u.profile.name} has {', '.join(sorted(u.upgrades))}: "
+                            f"each army may only have one model with one command group upgrade (AoF: Skirmish "
+                            f"\"Command Groups\")"))
+            elif u.upgrades and first is not None:
+                out.append((u.where + ("upgrades",), f"{u.profile.name} has {min(u.upgrades)}, but "
+                            f"{first.profile.name} already has {min(first.upgrades)}: each army may only have one "
+                            f"model with one command group upgrade (AoF: Skirmish \"Command Groups\")"))
+            if u.upgrades and first is None:
+                first = u
+        return out
+
+    @classmethod
+    def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
+        """The unit card's words: the shared ones, then the Musician's and Banner's rules while the unit has them
+        ("Command Groups": the unit carrying it and the units it picked)."""
+        words = list(super().in_force_words(state, unit))
+        for up, text in (("musician", "+1\" with Advance, Rush and Charge"), ("banner", "+1 to morale test rolls")):
+            if has_command(state, unit, up):
+                own = up in unit.upgrades
+                words.append(f"{up.capitalize()} ({'its own' if own else 'picked'}): {text}")
+        return words
 
     def __init__(self, game: GameHost) -> None:
         super().__init__(game)
@@ -388,7 +421,7 @@ class AoFSkirmish(Ruleset):
     def _place(self, action: PlaceModels) -> list[Event]:
         unit, pts = self._check_place(action)
         w = self.w
-        w.models[unit.id] = [LooseModel(x, y) for x, y in pts]
+        w.models[unit.id] = new_models(unit, pts)
         sync_pose(self.state, unit)
         if w.stage == "ambush":
             w.ambush.remove(unit.id)
@@ -524,9 +557,10 @@ class AoFSkirmish(Ruleset):
                     events.append(Event("morale", f"{u.name} is Shaken and fails its morale test", {"unit": u.id}))
                 else:
                     roll = self.dice.one(f"{u.name} morale test")
-                    passed = attacks_succeeds(roll, quality)
-                    events.append(roll_event(f"{u.name} morale test", [roll], quality, 0, int(passed),
-                                             [f"Quality {quality}+{who}"]))
+                    banner = 1 if has_command(s, u, "banner") else 0     # "Command Groups": +1 to the roll
+                    passed = succeeds(roll, quality, banner)
+                    events.append(roll_event(f"{u.name} morale test", [roll], quality, banner, int(passed),
+                                             [f"Quality {quality}+{who}"] + (["+1 Banner"] if banner else [])))
                 if not passed and u.has("Fearless"):
                     roll = self.dice.one(f"{u.name} Fearless")
                     passed = roll >= FEARLESS_NEED
@@ -535,6 +569,7 @@ class AoFSkirmish(Ruleset):
                     continue
                 if u.shaken:
                     events.append(Event("rout", f"{u.name} routs", {"unit": u.id}))
+                    models_killed(s, u, w.models[u.id])     # a Musician or Banner that routs is lost too
                     w.models[u.id] = []
                     s.remove(u, Removal.ROUTED)
                 else:
@@ -651,7 +686,7 @@ class AoFSkirmish(Ruleset):
         unit = self._unit_now(action, w)
         if unit.has("Immobile"):
             raise IllegalAction("Immobile", f"{unit.name} may only use Hold actions")
-        limit = moves.allowance(unit, action.action)
+        limit = moves.allowance(self.state, unit, action.action)
         report = moves.check_move(self.state, unit, pts, limit, allowed_near=w.partners(unit.id))
         return unit, pts, report
 
@@ -752,7 +787,7 @@ class AoFSkirmish(Ruleset):
         unit = self.state.units[unit_id]
         if unit.has("Immobile"):
             return []
-        limit = moves.allowance(unit, "charge")
+        limit = moves.allowance(self.state, unit, "charge")
         out = []
         for e in self.state.enemies_of(unit.player):
             if unit_gap(self.state, unit, e) <= limit:
@@ -775,7 +810,7 @@ class AoFSkirmish(Ruleset):
         """Where the charging models of ``unit`` end against ``target`` ("Melee", "Difficult Terrain": 6" at most
         when a model's path crosses it), raising ``IllegalAction`` when no model is within charge distance."""
         s = self.state
-        limit = moves.allowance(unit, "charge")
+        limit = moves.allowance(self.state, unit, "charge")
         end = moves.charge_positions(s, unit, target, limit)
         if not unit.has("Strider") and not moves.ignores_terrain(unit) and limit > moves.DIFFICULT_CAP and \
                 moves.crosses_difficult(s, unit, points_of(s, unit.id), end):
@@ -898,7 +933,7 @@ class AoFSkirmish(Ruleset):
     # --- the state file -----------------------------------------------------------------------------------------
     def state_keys(self) -> dict[str, Any]:
         """The state file's ``skirmish`` key (docs/formats.md "AoF: Skirmish"): the stage, edges, the round's
-        activations, fatigue, and every unit's models ``{unit: [{x, y, wounds}, ...]}``."""
+        activations, fatigue, and every unit's models ``{unit: [{x, y, wounds, command?}, ...]}``."""
         w = self.state.activation
         if not isinstance(w, Warband):
             return {}
@@ -909,7 +944,9 @@ class AoFSkirmish(Ruleset):
             "scouts": list(w.scouts),
             "arrived": dict(w.arrived),
             "close_pairs": [list(p) for p in w.close_pairs],
-            "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds} for m in ms]
+            "inspired": {up: list(units) for up, units in w.inspired.items()},
+            "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds}
+                             | ({"command": m.command} if m.command else {}) for m in ms]
                        for uid, ms in w.models.items() if ms},
         }}
 

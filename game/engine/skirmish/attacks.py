@@ -21,8 +21,10 @@ from game.engine.skirmish.loose import (
     LooseModel,
     base_radius,
     centre,
+    command_index,
     gap,
     model_in_cover,
+    models_killed,
     points_of,
     sight,
     warband_of,
@@ -30,6 +32,8 @@ from game.engine.skirmish.loose import (
 from game.engine.special_rules import weapon_value
 from game.engine.state import GameState, Removal, Unit
 
+SERGEANT = "sergeant"
+"""The command group upgrade "Sergeant" (unmodified 6s to hit deal 1 extra hit)."""
 STRIKE_REACH = 2.0
 """"Melee": models strike enemies within 2" horizontally (and 4" vertically: every model stands on the table)."""
 STEALTH_RANGE = 9.0
@@ -152,6 +156,26 @@ def _extra_sixes(weapon: Weapon | None, sixes: int, *, charging: bool, furious: 
     return extra
 
 
+def _roll_hits(state: GameState, dice: Dice, unit: Unit, idx: list[int], weapon: Weapon, mods: list[Modifier],
+               label: str, only: str | None = None) -> tuple[int, int, list[Event]]:
+    """The to-hit rolls of the models ``idx`` of ``unit`` with ``weapon``: (hits, unmodified 6s, events). Sergeant
+    ("Command Groups"): when the model carrying it attacks, its dice are rolled apart, after the others', and each
+    of its unmodified 6s to hit deals 1 extra hit (counted in hits, not in the 6s: only the original hit counts as
+    a 6 for special rules)."""
+    quality = attack_quality(unit, weapon)
+    sarge = command_index(state, unit, SERGEANT)
+    if sarge is None or sarge not in idx:
+        hr = roll_to_hit(dice, len(idx) * weapon.attacks, quality, mods, f"{label}: to hit", only_sixes=only)
+        return hr.hits, hr.sixes, hr.events
+    rest = roll_to_hit(dice, (len(idx) - 1) * weapon.attacks, quality, mods, f"{label}: to hit", only_sixes=only)
+    own = roll_to_hit(dice, weapon.attacks, quality, mods, f"{label}: to hit (Sergeant)", only_sixes=only)
+    events = rest.events + own.events
+    if own.sixes:
+        events.append(Event("info", f"{label}: Sergeant, {own.sixes} extra hit{'s' if own.sixes != 1 else ''}",
+                            {"unit": unit.id, "weapon": weapon.name, "sergeant": own.sixes}))
+    return rest.hits + own.hits + own.sixes, rest.sixes + own.sixes, events
+
+
 def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike],
           label: str) -> tuple[int, list[int], list[Event]]:
     """Defense rolls against every strike's hits ("Shooting": "roll one die trying to score their Defense value
@@ -214,12 +238,13 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
     taken = wounds + sum(deadly)
     killed = 0
     extra = 0       # Deadly markers on the last model
+    dead: list[LooseModel] = []
     for x in deadly:
         if len(models) > 1:
             i = min(range(len(models)), key=lambda k: (-models[k].wounds, math.dist(models[k].xy, source), k))
             models[i].wounds += x
             if models[i].wounds >= tough:
-                del models[i]
+                dead.append(models.pop(i))
                 killed += 1
         else:
             extra += x
@@ -228,7 +253,7 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
         models[i].wounds += 1
         wounds -= 1
         if models[i].wounds >= tough:
-            del models[i]
+            dead.append(models.pop(i))
             killed += 1
     text = f"{unit.name} takes {taken} wound{'s' if taken != 1 else ''}"
     if killed:
@@ -237,12 +262,19 @@ def take_wounds(state: GameState, dice: Dice, unit: Unit, wounds: int, source: X
         if unit.id not in w.incoherent:
             w.incoherent.append(unit.id)
     events = [Event("wounds", text, {"unit": unit.id, "wounds": taken, "killed": killed})]
+    events += _commands_lost(state, unit, dead)
     if wounds + extra > 0:
         last = models[0]
         last.wounds += wounds + extra
         events += _wound_effect(state, dice, unit, last, fear)
     unit.wounds = max((m.wounds for m in models), default=0)   # the state file's "wounds"
     return events
+
+
+def _commands_lost(state: GameState, unit: Unit, dead: list[LooseModel]) -> list[Event]:
+    """Musician and Banner lost with the model carrying them ("Command Groups"; ``models_killed``)."""
+    return [Event("info", f"{unit.name}'s {up.capitalize()} is killed: its unit and the deployed units it picked lose "
+                  "the rule", {"unit": unit.id, "command_lost": up}) for up in models_killed(state, unit, dead)]
 
 
 def _wound_effect(state: GameState, dice: Dice, unit: Unit, last: LooseModel, fear: int) -> list[Event]:
@@ -259,6 +291,7 @@ def _wound_effect(state: GameState, dice: Dice, unit: Unit, last: LooseModel, fe
     events = [roll_event(f"{unit.name} wound effects", [roll], need, bonus, None, details)]
     if roll + bonus >= need:
         events.append(Event("destroyed", f"{unit.name} is Knocked Out", {"unit": unit.id}))
+        events += _commands_lost(state, unit, [last])
         warband_of(state).models[unit.id] = []
         unit.models = 0
         state.remove(unit, Removal.DESTROYED)
@@ -314,11 +347,11 @@ def shoot(state: GameState, dice: Dice, shooter: Unit, target: Unit, weapons: li
         events.append(Event("shoot", f"{label}: {len(idx)} model{'s' if len(idx) != 1 else ''}, {attacks} "
                             f"attacks", {"unit": shooter.id, "target": target.id, "weapon": weapon.name,
                                          "models": idx, "attacks": attacks}))
-        hr = roll_to_hit(dice, attacks, attack_quality(shooter, weapon), mods, f"{label}: to hit")
-        events += hr.events
-        extra = _extra_sixes(weapon, hr.sixes, charging=False, furious=False, far=far)
-        rending = hr.sixes if weapon.has("Rending") else 0
-        hits = hr.hits + extra
+        got, sixes, rolled = _roll_hits(state, dice, shooter, idx, weapon, mods, label)
+        events += rolled
+        extra = _extra_sixes(weapon, sixes, charging=False, furious=False, far=far)
+        rending = sixes if weapon.has("Rending") else 0
+        hits = got + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": shooter.id, "target": target.id, "weapon": weapon.name, "hits": hits}))
         if weapon.has("Blast"):           # ignores cover; multiplied and split between the units near the target
@@ -389,11 +422,11 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
                             + (f" (hit only on 6: {only})" if only else ""),
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "models": idx,
                              "attacks": attacks}))
-        hr = roll_to_hit(dice, attacks, attack_quality(unit, weapon), mods, f"{label}: to hit", only_sixes=only)
-        events += hr.events
-        extra = _extra_sixes(weapon, hr.sixes, charging=charging, furious=unit.has("Furious"), far=False)
-        rending = hr.sixes if weapon.has("Rending") else 0
-        hits = hr.hits + extra
+        got, sixes, rolled = _roll_hits(state, dice, unit, idx, weapon, mods, label, only)
+        events += rolled
+        extra = _extra_sixes(weapon, sixes, charging=charging, furious=unit.has("Furious"), far=False)
+        rending = sixes if weapon.has("Rending") else 0
+        hits = got + extra
         events.append(Event("hits", f"{label}: {hits} hit{'s' if hits != 1 else ''}",
                             {"unit": unit.id, "target": enemy.id, "weapon": weapon.name, "hits": hits}))
         if weapon.has("Blast"):

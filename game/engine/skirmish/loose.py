@@ -31,6 +31,8 @@ COHERENCY_ALL = 6.0
 UNIT_GAP = 1.0
 """Inches: "Units may only be within 1" of other units when charging"."""
 EPS = 1e-6
+PICKING_UPGRADES = frozenset({"musician", "banner"})
+"""Command group upgrades whose unit picks up to 3 friendly units before the game ("Command Groups")."""
 
 XY = tuple[float, float]
 
@@ -45,6 +47,9 @@ class LooseModel:
     """Inches from player 1's table edge."""
     wounds: int = 0
     """Wound markers placed next to it."""
+    command: str | None = None
+    """The command group upgrade this model carries (``sergeant``; "Command Groups"), None for most; it goes when
+    the model is killed (docs/rulings.md "AoF Skirmish": command models)."""
 
     @property
     def xy(self) -> XY:
@@ -101,6 +106,9 @@ class Warband:
     """The Scout units are being placed."""
     ambush_passed: list[int] = field(default_factory=list)
     """Players who keep their Ambush units waiting this round."""
+    inspired: dict[str, list[str]] = field(default_factory=dict)
+    """Musician and Banner ("Command Groups"): per upgrade, the units that have its rule now (the unit carrying it and
+    the units it picked; deployed ones lose it when the model carrying it is killed)."""
     close_pairs: list[list[str]] = field(default_factory=list)
     """Pairs of units left within 1" of each other because the chargers could not move back after a melee ("if
     possible"); dropped once they stand 1" apart."""
@@ -305,4 +313,41 @@ def state_dict(state: GameState, unit: Unit) -> dict[str, Any]:
     if not isinstance(w, Warband) or not w.models.get(unit.id) or not unit.on_table:
         return {}
     return {"models_at": [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds}
-                          for m in w.models[unit.id]]}
+                          | ({"command": m.command} if m.command else {}) for m in w.models[unit.id]]}
+
+
+def new_models(unit: Unit, points: Sequence[XY]) -> list[LooseModel]:
+    """The models of ``unit`` placed at ``points`` (inches): the first carries the unit's command group upgrade, if
+    it has one ("Command Groups": one model per upgrade; docs/rulings.md "AoF Skirmish": command models)."""
+    upgrade = min(unit.upgrades) if unit.upgrades else None
+    return [LooseModel(x, y, command=upgrade if i == 0 else None) for i, (x, y) in enumerate(points)]
+
+
+def has_command(state: GameState, unit: Unit, upgrade: str) -> bool:
+    """Whether ``unit`` has the rule of the Musician or Banner ``upgrade`` now (``Warband.inspired``)."""
+    w = state.activation
+    return isinstance(w, Warband) and unit.id in w.inspired.get(upgrade, [])
+
+
+def models_killed(state: GameState, unit: Unit, killed: Iterable[LooseModel]) -> list[str]:
+    """"Command Groups": when the model carrying a Musician or Banner is killed, its unit and the picked units that
+    are deployed (on the table) lose the rule; the ones still set aside keep it. Returns the upgrades lost."""
+    w = state.activation
+    lost: list[str] = []
+    if not isinstance(w, Warband):
+        return lost
+    for m in killed:
+        if m.command in PICKING_UPGRADES and m.command in w.inspired:
+            w.inspired[m.command] = [u for u in w.inspired[m.command] if state.units[u].player != unit.player
+                                     or (u != unit.id and not state.units[u].on_table)]
+            lost.append(m.command)
+    return lost
+
+
+def command_index(state: GameState, unit: Unit, upgrade: str) -> int | None:
+    """Index among ``unit``'s living models of the one carrying ``upgrade``; None when it has none (or it was
+    killed)."""
+    w = state.activation
+    if not isinstance(w, Warband):
+        return None
+    return next((i for i, m in enumerate(w.models.get(unit.id, [])) if m.command == upgrade), None)

@@ -24,6 +24,7 @@ from game.engine.skirmish.loose import (
     crosses,
     free_spot,
     gap,
+    has_command,
     path_through,
     pieces_with,
     points_of,
@@ -33,6 +34,8 @@ from geometry.terrain import DANGEROUS, DIFFICULT, IMPASSABLE
 
 ADVANCE, RUSH, CHARGE = 6.0, 12.0, 12.0
 """Inches of each action ("Activation" table)."""
+MUSICIAN_MOVE = 1.0
+"""Musician: +1" when using move actions ("Command Groups")."""
 FAST_ADVANCE, FAST_RUSH = 2.0, 4.0
 """Fast: +2" Advance, +4" Rush/Charge; Slow: the same taken away."""
 DIFFICULT_CAP = 6.0
@@ -47,10 +50,12 @@ CONTACT = 0.01
 """Inches: bases this close count as in base contact."""
 
 
-def allowance(unit: Unit, action: str) -> float:
+def allowance(state: GameState, unit: Unit, action: str) -> float:
     """Inches ``unit`` may move with ``action`` (``advance``, ``rush``, ``charge``, ``consolidate``): Fast and Slow
-    change Advance by 2" and Rush/Charge by 4" ("Special Rules Reference"). Raises ``IllegalAction`` for another
-    action name."""
+    change Advance by 2" and Rush/Charge by 4" ("Special Rules Reference"); a unit with the Musician's rule moves
+    +1" with the move actions (Advance, Rush, Charge; "Command Groups": ``loose.has_command``). Raises
+    ``IllegalAction`` for another action name."""
+    musician = has_command(state, unit, "musician")
     if action == "advance":
         base, extra = ADVANCE, FAST_ADVANCE
     elif action in ("rush", "charge"):
@@ -63,7 +68,7 @@ def allowance(unit: Unit, action: str) -> float:
         base += extra
     if unit.has("Slow"):
         base -= extra
-    return base
+    return base + (MUSICIAN_MOVE if musician else 0.0)
 
 
 def ignores_terrain(unit: Unit) -> bool:

@@ -615,7 +615,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
         screen.set_clip(on_table)       # reaches end at the table's edges: never over the band round it
         if shown is not None and p is not None and p.decision in ("action", "shoot", "activate"):
             unit = s.units[shown]
-            reach = moves.allowance(unit, "charge") if p.decision == "action" and shown == p.unit else None
+            reach = (moves.allowance(self.game.state, unit, "charge") if p.decision == "action" and shown == p.unit
+                     else None)
             draw_loose.draw_ranges(screen, self.view, s, shown, reach)
         if p is not None and p.decision == "ambush":
             for enemy in s.enemies_of(p.player):
