@@ -52,6 +52,7 @@ from game.engine.actions import (
     Shoot,
     StrikeBack,
 )
+from game.engine.activation_order import first_of_next_round, offer_activation
 from game.engine.attacks import Modifier, roll_to_hit, succeeds, total
 from game.engine.casualties import apply_wounds, at_half_strength, remaining_strength, starting_strength
 from game.engine.consolidation import consolidation_move
@@ -470,16 +471,8 @@ class AoFR216(Ruleset):
         """Player ``player`` activates next if it has a unit left, else the other; none left: the round ends."""
         s, a = self.state, self.act
         a.unit, a.stage, a.melee, a.caused = None, "activate", [], {}
-        for p in (1, 2):
-            if a.finished_first is None and not self._eligible(p) and self._eligible(3 - p):
-                a.finished_first = p
-        for p in (player, 3 - player):
-            options = self._eligible(p)
-            if options:
-                s.active_player = p
-                s.pending = Pending(p, "activate", None, tuple(options))
-                return []
-        return self._end_round()
+        offered, a.finished_first = offer_activation(s, player, self._eligible, a.finished_first)
+        return [] if offered else self._end_round()
 
     def _end_round(self) -> list[Event]:
         s, a = self.state, self.act
@@ -487,9 +480,7 @@ class AoFR216(Ruleset):
         if s.round >= s.rounds:
             return events + self._end_game()
         s.round += 1
-        # "the player that finished activating first on the last round gets to activate first"
-        first = a.finished_first if a.finished_first is not None else 3 - a.first
-        return events + self._begin_round(first)
+        return events + self._begin_round(first_of_next_round(a.finished_first, a.first))
 
     def _end_game(self) -> list[Event]:
         s = self.state

@@ -39,6 +39,7 @@ from game.engine.actions import (
     Shoot,
     StrikeBack,
 )
+from game.engine.activation_order import first_of_next_round, offer_activation
 from game.engine.attacks import succeeds
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
@@ -472,16 +473,8 @@ class AoFSkirmish(Ruleset):
     def _next_activation(self, player: int) -> list[Event]:
         s, w = self.state, self.w
         w.unit, w.stage, w.melee, w.fired, w.targets = None, "activate", [], [], []
-        for p in (1, 2):
-            if w.finished_first is None and not self._eligible(p) and self._eligible(3 - p):
-                w.finished_first = p
-        for p in (player, 3 - player):
-            options = self._eligible(p)
-            if options:
-                s.active_player = p
-                s.pending = Pending(p, "activate", None, tuple(options))
-                return []
-        return self._end_round()
+        offered, w.finished_first = offer_activation(s, player, self._eligible, w.finished_first)
+        return [] if offered else self._end_round()
 
     def _end_round(self) -> list[Event]:
         s, w = self.state, self.w
@@ -489,8 +482,7 @@ class AoFSkirmish(Ruleset):
         if s.round >= s.rounds or not self._army(1) or not self._army(2):
             return events + self._end_game()
         s.round += 1
-        first = w.finished_first if w.finished_first is not None else 3 - w.first
-        return events + self._begin_round(first)
+        return events + self._begin_round(first_of_next_round(w.finished_first, w.first))
 
     def _end_game(self) -> list[Event]:
         s = self.state

@@ -1,0 +1,34 @@
+"""Who activates next, for the rulesets of alternating activations (AoF:R 2.16 and the quick rules "Game
+Structure" / "Playing the Game", AoF: Skirmish "Playing the Game"): "players alternate in activating one unit
+each"; a player with no unit left to activate is passed over; "each new round, the player that finished activating
+first on the last round gets to go first"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from game.engine.state import GameState, Pending
+
+
+def offer_activation(state: GameState, player: int, eligible: Callable[[int], list[str]],
+                     finished_first: int | None) -> tuple[bool, int | None]:
+    """Ask ``player`` (else the other, when ``player`` has no unit left) to activate one of ``eligible(p)``'s unit
+    ids, setting ``state.pending`` to an ``activate`` decision. Returns (whether a unit was offered: False when
+    neither player has one left and the round ends, the player who finished activating first this round: the one
+    with no unit left while the other still has some, once known; ``finished_first`` is kept when already set)."""
+    for p in (1, 2):
+        if finished_first is None and not eligible(p) and eligible(3 - p):
+            finished_first = p
+    for p in (player, 3 - player):
+        options = eligible(p)
+        if options:
+            state.active_player = p
+            state.pending = Pending(p, "activate", None, tuple(options))
+            return True, finished_first
+    return False, finished_first
+
+
+def first_of_next_round(finished_first: int | None, first: int) -> int:
+    """Who activates first next round: the player that finished activating first this round; when neither did
+    (both ran out on the same activation), the one who did not go first this round (``first``)."""
+    return finished_first if finished_first is not None else 3 - first
