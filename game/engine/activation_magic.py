@@ -218,17 +218,8 @@ def token_cast_options(state: GameState, unit: Unit) -> list[CastSpell]:
     if magic.cast_problem(state, unit):
         return []
     m = magic.magic_of(state)
-    out: list[CastSpell] = []
-    for spell in magic.spells_of(state, unit.player).values():
-        if (unit.id, spell.name) in m.tried or spell.value > unit.spell_tokens:
-            continue
-        if spell.target == "point":
-            for p in magic.point_candidates(state, unit, spell):
-                out.append(CastSpell(unit.player, unit.id, spell.name, point=TablePoint(*p)))
-            continue
-        for target in magic.spell_targets(state, unit, spell):
-            out.append(CastSpell(unit.player, unit.id, spell.name, target))
-    return out
+    return _casts(state, unit, [spell for spell in magic.spells_of(state, unit.player).values()
+                                if (unit.id, spell.name) not in m.tried and spell.value <= unit.spell_tokens])
 
 
 def cast_options(state: GameState, unit: Unit, used: list[str]) -> list[CastSpell]:
@@ -236,14 +227,19 @@ def cast_options(state: GameState, unit: Unit, used: list[str]) -> list[CastSpel
     window; empty when it may not cast."""
     if cast_problem(state, unit, used):
         return []
+    return _casts(state, unit, list(magic.spells_of(state, unit.player).values()))
+
+
+def _casts(state: GameState, unit: Unit, spells: list[magic.Spell]) -> list[CastSpell]:
+    """A cast of each of ``spells`` by ``unit`` at each target it may pick (a few points for a spell aimed at a
+    point: ``magic.point_candidates``)."""
     out: list[CastSpell] = []
-    for spell in magic.spells_of(state, unit.player).values():
+    for spell in spells:
         if spell.target == "point":
-            for p in magic.point_candidates(state, unit, spell):
-                out.append(CastSpell(unit.player, unit.id, spell.name, point=TablePoint(*p)))
-            continue
-        for target in magic.spell_targets(state, unit, spell):
-            out.append(CastSpell(unit.player, unit.id, spell.name, target))
+            out += [CastSpell(unit.player, unit.id, spell.name, point=TablePoint(*p))
+                    for p in magic.point_candidates(state, unit, spell)]
+        else:
+            out += [CastSpell(unit.player, unit.id, spell.name, t) for t in magic.spell_targets(state, unit, spell)]
     return out
 
 
