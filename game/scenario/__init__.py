@@ -219,6 +219,9 @@ from game.scenario.refusals import (  # noqa: F401
     _check_ruleset_armies,
     _hero_profile,
 )
+from game.scenario.new_game import (  # noqa: F401
+    new_game_state,
+)
 # split-modules
 # ---------------------------------------------------------------------------------------------------------------
 # Results
@@ -507,79 +510,6 @@ def check_scenario_file(path: str | Path, read: YamlFile | None = None) -> list[
     except ScenarioError as e:
         return list(e.problems)
     return []
-
-
-def new_game_state(scenario: Scenario) -> GameState:
-    """The game state at the scenario's start: units built with ``make_unit`` (cost = profile cost x copies,
-    starting size = models), Generals, table, terrain, options and rounds.
-
-    A hero ``joined_by`` a unit becomes part of it (``Unit.hero``; the unit's size grows by one) and is no unit of
-    its own; a General may be such a hero (``GameState.host_of``). A unit ``embarked_in`` a Transport starts inside
-    it (``Unit.embarked_in``, off the table, with the Transport's pose as a marker).
-
-    The start is ``scenario.start`` (at the first step of its phase) if given; otherwise deployment if any unit
-    lacks a pose (rulebook "Deploying Armies"), else round 1, player 1, strategy phase 1. ``pending`` is left for
-    the engine to set.
-    """
-    units = {}
-    joined = scenario.joined_heroes()
-    poses = {spec.id: spec.pose for _, spec in scenario.units()}
-    for army, spec in scenario.units():
-        if spec.id in joined:
-            continue  # part of the unit it joined (rulebook "Hero")
-        hero = None
-        if spec.joined_by is not None:
-            hspec = army.unit(spec.joined_by)
-            hero = JoinedHero(hspec.id, army.profile_of(hspec), army.cost_of(hspec))
-        pose = spec.pose if spec.embarked_in is None else poses.get(spec.embarked_in)
-        unit = make_unit(spec.id, army.player, army.profile_of(spec), spec.models, pose, spec.per_row,
-                         spec.upgrades, hero)
-        unit.embarked_in = spec.embarked_in
-        units[spec.id] = unit
-    generals: dict[int, str | None] = {1: None, 2: None}
-    for player, army in scenario.armies.items():
-        generals[player] = army.general
-    if scenario.start is not None:
-        rnd, player, phase, step = scenario.start.round, scenario.start.player, scenario.start.phase, \
-            scenario.start.step
-    elif scenario.needs_deployment():
-        rnd, player, phase, step = 1, 1, Phase.DEPLOYMENT, Step.DEPLOY
-    else:
-        rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
-    state = GameState(
-        name=scenario.name,
-        ruleset=scenario.ruleset,
-        table=scenario.table,
-        terrain=list(scenario.terrain),
-        units=units,
-        generals=generals,
-        rounds=scenario.rounds,
-        round=rnd,
-        first_player=1,
-        active_player=player,
-        phase=phase,
-        step=step,
-        options=dict(scenario.options),
-        mission=scenario.mission,
-        objectives=[Objective(x, y) for x, y in scenario.objectives] if scenario.objectives else
-        fixed_markers(scenario.mission or "", scenario.table, scenario.deployment
-                      if scenario.deployment in STYLES else DEFAULT_STYLE),
-        deployment_style=scenario.deployment,
-        side_missions=None if scenario.side_missions is None else SideMissionState(
-            *scenario.side_missions, rules=getattr(ENGINE_RULESETS.get(scenario.ruleset), "side_mission_rules",
-                                                   AOWFBR_SIDE_MISSIONS)),
-        magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
-                              {p: dict(a.spells) for p, a in scenario.armies.items()}),
-    )
-    if scenario.ruleset == SKIRMISH_ID:
-        # loose models: each model's position lives in the warband state, the unit's pose marks their centre
-        state.activation = Warband(models={spec.id: new_models(state.units[spec.id], spec.positions)
-                                           for _, spec in scenario.units() if spec.positions},
-                                   inspired=command_units(spec for _, spec in scenario.units()))
-        for uid, ms in state.activation.models.items():
-            unit = state.units[uid]
-            unit.pose = Pose(sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms), 0.0)
-    return state
 
 
 __all__ = [
