@@ -7,18 +7,10 @@ from __future__ import annotations
 
 from game.engine.profiles import Profile
 from game.engine.transport import model_spaces
-from game.scenario.models import (
-    UnitModel,
-)
+from game.scenario.models import UnitModel
 from game.scenario.session import _UnitEntry
-from game.scenario.specs import (
-    ArmySpec,
-)
-from game.scenario.yaml_doc import (
-    Loc,
-    _Doc,
-    _Problem,
-)
+from game.scenario.specs import ArmySpec
+from game.scenario.yaml_doc import Loc, _Doc, _Problem
 
 MAX_COPIES = 4
 """Rulebook "Combined Units": up to four copies of the same multi-model unit."""

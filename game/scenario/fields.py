@@ -19,9 +19,7 @@ from game.engine.profiles import KNOWN_RULES, UPGRADES, parse_rule
 from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets import unplayable
 from game.engine.state import Phase
-from game.scenario.yaml_doc import (
-    _show,
-)
+from game.scenario.yaml_doc import _show
 from game.terrain_kinds import KIND_TRAITS, KINDS, KNOWN_TRAITS
 
 

@@ -12,16 +12,9 @@ from shapely import Polygon
 from game.engine.objectives import MARKER_SPACING
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.state import Table
-from game.scenario.models import (
-    ObjectiveModel,
-    ScenarioTopModel,
-    SideMissionsModel,
-)
+from game.scenario.models import ObjectiveModel, ScenarioTopModel, SideMissionsModel
 from game.scenario.validation import _field
-from game.scenario.yaml_doc import (
-    _Doc,
-    _Problem,
-)
+from game.scenario.yaml_doc import _Doc, _Problem
 from game.terrain_kinds import IMPASSABLE
 from geometry.terrain import TerrainShape
 

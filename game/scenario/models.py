@@ -10,12 +10,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from game.engine.deployment_styles import ALL_STYLES
-from game.engine.magic import (
-    AFFECTS,
-    DURATIONS,
-    STATS,
-    TARGETS,
-)
+from game.engine.magic import AFFECTS, DURATIONS, STATS, TARGETS
 from game.engine.objectives import ALL_MISSIONS, MAX_OBJECTIVES
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
@@ -50,11 +45,7 @@ from game.scenario.fields import (
     _point,
     _upgrade,
 )
-from game.scenario.specs import (
-    ARMY_FORMAT,
-    SCENARIO_FORMAT,
-    SPELL_TOKEN_MODES,
-)
+from game.scenario.specs import ARMY_FORMAT, SCENARIO_FORMAT, SPELL_TOKEN_MODES
 
 
 class _Model(BaseModel):

@@ -4,9 +4,7 @@ markers, side-missions and magic as the engine's ``GameState`` (game.engine.stat
 from __future__ import annotations
 
 from game.engine.deployment_styles import DEFAULT_STYLE, STYLES
-from game.engine.magic import (
-    new_magic_state,
-)
+from game.engine.magic import new_magic_state
 from game.engine.objectives import fixed_markers
 from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets.skirmish import ID as SKIRMISH_ID
@@ -14,9 +12,7 @@ from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, SideMissionState
 from game.engine.skirmish.loose import Warband, new_models
 from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, make_unit
 from game.scenario.skirmish import command_units
-from game.scenario.specs import (
-    Scenario,
-)
+from game.scenario.specs import Scenario
 from geometry.pose import Pose
 
 

@@ -7,17 +7,10 @@ from __future__ import annotations
 from shapely import Polygon
 
 from game.engine.state import Phase, Table
-from game.scenario.models import (
-    StartModel,
-)
+from game.scenario.models import StartModel
 from game.scenario.session import _UnitEntry
-from game.scenario.specs import (
-    StartSpec,
-)
-from game.scenario.yaml_doc import (
-    _Doc,
-    _Problem,
-)
+from game.scenario.specs import StartSpec
+from game.scenario.yaml_doc import _Doc, _Problem
 from game.terrain_kinds import IMPASSABLE
 from geometry.formation import Formation
 from geometry.shapes import footprint_polygon, overlap_area

@@ -15,20 +15,11 @@ from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets import unplayable
 from game.engine.rulesets.base import ListedUnit
 from game.engine.state import Phase
-from game.scenario.models import (
-    ScenarioTopModel,
-    StartModel,
-)
+from game.scenario.models import ScenarioTopModel, StartModel
 from game.scenario.session import _UnitEntry
-from game.scenario.specs import (
-    ArmySpec,
-)
+from game.scenario.specs import ArmySpec
 from game.scenario.validation import _field
-from game.scenario.yaml_doc import (
-    Loc,
-    _Doc,
-    _Problem,
-)
+from game.scenario.yaml_doc import Loc, _Doc, _Problem
 from game.terrain_kinds import ELEVATED
 from geometry.terrain import TerrainShape
 

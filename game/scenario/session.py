@@ -15,32 +15,14 @@ from shapely import Polygon, box
 from shapely.validation import explain_validity
 
 from game.engine.artillery_scatter import is_artillery_profile
-from game.engine.magic import (
-    Spell,
-    SpellArea,
-    SpellHits,
-    SpellModifier,
-)
+from game.engine.magic import Spell, SpellArea, SpellHits, SpellModifier
 from game.engine.profiles import Profile, Weapon
 from game.engine.state import Table
 from game.reader import YamlFile
-from game.scenario.models import (
-    ArmyFileModel,
-    ProfileModel,
-    SpellModel,
-    TerrainModel,
-)
-from game.scenario.specs import (
-    UnitSpec,
-)
+from game.scenario.models import ArmyFileModel, ProfileModel, SpellModel, TerrainModel
+from game.scenario.specs import UnitSpec
 from game.scenario.validation import _field, _validate
-from game.scenario.yaml_doc import (
-    Loc,
-    _Doc,
-    _path,
-    _Problem,
-    _read_yaml,
-)
+from game.scenario.yaml_doc import Loc, _Doc, _path, _Problem, _read_yaml
 from game.terrain_kinds import KIND_HEIGHT, KIND_TRAITS
 from geometry.terrain import TerrainShape, rect_to_polygon
 

@@ -17,14 +17,8 @@ from game.engine.skirmish.loose import coherency_problem as loose_coherency
 from game.engine.state import Table
 from game.scenario.placement import _EDGE_EPS
 from game.scenario.session import _UnitEntry
-from game.scenario.specs import (
-    UnitSpec,
-)
-from game.scenario.yaml_doc import (
-    Loc,
-    _Doc,
-    _Problem,
-)
+from game.scenario.specs import UnitSpec
+from game.scenario.yaml_doc import Loc, _Doc, _Problem
 from game.terrain_kinds import IMPASSABLE
 from geometry.terrain import TerrainShape
 

@@ -9,9 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from game.engine.magic import (
-    Spell,
-)
+from game.engine.magic import Spell
 from game.engine.profiles import Profile
 from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.state import Phase, Step, Table
@@ -46,6 +44,7 @@ PHASE_FIRST_STEP: dict[Phase, Step] = {
     Phase.ACTIVATION: Step.ACTIVATION,
 }
 """The first step of each phase: where a game given ``start: {phase: ...}`` begins."""
+
 
 class ScenarioError(FileProblems):
     """A scenario or army file that cannot be used.

@@ -11,12 +11,7 @@ from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from game.scenario.yaml_doc import (
-    Loc,
-    _Doc,
-    _Problem,
-    _show,
-)
+from game.scenario.yaml_doc import Loc, _Doc, _Problem, _show
 
 
 def _unwrap(tp: Any) -> Any:
