@@ -8,6 +8,7 @@ ruleset plays (``game.scenario.refusals``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -194,20 +195,28 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
         deployment=_field(ScenarioTopModel, data, "deployment", None),
         side_missions=_side_missions(data),
     )
+    return scenario if _check_before_deployment(doc, data, scenario, out) else None
+
+
+def _check_before_deployment(doc: _Doc, data: Mapping[str, Any], scenario: Scenario, out: list[_Problem]) -> bool:
+    """What the players choose before deployment (objective markers they place, a deployment style, side-missions;
+    AoF:R 2.16 "Mission Objectives", "Deployment Styles", "Side-Missions") needs a game that starts by deploying:
+    False, with a problem in ``out``, when ``scenario`` starts with every unit placed."""
+    mission, markers = scenario.mission, scenario.objectives
     starts_deploying = scenario.start.phase is Phase.DEPLOYMENT if scenario.start is not None \
         else scenario.needs_deployment()
     if mission is not None and not markers and mission not in FIXED_MISSIONS and not starts_deploying:
         out.append(doc.problem(("mission",), "the players place the objective markers before deployment, but this "
                                              "scenario starts with every unit placed: give the markers with "
                                              "objectives: [{x, y}, ...]"))
-        return None
+        return False
     for key, what in (("deployment", "a deployment style is chosen"), ("side_missions", "side-missions are "
                                                                                          "selected")):
         if data.get(key) is not None and not starts_deploying:
             out.append(doc.problem((key,), f"{what} before deployment, but this scenario starts with every unit "
                                            "placed: leave it out or let the players deploy"))
-            return None
-    return scenario
+            return False
+    return True
 
 
 def _finish(state: _Session, main_file: str) -> list[str]:
