@@ -10,7 +10,7 @@ from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.rulesets.skirmish import ID as SKIRMISH_ID
 from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, SideMissionState
 from game.engine.skirmish.loose import Warband, new_models
-from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, make_unit
+from game.engine.state import GameState, JoinedHero, Objective, Phase, Step, Unit, make_unit
 from game.scenario.skirmish import command_units
 from game.scenario.specs import Scenario
 from geometry.pose import Pose
@@ -28,38 +28,14 @@ def new_game_state(scenario: Scenario) -> GameState:
     lacks a pose (rulebook "Deploying Armies"), else round 1, player 1, strategy phase 1. ``pending`` is left for
     the engine to set.
     """
-    units = {}
-    joined = scenario.joined_heroes()
-    poses = {spec.id: spec.pose for _, spec in scenario.units()}
-    for army, spec in scenario.units():
-        if spec.id in joined:
-            continue  # part of the unit it joined (rulebook "Hero")
-        hero = None
-        if spec.joined_by is not None:
-            hspec = army.unit(spec.joined_by)
-            hero = JoinedHero(hspec.id, army.profile_of(hspec), army.cost_of(hspec))
-        pose = spec.pose if spec.embarked_in is None else poses.get(spec.embarked_in)
-        unit = make_unit(spec.id, army.player, army.profile_of(spec), spec.models, pose, spec.per_row,
-                         spec.upgrades, hero)
-        unit.embarked_in = spec.embarked_in
-        units[spec.id] = unit
-    generals: dict[int, str | None] = {1: None, 2: None}
-    for player, army in scenario.armies.items():
-        generals[player] = army.general
-    if scenario.start is not None:
-        rnd, player, phase, step = scenario.start.round, scenario.start.player, scenario.start.phase, \
-            scenario.start.step
-    elif scenario.needs_deployment():
-        rnd, player, phase, step = 1, 1, Phase.DEPLOYMENT, Step.DEPLOY
-    else:
-        rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
+    rnd, player, phase, step = _start(scenario)
     state = GameState(
         name=scenario.name,
         ruleset=scenario.ruleset,
         table=scenario.table,
         terrain=list(scenario.terrain),
-        units=units,
-        generals=generals,
+        units=_units(scenario),
+        generals=_generals(scenario),
         rounds=scenario.rounds,
         round=rnd,
         first_player=1,
@@ -79,11 +55,57 @@ def new_game_state(scenario: Scenario) -> GameState:
                               {p: dict(a.spells) for p, a in scenario.armies.items()}),
     )
     if scenario.ruleset == SKIRMISH_ID:
-        # loose models: each model's position lives in the warband state, the unit's pose marks their centre
-        state.activation = Warband(models={spec.id: new_models(state.units[spec.id], spec.positions)
-                                           for _, spec in scenario.units() if spec.positions},
-                                   inspired=command_units(spec for _, spec in scenario.units()))
-        for uid, ms in state.activation.models.items():
-            unit = state.units[uid]
-            unit.pose = Pose(sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms), 0.0)
+        _place_loose_models(state, scenario)
     return state
+
+
+def _units(scenario: Scenario) -> dict[str, Unit]:
+    """The units at the start by id: a hero joined to a unit is part of it (rulebook "Hero"), a unit inside a
+    Transport has the Transport's pose (rulebook "Transport(X)")."""
+    units = {}
+    joined = scenario.joined_heroes()
+    poses = {spec.id: spec.pose for _, spec in scenario.units()}
+    for army, spec in scenario.units():
+        if spec.id in joined:
+            continue  # part of the unit it joined (rulebook "Hero")
+        hero = None
+        if spec.joined_by is not None:
+            hspec = army.unit(spec.joined_by)
+            hero = JoinedHero(hspec.id, army.profile_of(hspec), army.cost_of(hspec))
+        pose = spec.pose if spec.embarked_in is None else poses.get(spec.embarked_in)
+        unit = make_unit(spec.id, army.player, army.profile_of(spec), spec.models, pose, spec.per_row,
+                         spec.upgrades, hero)
+        unit.embarked_in = spec.embarked_in
+        units[spec.id] = unit
+    return units
+
+
+def _generals(scenario: Scenario) -> dict[int, str | None]:
+    """Each player's General (rulebook "Victory Conditions"), None where the army names none."""
+    generals: dict[int, str | None] = {1: None, 2: None}
+    for player, army in scenario.armies.items():
+        generals[player] = army.general
+    return generals
+
+
+def _start(scenario: Scenario) -> tuple[int, int, Phase, Step]:
+    """(round, player, phase, step) where the game starts (rulebook "Deploying Armies")."""
+    if scenario.start is not None:
+        rnd, player, phase, step = scenario.start.round, scenario.start.player, scenario.start.phase, \
+            scenario.start.step
+    elif scenario.needs_deployment():
+        rnd, player, phase, step = 1, 1, Phase.DEPLOYMENT, Step.DEPLOY
+    else:
+        rnd, player, phase, step = 1, 1, Phase.STRATEGY_1, Step.STRATEGY
+    return rnd, player, phase, step
+
+
+def _place_loose_models(state: GameState, scenario: Scenario) -> None:
+    """AoF: Skirmish: the warband state of the placed models and of the command picks ("Command Groups")."""
+    # loose models: each model's position lives in the warband state, the unit's pose marks their centre
+    state.activation = Warband(models={spec.id: new_models(state.units[spec.id], spec.positions)
+                                       for _, spec in scenario.units() if spec.positions},
+                               inspired=command_units(spec for _, spec in scenario.units()))
+    for uid, ms in state.activation.models.items():
+        unit = state.units[uid]
+        unit.pose = Pose(sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms), 0.0)
