@@ -14,12 +14,13 @@ from typing import Any
 
 import yaml
 
+from game.engine.objectives import FIXED_MISSIONS
 from game.engine.profiles import Profile
 from game.engine.state import Phase, Table
 from game.reader import FileRefused, YamlFile, read_yaml
 from game.scenario.army_checks import _check_generals, _check_ids, _check_joins, _check_models, _check_transports
 from game.scenario.fields import _hint
-from game.scenario.missions import FIXED_MISSIONS, _check_mission, _side_missions
+from game.scenario.missions import _check_mission, _side_missions
 from game.scenario.models import ArmyTopModel, OptionsModel, ScenarioTopModel, StartModel, UnitModel
 from game.scenario.placement import _check_poses, _check_start
 from game.scenario.refusals import _check_ruleset_armies, _check_ruleset_game, _check_ruleset_rules

@@ -9,7 +9,7 @@ from typing import Any
 import shapely
 from shapely import Polygon
 
-from game.engine.objectives import MARKER_SPACING
+from game.engine.objectives import FIXED_MISSIONS, MARKER_SPACING
 from game.engine.state import DEPLOYMENT_DEPTH as OBJECTIVE_ZONE_DEPTH
 from game.engine.state import Table
 from game.scenario.models import ObjectiveModel, ScenarioTopModel, SideMissionsModel
@@ -22,10 +22,6 @@ from geometry.terrain import TerrainShape
 def _side_missions(data: Mapping[str, Any]) -> tuple[str, str] | None:
     given: SideMissionsModel | None = _field(ScenarioTopModel, data, "side_missions", None)
     return None if given is None else (given.playstyle, given.selection)
-
-
-FIXED_MISSIONS = ("seize_ground", "breakthrough")
-"""Missions whose markers their own rule places (game.engine.objectives.fixed_markers)."""
 
 
 def _check_mission(doc: _Doc, data: Mapping[str, Any], table: Table | None, terrain: list[TerrainShape],
