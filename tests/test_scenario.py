@@ -1,5 +1,5 @@
 """Scenario and army files: the shipped scenarios load and are legal armies and tables; bad files give exactly
-the expected ``FILE:LINE: PATH: message`` problems (game/scenario.py, docs/formats.md)."""
+the expected ``FILE:LINE: PATH: message`` problems (game/scenario/, docs/formats.md)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import TypeVar
+
 from geometry.pose import Point
+
+_S = TypeVar("_S")
+_A = TypeVar("_A")
 
 
 class IllegalAction(ValueError):
@@ -16,3 +23,18 @@ class IllegalAction(ValueError):
         self.rule = rule
         self.message = message
         self.where = where
+
+
+def reports_illegal(check: Callable[[_S, _A], object]) -> Callable[[_S, _A], IllegalAction | None]:
+    """Decorator for the ``check_*`` queries (``Ruleset.check_move``...): the method runs ``check``, whose body
+    raises ``IllegalAction`` like the action's handler would (changing nothing), and returns that ``IllegalAction``
+    instead of raising it, or None when the action may be made now."""
+    @functools.wraps(check)
+    def query(self: _S, action: _A) -> IllegalAction | None:
+        try:
+            check(self, action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    return query

@@ -28,21 +28,11 @@ from game.engine.state import Pending
 from game.files import FileProblems
 from game.limits import MAX_LESSON_STEPS
 from game.reader import YamlFile
-from game.scenario import (
-    Int,
-    Number,
-    Scenario,
-    ScenarioError,
-    Text,
-    _display,
-    _Doc,
-    _field,
-    _Model,
-    _Problem,
-    _read_yaml,
-    _validate,
-    load_scenario,
-)
+from game.scenario import Scenario, ScenarioError, load_scenario
+from game.scenario.fields import Int, Number, Text
+from game.scenario.models import _Model
+from game.scenario.validation import _field, _validate
+from game.scenario.yaml_doc import _display, _Doc, _Problem, _read_yaml
 
 LESSON_FORMAT = "regiments-lesson/1"
 """The ``format`` value of a lesson file."""

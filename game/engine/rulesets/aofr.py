@@ -20,7 +20,7 @@ Impact automatic hits, Furious +1 attack, Fearless +1 to morale, and ``aofr_rule
 Stealth at any distance, Artillery Defense 2+ against shooting, a joined Hero's strikes and Quality, the Musician /
 Battle Standard +1, hills difficult going up); "Scout" is the shared deployment's with a roll-off, "Ambush" a step at
 the beginning of rounds 2+ (decision ``ambush``: ``deploy`` anywhere over 12" from enemies, or ``done``). A scenario
-using any other rule is refused at load (``game.scenario``). Rulings: docs/rulings.md "AoF:R 2.16".
+using any other rule is refused at load (``game.scenario.refusals``). Rulings: docs/rulings.md "AoF:R 2.16".
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from game.engine.activation_order import first_of_next_round, offer_activation
 from game.engine.attacks import Modifier, roll_to_hit, succeeds, total
 from game.engine.casualties import apply_wounds, at_half_strength, remaining_strength, starting_strength
 from game.engine.consolidation import consolidation_move
-from game.engine.errors import IllegalAction
+from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event, roll_event
 from game.engine.melee import front_two_rows
 from game.engine.morale import MoraleTerms
@@ -324,22 +324,19 @@ class AoFR216(Ruleset):
             raise IllegalAction("Deploying Armies", f"the deployment roll-off winner deploys first: first must be "
                                 f"{action.player}")
 
-    def check_deploy(self, action: Action) -> IllegalAction | None:
+    @reports_illegal
+    def check_deploy(self, action: Action) -> None:
         """Why a proposed deployment action is illegal, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            a = self._current()
-            if a is not None and a.stage == "ambush" and self.state.phase is Phase.ACTIVATION:
-                if not isinstance(action, Deploy):
-                    raise IllegalAction("Ambush", f"'{action.type}' is not possible now; place a unit from Ambush "
-                                        "(deploy) or done")
-                self._check_ambush(action)
-                return None
-            self._check_deploy_rules(action)
-            deployment.check(self.state, action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        a = self._current()
+        if a is not None and a.stage == "ambush" and self.state.phase is Phase.ACTIVATION:
+            if not isinstance(action, Deploy):
+                raise IllegalAction("Ambush", f"'{action.type}' is not possible now; place a unit from Ambush "
+                                    "(deploy) or done")
+            self._check_ambush(action)
+            return
+        self._check_deploy_rules(action)
+        deployment.check(self.state, action)
 
     def handlers(self) -> Mapping[type[Action], Handler]:
         """Every action of an AoF:R 2.16 game and the method that answers it."""
@@ -667,14 +664,11 @@ class AoFR216(Ruleset):
         check = validate_move(self.state, unit, kind, action.path, rush_near_enemy=True)
         return unit, kind, check
 
-    def check_move(self, action: Move) -> IllegalAction | None:
+    @reports_illegal
+    def check_move(self, action: Move) -> None:
         """Why a proposed move is illegal, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            self._validate_move(action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        self._validate_move(action)
 
     def move_info(self, action: Move) -> MoveCheck | None:
         """The geometry of a legal proposed move, or None."""
@@ -1090,14 +1084,11 @@ class AoFR216(Ruleset):
                                     f"({d_end:.2f}\")")
         return unit, new, turn
 
-    def check_rally_pivot(self, action: RallyPivot) -> IllegalAction | None:
+    @reports_illegal
+    def check_rally_pivot(self, action: RallyPivot) -> None:
         """Why a proposed pivot of a Wavering unit's idle activation is illegal, or None."""
-        try:
-            self.check_turn(action)
-            self._validate_wavering_pivot(action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        self._validate_wavering_pivot(action)
 
     def _wavering_pivot(self, action: RallyPivot) -> list[Event]:
         unit, new, turn = self._validate_wavering_pivot(action)
@@ -1117,20 +1108,17 @@ class AoFR216(Ruleset):
         a = self._expect(action, "action", "shoot")
         return a, self._active_unit(action, a)
 
-    def check_magic(self, action: Action) -> IllegalAction | None:
+    @reports_illegal
+    def check_magic(self, action: Action) -> None:
         """Why a proposed ``cast_spell`` or ``dispel`` (a block) is illegal now, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            if isinstance(action, CastSpell):
-                a, unit = self._casting_unit(action)
-                activation_magic.plan_cast(self.state, unit, action, a.spell_used, a.stage)
-            elif isinstance(action, Dispel):
-                a = self._expect(action, "block_spell")
-                assert a.cast is not None
-                activation_magic.block_choice(a.cast, action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        if isinstance(action, CastSpell):
+            a, unit = self._casting_unit(action)
+            activation_magic.plan_cast(self.state, unit, action, a.spell_used, a.stage)
+        elif isinstance(action, Dispel):
+            a = self._expect(action, "block_spell")
+            assert a.cast is not None
+            activation_magic.block_choice(a.cast, action)
 
     def activation_casts(self, player: int) -> list[CastSpell]:
         """"Wizard(X)": the casts the activated unit of ``player`` may try now (before attacking)."""

@@ -35,7 +35,7 @@ from game.engine import charge as charging
 from game.engine.actions import Action, Activate, CastSpell, DeclareCharge, Dispel, Done, Move, StrikeBack
 from game.engine.attacks import Modifier, roll_to_hit
 from game.engine.casualties import apply_wounds, dangerous_terrain_test
-from game.engine.errors import IllegalAction
+from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event, roll_event
 from game.engine.melee import counter_models, has_counter, impact_dice
 from game.engine.morale import MoraleTerms, morale_terms, morale_test
@@ -417,19 +417,16 @@ class AoFRQuick(AoFR216):
         unit = self.state.units[a.unit]
         return activation_magic.token_cast_options(self.state, unit) if unit.player == player else []
 
-    def check_magic(self, action: Action) -> IllegalAction | None:
+    @reports_illegal
+    def check_magic(self, action: Action) -> None:
         """Why a proposed ``cast_spell`` or ``dispel`` is illegal now, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            if isinstance(action, CastSpell):
-                self._casting_unit(action)
-                magic.check(self.state, action, in_activation=True)
-            elif isinstance(action, Dispel):
-                self._expect(action, "dispel")
-                magic.check(self.state, action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        if isinstance(action, CastSpell):
+            self._casting_unit(action)
+            magic.check(self.state, action, in_activation=True)
+        elif isinstance(action, Dispel):
+            self._expect(action, "dispel")
+            magic.check(self.state, action)
 
     def _cast(self, action: CastSpell) -> list[Event]:
         """"Caster(X)": "At any point before attacking, spend as many tokens as the spell's value to try casting"

@@ -56,7 +56,7 @@ from game.engine.actions import (
     ShootPoint,
 )
 from game.engine.consolidation import consolidation_move
-from game.engine.errors import IllegalAction
+from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event
 from game.engine.flight import flight_move
 from game.engine.morale import morale_test
@@ -110,18 +110,15 @@ class AoWFBR(Ruleset):
                 events += self._enter(s.phase)
         return events
 
-    def check_move(self, action: Move) -> IllegalAction | None:
+    @reports_illegal
+    def check_move(self, action: Move) -> None:
         """Why a proposed move is illegal, or None if it may be made now (nothing changes)."""
-        try:
-            self.check_turn(action)
-            self._expect(action, Step.REMAINING_MOVES)
-            unit = self.own_unit(action)
-            check = validate_move(self.state, unit, _move_action(action.action), action.path)
-        except IllegalAction as e:
-            return e
+        self.check_turn(action)
+        self._expect(action, Step.REMAINING_MOVES)
+        unit = self.own_unit(action)
+        check = validate_move(self.state, unit, _move_action(action.action), action.path)
         # The state changes only through apply(), so the position in history identifies it.
         self._checked_move = (len(self.history), action, check)
-        return None
 
     def move_info(self, action: Move) -> MoveCheck | None:
         """The geometry of a legal proposed move (distance, terrain crossed), or None if it is illegal."""
@@ -173,16 +170,13 @@ class AoWFBR(Ruleset):
             return False
         return bool(shooting.weapon_group(unit, None))
 
-    def check_shoot_point(self, action: ShootPoint) -> IllegalAction | None:
+    @reports_illegal
+    def check_shoot_point(self, action: ShootPoint) -> None:
         """Why a proposed ``shoot_point`` is illegal now, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            self._expect(action, Step.RANGED_ATTACKS)
-            unit = self.own_unit(action)
-            artillery_scatter.aim(self.state, unit, (action.x, action.y), action.weapons)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        self._expect(action, Step.RANGED_ATTACKS)
+        unit = self.own_unit(action)
+        artillery_scatter.aim(self.state, unit, (action.x, action.y), action.weapons)
 
     def units_to_move(self, player: int) -> list[str]:
         """Units of ``player`` that may still take a move action in step 2.4."""
@@ -267,19 +261,16 @@ class AoWFBR(Ruleset):
             return self._start_turn()
         return []
 
-    def check_deploy(self, action: Action) -> IllegalAction | None:
+    @reports_illegal
+    def check_deploy(self, action: Action) -> None:
         """Why a proposed deployment action is illegal, or None (nothing changes).
 
         Any action of ``game.engine.deployment`` may be asked: ``deploy`` (deployment, Scouts, Ambush in step 1.1),
         ``scout_move``, ``set_aside``, ``choose_deployment``, ``choose_first_turn``, ``choose_objective_order``,
         ``place_objective``.
         """
-        try:
-            self.check_turn(action)
-            deployment.check(self.state, action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        deployment.check(self.state, action)
 
     def _deploy(self, action: Action) -> list[Event]:
         """Every deployment action (and ``done`` in the deployment steps): game.engine.deployment."""
@@ -297,15 +288,12 @@ class AoWFBR(Ruleset):
             events += self._enter(s.phase)
         return events
 
-    def check_magic(self, action: Action) -> IllegalAction | None:
+    @reports_illegal
+    def check_magic(self, action: Action) -> None:
         """Why a proposed ``cast_spell``, ``dispel`` or ``allocate_tokens`` is illegal now, or None (nothing
         changes)."""
-        try:
-            self.check_turn(action)
-            magic.check(self.state, action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        magic.check(self.state, action)
 
     # --- the turn sequence ---------------------------------------------------------------------------------
     def _start_turn(self) -> list[Event]:
@@ -740,19 +728,16 @@ class AoWFBR(Ruleset):
 
     # --- 4 shooting --------------------------------------------------------------------------------------------
     # --- 2.4 Transport(X): embark and disembark (game.engine.transport) --------------------------------------
-    def check_transport(self, action: Embark | Disembark) -> IllegalAction | None:
+    @reports_illegal
+    def check_transport(self, action: Embark | Disembark) -> None:
         """Why a proposed embark or disembark is illegal now, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            self._expect(action, Step.REMAINING_MOVES)
-            unit = self.own_unit(action)
-            if isinstance(action, Embark):
-                transport.check_embark(self.state, unit, action.transport, action.action)
-            else:
-                transport.check_disembark(self.state, unit, action.pose, action.action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        self._expect(action, Step.REMAINING_MOVES)
+        unit = self.own_unit(action)
+        if isinstance(action, Embark):
+            transport.check_embark(self.state, unit, action.transport, action.action)
+        else:
+            transport.check_disembark(self.state, unit, action.pose, action.action)
 
     def _transport(self, action: Embark | Disembark) -> list[Event]:
         self._expect(action, Step.REMAINING_MOVES)
@@ -809,14 +794,11 @@ class AoWFBR(Ruleset):
         s.pending = Pending(s.active_player, "rally", options=tuple(s.rallied))
         return events
 
-    def check_rally_pivot(self, action: RallyPivot) -> IllegalAction | None:
+    @reports_illegal
+    def check_rally_pivot(self, action: RallyPivot) -> None:
         """Why a proposed pivot after rallying is illegal, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            self._validate_rally_pivot(action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.check_turn(action)
+        self._validate_rally_pivot(action)
 
     def _rally_pivot(self, action: RallyPivot) -> list[Event]:
         unit, new, turn = self._validate_rally_pivot(action)

@@ -75,7 +75,7 @@ from game.engine.actions import (
 from game.engine.casualties import starting_strength
 from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
-from game.engine.errors import IllegalAction
+from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event
 from game.engine.morale import MoraleTerms, morale_terms
 from game.engine.profiles import Profile
@@ -152,7 +152,7 @@ class Ruleset(ABC):
     AoWFBR, "Wavering" in AoF:R 2.16; ``fleeing``, ``routed``)."""
     special_rules: ClassVar[frozenset[str] | None] = None
     """The special rules (unit and weapon, by name) this ruleset plays; None: every rule the program knows. A
-    scenario whose profiles use another is refused at load (``game.scenario``)."""
+    scenario whose profiles use another is refused at load (``game.scenario.refusals``)."""
     upgrades: ClassVar[frozenset[str] | None] = None
     """The command group upgrades this ruleset plays; None: all of them."""
     terrain_traits: ClassVar[frozenset[str] | None] = None
@@ -262,7 +262,7 @@ class Ruleset(ABC):
     def army_problems(cls, units: Sequence[ListedUnit], points: int, force_org: bool) -> list[Problem]:
         """What this ruleset refuses in one army of a scenario (its units, its total ``points``; ``force_org``: the
         players use the force organisation rules), as (where, message); default: nothing (AoWFBR's combined
-        units and heroes are checked by ``game.scenario`` itself)."""
+        units and heroes are checked by ``game.scenario.army_checks`` itself)."""
         return []
 
     @classmethod
@@ -435,14 +435,11 @@ class Ruleset(ABC):
         return None
 
     # --- checks without changing anything (defaults: try the action on a clone) ------------------------------------
-    def check(self, action: Action) -> IllegalAction | None:
+    @reports_illegal
+    def check(self, action: Action) -> None:
         """Why ``action`` is illegal now, or None: the action is applied to a clone of the game (nothing here
         changes). A ruleset overrides the ``check_*`` the window calls often (while dragging) with cheaper ones."""
-        try:
-            self.game.clone().apply(action)
-        except IllegalAction as e:
-            return e
-        return None
+        self.game.clone().apply(action)
 
     def check_move(self, action: Move) -> IllegalAction | None:
         """Why a proposed move is illegal, or None."""

@@ -41,7 +41,7 @@ from game.engine.actions import (
 )
 from game.engine.activation_order import first_of_next_round, offer_activation
 from game.engine.attacks import succeeds
-from game.engine.errors import IllegalAction
+from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Weapon
 from game.engine.rulesets.base import GameHost, Handler, ListedUnit, Problem, Ruleset
@@ -403,21 +403,18 @@ class AoFSkirmish(Ruleset):
                     raise IllegalAction("Movement", f"{unit.name} would stand within 1\" of {other.name}")
         return unit, pts
 
-    def check_deploy(self, action: Action) -> IllegalAction | None:
+    @reports_illegal
+    def check_deploy(self, action: Action) -> None:
         """Why a proposed deployment action is illegal, or None (nothing changes)."""
-        try:
-            if isinstance(action, PlaceModels):
-                self._check_place(action)
-            elif isinstance(action, SetAside):
-                self._aside_rule(action)
-            elif isinstance(action, PlaceObjective):
-                self._expect(action, "place_objective")
-                self.check_marker(action.player, action.x, action.y)
-            else:
-                return self.check(action)
-        except IllegalAction as e:
-            return e
-        return None
+        if isinstance(action, PlaceModels):
+            self._check_place(action)
+        elif isinstance(action, SetAside):
+            self._aside_rule(action)
+        elif isinstance(action, PlaceObjective):
+            self._expect(action, "place_objective")
+            self.check_marker(action.player, action.x, action.y)
+        else:
+            self.game.clone().apply(action)    # Ruleset.check's way: the action tried on a clone
 
     def _place(self, action: PlaceModels) -> list[Event]:
         unit, pts = self._check_place(action)
@@ -682,13 +679,10 @@ class AoFSkirmish(Ruleset):
         report = moves.check_move(self.state, unit, pts, limit, allowed_near=w.partners(unit.id))
         return unit, pts, report
 
-    def check_move_models(self, action: MoveModels) -> IllegalAction | None:
+    @reports_illegal
+    def check_move_models(self, action: MoveModels) -> None:
         """Why a proposed ``move_models`` is illegal, or None (nothing changes): the window asks while dragging."""
-        try:
-            self._validate_move(action)
-        except IllegalAction as e:
-            return e
-        return None
+        self._validate_move(action)
 
     def _move(self, action: MoveModels) -> list[Event]:
         unit, pts, report = self._validate_move(action)
