@@ -146,8 +146,8 @@ def test_elevated_pieces_load_with_their_heights_and_a_game_with_jumps_replays(t
 
 def test_the_invariants_catch_a_model_inside_impassable_terrain(tmp_path):
     """No model ever stands in a wall (a fall or a jump never lands in one)."""
-    text = PLACED.replace("armies:", "terrain:\n  - {name: Keep, kind: building, rect: {x: 30, y: 30, width: 4, depth: 4}}"
-                          "\narmies:")
+    keep = "terrain:\n  - {name: Keep, kind: building, rect: {x: 30, y: 30, width: 4, depth: 4}}\narmies:"
+    text = PLACED.replace("armies:", keep)
     game = Game.start(new_game_state(load_scenario(_write(tmp_path, text))), Dice(seed=1))
     warband_of(game.state).models["warriors"][0].x, warband_of(game.state).models["warriors"][0].y = 30.0, 30.0
     assert any("inside Keep (impassable)" in p for p in state_is_consistent(game.state))
