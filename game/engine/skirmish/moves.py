@@ -273,8 +273,8 @@ def _translated(points: Sequence[XY], dx: float, dy: float) -> list[XY]:
     return [(x + dx, y + dy) for x, y in points]
 
 
-def _group_free(state: GameState, unit: Unit, start: Sequence[XY], end: list[XY], enemy_id: str | None = None
-                ) -> bool:
+def _group_free(state: GameState, unit: Unit, start: Sequence[XY], end: list[XY], enemy_id: str | None = None,
+                limit: float = math.inf) -> bool:
     r = base_radius(unit.profile)
     others = all_points(state)
     others[unit.id] = end
@@ -283,7 +283,7 @@ def _group_free(state: GameState, unit: Unit, start: Sequence[XY], end: list[XY]
     if enemy_id is not None and not all(_clear_of_others(state, unit, enemy_id, p, a, others)
                                         for a, p in zip(start, end, strict=True)):
         return False
-    if not all(_walks(state, unit, a, b, math.inf) for a, b in zip(start, end, strict=True)):
+    if not all(_walks(state, unit, a, b, limit) for a, b in zip(start, end, strict=True)):
         return False
     if ignores_terrain(unit):
         return True
@@ -315,7 +315,7 @@ def charge_positions(state: GameState, unit: Unit, target: Unit, limit: float) -
     for k in range(40, -1, -1):
         t = travel * k / 40
         trial = _translated(start, ux * t, uy * t)
-        if _group_free(state, unit, start, trial, target.id):
+        if _group_free(state, unit, start, trial, target.id, limit):
             group = trial
             break
     grouped = pile_in(state, unit, target, start, group, limit)

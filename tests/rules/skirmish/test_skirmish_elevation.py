@@ -169,3 +169,16 @@ def test_fall_from_under_2_inches_takes_no_hit():
     events = elevation.fall(g.state, g.dice, g.state.units["a"], 0, 1.5, (15.0, 19.0))
     assert [e.kind for e in events] == ["fall"]
     assert height_at(g.state, points_of(g.state, "a")[0]) == 0.0
+
+
+def test_a_charge_up_onto_a_roof_counts_the_climb():
+    """Ruling: the charge's climb counts toward its 12": a target 2" inside a 3" roof, 9" away on the plane, is
+    reached (9" + 3" up); 1" further away it is not (10" + 3")."""
+    for start, reached in ((13.0, True), (12.0, False)):
+        a, b = unit("a", 1, WARRIOR, 1), unit("b", 2, WARRIOR, 1)
+        g = skirmish_game([(a, [(15.0, start)]), (b, [(15.0, 23.0)])], dice=[6, 1, 2],
+                          terrain=[roof(15, 25, 10, 10, 3)])
+        g.apply(Activate(1, "a"))
+        g.apply(DeclareCharge(1, "a", "b"))
+        p = points_of(g.state, "a")[0]
+        assert (height_at(g.state, p) == 3.0 and abs(p[1] - 22.0) < 0.05) is reached
