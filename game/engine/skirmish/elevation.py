@@ -151,8 +151,10 @@ def _levels(state: GameState, a: XY, b: XY) -> list[tuple[float, float, float]]:
 def plan_path(state: GameState, unit: Unit, a: XY, b: XY) -> PathPlan:
     """The cost and jumps of a model of ``unit`` moving straight from ``a`` to ``b`` (module docstring). Raises
     ``IllegalAction`` ("Jumping") for a drop of over 6". Nothing changes."""
-    start_h, end_h = height_at(state, a), height_at(state, b)
     length = math.dist(a, b)
+    if not elevated_pieces(state):
+        return PathPlan(length)
+    start_h, end_h = height_at(state, a), height_at(state, b)
     if unit.has("Flying"):
         return PathPlan(length, 0.0, (), start_h, end_h)
     levels = _levels(state, a, b)
