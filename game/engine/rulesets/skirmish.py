@@ -707,7 +707,7 @@ class AoFSkirmish(Ruleset):
             events += evs
             self._note_fallen(unit)
         living = self.w.models.get(unit.id, [])
-        crossed = [living.index(moved[i]) for i in report.dangerous if moved[i] in living]
+        crossed = [k for k, m in enumerate(living) if any(m is moved[i] for i in report.dangerous)]
         if unit.on_table:
             events += self._dangerous(unit, crossed, activating=False)
         if action.action == "consolidate":

@@ -308,12 +308,13 @@ def make_jumps(state: GameState, dice: Dice, unit: Unit, jumps: tuple[tuple[int,
     fell: set[int] = set()
     events: list[Event] = []
     for i, jump in jumps:
-        if i in fell or not unit.on_table or models[i] not in w.models[unit.id]:
-            continue
+        now = next((k for k, m in enumerate(w.models.get(unit.id, [])) if m is models[i]), None)
+        if i in fell or not unit.on_table or now is None:
+            continue        # fell already, or killed meanwhile (a fellow's fall kills no one else: its own wounds)
         ok, ev = roll_jump(dice, unit, i, jump)
         events.append(ev)
         if ok:
             continue
         fell.add(i)
-        events += fall(state, dice, unit, w.models[unit.id].index(models[i]), jump.top - jump.bottom, jump.foot)
+        events += fall(state, dice, unit, now, jump.top - jump.bottom, jump.foot)
     return events, len(fell)
