@@ -28,12 +28,14 @@ from game.engine.actions import (
 )
 from game.engine.game import Game
 from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSkirmish
-from game.engine.skirmish import moves
+from game.engine.skirmish import elevation, moves
 from game.engine.skirmish.loose import XY, base_radius, centre, points_of, unit_gap
 from game.engine.state import Unit
 
 SPACING = 0.5
 """Inches between neighbouring bases in a fresh group (within the 1" of coherency)."""
+JUMP_DICE_TAKEN = 2
+"""The most dice a jump the computer players make may roll (2 dice: 4 chances in 9 to land; 3 dice: 8 in 27)."""
 
 
 def grid(n: int, r: float, at: XY, per_row: int = 5, spacing: float = SPACING) -> list[XY]:
@@ -70,10 +72,14 @@ def _ruleset(game: Game) -> AoFSkirmish:
 
 
 def group_move(game: Game, unit: Unit, toward: XY | None, action: str, rng: random.Random | None,
-               tries: int = 8) -> MoveModels | None:
+               tries: int = 8, leap: bool = False) -> MoveModels | None:
     """A legal ``move_models`` of ``unit`` with ``action`` (advance, rush, consolidate): the group moves towards
-    ``toward`` (or a random bearing) by the longest distance the engine accepts, or None."""
+    ``toward`` (or a random bearing) by the longest distance the engine accepts without a jump, or None. A move
+    with jumps ("Jumping": a failed one falls) is made only when no move without one is found, and only when no
+    jump on it rolls more than ``JUMP_DICE_TAKEN`` dice (a 6" drop off a roof, 3 dice all 3+, is never taken);
+    ``leap`` (the random player, now and then) takes the first such move as it comes."""
     rs = _ruleset(game)
+    fallback: MoveModels | None = None
     pts = points_of(game.state, unit.id)
     r = base_radius(unit.profile)
     limit = moves.allowance(game.state, unit, action)
@@ -97,8 +103,22 @@ def group_move(game: Game, unit: Unit, toward: XY | None, action: str, rng: rand
                     continue
                 action_ = MoveModels(unit.player, unit.id, action, _points(end))
                 if rs.check_move_models(action_) is None:
-                    return action_
-    return None
+                    dice = jump_dice_of(game, unit, action_)
+                    if not dice:
+                        return action_
+                    if max(dice) <= JUMP_DICE_TAKEN:
+                        if leap:
+                            return action_
+                        fallback = fallback or action_
+    return fallback
+
+
+def jump_dice_of(game: Game, unit: Unit, action: MoveModels) -> list[int]:
+    """The dice of every jump a legal ``move_models`` of ``unit`` would roll ("Jumping": X+1 each), empty when it
+    has none."""
+    start = points_of(game.state, unit.id)
+    return [j.dice for a, p in zip(start, action.positions, strict=True)
+            for j in elevation.plan_path(game.state, unit, a, (p.x, p.y)).jumps]
 
 
 def _nearest_enemy(game: Game, unit: Unit) -> Unit | None:
@@ -211,7 +231,8 @@ def choose(game: Game, rng: random.Random, simple: bool) -> Action:
         if roll < 0.55 and shots:
             return Done(p.player)
         kind = "advance" if roll < 0.85 else "rush"
-        move = group_move(game, unit, _goal(game, unit) if rng.random() < 0.7 else None, kind, rng)
+        move = group_move(game, unit, _goal(game, unit) if rng.random() < 0.7 else None, kind, rng,
+                          leap=rng.random() < 0.5)
         return move or Done(p.player)
     if d == "shoot":
         targets = rs.shooting_targets(unit.id)

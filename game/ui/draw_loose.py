@@ -5,12 +5,13 @@ ghost with its coherency links (green within 1", red beyond). Drawing only reads
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 
 import pygame
 from shapely import Point
 from shapely.ops import unary_union
 
-from game.engine.skirmish.loose import XY, base_radius, centre, points_of, warband_of
+from game.engine.skirmish.loose import XY, base_radius, centre, elevated_pieces, height_at, points_of, warband_of
 from game.engine.state import GameState
 from game.ui import palette
 from game.ui.assets import font
@@ -20,11 +21,17 @@ from game.ui.table_view import TableView
 
 WOUND = (220, 30, 30)
 """Colour of a wound marker."""
+JUMP = (255, 160, 40)
+"""Colour of a jump on the move tool's ghost."""
+ELEVATION_EDGE = (250, 235, 190)
+"""Outline of elevated ground, and the ring of a model standing on it."""
 
 
 def draw_models(screen: pygame.Surface, view: TableView, state: GameState, selected: str | None,
-                actors: set[str], targets: set[str], hover: str | None, hide: str | None = None) -> None:
-    """Every model of every unit on the table (``hide``: a unit drawn by the move tool instead)."""
+                actors: set[str], targets: set[str], hover: str | None, hide: str | None = None,
+                shy_of: Sequence[pygame.Rect] = ()) -> None:
+    """Every model of every unit on the table (``hide``: a unit drawn by the move tool instead); the units' names
+    keep off ``shy_of`` (e.g. the height tags of ``draw_elevation``) when they can."""
     w = warband_of(state)
     layout = LabelLayout(view.rect)
     bodies: list[pygame.Rect] = []
@@ -42,6 +49,15 @@ def draw_models(screen: pygame.Surface, view: TableView, state: GameState, selec
             c = view.to_screen(m.xy)
             pygame.draw.circle(screen, palette.PLAYER[unit.player], c, r)
             pygame.draw.circle(screen, ring, c, r, width)
+            up = height_at(state, m.xy)
+            if up > 0:
+                # standing on elevated ground: a light outer ring and its height under the base
+                pygame.draw.circle(screen, ELEVATION_EDGE, c, r + 2, 1)
+                tag_ = font(10, True).render(f"{up:g}\"", True, ELEVATION_EDGE)
+                back = pygame.Surface((tag_.get_width() + 4, tag_.get_height()), pygame.SRCALPHA)
+                back.fill((0, 0, 0, 150))
+                back.blit(tag_, (2, 0))
+                bodies.append(screen.blit(back, (round(c[0] - back.get_width() / 2), round(c[1] + r + 2))))
             if unit.shaken:
                 pygame.draw.circle(screen, palette.SHAKEN, c, r + 3, 2)
             for k in range(m.wounds):
@@ -61,7 +77,7 @@ def draw_models(screen: pygame.Surface, view: TableView, state: GameState, selec
         spots = [above, below] + [above.move(dx, dy) for dx, dy in nudges_for(above)[1:]] + \
             [below.move(dx, dy) for dx, dy in nudges_for(below)[1:]]
         layout.add("unit", UNIT + (1 if unit.id == selected else 0), tag, spots, required=True)
-    layout.shy_of = bodies
+    layout.shy_of = bodies + list(shy_of)
     layout.solve()
     layout.draw(screen)
 
@@ -118,10 +134,16 @@ def draw_ghost(screen: pygame.Surface, view: TableView, tool: LooseMoveTool, ok:
         c = view.to_screen(p)
         pygame.draw.circle(screen, palette.PLAYER_LIGHT[unit.player], c, r)
         pygame.draw.circle(screen, colour, c, r, 3)
+    for _, jump in tool.jumps():
+        # where the model leaves the edge (or clears the gap): an orange ring, "J"
+        c = view.to_screen(jump.foot)
+        pygame.draw.circle(screen, JUMP, c, max(6.0, r * 0.8), 2)
+        mark = font(11, True).render("J", True, JUMP)
+        screen.blit(mark, (c[0] - mark.get_width() / 2, c[1] - mark.get_height() / 2))
     if tool.moved():
         c = view.to_screen(centre(tool.points))
         y = c[1] + r + 6
-        lines = [(f"{tool.longest():.1f}\" ({tool.kind()})", 14)]
+        lines = [(f"{tool.longest():.1f}\" ({tool.kind()})", 14)] + [(t, 12) for t in tool.elevation_lines()]
         why = tool.problem()
         if why is not None:
             lines += [(part, 12) for part in textwrap.wrap(why.message, 60)[:3]]
@@ -154,3 +176,25 @@ def draw_placement(screen: pygame.Surface, view: TableView, points: list[XY], ra
     r = max(3.0, view.length(radius))
     for p in points:
         pygame.draw.circle(screen, palette.LEGAL if ok else palette.ILLEGAL, view.to_screen(p), r, 2)
+
+
+def draw_elevation(screen: pygame.Surface, view: TableView, state: GameState) -> list[pygame.Rect]:
+    """Elevated ground (docs/rulings.md "AoF Skirmish": elevation): each piece shaded darker the higher it stands,
+    a light outline, and its height (e.g. ``3"``) in a tag at its top-right corner on screen, clear of the name at
+    its centre. Returns the tags' rectangles on screen."""
+    layer = pygame.Surface(screen.get_size(), pygame.SRCALPHA)
+    tags = []
+    out = []
+    for piece in sorted(elevated_pieces(state), key=lambda t: t.height):
+        pts = [view.to_screen(p) for p in piece.polygon]
+        pygame.draw.polygon(layer, (20, 15, 5, min(140, 30 + round(16 * piece.height))), pts)
+        pygame.draw.polygon(layer, (*ELEVATION_EDGE, 230), pts, 2)
+        tags.append((piece.height, max(p[0] for p in pts), min(p[1] for p in pts)))
+    screen.blit(layer, (0, 0))
+    for h, right, top in tags:
+        text = font(12, True).render(f"{h:g}\"", True, (30, 20, 5))
+        bg = pygame.Surface((text.get_width() + 6, text.get_height() + 2), pygame.SRCALPHA)
+        bg.fill((*ELEVATION_EDGE, 235))
+        bg.blit(text, (3, 1))
+        out.append(screen.blit(bg, (round(right - bg.get_width() - 2), round(top + 2))))
+    return out

@@ -14,7 +14,8 @@ from game.engine.actions import MoveModels, TablePoint
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.engine.rulesets.skirmish import AoFSkirmish
-from game.engine.skirmish import moves
+from game.engine.skirmish import elevation, moves
+from game.engine.skirmish.elevation import Jump, PathPlan
 from game.engine.skirmish.loose import COHERENCY_NEAR, XY, base_radius, centre, gap, points_of
 
 SPREAD_STEP = 1.15
@@ -36,6 +37,7 @@ class LooseMoveTool:
     grab: tuple[int | None, XY, list[XY]] | None = None
     """While dragging: (the model nudged, or None for the whole group; the table point grabbed; the points then)."""
     _checked: dict[tuple[str, tuple[XY, ...]], IllegalAction | None] = field(default_factory=dict)
+    _plans: tuple[tuple[XY, ...], list[PathPlan | None]] | None = None
 
     def __post_init__(self) -> None:
         self.start = points_of(self.game.state, self.unit_id)
@@ -99,13 +101,62 @@ class LooseMoveTool:
         self.points = list(self.start)
         self.grab = None
 
+    def plans(self) -> list[PathPlan | None]:
+        """Each model's path with elevation (``elevation.plan_path``: what counts, climbs, jumps); None for a path
+        the rules refuse (a drop of over 6")."""
+        key = tuple(self.points)
+        if self._plans is not None and self._plans[0] == key:
+            return self._plans[1]
+        unit = self.game.state.units[self.unit_id]
+        out: list[PathPlan | None] = []
+        for a, b in zip(self.start, self.points, strict=True):
+            try:
+                out.append(elevation.plan_path(self.game.state, unit, a, b))
+            except IllegalAction:
+                out.append(None)
+        self._plans = (key, out)
+        return out
+
     def longest(self) -> float:
-        """Inches: the longest distance a model would move."""
-        return max((math.dist(a, b) for a, b in zip(self.start, self.points, strict=True)), default=0.0)
+        """Inches: the longest distance a model would move as the move counts it (climbs and drops of up to 3"
+        counted, jumps not: "Jumping")."""
+        dists = [p.counted if p is not None else math.dist(a, b)
+                 for p, a, b in zip(self.plans(), self.start, self.points, strict=True)]
+        return max(dists, default=0.0)
 
     def moved(self) -> bool:
         """Some model would move."""
-        return self.longest() > 1e-3
+        return any(math.dist(a, b) > 1e-3 for a, b in zip(self.start, self.points, strict=True))
+
+    def jumps(self) -> list[tuple[int, Jump]]:
+        """(model index, jump) of every jump the move would roll for, model order then path order."""
+        return [(i, j) for i, p in enumerate(self.plans()) if p is not None for j in p.jumps]
+
+    def jump_odds(self) -> float:
+        """The chance that every jump of the move lands (each die passes on 3+, Strider 2+; a 1 fails)."""
+        unit = self.game.state.units[self.unit_id]
+        each = (7 - max(2, elevation.jump_need(unit))) / 6
+        return math.prod(each ** j.dice for _, j in self.jumps())
+
+    def elevation_lines(self) -> list[str]:
+        """The climbs and jumps of the move in words, for the ghost's label: the highest climb, then each jump
+        (at most three, then the count) with its dice and the chance it lands, then the chance all land."""
+        unit = self.game.state.units[self.unit_id]
+        need = elevation.jump_need(unit)
+        out = []
+        climb = max((p.climb for p in self.plans() if p is not None), default=0.0)
+        if climb > 1e-3:
+            out.append(f"climbs {climb:.1f}\" (counts toward the move)")
+        jumps = self.jumps()
+        for i, j in jumps[:3]:
+            odds = ((7 - need) / 6) ** j.dice
+            out.append(f"model {i + 1} jumps: {j.words()}, {j.dice} dice {need}+ ({odds:.0%} to land, else falls "
+                       f"{j.top - j.bottom:.1f}\")")
+        if len(jumps) > 3:
+            out.append(f"... {len(jumps) - 3} more jumps")
+        if len(jumps) > 1:
+            out.append(f"all {len(jumps)} jumps land: {self.jump_odds():.0%}")
+        return out
 
     def kind(self) -> str:
         """The action the move needs: ``consolidate`` after a melee, else ``advance`` when it is within the Advance

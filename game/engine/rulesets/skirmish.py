@@ -45,7 +45,7 @@ from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Weapon
 from game.engine.rulesets.base import GameHost, Handler, ListedUnit, Problem, Ruleset
-from game.engine.skirmish import attacks, moves
+from game.engine.skirmish import attacks, elevation, moves
 from game.engine.skirmish.loose import (
     UNIT_GAP,
     XY,
@@ -77,8 +77,10 @@ SPECIAL_RULES = frozenset({
 """The "Special Rules Reference" rules this ruleset plays. Not yet: Caster (spells cast within an activation need
 the loose models' wound effects for their hits: ``game.engine.activation_magic`` serves AoF:R only), and other
 books' rules: a scenario using one is refused at load (``AoFSkirmish.rule_hints``)."""
-TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through"})
-"""Terrain as played here; elevation (jumping, falling, 4" vertical reach) needs heights the table does not model."""
+TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through",
+                            "elevated"})
+"""Terrain as played here. ``elevated`` pieces are ground models stand on, their top at the piece's ``height``
+("Special Movement": Jumping, Falling; "Melee": 4" vertical reach; ``game.engine.skirmish.elevation``)."""
 DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "ambush", "activate", "action", "shoot",
                        "strike_back", "consolidate"})
 """The ``pending`` decisions of an AoF: Skirmish game (docs/formats.md "AoF: Skirmish")."""
@@ -686,17 +688,44 @@ class AoFSkirmish(Ruleset):
 
     def _move(self, action: MoveModels) -> list[Event]:
         unit, pts, report = self._validate_move(action)
+        moved = list(self.w.models[unit.id])
         self._put(unit, pts)
+        jumped = f", {len(report.jumps)} jump{'s' if len(report.jumps) != 1 else ''}" if report.jumps else ""
         events = [Event("move", f"{unit.name} {'moves' if action.action == 'consolidate' else action.action + 's'} "
-                        f"(up to {report.longest:.1f}\")", {"unit": unit.id, "action": action.action,
-                                                            "positions": [list(p) for p in pts]})]
-        events += self._dangerous(unit, list(report.dangerous), activating=False)
+                        f"(up to {report.longest:.1f}\"{jumped})", {"unit": unit.id, "action": action.action,
+                                                                    "positions": [list(p) for p in pts]})]
+        fell = 0
+        if report.jumps:
+            # "Jumping": the dice of every jump, model order then path order; a failed jump falls ("Falling")
+            evs, fell = elevation.make_jumps(self.state, self.dice, unit, report.jumps)
+            events += evs
+            self._note_fallen(unit)
+        living = self.w.models.get(unit.id, [])
+        crossed = [k for k, m in enumerate(living) if any(m is moved[i] for i in report.dangerous)]
+        if unit.on_table:
+            events += self._dangerous(unit, crossed, activating=False)
         if action.action == "consolidate":
             return events + self._end_activation()
         unit.move_action = MoveAction.ADVANCE if action.action == "advance" else MoveAction.RUSH
+        if fell and unit.on_table:
+            # "Falling": "its activation ends immediately"
+            return events + [Event("info", f"{unit.name}'s activation ends: a model fell", {"unit": unit.id})] + \
+                self._end_activation()
         if action.action == "advance" and unit.on_table:
             return events + self._to_shoot(unit)
         return events + self._end_activation()
+
+    def _note_fallen(self, unit: Unit) -> None:
+        """After falls: the unit's coherency (a killed or displaced model may break it: its next move restores it)
+        and the units a fallen model landed within 1" of (``close_pairs``)."""
+        w = self.w
+        pts = points_of(self.state, unit.id)
+        if unit.on_table and coherency_problem(pts, base_radius(unit.profile)) is not None and \
+                unit.id not in w.incoherent:
+            w.incoherent.append(unit.id)
+        if unit.on_table:
+            self._note_close(unit)
+        self._prune_pairs()
 
     # --- shooting -----------------------------------------------------------------------------------------------
     def _unfired(self, unit: Unit) -> list[Weapon]:
@@ -806,7 +835,8 @@ class AoFSkirmish(Ruleset):
             except IllegalAction as e:
                 raise IllegalAction("Difficult Terrain", f"{e.message}: the charge crosses difficult terrain") \
                     from None
-        return end, moves.check_move(s, unit, end, limit, charging=True, coherent=unit.id not in self.w.incoherent)
+        return end, moves.check_move(s, unit, end, limit, charging=True, coherent=unit.id not in self.w.incoherent,
+                                     jumping=False)
 
     def _charge(self, action: DeclareCharge) -> list[Event]:
         w = self._expect(action, "action")

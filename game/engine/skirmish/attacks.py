@@ -23,6 +23,7 @@ from game.engine.skirmish.loose import (
     centre,
     command_index,
     gap,
+    height_at,
     model_in_cover,
     models_killed,
     points_of,
@@ -35,7 +36,9 @@ from game.engine.state import GameState, Removal, Unit
 SERGEANT = "sergeant"
 """The command group upgrade "Sergeant" (unmodified 6s to hit deal 1 extra hit)."""
 STRIKE_REACH = 2.0
-""""Melee": models strike enemies within 2" horizontally (and 4" vertically: every model stands on the table)."""
+""""Melee": models strike enemies within 2" horizontally ..."""
+VERTICAL_REACH = 4.0
+"""... "and 4" vertically" (the heights models stand at: ``loose.height_at``)."""
 STEALTH_RANGE = 9.0
 """Stealth and Relentless: shots from over 9" away."""
 IMPACT_NEED = 2
@@ -380,11 +383,13 @@ def _blast(state: GameState, target: Unit, weapon: Weapon, hits: int, rending: i
 
 
 def strikers(state: GameState, unit: Unit, enemy: Unit) -> list[int]:
-    """Indices of the models of ``unit`` within 2" of a model of ``enemy`` ("Melee": they must strike)."""
+    """Indices of the models of ``unit`` within 2" horizontally (base edge to base edge) and 4" vertically (the
+    heights they stand at, ``height_at``) of a model of ``enemy`` ("Melee": they must strike)."""
     ru, re = base_radius(unit.profile), base_radius(enemy.profile)
-    foes = points_of(state, enemy.id)
+    foes = [(q, height_at(state, q)) for q in points_of(state, enemy.id)]
     return [i for i, p in enumerate(points_of(state, unit.id))
-            if any(gap(p, ru, q, re) <= STRIKE_REACH + 1e-6 for q in foes)]
+            if any(gap(p, ru, q, re) <= STRIKE_REACH + 1e-6
+                   and abs(height_at(state, p) - zq) <= VERTICAL_REACH + 1e-6 for q, zq in foes)]
 
 
 def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: bool, fatigued: bool,
@@ -397,7 +402,8 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
     idx = strikers(state, unit, enemy)
     events: list[Event] = []
     if not idx:
-        return [Event("info", f"{unit.name} has no model within 2\" of {enemy.name}", {"unit": unit.id})]
+        return [Event("info", f"{unit.name} has no model within 2\" (4\" vertically) of {enemy.name}",
+                      {"unit": unit.id})]
     strikes: list[Strike] = []
     others: list[tuple[Unit, Strike]] = []
     only = "Fatigue" if fatigued else ("Shaken" if unit.shaken else None)

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from game.engine.skirmish.loose import (
     UNIT_GAP,
+    base_in,
     base_radius,
     coherency_problem,
     gap,
     on_table,
+    pieces_with,
     points_of,
     warband_of,
 )
 from game.engine.state import GameState, MoveAction
+from geometry.terrain import IMPASSABLE
 
 
 def loose_problems(state: GameState) -> list[str]:
     """The violations found (empty when all hold): model counts match the models on the table and never exceed
-    the starting size; every base is on the table and overlaps no other; every unit is in coherency ("Movement")
+    the starting size; every base is on the table, out of impassable pieces (walls, buildings: a fall or a jump
+    never lands in one) and overlaps no other; every unit is in coherency ("Movement")
     unless casualties broke it since it last moved; no two units stand within 1" of each other unless one of them
     charged this round, they are the melee in progress or the chargers could not move back ("if possible")."""
     w = warband_of(state)
@@ -33,6 +37,9 @@ def loose_problems(state: GameState) -> list[str]:
         pts = points_of(state, u.id)
         if any(not on_table(state, p, r) for p in pts):
             problems.append(f"{u.id} has a model off the table")
+        for piece in pieces_with(state, IMPASSABLE):
+            if any(base_in(piece, p, r) for p in pts):
+                problems.append(f"{u.id} has a model inside {piece.name} (impassable)")
         if u.id not in w.incoherent:
             why = coherency_problem(pts, r)
             if why is not None:

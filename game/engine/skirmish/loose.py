@@ -21,7 +21,7 @@ from shapely import LineString, Point, Polygon
 from game.engine.profiles import Profile
 from game.engine.state import GameState, Unit
 from geometry.pose import Pose
-from geometry.terrain import BLOCKING, COVER, IMPASSABLE, SEE_INTO_NOT_THROUGH, TerrainShape
+from geometry.terrain import BLOCKING, COVER, ELEVATED, IMPASSABLE, SEE_INTO_NOT_THROUGH, TerrainShape
 
 MM_PER_INCH = 25.4
 COHERENCY_NEAR = 1.0
@@ -203,6 +203,22 @@ def pieces_with(state: GameState, trait: str) -> list[TerrainShape]:
     return [t for t in state.terrain if trait in t.traits]
 
 
+def elevated_pieces(state: GameState) -> list[TerrainShape]:
+    """Pieces models may stand on: ``elevated``, a height above 0, not impassable."""
+    return [t for t in state.terrain if ELEVATED in t.traits and t.height > 0 and IMPASSABLE not in t.traits]
+
+
+def height_at(state: GameState, p: XY) -> float:
+    """Inches above the table of the ground at ``p``: the top of the highest elevated piece whose outline covers
+    it (inside, not on the edge), else 0 (docs/rulings.md "AoF Skirmish": elevation)."""
+    best = 0.0
+    pt = Point(p)
+    for t in elevated_pieces(state):
+        if t.height > best and outline(t).contains(pt):
+            best = t.height
+    return best
+
+
 def base_in(piece: TerrainShape, p: XY, r: float, fully: bool = False) -> bool:
     """The base at ``p`` overlaps the piece (``fully``: lies wholly inside it)."""
     poly = outline(piece)
@@ -219,27 +235,40 @@ def crosses(piece: TerrainShape, a: XY, b: XY, r: float) -> bool:
 
 
 def sight(state: GameState, a: XY, b: XY) -> bool:
-    """Line of sight between two model centres: no ``blocking`` piece crosses the line, and no
-    ``see_into_not_through`` piece (forests) lies between them unless one of the two stands in it
-    (docs/rulings.md "AoF Skirmish": line of sight)."""
+    """Line of sight between two model centres: no ``blocking`` piece crosses the line, no ``see_into_not_through``
+    piece (forests) lies between them unless one of the two stands in it, and no elevated ground (``height_at``)
+    crosses it above both models' feet; a piece lower than where the higher of the two stands does not block
+    (looking down over it), and a model standing on an elevated piece sees out over its edge (docs/rulings.md
+    "AoF Skirmish": line of sight, elevation)."""
     line = LineString([a, b])
+    za, zb = height_at(state, a), height_at(state, b)
+    top = max(za, zb)
     for piece in state.terrain:
-        if BLOCKING in piece.traits or SEE_INTO_NOT_THROUGH in piece.traits:
-            poly = outline(piece)
-            if not line.intersects(poly):
-                continue
-            if BLOCKING in piece.traits and line.intersection(poly).length > 1e-6:
-                return False
-            if SEE_INTO_NOT_THROUGH in piece.traits and not (poly.contains(Point(a)) or poly.contains(Point(b))):
-                if line.intersection(poly).length > 1e-6:
-                    return False
+        elevated = ELEVATED in piece.traits and piece.height > 0 and IMPASSABLE not in piece.traits
+        if not (BLOCKING in piece.traits or SEE_INTO_NOT_THROUGH in piece.traits or elevated):
+            continue
+        if piece.height < top - 1e-9:
+            continue
+        poly = outline(piece)
+        if not line.intersects(poly) or line.intersection(poly).length <= 1e-6:
+            continue
+        inside = poly.covers(Point(a)) or poly.covers(Point(b))
+        if elevated and inside:
+            continue                    # standing on it: it sees out over the edge
+        if BLOCKING in piece.traits:
+            return False
+        if SEE_INTO_NOT_THROUGH in piece.traits and not inside:
+            return False
+        if elevated and max(za, zb) < piece.height - 1e-9:
+            return False
     return True
 
 
 def model_in_cover(state: GameState, p: XY, r: float, shooters: Iterable[XY], single: bool) -> bool:
     """"Cover Terrain": the model is fully inside cover terrain (a single model: mostly, its centre inside), or
-    behind a sight blocker or cover piece from the shooters (the line from every shooting model to it crosses a
-    piece it does not stand in; docs/rulings.md)."""
+    behind a sight blocker, cover piece or elevated ground from the shooters (the line from every shooting model to
+    it crosses a piece it does not stand in, and that is not lower than where every shooting model stands;
+    docs/rulings.md)."""
     for piece in state.terrain:
         if COVER in piece.traits:
             if single and outline(piece).contains(Point(p)):
@@ -249,10 +278,13 @@ def model_in_cover(state: GameState, p: XY, r: float, shooters: Iterable[XY], si
     shooters = list(shooters)
     if not shooters:
         return False
+    highest = min(height_at(state, s) for s in shooters)
     for piece in state.terrain:
-        if not ({COVER, BLOCKING, SEE_INTO_NOT_THROUGH} & piece.traits) or IMPASSABLE in piece.traits and \
+        if not ({COVER, BLOCKING, SEE_INTO_NOT_THROUGH, ELEVATED} & piece.traits) or IMPASSABLE in piece.traits and \
                 BLOCKING not in piece.traits:
             continue
+        if piece.height < highest - 1e-9:
+            continue            # every firing model looks down over it (docs/rulings.md: elevation)
         poly = outline(piece)
         if poly.contains(Point(p)):
             continue

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.engine.errors import IllegalAction
+from game.engine.skirmish.elevation import Jump, plan_path
 from game.engine.skirmish.loose import (
     EPS,
     UNIT_GAP,
@@ -78,31 +79,44 @@ def ignores_terrain(unit: Unit) -> bool:
 
 @dataclass(frozen=True)
 class MoveReport:
-    """What a legal move crossed: the models that moved across dangerous terrain (they roll for it)."""
+    """What a legal move crossed: the models that moved across dangerous terrain (they roll for it) and the jumps
+    on the way (``elevation.plan_path``)."""
 
     dangerous: tuple[int, ...] = ()
     """Indices of models whose path touched dangerous terrain."""
     longest: float = 0.0
-    """Inches: the longest distance a model moved."""
+    """Inches: the longest distance a model moved, counted as the move counts it (climbs and drops of up to 3"
+    included, jumped distances left out)."""
+    jumps: tuple[tuple[int, Jump], ...] = ()
+    """(model index, jump) of every jump on the way, model order, then path order."""
 
 
 def check_move(state: GameState, unit: Unit, end: Sequence[XY], limit: float, *, charging: bool = False,
-               allowed_near: Sequence[str] = (), coherent: bool = True) -> MoveReport:
+               allowed_near: Sequence[str] = (), coherent: bool = True, jumping: bool = True) -> MoveReport:
     """Whether the models of ``unit`` may move straight to ``end`` (one point per living model, in order), each by
     up to ``limit`` inches. Raises ``IllegalAction`` naming the rule: "Movement" (coherency, 1" from other units
     unless ``charging``; units in ``allowed_near`` may stay as near as they were; coherency unless ``coherent`` is
     False: a charge of a unit whose casualties broke it), "Difficult Terrain" (6" at
     most when a model crosses it, unless Strider or Flying), impassable terrain and bases (no overlap, on the
-    table). Nothing changes."""
+    table), "Jumping" (elevation: each model's distance counts climbs and drops, ``elevation.plan_path``; a drop
+    over 6" is refused, and so is any jump when not ``jumping``: the rules' own moves never jump). Nothing
+    changes."""
     start = points_of(state, unit.id)
     if len(end) != len(start):
         raise IllegalAction("Movement", f"{unit.name} has {len(start)} models; the move gives {len(end)} points")
     r = base_radius(unit.profile)
     flying = ignores_terrain(unit)
-    longest = max(math.dist(a, b) for a, b in zip(start, end, strict=True))
+    plans = [plan_path(state, unit, a, b) for a, b in zip(start, end, strict=True)]
+    longest = max(p.counted for p in plans)
     if longest > limit + 1e-3:
-        raise IllegalAction("Movement", f"a model of {unit.name} would move {longest:.2f}\"; it may move "
-                            f"{limit:g}\"")
+        climbs = max(p.climb for p in plans)
+        raise IllegalAction("Movement", f"a model of {unit.name} would move {longest:.2f}\""
+                            + (f" (climbing {climbs:.1f}\" counts)" if climbs > 1e-3 else "")
+                            + f"; it may move {limit:g}\"")
+    jumps = tuple((i, j) for i, p in enumerate(plans) for j in p.jumps)
+    if jumps and not jumping:
+        raise IllegalAction("Jumping", f"model {jumps[0][0] + 1} of {unit.name} would have to jump "
+                            f"({jumps[0][1].words()}); this move does not jump")
     crossed_difficult = False
     dangerous: list[int] = []
     for i, (a, b) in enumerate(zip(start, end, strict=True)):
@@ -146,7 +160,7 @@ def check_move(state: GameState, unit: Unit, end: Sequence[XY], limit: float, *,
     why = coherency_problem(end, r) if coherent else None
     if why is not None:
         raise IllegalAction("Movement", f"{unit.name} would leave coherency: {why}")
-    return MoveReport(tuple(dangerous), longest)
+    return MoveReport(tuple(dangerous), longest, jumps)
 
 
 def crosses_difficult(state: GameState, unit: Unit, start: Sequence[XY], end: Sequence[XY]) -> bool:
@@ -186,7 +200,7 @@ def _clear_of_others(state: GameState, unit: Unit, enemy_id: str, p: XY, before:
 def _legal_spot(state: GameState, unit: Unit, i: int, p: XY, origin: XY, current: list[XY], limit: float,
                 others: dict[str, list[XY]], enemy_id: str) -> bool:
     r = base_radius(unit.profile)
-    if math.dist(origin, p) > limit + EPS:
+    if math.dist(origin, p) > limit + EPS or not _walks(state, unit, origin, p, limit):
         return False
     if not _clear_of_others(state, unit, enemy_id, p, origin, others):
         return False
@@ -245,12 +259,22 @@ def pile_in(state: GameState, unit: Unit, enemy: Unit, start: list[XY], current:
     return current
 
 
+def _walks(state: GameState, unit: Unit, a: XY, b: XY, limit: float) -> bool:
+    """A model of ``unit`` gets from ``a`` to ``b`` within ``limit`` without jumping (the rules' own moves, the
+    charge, the defenders' answer and the move back, never jump: docs/rulings.md "AoF Skirmish": elevation)."""
+    try:
+        plan = plan_path(state, unit, a, b)
+    except IllegalAction:
+        return False
+    return not plan.jumps and plan.counted <= limit + EPS
+
+
 def _translated(points: Sequence[XY], dx: float, dy: float) -> list[XY]:
     return [(x + dx, y + dy) for x, y in points]
 
 
-def _group_free(state: GameState, unit: Unit, start: Sequence[XY], end: list[XY], enemy_id: str | None = None
-                ) -> bool:
+def _group_free(state: GameState, unit: Unit, start: Sequence[XY], end: list[XY], enemy_id: str | None = None,
+                limit: float = math.inf) -> bool:
     r = base_radius(unit.profile)
     others = all_points(state)
     others[unit.id] = end
@@ -258,6 +282,8 @@ def _group_free(state: GameState, unit: Unit, start: Sequence[XY], end: list[XY]
         return False
     if enemy_id is not None and not all(_clear_of_others(state, unit, enemy_id, p, a, others)
                                         for a, p in zip(start, end, strict=True)):
+        return False
+    if not all(_walks(state, unit, a, b, limit) for a, b in zip(start, end, strict=True)):
         return False
     if ignores_terrain(unit):
         return True
@@ -289,7 +315,7 @@ def charge_positions(state: GameState, unit: Unit, target: Unit, limit: float) -
     for k in range(40, -1, -1):
         t = travel * k / 40
         trial = _translated(start, ux * t, uy * t)
-        if _group_free(state, unit, start, trial, target.id):
+        if _group_free(state, unit, start, trial, target.id, limit):
             group = trial
             break
     grouped = pile_in(state, unit, target, start, group, limit)

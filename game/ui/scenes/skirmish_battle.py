@@ -603,6 +603,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
         clip = screen.get_clip()
         screen.set_clip(self.view.rect)
         self.static.draw(screen, self.view)
+        heights = draw_loose.draw_elevation(screen, self.view, s)
         p = self.game.pending
         if s.phase.value == "deployment" and warband_of(s).edges:
             scouting = warband_of(s).scouting
@@ -623,7 +624,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
                 draw_loose.draw_reach(screen, self.view, s, enemy.id, 9.0, (255, 120, 100, 255))
         screen.set_clip(self.view.rect)
         draw_loose.draw_models(screen, self.view, s, shown, actors, self._targets(), self.hover,
-                               hide=self.tool.unit_id if self.tool is not None and self.tool.moved() else None)
+                               hide=self.tool.unit_id if self.tool is not None and self.tool.moved() else None,
+                               shy_of=heights)
         if self.tool is not None and (self.tool.moved() or self.tool.dragging):
             draw_loose.draw_ghost(screen, self.view, self.tool, self.tool.problem() is None)
         if p is not None and p.decision in ("deploy", "ambush") and self.deploy_unit and \
@@ -633,7 +635,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
             ok = action is not None and self.ruleset.check_deploy(action) is None
             draw_loose.draw_placement(screen, self.view, self._placement(at),
                                       base_radius(s.units[self.deploy_unit].profile), ok)
-        if self.hover_terrain is not None:
+        if self.hover_terrain is not None and not (self.tool is not None and self.tool.moved()):
+            # not over the move tool's ghost and its words (climbs, jumps)
             lines = self.static.describe(self.hover_terrain)
             x, y = self.mouse[0] + 14, self.mouse[1] + 10
             for k, line in enumerate(lines[:3]):

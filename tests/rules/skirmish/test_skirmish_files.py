@@ -127,3 +127,27 @@ def test_the_coherency_invariant_catches_a_broken_unit(tmp_path):
     game = Game.start(new_game_state(sc), Dice(seed=1))
     warband_of(game.state).models["swords"][3].x = 20.0
     assert any("out of coherency" in p for p in state_is_consistent(game.state))
+
+
+def test_elevated_pieces_load_with_their_heights_and_a_game_with_jumps_replays(tmp_path):
+    """Elevation (docs/rulings.md "AoF Skirmish": elevation): `elevated` terrain is played under aof-skirmish (no
+    longer refused), its `height` the level of its top; a game whose models jump and fall replays exactly."""
+    sc = load_scenario(VILLAGE)
+    tops = {t.name: t.height for t in sc.terrain if "elevated" in t.traits}
+    assert tops["Ruined Tower (upper floor)"] == 6 and tops["Mill Loft"] == 4.5 and len(tops) == 6
+    game = Game.start(new_game_state(sc), Dice(seed=9))        # seed 9: a model jumps off a roof and falls
+    play_out(game, 9, after_action=lambda g, a: _no_problems(g))
+    assert any(e.kind == "roll" and " jumps (" in e.text for e in game.log)
+    assert any(e.kind == "fall" for e in game.log)
+    path = tmp_path / "game.yaml"
+    save_game(game, VILLAGE, path)
+    assert replay(load_record(path)).ok
+
+
+def test_the_invariants_catch_a_model_inside_impassable_terrain(tmp_path):
+    """No model ever stands in a wall (a fall or a jump never lands in one)."""
+    keep = "terrain:\n  - {name: Keep, kind: building, rect: {x: 30, y: 30, width: 4, depth: 4}}\narmies:"
+    text = PLACED.replace("armies:", keep)
+    game = Game.start(new_game_state(load_scenario(_write(tmp_path, text))), Dice(seed=1))
+    warband_of(game.state).models["warriors"][0].x, warband_of(game.state).models["warriors"][0].y = 30.0, 30.0
+    assert any("inside Keep (impassable)" in p for p in state_is_consistent(game.state))
