@@ -76,7 +76,7 @@ from game.limits import (
     MAX_UNITS_PER_ARMY,
 )
 from game.reader import FileRefused, YamlFile, display_name, read_yaml
-from game.terrain_kinds import ELEVATED, IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
+from game.terrain_kinds import IMPASSABLE, KIND_HEIGHT, KIND_TRAITS, KINDS, KNOWN_TRAITS
 from geometry.formation import Formation, default_per_row
 from geometry.pose import Pose
 from geometry.shapes import footprint_polygon, overlap_area
@@ -1377,13 +1377,6 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
             if extra:
                 out.append(doc.problem(("terrain", i), f"{piece.name} is {', '.join(extra)} terrain, which {title} "
                                        f"does not play here; it plays: {', '.join(sorted(traits))}"))
-    elevation: float | None = getattr(factory, "elevation_height", None)
-    if elevation is not None:
-        for i, piece in enumerate(terrain):
-            if ELEVATED in piece.traits and piece.height >= elevation:
-                out.append(doc.problem(("terrain", i), f"{piece.name} is {piece.height:g}\" tall: {title} counts "
-                                       f"pieces {elevation:g}\" or taller as Elevation (vertical movement counted), "
-                                       f"which is not played here; give it a height under {elevation:g}\""))
     for e in entries:
         loc: Loc = ("armies", e.army, "units", e.index)
         if e.profile is not None and content is not None:

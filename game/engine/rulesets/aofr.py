@@ -63,7 +63,7 @@ from game.engine.morale import MoraleTerms
 from game.engine.movement import apply_move, can_move, path_problem, path_shape, validate_move
 from game.engine.profiles import Profile, Weapon
 from game.engine.random_charge import charge_allowance
-from game.engine.rulesets import aofr_rules
+from game.engine.rulesets import aofr_breath, aofr_rules
 from game.engine.rulesets.aofr_rules import AOFR_SHOTS
 from game.engine.rulesets.base import GameHost, Handler, Ruleset
 from game.engine.shooting import ShotRules, sergeant_index
@@ -88,13 +88,14 @@ from geometry.pose import Pose, bearing_difference, forward_vector
 from geometry.shapes import footprint_polygon
 
 SPECIAL_RULES = frozenset({
-    "Ambush", "AP", "Artillery", "Blast", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero",
-    "Immobile", "Impact", "Indirect", "Poison", "Regeneration", "Rending", "Scout", "Slow", "Sniper", "Stealth",
-    "Strider", "Tough", "Wizard",
+    "Ambush", "AP", "Artillery", "Blast", "Breath Attack", "Deadly", "Fast", "Fear", "Fearless", "Flying",
+    "Furious", "Hero", "Immobile", "Impact", "Indirect", "Phalanx", "Poison", "Regeneration", "Rending", "Scout",
+    "Slow", "Sniper", "Stealth", "Strider", "Tough", "Wizard",
 })
-"""AoF:R 2.16 "Special Rules" this ruleset plays (unit and weapon rules; ``aofr_rules`` where the book's meaning
-differs from AoWFBR's; ``Wizard``: ``activation_magic``). The book's Breath Attack and Phalanx and AoWFBR's own
-(Counter, Lance, Caster...) are refused when a scenario loads, naming the ruleset."""
+"""AoF:R 2.16 "Special Rules" this ruleset plays: every rule of the book (unit and weapon rules; ``aofr_rules``
+where the book's meaning differs from AoWFBR's; ``Wizard``: ``activation_magic``; ``Breath Attack``:
+``aofr_breath``; ``Phalanx``: ``aofr_rules.phalanx_test``). AoWFBR's own (Counter, Lance, Caster...) are refused
+when a scenario loads, naming the ruleset."""
 
 UPGRADES = frozenset({"sergeant", "banner"})
 """AoF:R 2.16 "Command Groups" this ruleset plays: the Sergeant (+1 to hit for one model) and the "Musician / Battle
@@ -106,9 +107,9 @@ TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dan
 """AoF:R 2.16 "Terrain" as this ruleset plays it: impassable, cover, difficult, dangerous terrain and sight blockers
 (a forest is seen into, not through: docs/rulings.md), and the "Terrain Guidelines" kinds: rivers and ruins
 (dangerous when crossing with Rush or Charge actions: ``dangerous_when_rushing``), hills (``elevated``: difficult
-when going up, ``aofr_rules.hill_going_up``; units on top ignore one unit or piece for line of sight). "Elevation"
-(pieces at least 3" tall: vertical movement counted) is not modelled: a hill given a height of 3" or more is refused
-at load."""
+when going up, ``movement.crosses_difficult``; units on top ignore one unit or piece for line of sight). "Elevation":
+a hill at least ``ELEVATION_HEIGHT`` tall counts its height toward the move (or charge) that climbs onto it
+(``movement.elevation_climb``)."""
 
 SIDE_MISSION_RULES = SideMissionRules(vp=1, melee_phases=frozenset({Phase.ACTIVATION.value}),
                                       spell_phases=frozenset())
@@ -169,6 +170,10 @@ class Activations:
     """Wizards that tried to cast or block a spell this round ("Wizard(X)": one or the other, once a round)."""
     cast: activation_magic.ActivationCast | None = None
     """The cast waiting for the other player's ``block_spell`` answer (stage ``block_spell``), or None."""
+    breath_used: list[str] = field(default_factory=list)
+    """Units whose models used their Breath Attack this round ("Breath Attack": once per round)."""
+    breathing: str | None = None
+    """The unit of the melee being fought that chose to use its Breath Attack in it (``_strike`` deals it)."""
 
 
 class AoFR216(Ruleset):
@@ -194,6 +199,7 @@ class AoFR216(Ruleset):
     shot_rules: ClassVar[ShotRules] = AOFR_SHOTS
     valueless_rules: ClassVar[frozenset[str]] = frozenset({"Fear"})
     elevation_height: ClassVar[float | None] = ELEVATION_HEIGHT
+    breath_attacks: ClassVar[bool] = True
     rule_hints: ClassVar[Mapping[str, str]] = {
         "Caster": "AoF:R 2.16 writes Wizard(X): D6+X against the spell's value, blocked by enemy wizards"}
     upgrade_hints: ClassVar[Mapping[str, str]] = {
@@ -217,6 +223,11 @@ class AoFR216(Ruleset):
         "Ambush": "May be kept in reserve; at the beginning of any round after the first it may be placed anywhere "
                   "over 12\" from enemy units (roll-off if both sides have some, then alternate).",
         "Banner": "Musician / Battle Standard: always counts as having dealt +1 wound for seeing who won melee.",
+        "Breath Attack": "Once per round: 3 automatic hits with AP(1) per model, either in melee (charging or "
+                         "striking back) or at one enemy unit within 12\" when shooting.",
+        "Phalanx": "Enemies charging its front (every model has Phalanx) do not count as having charged for special "
+                   "rules and first take a Dangerous Terrain test (at most one die per Phalanx model of its two "
+                   "front rows).",
     }
     shaken_text: ClassVar[str | None] = ("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next "
                                          "activation is idle (a pivot up to 90°), then it recovers")
@@ -261,7 +272,11 @@ class AoFR216(Ruleset):
         """AoF:R 2.16's modifiers on ``unit`` in words (``aofr_rules.in_force_words``)."""
         a = state.activation
         fatigued = isinstance(a, Activations) and unit.id in a.fatigued
-        return aofr_rules.in_force_words(state, unit, fatigued)
+        out = aofr_rules.in_force_words(state, unit, fatigued)
+        if isinstance(a, Activations) and aofr_breath.has_breath(unit):
+            out.append("Breath Attack: used this round" if unit.id in a.breath_used else
+                       "Breath Attack: ready this round (melee, or one enemy within 12\" when shooting)")
+        return out
 
     @classmethod
     def activation_status(cls, state: GameState, unit: Unit) -> str | None:
@@ -296,6 +311,7 @@ class AoFR216(Ruleset):
         its player activating first."""
         s = self.state
         s.hills_going_up = True        # "Terrain Guidelines": "Hills - difficult terrain when going up"
+        s.elevation_height = self.elevation_height     # "Elevation": the climb counts as movement
         if s.phase is Phase.DEPLOYMENT:
             events = deployment.begin(s, self.dice, first_turn_roll_off=False, scout_roll_off=self.scout_roll_off,
                                       scout_reach=self.scout_reach)
@@ -369,7 +385,8 @@ class AoFR216(Ruleset):
                                "finished_first": a.finished_first, "fatigued": list(a.fatigued),
                                "ambush_passed": list(a.ambush_passed), "ambush_next": a.ambush_next,
                                "spell_used": list(a.spell_used),
-                               "cast": a.cast.to_dict() if a.cast is not None else None}}
+                               "cast": a.cast.to_dict() if a.cast is not None else None,
+                               "breath_used": list(a.breath_used)}}
 
     # --- rounds -----------------------------------------------------------------------------------------------
     def _begin_round(self, first: int) -> list[Event]:
@@ -691,8 +708,7 @@ class AoFR216(Ruleset):
     def _after_move(self, unit: Unit) -> list[Event]:
         """"Activating Units": after a Hold or an Advance the unit may shoot."""
         a = self.act
-        if unit.on_table and unit.move_action in (MoveAction.HOLD, MoveAction.ADVANCE) \
-                and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
+        if unit.on_table and unit.move_action in (MoveAction.HOLD, MoveAction.ADVANCE) and self._may_shoot(unit):
             a.stage = "shoot"
             self.state.pending = Pending(unit.player, "shoot", unit.id)
             return []
@@ -721,17 +737,86 @@ class AoFR216(Ruleset):
         unit = p.unit
         if unit is None:
             return None
+        # "Breath Attack": the answers that use it come first (a fixed policy taking the first answer breathes)
+        breath = self.breath_in_melee(unit)
         if p.decision == "action":
-            return [Done(me)] + [DeclareCharge(me, unit, t) for t in self.charge_targets(unit)]
+            return [Done(me)] + [DeclareCharge(me, unit, t, breath=b) for t in self.charge_targets(unit)
+                                 for b in ((True, False) if breath else (False,))]
         if p.decision == "shoot":
-            return [Shoot(me, unit, t) for t in self.shooting_targets(unit)] + [Done(me)]
+            return [Shoot(me, unit, t, breath=True) for t in self.breath_targets(unit)] + \
+                [Shoot(me, unit, t) for t in self.shooting_targets(unit)] + [Done(me)]
         if p.decision == "strike_back":
-            return [StrikeBack(me, unit), Done(me)]
+            return ([StrikeBack(me, unit, breath=True)] if breath else []) + [StrikeBack(me, unit), Done(me)]
         if p.decision in ("consolidate", "wavering"):
             return [Done(me)]
         return None
 
     # --- shooting -----------------------------------------------------------------------------------------------
+    def _may_shoot(self, unit: Unit) -> bool:
+        """Whether ``unit`` has something to shoot now: a weapon group with a valid target, or its Breath Attack
+        with one ("Breath Attack": "to one enemy unit within 12\" when shooting")."""
+        return bool(shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot)
+                    or self._breath_targets(unit))
+
+    def _breath_targets(self, unit: Unit) -> list[str]:
+        a = self._current()
+        if a is None or unit.id in a.breath_used:
+            return []
+        return aofr_breath.breath_targets(self.state, unit)
+
+    def breath_targets(self, unit_id: str) -> list[str]:
+        """"Breath Attack" when shooting: enemy units the activated unit may breathe on now (decision ``shoot``;
+        not once it breathed this round)."""
+        a = self._current()
+        unit = self.state.units.get(unit_id)
+        if a is None or a.stage != "shoot" or a.unit != unit_id or unit is None:
+            return []
+        return self._breath_targets(unit)
+
+    def breath_in_melee(self, unit_id: str) -> bool:
+        """"Breath Attack" in melee: whether ``unit_id`` may breathe in the melee of the charge it declares now
+        (decision ``action``) or of its strike back (decision ``strike_back``): it has models with the rule in its
+        two front rows and has not breathed this round."""
+        a, p = self._current(), self.state.pending
+        unit = self.state.units.get(unit_id)
+        if a is None or p is None or unit is None or p.unit != unit_id or unit.id in a.breath_used:
+            return False
+        if p.decision not in ("action", "strike_back"):
+            return False
+        return bool(aofr_breath.melee_breathers(self.state, unit))
+
+    def _check_breath_melee(self, unit: Unit) -> None:
+        """Raises ``IllegalAction`` ("Breath Attack") when ``unit`` may not breathe in this melee."""
+        a = self.act
+        if unit.id in a.breath_used:
+            raise IllegalAction(aofr_breath.RULE, f"{unit.name} has used its Breath Attack this round (once per "
+                                "round)")
+        if not aofr_breath.melee_breathers(self.state, unit):
+            raise IllegalAction(aofr_breath.RULE, f"{unit.name} has no model with Breath Attack in its two front "
+                                "rows")
+
+    def _breathe(self, action: Shoot, unit: Unit) -> list[Event]:
+        """"Breath Attack" when shooting at ``action.target`` (within 12", seen); refused with weapons or a pick."""
+        s, a = self.state, self.act
+        if action.weapons is not None or action.model is not None:
+            raise IllegalAction(aofr_breath.RULE, "a Breath Attack fires no weapon and picks no model: leave "
+                                "weapons and model out")
+        if unit.id in a.breath_used:
+            raise IllegalAction(aofr_breath.RULE, f"{unit.name} has used its Breath Attack this round (once per "
+                                "round)")
+        target = s.units.get(action.target)
+        if target is None:
+            raise IllegalAction("Picking Targets", f"there is no unit {action.target!r}")
+        if not aofr_breath.has_breath(unit):
+            raise IllegalAction(aofr_breath.RULE, f"{unit.name} has no model with Breath Attack")
+        why = aofr_breath.target_problem(unit, target)
+        if why is None and not aofr_breath.shooting_breathers(s, unit, target):
+            why = f"no model with Breath Attack sees {target.name} within {aofr_breath.BREATH_RANGE:g}\""
+        if why is not None:
+            raise IllegalAction(aofr_breath.RULE, why)
+        a.breath_used.append(unit.id)
+        return aofr_breath.breathe_shooting(s, self.dice, unit, target)
+
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Valid targets of the activated unit after its Hold or Advance (every model may fire)."""
         a = self._current()
@@ -742,10 +827,13 @@ class AoFR216(Ruleset):
     def _shoot(self, action: Shoot) -> list[Event]:
         a = self._expect(action, "shoot")
         unit = self._active_unit(action, a)
-        events = shooting.shoot(self.state, self.dice, action, all_rows=self.all_models_shoot,
-                                cover_to_hit=self.cover_to_hit, rules=self.shot_rules)
-        if unit.on_table and shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
-            return events   # "Multiple Weapon Types": another weapon group may fire
+        if action.breath:
+            events = self._breathe(action, unit)
+        else:
+            events = shooting.shoot(self.state, self.dice, action, all_rows=self.all_models_shoot,
+                                    cover_to_hit=self.cover_to_hit, rules=self.shot_rules)
+        if unit.on_table and self._may_shoot(unit):
+            return events   # "Multiple Weapon Types": another weapon group may fire (or the Breath Attack)
         return events + self._end_activation()
 
     # --- charge and melee ---------------------------------------------------------------------------------------
@@ -774,6 +862,8 @@ class AoFR216(Ruleset):
         if target is None:
             raise IllegalAction("Picking Targets", f"there is no unit {action.target!r}")
         self._plan(unit, target)   # raises when it is not a valid charge
+        if action.breath:
+            self._check_breath_melee(unit)
         events = [Event("charge", f"{unit.name} charges {target.name}", {"unit": unit.id, "target": target.id,
                                                                           "declared": True})]
         events += charging.make_charge_move(s, self.dice, unit, target)
@@ -781,7 +871,14 @@ class AoFR216(Ruleset):
             return events + self._end_activation()
         a.melee = [unit.id, target.id]
         a.caused = {unit.id: 0, target.id: 0}
-        events += self._strike(unit, target, charging_now=True)
+        # "Phalanx": the test is resolved (casualties removed) before impact hits and strikes, and the charger
+        # does not count as having charged for special rules (Impact, Furious)
+        phalanx = aofr_rules.phalanx_front(s, unit, target) > 0
+        events += aofr_rules.phalanx_test(s, self.dice, unit, target)
+        if not unit.on_table:
+            return events + self._melee_result()
+        a.breathing = unit.id if action.breath else None
+        events += self._strike(unit, target, charging_now=not phalanx)
         if target.on_table and unit.on_table and self._strikers(target, unit):
             a.stage = "strike_back"
             s.pending = Pending(target.player, "strike_back", target.id)
@@ -827,6 +924,9 @@ class AoFR216(Ruleset):
                                     {"unit": unit.id, "target": enemy.id, "weapon": "Impact", "hits": hits,
                                      "hero": hero}))
                 events += self._wound(unit, enemy, hits, None, 0, prof)
+        if a.breathing == unit.id:
+            events += self._breath_strike(unit, enemy) if n else []
+            a.breathing = None
         sarge = sergeant_index(unit)
         sarge_strikes = sarge is not None and int(s.scene.model_rows(unit.id)[sarge]) <= 1 if unit.on_table \
             else False
@@ -872,6 +972,24 @@ class AoFR216(Ruleset):
             a.fatigued.append(unit.id)
         return events
 
+    def _breath_strike(self, unit: Unit, enemy: Unit) -> list[Event]:
+        """"Breath Attack" in melee: 3 automatic hits with AP(1) per model with the rule in the two front rows,
+        after Impact hits and before the unit's strikes; the wounds count toward the melee result (docs/rulings.md).
+        Used once this round."""
+        a = self.act
+        a.breath_used.append(unit.id)
+        events: list[Event] = []
+        for prof, hero, count in aofr_breath.melee_breathers(self.state, unit):
+            if not enemy.on_table:
+                break
+            hits = aofr_breath.BREATH_HITS * count
+            events.append(Event("hits", f"{self._who(unit, hero)} Breath Attack on {enemy.name}: {hits} automatic "
+                                f"hits (AP({aofr_breath.BREATH_AP}))",
+                                {"unit": unit.id, "target": enemy.id, "weapon": aofr_breath.RULE, "hits": hits,
+                                 "hero": hero}))
+            events += self._wound(unit, enemy, hits, aofr_breath.BREATH, 0, prof)
+        return events
+
     @staticmethod
     def _who(unit: Unit, hero: bool) -> str:
         return f"{unit.hero.name} with {unit.name}" if hero and unit.hero is not None else unit.name
@@ -911,7 +1029,10 @@ class AoFR216(Ruleset):
         if len(a.melee) != 2 or unit.id != a.melee[1]:
             raise IllegalAction("Return Strikes", "only the charged unit may strike back")
         charger = self.state.units[a.melee[0]]
+        if action.breath:
+            self._check_breath_melee(unit)
         events = [Event("melee", f"{unit.name} strikes back", {"unit": unit.id})]
+        a.breathing = unit.id if action.breath else None
         return events + self._strike(unit, charger, charging_now=False) + self._melee_result()
 
     def full_rows(self, unit: Unit) -> int:
@@ -1175,7 +1296,7 @@ class AoFR216(Ruleset):
         unit = self.state.units[cast.caster]
         if not unit.on_table:
             return events + self._end_activation()
-        if cast.resume == "shoot" and not shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot):
+        if cast.resume == "shoot" and not self._may_shoot(unit):
             return events + self._end_activation()
         self.state.active_player = unit.player
         self.state.pending = Pending(unit.player, cast.resume, unit.id)
