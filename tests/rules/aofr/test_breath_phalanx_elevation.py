@@ -182,3 +182,29 @@ def test_charging_onto_elevation_counts_the_climb():
         far.ruleset.charge_plan("a", "b")
     assert why.value.rule == "Elevation"
 
+
+
+def test_the_quick_rules_refuse_breath():
+    """Rulebook "Breath Attack" is AoF:R 2.16's: under the quick rules a ``declare_charge`` with ``breath`` is
+    refused naming it (``Ruleset.breath_attacks``), and nothing changes."""
+    game = aofr_game([unit("a", 1), unit("b", 2, front_y=FRONT_Y + 2)])
+    game.state.ruleset = "aofr-quick"
+    quick = Game.start(game.state, game.dice)
+    quick.apply(Activate(1, "a"))
+    with pytest.raises(IllegalAction, match="only AoF:R 2.16 plays it"):
+        quick.apply(DeclareCharge(1, "a", "b", breath=True))
+    assert quick.state.units["a"].engaged_with == set()
+
+
+def test_phalanx_charged_in_the_flank_does_not_stop_the_charge():
+    """Rulebook "Phalanx" (line 494) protects the "front facing": boar riders charging the pikemen's flank take no
+    Dangerous Terrain test and keep their Impact hits."""
+    from game.engine.state import make_unit
+    pikes = make_unit("b", 2, PIKEMEN, 4, Pose(CENTRE_X, FRONT_Y + 2.8, 90.0), per_row=2)
+    game = aofr_game([unit("a", 1, BOARS, models=5), pikes], dice=[1] * 60)
+    game.apply(Activate(1, "a"))
+    events = game.apply(DeclareCharge(1, "a", "b"))
+    side = next(e for e in events if e.kind == "charge" and "side" in e.data).data["side"]
+    assert side != "front"
+    assert not any(e.kind == "roll" and "Phalanx" in e.text for e in events)
+    assert any(e.data.get("weapon") == "Impact" for e in events)
