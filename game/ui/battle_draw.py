@@ -268,8 +268,13 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface,
     if scene.hover_terrain is not None and not scene.panning and (t is None or not (t.dragging or t.changed)) \
             and not scene.measure and not noted:
         head, traits = scene.static.describe(scene.hover_terrain)
-        draw_note(screen, scene.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13,
-                  layout=labels)
+        note = [(head, (235, 235, 235)), (traits, (200, 206, 210))]
+        piece = s.terrain[scene.hover_terrain] if scene.hover_terrain < len(s.terrain) else None
+        tall = s.elevation_height
+        if piece is not None and tall is not None and "elevated" in piece.traits and piece.height >= tall:
+            note.append((f"Elevation ({tall:g}\" or taller): a move onto it counts its {piece.height:g}\" climb "
+                         "as moved", palette.SHAKEN))      # AoF:R 2.16 "Elevation"
+        draw_note(screen, scene.mouse, note, view.rect, 13, layout=labels)
     if over_table is not None:
         over_table(screen, labels)
     _standing_labels(scene, labels, poses)
