@@ -148,6 +148,9 @@ class RandomPlayer:
                 if shot is not None:
                     return shot
                 continue
+            breath = game.breath_targets(uid)       # AoF:R 2.16 "Breath Attack" when shooting
+            if breath and self.rng.random() < 0.7:
+                return Shoot(player, uid, self.rng.choice(breath), breath=True)
             targets = game.shooting_targets(uid)
             if targets:
                 return Shoot(player, uid, self.rng.choice(targets))
@@ -202,12 +205,17 @@ class RandomPlayer:
             return cast
         targets = game.charge_targets(p.unit)
         if targets and self.rng.random() < 0.7:
-            return DeclareCharge(p.player, p.unit, self.rng.choice(targets))
+            target = self.rng.choice(targets)
+            # AoF:R 2.16 "Breath Attack": often used when it may be (no draw otherwise: other games unchanged)
+            return DeclareCharge(p.player, p.unit, target,
+                                 breath=game.breath_in_melee(p.unit) and self.rng.random() < 0.7)
         return self._choose_move(game, p)
 
     def _choose_strike_back(self, game: Game, p: Pending) -> Action | None:
         assert p.unit is not None
-        return StrikeBack(p.player, p.unit) if self.rng.random() < 0.8 else None
+        if self.rng.random() >= 0.8:
+            return None
+        return StrikeBack(p.player, p.unit, breath=game.breath_in_melee(p.unit) and self.rng.random() < 0.7)
 
     def _choose_wavering(self, game: Game, p: Pending) -> Action | None:
         """A Wavering unit's idle activation: sometimes a pivot by up to 90 degrees."""

@@ -69,7 +69,8 @@ class TerrainShape:
     traits: frozenset[str]
     """Trait strings, see the module docstring."""
     height: float = 0.0
-    """Height in inches (informative; traits decide the rules)."""
+    """Height in inches (informative; traits decide the rules, but AoF:R 2.16 counts the climb onto a tall hill:
+    ``game.engine.movement.elevation_climb``)."""
 
     def __post_init__(self) -> None:
         pts = tuple((float(p[0]), float(p[1])) for p in self.polygon)

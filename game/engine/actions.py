@@ -65,6 +65,8 @@ class Action:
                 value = [v.to_dict() for v in value]  # magic: token spends and splits
             elif value == () and f.name in ("boost", "tokens", "casters"):
                 continue  # magic: no tokens spent is the default
+            elif value is False and f.name == "breath":
+                continue  # AoF:R 2.16 "Breath Attack" not used is the default
             elif isinstance(value, tuple):
                 value = list(value)
             out[f.name] = value
@@ -91,6 +93,9 @@ class DeclareCharge(Action):
     unit: str
     target: str
     model: str | None = None
+    breath: bool = False
+    """AoF:R 2.16 "Breath Attack": the charger's models with the rule deal their 3 automatic hits in this melee
+    (``Ruleset.breath_attacks``; refused under other rulesets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +147,9 @@ class Shoot(Action):
     target: str
     weapons: tuple[str, ...] | None = None
     model: str | None = None
+    breath: bool = False
+    """AoF:R 2.16 "Breath Attack" when shooting: the unit's models with the rule deal their 3 automatic hits to
+    ``target`` (within 12"); no weapon fires with it (``weapons`` and ``model`` stay unset)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +265,8 @@ class StrikeBack(Action):
     type: ClassVar[str] = "strike_back"
     unit: str
     model: str | None = None
+    breath: bool = False
+    """AoF:R 2.16 "Breath Attack": as ``DeclareCharge.breath``, for the charged unit striking back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,7 +586,7 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
                 if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
                     raise ActionFormatError(f"{path}: must be a list of weapon names")
                 value = tuple(value)
-        elif f.name in ("pursue", "follow_up", "skip_test"):
+        elif f.name in ("pursue", "follow_up", "skip_test", "breath"):
             if not isinstance(value, bool):
                 raise ActionFormatError(f"{path}: must be true or false")
         elif f.name == "facing":

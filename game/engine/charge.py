@@ -21,6 +21,7 @@ from game.engine.movement import (
     DIFFICULT_CAP,
     crosses_difficult,
     dangerous_terrain_tests,
+    elevation_climb,
     ignores_difficult,
     move_allowance,
     stands_on_hill,
@@ -70,6 +71,8 @@ class ChargePlan:
     travel: float = 0.0
     """Straight travel of the charger's centre along the path up to contact, inches (``path`` then closes the
     gap and shuffles, which is not counted; docs/rulings.md "Charge path")."""
+    climb: float = 0.0
+    """AoF:R 2.16 "Elevation": inches of climb onto elevation the path counts on top of ``travel``."""
 
 
 def can_charge(unit: Unit) -> str | None:
@@ -125,7 +128,8 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     pivot plus closing the gap; a clear path with at most one pivot (``geometry.charge_path``: no units or
     impassable terrain; the 1" rule does not apply) whose travel up to contact, like the distance to that side,
     is within 12" (Fast, Slow, Musician; 6" if the path crosses difficult terrain; with ``GameState.hills_going_up``,
-    AoF:R 2.16, a hill the charger stands on is not difficult on the way down or along it).
+    AoF:R 2.16, a hill the charger stands on is not difficult on the way down or along it; with
+    ``GameState.elevation_height``, AoF:R 2.16 "Elevation", the climb onto elevation counts toward the charge).
 
     ``explain`` False spares the work of naming what blocks the path when there is none, and rejects charges no
     path can reach early (``geometry.charge_path.charge_reach``): the verdict is the same, the message may name
@@ -200,10 +204,15 @@ def plan_charge(state: GameState, unit: Unit, target: Unit, *, need_sight: bool 
     if "difficult" in found.check.traits_crossed and not free and \
             (not state.hills_going_up or crosses_difficult(state, unit, list(found.path))):
         allowance = min(allowance, DIFFICULT_CAP)
+    climb = elevation_climb(state, unit, list(found.path))    # AoF:R 2.16 "Elevation": the climb is movement
+    if climb.inches and found.travel + climb.inches > allowance + 1e-6:
+        raise IllegalAction("Elevation", f"the charge {climb.words()}: {found.travel:.1f}\" and the climb make "
+                            f"{found.travel + climb.inches:.1f}\", over the {allowance:g}\" {unit.name} charges",
+                            target.pose.xy)
     end_fp = footprint_polygon(end, uf)
     contacts = tuple(e for e in others if float(end_fp.distance(scene.footprint(e))) <= CONTACT)
     return ChargePlan(target.id, side, end, found.path, distance, allowance, found.check.traits_crossed, contacts,
-                      found.travel)
+                      found.travel, climb.inches)
 
 
 def charge_targets(state: GameState, unit: Unit) -> list[str]:
@@ -246,8 +255,9 @@ def make_charge_move(state: GameState, dice: Dice, unit: Unit, target: Unit) -> 
     unit.fights_as_charger = True
     unit.first_round_with.add(target.id)
     target.first_round_with.add(unit.id)
+    climb = f", climbing {plan.climb:g}\" onto elevation" if plan.climb else ""     # AoF:R 2.16 "Elevation"
     events = [Event("charge", f"{unit.name} charges into the {plan.side.value} of {target.name} "
-                    f"({plan.distance:.1f}\")",
+                    f"({plan.distance:.1f}\"{climb})",
                     {"unit": unit.id, "target": target.id, "side": plan.side.value,
                      "from": _pose(start), "to": _pose(plan.end)})]
     if alone:

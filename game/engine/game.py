@@ -92,6 +92,14 @@ class Game:
         """Valid shooting targets of ``unit_id`` now (empty for artillery that fires at target points)."""
         return self.ruleset.shooting_targets(unit_id)
 
+    def breath_targets(self, unit_id: str) -> list[str]:
+        """Enemy units ``unit_id`` may hit with its Breath Attack when shooting now (``Ruleset.breath_targets``)."""
+        return self.ruleset.breath_targets(unit_id)
+
+    def breath_in_melee(self, unit_id: str) -> bool:
+        """Whether ``unit_id`` may use its Breath Attack in the melee it fights next (``Ruleset.breath_in_melee``)."""
+        return self.ruleset.breath_in_melee(unit_id)
+
     def point_shooter(self, unit_id: str) -> bool:
         """True if ``unit_id`` may fire at a target point now; whether a given point is valid:
         ``check_shoot_point``."""
@@ -154,6 +162,9 @@ class Game:
                 and not self.ruleset.melee_picks:
             raise IllegalAction("Takedown", f"{action.type} names no model under {self.ruleset.title}: only the AoF:R "
                                 "quick rules' Takedown picks a model in melee")
+        if getattr(action, "breath", False) and not self.ruleset.breath_attacks:
+            raise IllegalAction("Breath Attack", f"{action.type} uses no Breath Attack under {self.ruleset.title}: "
+                                "only AoF:R 2.16 plays it")
         before = self.dice.consumed
         events = handler(action)
         side_missions.observe(self.state, self.ruleset.melee_wins(events))   # Onslaught: melees won by 3+ wounds

@@ -192,6 +192,42 @@ def crosses_difficult(state: GameState, unit: Unit, path: Sequence[Pose]) -> boo
     return any(overlap_area(swept, t.shape) > 1e-9 for swept in _swept_legs(unit, path) for t in pieces)
 
 
+@dataclass(frozen=True, slots=True)
+class Climb:
+    """AoF:R 2.16 "Elevation": the vertical inches a move spends climbing onto elevation, and onto what."""
+
+    inches: float = 0.0
+    """The climb, inches: the height of each piece climbed onto."""
+    pieces: tuple[str, ...] = ()
+    """Names of the pieces climbed onto, in terrain order."""
+
+    def words(self) -> str:
+        """The climb in words ("climbs 3\" onto Tall Hill"), empty without one."""
+        if self.inches <= 0:
+            return ""
+        return f"climbs {self.inches:g}\" onto {', '.join(self.pieces)}"
+
+
+def elevation_climb(state: GameState, unit: Unit, path: Sequence[Pose]) -> Climb:
+    """AoF:R 2.16 "Elevation": "Any terrain piece that is at least 3\" taller than the surface of the table counts as
+    elevation. When moving onto elevation, simply count the vertical movement as part of the unit's regular
+    movement." The ``elevated`` pieces at least ``GameState.elevation_height`` tall that a base sweeps along
+    ``path`` and that the unit did not stand on (more than half its footprint) when the move began: each adds its
+    ``height`` once. Moving along or down the piece it stands on climbs nothing; Flying units ignore terrain
+    ("Flying"). docs/rulings.md "AoF:R 2.16", Elevation. No climb when the state plays no elevation."""
+    tall = state.elevation_height
+    if tall is None or unit.pose is None or flying(unit):
+        return Climb()
+    fp = footprint_polygon(unit.pose, unit.formation)
+    pieces = [t for t in state.terrain if ELEVATED in t.traits and t.height >= tall - EPS
+              and overlap_area(fp, t.shape) <= 0.5 * fp.area]
+    if not pieces:
+        return Climb()
+    swept = _swept_legs(unit, path)
+    onto = [t for t in pieces if any(overlap_area(s, t.shape) > 1e-9 for s in swept)]
+    return Climb(sum(t.height for t in onto), tuple(t.name for t in onto))
+
+
 def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequence[Pose], *,
                   rush_near_enemy: bool = False, difficult: bool | None = None) -> MoveCheck:
     """Check a Hold, Advance or Rush along ``path``; returns the geometry check of the legal path.
@@ -200,7 +236,8 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
     Rush with an enemy within 6", pivot limits, distance (with Fast/Slow/Musician and the difficult terrain
     cap), sideways/backward moves up to half an Advance, Rush forward only, and the geometry of the path
     (table edge, impassable terrain, through units, within 1" of another unit). ``rush_near_enemy`` True lifts
-    AoWFBR's "no Rush with an enemy within 6\"" (AoF:R 2.16 has no such rule).
+    AoWFBR's "no Rush with an enemy within 6\"" (AoF:R 2.16 has no such rule). With ``GameState.elevation_height``
+    (AoF:R 2.16 "Elevation") the climb onto elevation counts toward the distance (``elevation_climb``).
     """
     why = can_move(state, unit)
     if why:
@@ -231,14 +268,19 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
     in_difficult = "difficult" in check.traits_crossed if difficult is None else difficult
     if in_difficult and not ignores_difficult(unit):
         allowance = min(allowance, DIFFICULT_CAP)
-    if shape.distance > allowance + 1e-4:
+    climb = elevation_climb(state, unit, path) if shape.legs else Climb()   # AoF:R 2.16 "Elevation"
+    if shape.distance + climb.inches > allowance + 1e-4:
         limit = "6\" in difficult terrain" if allowance == DIFFICULT_CAP and in_difficult else f"{allowance:g}\""
         if backward:
             limit += " (half, moving sideways or backward)"
+        moved = f"{shape.distance:.2f}\""
+        if climb.inches:
+            moved = f"{shape.distance + climb.inches:.2f}\" ({shape.distance:.2f}\" and {climb.words()})"
         raise IllegalAction(
+            "Elevation" if climb.inches and shape.distance <= allowance + 1e-4 else
             "Difficult Terrain" if in_difficult and allowance <= DIFFICULT_CAP else
             {MoveAction.ADVANCE: "Advancing", MoveAction.RUSH: "Rushing"}.get(action, "Movement"),
-            f"moves {shape.distance:.2f}\" but may move at most {limit}",
+            f"moves {moved} but may move at most {limit}",
             shape.end.xy,
         )
     return check
@@ -298,6 +340,7 @@ def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, pat
     assert unit.pose is not None
     start = unit.pose
     shape = path_shape(start, path)
+    climb = elevation_climb(state, unit, path) if shape.legs else Climb()   # measured from where it stood
     state.place(unit, shape.end)
     unit.move_action = action
     unit.pivoted = bool(shape.pivots)
@@ -305,12 +348,17 @@ def apply_move(state: GameState, dice: Dice, unit: Unit, action: MoveAction, pat
     text = f"{unit.name} {verb}"
     if shape.distance > EPS:
         text += f" {shape.distance:.1f}\""
+    if climb.inches:
+        text += f" and {climb.words()}"
     if shape.pivots:
         text += " and pivots " + ", ".join(pivot_text(p) for p in shape.pivots)
     if check.terrain_crossed:
         text += f" (through {', '.join(check.terrain_crossed)})"
-    events = [Event("move", text, {"unit": unit.id, "action": action.value, "from": _pose_data(start),
-                                   "to": _pose_data(shape.end), "distance": shape.distance})]
+    data: dict[str, object] = {"unit": unit.id, "action": action.value, "from": _pose_data(start),
+                               "to": _pose_data(shape.end), "distance": shape.distance}
+    if climb.inches:
+        data["climb"] = climb.inches        # AoF:R 2.16 "Elevation"
+    events = [Event("move", text, data)]
     events += dangerous_terrain_tests(state, dice, unit, start, path, action is MoveAction.RUSH,
                                       check.traits_crossed)
     return events

@@ -23,9 +23,10 @@ QUICK_ONLY_RULES: frozenset[str] = frozenset({"Artillery", "Bane", "Surge", "Tak
 ``aofr-quick`` ruleset, and ``Artillery`` by AoF:R 2.16 too; a ruleset refuses at load the rules it does not play:
 ``Ruleset.special_rules``)."""
 
-AOFR216_ONLY_RULES: frozenset[str] = frozenset({"Wizard"})
+AOFR216_ONLY_RULES: frozenset[str] = frozenset({"Breath Attack", "Phalanx", "Wizard"})
 """Rules of AoF:R 2.16's "Special Rules" that AoWFBR 1.4 and the quick rules do not have (played by ``aofr-2.16``
-only: ``Wizard(X)``, casting within an activation, ``game.engine.activation_magic``)."""
+only: ``Wizard(X)``, casting within an activation, ``game.engine.activation_magic``; ``Breath Attack``,
+``game.engine.rulesets.aofr_breath``; ``Phalanx``, ``aofr_rules.phalanx_test``)."""
 
 KNOWN_RULES: frozenset[str] = AOWFBR_RULES | QUICK_ONLY_RULES | AOFR216_ONLY_RULES
 """Names of every special rule a profile may name (each ruleset plays its own: ``Ruleset.special_rules``)."""

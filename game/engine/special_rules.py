@@ -104,6 +104,9 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        ("special_rules.blast_multiplier", "special_rules.ignores_cover"), (_S, _C), "weapon"),
     _r("Bane", "Ignores Regeneration; the target must re-roll unmodified Defense 6s (once).",
        ("special_rules.poisoned", "special_rules.regenerates"), (_S, _C), "unit or weapon"),
+    _r("Breath Attack", "AoF:R 2.16: once per round, 3 automatic hits with AP(1) per model, either in melee or at "
+       "one enemy unit within 12\" when shooting.",
+       ("rulesets.aofr_breath.breathe_shooting", "rulesets.aofr_breath.melee_breathers"), (_S, _C)),
     _r("Caster", "Gets X spell tokens each round (holds at most 6) to cast its army's spells in the strategy "
        "phases: 4+ to succeed.", ("magic.caster_value", "magic.start_of_round"), ("strategy_1", "strategy_2")),
     _r("Counter", "Strikes first with this weapon when charged in the front (first round); each such model in "
@@ -142,6 +145,9 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        "unit or weapon"),
     _r("Limited", "This weapon may be used once per game.", ("special_rules.limited_available",
                                                             "special_rules.use_limited"), (_S, _C), "weapon"),
+    _r("Phalanx", "AoF:R 2.16: enemies charging its front (every model has it) do not count as having charged for "
+       "special rules and first take a Dangerous Terrain test (at most a die per Phalanx model of its two front "
+       "rows).", ("rulesets.aofr_rules.phalanx_test",), (_C,)),
     _r("Poison", "Ignores Regeneration; the target re-rolls unmodified Defense 6s (once).",
        ("special_rules.poison_rerolls",), (_S, _C), "unit or weapon"),
     _r("Regeneration", "Each wound it takes is ignored on a 5+ (not against Poison or Rending).",

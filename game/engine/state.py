@@ -434,6 +434,10 @@ class GameState:
     hills_going_up: bool = False
     """Hills (``elevated`` ``difficult`` terrain) are difficult only when going up (AoF:R 2.16 "Terrain Guidelines";
     set by that ruleset when the game starts: ``movement.crosses_difficult``); False: whenever crossed (AoWFBR)."""
+    elevation_height: float | None = None
+    """Elevated terrain (hills) at least this many inches tall counts as "Elevation": a move onto it spends the
+    climb from its allowance (AoF:R 2.16 "Elevation"; set by that ruleset when the game starts:
+    ``movement.elevation_climb``); None: heights do not change moves (AoWFBR)."""
     combat: object | None = None
     """Progress through the close combat phase (game.engine.close_combat.CombatPhase), None outside it."""
     deployment: object | None = None

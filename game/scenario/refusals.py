@@ -20,7 +20,6 @@ from game.scenario.session import _UnitEntry
 from game.scenario.specs import ArmySpec
 from game.scenario.validation import _field
 from game.scenario.yaml_doc import Loc, _Doc, _Problem
-from game.terrain_kinds import ELEVATED
 from geometry.terrain import TerrainShape
 
 
@@ -83,13 +82,6 @@ def _check_ruleset_rules(doc: _Doc, ruleset: str, entries: list[_UnitEntry], ter
             if extra:
                 out.append(doc.problem(("terrain", i), f"{piece.name} is {', '.join(extra)} terrain, which {title} "
                                        f"does not play here; it plays: {', '.join(sorted(traits))}"))
-    elevation: float | None = getattr(factory, "elevation_height", None)
-    if elevation is not None:
-        for i, piece in enumerate(terrain):
-            if ELEVATED in piece.traits and piece.height >= elevation:
-                out.append(doc.problem(("terrain", i), f"{piece.name} is {piece.height:g}\" tall: {title} counts "
-                                       f"pieces {elevation:g}\" or taller as Elevation (vertical movement counted), "
-                                       f"which is not played here; give it a height under {elevation:g}\""))
     for e in entries:
         loc: Loc = ("armies", e.army, "units", e.index)
         if e.profile is not None and content is not None:

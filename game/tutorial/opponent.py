@@ -76,12 +76,13 @@ class SimplePlayer:
             if casts:
                 return casts[0]
             targets = game.charge_targets(p.unit)
-            if targets:
-                return DeclareCharge(player, p.unit, self._nearest(game, s.units[p.unit], targets))
+            if targets:     # AoF:R 2.16 "Breath Attack": it breathes in the melee when it may
+                return DeclareCharge(player, p.unit, self._nearest(game, s.units[p.unit], targets),
+                                     breath=game.breath_in_melee(p.unit))
             return self._move(game, s.units[p.unit])
         if d == "strike_back":
             assert p.unit is not None
-            return StrikeBack(player, p.unit)
+            return StrikeBack(player, p.unit, breath=game.breath_in_melee(p.unit))
         if d == "declare_charge":
             for unit in s.units_of(player):
                 targets = game.charge_targets(unit.id)
@@ -110,6 +111,9 @@ class SimplePlayer:
                     if shot is not None:
                         return shot
                     continue
+                breath = game.breath_targets(unit.id)     # AoF:R 2.16 "Breath Attack": first, at the nearest
+                if breath:
+                    return Shoot(player, unit.id, self._nearest(game, unit, breath), breath=True)
                 targets = game.shooting_targets(unit.id)
                 if targets:
                     return Shoot(player, unit.id, self._nearest(game, unit, targets))

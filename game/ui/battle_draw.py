@@ -268,8 +268,13 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface,
     if scene.hover_terrain is not None and not scene.panning and (t is None or not (t.dragging or t.changed)) \
             and not scene.measure and not noted:
         head, traits = scene.static.describe(scene.hover_terrain)
-        draw_note(screen, scene.mouse, [(head, (235, 235, 235)), (traits, (200, 206, 210))], view.rect, 13,
-                  layout=labels)
+        note = [(head, (235, 235, 235)), (traits, (200, 206, 210))]
+        piece = s.terrain[scene.hover_terrain] if scene.hover_terrain < len(s.terrain) else None
+        tall = s.elevation_height
+        if piece is not None and tall is not None and "elevated" in piece.traits and piece.height >= tall:
+            note.append((f"Elevation ({tall:g}\" or taller): a move onto it counts its {piece.height:g}\" climb "
+                         "as moved", palette.SHAKEN))      # AoF:R 2.16 "Elevation"
+        draw_note(screen, scene.mouse, note, view.rect, 13, layout=labels)
     if over_table is not None:
         over_table(screen, labels)
     _standing_labels(scene, labels, poses)
@@ -827,6 +832,9 @@ def _draw_hover_note(scene: BattleSceneLike, screen: pygame.Surface, a: Aids, la
                               f"{odds:.0%} chance", palette.SHAKEN if odds < 1 else palette.LEGAL))
             if "difficult" in plan.traits_crossed:
                 lines.append(("Crosses difficult terrain: at most 6\"", palette.SHAKEN))
+            if plan.climb:       # AoF:R 2.16 "Elevation": the climb counts as movement
+                lines.append((f"Elevation: climbs {plan.climb:g}\" ({plan.travel + plan.climb:.1f}\" moved with "
+                              "the climb)", palette.SHAKEN))
             if plan.also_contacts:
                 others = ", ".join(s.units[o].profile.name for o in plan.also_contacts if o in s.units)
                 lines.append((f"Also ends in contact with {others}", palette.SHAKEN))
@@ -836,7 +844,8 @@ def _draw_hover_note(scene: BattleSceneLike, screen: pygame.Surface, a: Aids, la
             # the odds of declaring it, whichever decision declares charges in the game's ruleset (AoWFBR's
             # declare_charge, AoF:R's action): the advisor asks the engine and shows nothing when it is refused
             if pending is not None and pending.decision != "redirect" and a.subject is not None:
-                lines += odds_panel.charge_lines(scene.game, DeclareCharge(pending.player, a.subject, hover))
+                lines += odds_panel.charge_lines(scene.game, DeclareCharge(
+                    pending.player, a.subject, hover, breath=scene.breath and scene.game.breath_in_melee(a.subject)))
             lines.append((f"Click to {verb}", GREY))
         elif a.charge_problem is not None:
             e = a.charge_problem
@@ -973,7 +982,9 @@ def _draw_ghost_note(scene: BattleSceneLike, screen: pygame.Surface, t: MoveTool
     lines: list[tuple[str, tuple[int, int, int]]] = []
     if t.kind == "move":
         name = ev.action.capitalize()
-        head = f"{name}: {ev.distance:.1f}\""
+        head = f"{name}: {ev.distance + ev.climb.inches:.1f}\""
+        if ev.climb.inches:      # AoF:R 2.16 "Elevation": the climb is part of the move's distance
+            head += f" ({ev.distance:.1f}\" + {ev.climb.inches:g}\" climb)"
         if ev.allowance is not None and ev.action == "advance":
             head += f" of {ev.allowance:g}\""
         elif ev.action == "rush" and ev.allowance is not None:
@@ -1000,6 +1011,8 @@ def _draw_ghost_note(scene: BattleSceneLike, screen: pygame.Surface, t: MoveTool
     if ev.terrain:
         traits = f": {', '.join(TRAIT_WORDS.get(x, x) for x in ev.traits)}" if ev.traits else ""
         lines.append((f"Through {', '.join(ev.terrain)}{traits}", CROSSED))
+    if ev.climb.inches and ev.legal:     # AoF:R 2.16 "Elevation" (an illegal move's reason names it already)
+        lines.append((f"Elevation: {ev.climb.words()}, counted as moved", palette.SHAKEN))
     rushing = t.kind == "move" and ev.action == "rush"
     if "dangerous" in ev.traits or (rushing and "dangerous_when_rushing" in ev.traits):
         lines.append(("⚠ Dangerous terrain: a test for every model moving through", palette.SHAKEN))

@@ -25,6 +25,7 @@ from game.engine.actions import (
     RollCharge,
     SelectSideMission,
     SetAside,
+    Shoot,
     StrikeBack,
     TokenSpend,
 )
@@ -96,6 +97,19 @@ def window_refusal(ruleset_id: str) -> str | None:
 # --- spells ---------------------------------------------------------------------------------------------------
 ACTIVATION_CASTING = frozenset({"action", "shoot"})
 """Decisions of an activation at which the activated unit may cast (AoF:R 2.16 "Wizard(X)": before attacking)."""
+
+
+def _breath_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
+    """AoF:R 2.16 "Breath Attack" when shooting: a button per enemy unit the activated unit may breathe on (once per
+    round, within 12")."""
+    pending = scene.game.pending
+    if pending is None or pending.unit is None:
+        return []
+    s = scene.game.state
+    targets = scene.game.breath_targets(pending.unit)
+    return [ButtonSpec(f"breath:{uid}", f"Breath Attack at {_choice_name(s, uid, tuple(targets))}",
+                       "3 automatic hits with AP(1) per model with Breath Attack that sees it within 12\" (once per "
+                       "round; then the weapons may still fire)", "#primary_button") for uid in targets]
 
 
 def _block_buttons(scene: BattleSceneLike) -> list[ButtonSpec]:
@@ -246,6 +260,11 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
         specs.append(ButtonSpec("spell_menu", "Cast a spell ▸", "Pick one of the wizard's spells (D6+X against its "
                                 "value; enemy wizards in 18\" may block), then click its target", "#primary_button",
                                 short="Cast ▸"))
+    if d == "action" and pending.unit is not None and scene.game.breath_in_melee(pending.unit):
+        specs.append(ButtonSpec("breath", "Breath Attack: on" if scene.breath else "Breath Attack: off",
+                                "AoF:R 2.16 \"Breath Attack\" (once per round): on, the next charge deals 3 automatic "
+                                "hits with AP(1) per model with it in the two front rows", "#toggle_on" if scene.breath
+                                else None, short="Breath on" if scene.breath else "Breath off"))
     if d in ("move", "action"):     # "action": the activated unit's Hold/Advance/Rush (AoF:R 2.16)
         for a in ("hold", "advance", "rush"):
             on = t is not None and t.forced == a
@@ -256,7 +275,7 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
                                 enabled=t is not None, short="Confirm"))
         specs.append(ButtonSpec("cancel", "Cancel (Esc)", "Esc", enabled=t is not None, short="Cancel"))
     elif d == "shoot":
-        specs += _weapon_buttons(scene) + scene.artillery.buttons()
+        specs += _breath_buttons(scene) + _weapon_buttons(scene) + scene.artillery.buttons()
     elif d == "block_spell":
         specs += _block_buttons(scene)
     elif d == "strategy":
@@ -306,6 +325,10 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     elif d == "strike_back":
         specs.append(ButtonSpec("strike_back", "Strike back", "The two front rows strike the charging unit (the unit "
                                 "is then fatigued for the rest of the round)", "#primary_button"))
+        if pending.unit is not None and scene.game.breath_in_melee(pending.unit):
+            specs.append(ButtonSpec("strike_back_breath", "Strike back with Breath Attack", "AoF:R 2.16 \"Breath "
+                                    "Attack\" (once per round): 3 automatic hits with AP(1) per model with it in the "
+                                    "two front rows, then the strikes", "#primary_button", short="Strike + Breath"))
         pick = _strike_back_pick(scene)
         if pick is not None:
             name = pick[1]
@@ -429,6 +452,12 @@ def run(scene: BattleSceneLike, key: str) -> None:
             scene.tool.set_forced(None if scene.tool.forced == key else key)
     elif key == "strike_back" and unit is not None:
         scene.act(StrikeBack(player=p, unit=unit))
+    elif key == "strike_back_breath" and unit is not None:
+        scene.act(StrikeBack(player=p, unit=unit, breath=True))
+    elif key == "breath":
+        scene.breath = not scene.breath
+    elif key.startswith("breath:") and unit is not None:
+        scene.act(Shoot(player=p, unit=unit, target=key.split(":", 1)[1], breath=True))
     elif key == "strike_back_pick" and unit is not None:
         pick = _strike_back_pick(scene)
         scene.act(StrikeBack(player=p, unit=unit, model=pick[0] if pick is not None else None))

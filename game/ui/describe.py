@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine.movement import move_allowance
+from game.engine.rulesets.aofr_breath import has_breath
 from game.engine.state import GameState, MoveAction, Pending, Phase, Step
 
 PHASE_NAMES = {
@@ -260,6 +261,10 @@ def instruction(state: GameState, pending: Pending | None, moving: bool = False,
     if d == "shoot":
         points = (" Stone throwers, mortars and cannons: select one, then click a target point."
                   if state.options.get("artillery_scatter") else "")    # Random Scatter for Artillery
+        shooter = state.units.get(pending.unit) if pending.unit is not None else None
+        breath = shooter is not None and has_breath(shooter) and \
+            shooter.id not in (getattr(state.activation, "breath_used", None) or [])
+        points += " Or breathe on an enemy within 12\" (the Breath Attack buttons, once per round)." if breath else ""
         return f"Click one of your units, then a highlighted enemy to shoot at it.{points} Space = Done when finished."
     if d == "pursue":
         return f"{unit} won the melee: pursue the fleeing enemy, or not (then it takes a morale test)."

@@ -14,7 +14,7 @@ from typing import Any
 
 from game.engine.actions import Action, Consolidate, Deploy, Move, RallyPivot, ScoutMove
 from game.engine.errors import IllegalAction
-from game.engine.movement import move_allowance, path_shape
+from game.engine.movement import Climb, elevation_climb, move_allowance, path_shape
 from game.engine.state import MoveAction, Unit
 from geometry.pose import Point, Pose, normalise_bearing
 
@@ -56,6 +56,8 @@ class Evaluation:
     """Traits of the terrain crossed."""
     others: list[tuple[str, IllegalAction]] = field(default_factory=list)
     """Why the other move actions tried automatically are illegal too (action name, reason)."""
+    climb: Climb = field(default_factory=Climb)
+    """AoF:R 2.16 "Elevation": the climb onto elevation the move counts on top of ``distance`` (Move only)."""
 
     @property
     def legal(self) -> bool:
@@ -308,6 +310,9 @@ class MoveTool:
     def _evaluate_move(self, ev: Evaluation) -> Evaluation:
         game = self.game
         ev.allowance = move_allowance(self.unit, MoveAction.ADVANCE)
+        state = getattr(game, "state", None)
+        if state is not None and self.path:
+            ev.climb = elevation_climb(state, self.unit, self.path)
         moved = ev.distance > EPS
         if self.forced:
             candidates = [self.forced]
@@ -327,7 +332,7 @@ class MoveTool:
             ev.action = chosen
         else:
             # beyond an Advance the Rush's reason is the one that matters; within it, the Advance's
-            beyond = ev.distance > (ev.allowance or 0) + 1e-4
+            beyond = ev.distance + ev.climb.inches > (ev.allowance or 0) + 1e-4
             main = errors[-1] if beyond else errors[0]
             ev.action, ev.error = main
             ev.others = [e for e in errors if e is not main]

@@ -76,6 +76,8 @@ class BattleSceneLike(Protocol):
     moves."""
     fire: dict[str, set[str]]
     """Weapon groups chosen to fire, by shooter."""
+    breath: bool
+    """AoF:R 2.16 "Breath Attack": the activated unit's next charge uses its breath (toggled on the action bar)."""
     side_category: int | None
     mouse: tuple[int, int]
     panning: bool

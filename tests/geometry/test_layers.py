@@ -165,6 +165,9 @@ AOWFBR_SEQUENCE_AWARE = {
     "game.engine.magic": "spell tokens in step 0.1, casting in the strategy phases, durations by phase",
     "game.engine.side_missions": "side-mission selection before deployment; kills scored by the phase they fell in",
     "game.engine.rulesets.aofr": "AoF:R 2.16: the shared deployment (Phase.DEPLOYMENT), then its own ACTIVATION",
+    "game.engine.rulesets.aofr_state": "AoF:R 2.16: its side-missions' melee phase is its ACTIVATION",
+    "game.engine.rulesets.aofr_core": "AoF:R 2.16: an activation's decisions are asked in its ACTIVATION phase",
+    "game.engine.rulesets.aofr_rounds": "AoF:R 2.16: the shared deployment, then its rounds (Phase.ACTIVATION)",
     "game.engine.rulesets.skirmish": "AoF: Skirmish: its own deployment (Phase.DEPLOYMENT), then its ACTIVATION",
 }
 """Engine modules that know AoWFBR's phases and steps (``Phase``, ``Step``), besides ``state`` that defines them."""

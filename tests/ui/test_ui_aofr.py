@@ -140,3 +140,78 @@ def test_the_results_of_an_aofr_game_count_objective_markers_not_victory_points(
     texts += [e.html_text for e in d.app.manager.get_sprite_group().sprites() if isinstance(e, UITextBox)]
     assert any("objective markers held" in t for t in texts)
     assert not any("victory points" in t.lower() for t in texts)
+
+
+CRAG = ROOT / "scenarios" / "tests" / "aofr_crag.yaml"
+
+
+def _crag_battle(driver_factory):  # type: ignore[no-untyped-def]
+    from game.ui.scenes.battle import BattleScene
+    from game.ui.scenes.handover import HandoverScene
+    d = driver_factory(start_scenario=CRAG, seed=3)
+    d.frames(2)
+    assert isinstance(d.scene, HandoverScene)
+    d.pass_handover()
+    assert isinstance(d.scene, BattleScene)
+    return d
+
+
+def test_breath_attack_toggle_then_a_charge_breathes(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "Breath Attack" in melee: the activated drake's action bar has a "Breath Attack" toggle; turned on,
+    a click on the goblins declares the charge with ``breath`` and the melee begins with its 3 automatic hits."""
+    from game.engine.actions import DeclareCharge
+    d = _crag_battle(driver_factory)
+    scene, game = d.scene, d.scene.game
+    drake = game.state.units["drake-1"]
+    d.click(d.table_px(drake.pose.xy))                      # activate the drake
+    assert "breath" in scene.actions.buttons and not scene.breath
+    d.click_button(scene.actions.buttons["breath"])
+    assert scene.breath and "on" in scene.actions.buttons["breath"].text
+    goblins = game.state.units["goblins-1"]
+    d.click(d.table_px(goblins.pose.xy))
+    assert game.history[-1] == DeclareCharge(1, "drake-1", "goblins-1", breath=True)
+    assert any(e.data.get("weapon") == "Breath Attack" for e in game.log)
+
+
+def test_breath_attack_when_shooting_from_the_action_bar(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "Breath Attack" when shooting: after a Hold the drake (no ranged weapon) may shoot: a "Breath
+    Attack at Gutter Goblins" button sends ``shoot`` with ``breath``."""
+    from game.engine.actions import Move, Shoot
+    d = _crag_battle(driver_factory)
+    scene, game = d.scene, d.scene.game
+    drake = game.state.units["drake-1"]
+    d.click(d.table_px(drake.pose.xy))                      # activate the drake
+    d.click(d.table_px(drake.pose.xy))                      # its move ghost
+    d.click_button(scene.actions.buttons["hold"])
+    d.key(pygame.K_RETURN)                                   # confirm: a Hold
+    assert game.history[-1] == Move(1, "drake-1", "hold", ())
+    assert game.pending is not None and game.pending.decision == "shoot"
+    button = scene.actions.buttons["breath:goblins-1"]
+    assert button.text == "Breath Attack at Gutter Goblins"
+    d.click_button(button)
+    assert game.history[-1] == Shoot(1, "drake-1", "goblins-1", breath=True)
+
+
+def test_the_move_readout_counts_the_climb_onto_elevation(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "Elevation": the swordsmen (front 0.7" below the 4" crag) dragged 1.5" up the crag: the ghost
+    measures 1.5" + the 4" climb, a legal Advance (6"); dragged 3", 3" + 4" is refused naming "Elevation"."""
+    from game.engine.actions import Move
+    d = _crag_battle(driver_factory)
+    scene, game = d.scene, d.scene.game
+    swords = game.state.units["swords-1"]
+    d.click(d.table_px(swords.pose.xy))                     # activate the swordsmen
+    start = swords.pose
+    d.drag(d.table_px(start.xy), d.table_px((start.x, start.y + 3.0)))
+    ev = scene.tool.evaluate()
+    assert ev.climb.inches == 4.0 and ev.climb.pieces == ("Watchtower Crag",)
+    assert ev.error is not None and ev.error.rule == "Elevation" and "climbs 4\" onto Watchtower Crag" in \
+        ev.error.message
+    d.key(pygame.K_ESCAPE)
+    d.drag(d.table_px(start.xy), d.table_px((start.x, start.y + 1.5)))
+    ev = scene.tool.evaluate()
+    assert ev.legal and ev.action == "advance" and ev.climb.inches == 4.0
+    assert ev.distance + ev.climb.inches <= 6.0
+    d.key(pygame.K_RETURN)                                   # confirm: the Advance onto the crag
+    move = game.history[-1]
+    assert isinstance(move, Move) and move.action == "advance"
+    assert any(e.kind == "move" and e.data.get("climb") == 4.0 for e in game.log)

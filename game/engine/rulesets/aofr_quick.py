@@ -160,6 +160,7 @@ class AoFRQuick(AoFR216):
     activations_type: ClassVar[type[Activations]] = QuickActivations
     scenario_force_org: ClassVar[bool] = True
     melee_picks: ClassVar[bool] = True      # "Takedown" in melee: declare_charge / strike_back name the hero
+    breath_attacks: ClassVar[bool] = False  # AoF:R 2.16's "Breath Attack" is not a rule of the quick rules
     # "Scout": within 12" of the zone, alternating from "the player that activates next" (no roll-off, no move after)
     scout_roll_off: ClassVar[bool] = False
     scout_reach: ClassVar[float | None] = SCOUT_REACH

@@ -12,6 +12,9 @@
 * Morale: ``morale_quality`` / ``fearless`` ("Hero": the unit may use the hero's Quality).
 * Terrain: hills are difficult "when going up": the shared ``movement.crosses_difficult`` and the charge path
   (``charge.plan_charge``), switched on by ``GameState.hills_going_up``.
+* Phalanx ("Phalanx"): ``phalanx_front`` (a charge into the front of a unit all of whose models have it) and
+  ``phalanx_test`` (the charger's capped Dangerous Terrain test); the charger does not count as having charged for
+  special rules (the ruleset strikes without Impact and Furious). Breath Attack: ``aofr_breath``.
 * Ambush ("Ambush"): ``ambush_problem`` (anywhere, over 12" from enemy units, at the beginning of a round after
   the first).
 """
@@ -19,12 +22,14 @@
 from __future__ import annotations
 
 from game.engine.attacks import Modifier
+from game.engine.casualties import apply_wounds
 from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Profile, Weapon
 from game.engine.shooting import ShotRules
 from game.engine.special_rules import BANNER, MUSICIAN, carries
 from game.engine.state import GameState, Unit
+from geometry.arcs import Arc
 from geometry.formation import hero_index
 from geometry.pose import Pose
 from geometry.shapes import footprint_polygon
@@ -139,6 +144,45 @@ def in_force_words(state: GameState, unit: Unit, fatigued: bool) -> list[str]:
     return out
 
 
+def phalanx_front(state: GameState, charger: Unit, target: Unit) -> int:
+    """AoF:R 2.16 "Phalanx": when ``charger`` is in contact with ``target``'s front facing and every model of
+    ``target`` (a joined hero included) has Phalanx, the Phalanx models of its two front rows (the most dice the
+    charger's Dangerous Terrain test rolls); else 0."""
+    if not (charger.on_table and target.on_table) or target.contact_arcs.get(charger.id) is not Arc.FRONT:
+        return 0
+    if not target.all_have("Phalanx"):
+        return 0
+    return sum(1 for r in state.scene.model_rows(target.id) if int(r) <= 1)
+
+
+def phalanx_test(state: GameState, dice: Dice, charger: Unit, target: Unit) -> list[Event]:
+    """AoF:R 2.16 "Phalanx": the charger "must take a Dangerous Terrain test before attacking", rolling "only up to
+    as many Dangerous Terrain test dice as models with the Phalanx rule in the two front rows of the target unit":
+    one die per model of the charger's two front rows (its Tough value in dice for a Tough model, "Dangerous
+    Terrain"), at most ``phalanx_front`` dice; each 1 is a wound. Resolved, casualties removed, before impact hits
+    and strikes ("Advanced Rules": Phalanx). No test (no events) when the charge is not into such a front."""
+    cap = phalanx_front(state, charger, target)
+    if not cap:
+        return []
+    rows = state.scene.model_rows(charger.id)
+    hero = hero_index(charger.formation) if charger.hero_alive else None
+    wanted = sum(charger.hero.tough if (i == hero and charger.hero is not None) else charger.tough
+                 for i, r in enumerate(rows) if int(r) <= 1)
+    count = min(wanted, cap)
+    if count <= 0:
+        return []
+    purpose = f"Dangerous terrain test of {charger.name} (Phalanx of {target.name})"
+    results = dice.d6(count, purpose)
+    wounds = sum(1 for d in results if d == 1)
+    note = f"{count} dice (at most {cap}: Phalanx models in the two front rows)" if wanted > cap else \
+        f"{count} dice (the charger's two front rows)"
+    events = [Event("info", f"{charger.name} charges the front of {target.name}'s Phalanx: it does not count as "
+                    "having charged for special rules and takes a Dangerous Terrain test before attacking",
+                    {"unit": charger.id, "target": target.id, "rule": "Phalanx"}),
+              roll_event(purpose, results, None, 0, wounds, [note, "each 1 is a wound"], unit=charger.id)]
+    return events + apply_wounds(state, charger, wounds, f"the Phalanx of {target.name}", dice)
+
+
 def ambush_problem(state: GameState, unit: Unit, pose: Pose, distance: float = AMBUSH_DISTANCE) -> str | None:
     """AoF:R 2.16 "Ambush": "you may place the model anywhere on the table, over 12\" away from enemy units" (the
     quick rules': over 9", ``distance``). Why ``pose`` is not such a place for ``unit`` (the placement's other
@@ -154,5 +198,6 @@ def ambush_problem(state: GameState, unit: Unit, pose: Pose, distance: float = A
 
 __all__ = [
     "AMBUSH_DISTANCE", "AOFR_SHOTS", "ARTILLERY_DEFENSE", "POISON_MULTIPLIER", "ambush_problem", "command_wounds",
-    "fear_wounds", "fearless", "has_fear", "in_force_words", "morale_quality", "poison_extra", "strike_kinds",
+    "fear_wounds", "fearless", "has_fear", "in_force_words", "morale_quality", "phalanx_front", "phalanx_test",
+    "poison_extra", "strike_kinds",
 ]

@@ -169,8 +169,8 @@ class Ruleset(ABC):
     """Rules of ``profiles.VALUE_OPTIONAL`` this ruleset's book writes without an (X) value (AoF:R 2.16: ``Fear``);
     the others must be written with one. A scenario spelling one the other way is refused at load."""
     elevation_height: ClassVar[float | None] = None
-    """Elevated terrain (hills) this tall or taller is refused at load (AoF:R 2.16 "Elevation", not modelled);
-    None: any height."""
+    """Elevated terrain (hills) this tall or taller counts as "Elevation": moves onto it spend the climb
+    (AoF:R 2.16; ``GameState.elevation_height``, ``movement.elevation_climb``); None: heights do not change moves."""
     upgrade_hints: ClassVar[Mapping[str, str]] = {}
     """Why an upgrade this ruleset refuses is refused, in words, by upgrade (the load message adds it)."""
     activation_words: ClassVar[tuple[str, str]] = ("this turn", "turn")
@@ -225,6 +225,9 @@ class Ruleset(ABC):
     melee_picks: ClassVar[bool] = False
     """Whether ``declare_charge`` and ``strike_back`` may name a ``model`` (the AoF:R quick rules' "Takedown": a
     joined hero picked and struck as a unit of one); refused otherwise (``Game.apply``)."""
+    breath_attacks: ClassVar[bool] = False
+    """Whether ``breath`` of ``declare_charge``, ``strike_back`` and ``shoot`` may be used (AoF:R 2.16 "Breath
+    Attack"); ``Game.apply`` refuses it otherwise."""
     scenario_force_org: ClassVar[bool] = False
     """Whether a scenario may ask for this ruleset's own force organisation (``force_org: true``, checked by
     ``army_problems``); the set-up's "Force Organisation" check box then applies it (``force_org_problems``,
@@ -391,6 +394,16 @@ class Ruleset(ABC):
     def redirect_targets(self, unit_id: str) -> list[str]:
         """Units a charger whose target fled may redirect to now."""
         return []
+
+    def breath_targets(self, unit_id: str) -> list[str]:
+        """Enemy units ``unit_id`` may hit with a Breath Attack when shooting now (``shoot`` with ``breath``: AoF:R
+        2.16 "Breath Attack"), or empty (default: no ruleset breathes)."""
+        return []
+
+    def breath_in_melee(self, unit_id: str) -> bool:
+        """Whether ``unit_id`` may use a Breath Attack in the melee of its ``declare_charge`` or ``strike_back``
+        now (``breath``: AoF:R 2.16 "Breath Attack"); default False."""
+        return False
 
     def melee_pick(self, unit_id: str, enemy_id: str) -> str | None:
         """The model ``unit_id`` may pick in a melee with ``enemy_id`` (``model`` of ``declare_charge`` and

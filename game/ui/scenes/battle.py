@@ -161,6 +161,8 @@ class BattleScene(ComputerSide, Scene):
         self.spell: str | None = None
         self.spell_menu = False
         """Within an activation: the action bar shows the wizard's spells ("Cast a spell ▸")."""
+        self.breath = False
+        """AoF:R 2.16 "Breath Attack": the activated unit's next charge uses its breath (the action bar's toggle)."""
         """The spell picked for the selected caster; the next click on a highlighted unit casts it."""
         self.side_category: int | None = None
         """Side-missions, Free selection: the category the deciding player is looking at (None: the three)."""
@@ -293,6 +295,7 @@ class BattleScene(ComputerSide, Scene):
             self.fire.clear()
         self.spell = None
         self.spell_menu = False
+        self.breath = False
         if list(s.terrain) != self.static.terrain:    # the deployment roll-off may turn the table
             self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, self.static.kinds, names=False)
             self.static.home = home_edge(s, 1)
@@ -796,7 +799,8 @@ class BattleScene(ComputerSide, Scene):
         if d == "action" and uid is not None and pending.unit is not None and s.units[uid].player != pending.player:
             if uid in self.targets_of(pending.unit):
                 self.act(DeclareCharge(player=pending.player, unit=pending.unit, target=uid,
-                                       model=self._hero_clicked(pending.unit, uid, point)))
+                                       model=self._hero_clicked(pending.unit, uid, point),
+                                       breath=self.breath and self.game.breath_in_melee(pending.unit)))
             else:
                 self.show_banner(self._no_target_text(pending.unit, "declare_charge"), palette.SHAKEN, 6.0)
             return

@@ -45,10 +45,7 @@ def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
      "{id: swords-2, profile: Canton Swordsmen, models: 5, upgrades: [musician]}", "armies[0].units[1].upgrades",
      "has no musician upgrade here; it plays: banner, sergeant (AoF:R 2.16's \"Musician / Battle Standard\" is one "
      "upgrade: write banner)"),
-    # "Elevation": pieces 3" or taller count vertical movement, not modelled
-    ("{name: Hay Meadow, kind: field,", "{name: Hay Meadow, kind: hill, height: 4,", "terrain[1]",
-     "Hay Meadow is 4\" tall: Age of Fantasy: Regiments 2.16 (aofr-2.16) counts pieces 3\" or taller as Elevation"),
-    # "Special Rules": Phalanx, Breath Attack and Wizard are not played; AoWFBR's Counter is not AoF:R's
+    # "Special Rules": AoWFBR's Caster is not AoF:R's Wizard(X)
     ("profile: Canton Swordsmen, models: 5}", "profile: Canton Loremaster, models: 1}", "armies[0].units[1].profile",
      "Canton Loremaster has Caster(2), a special rule Age of Fantasy: Regiments 2.16 (aofr-2.16) does not have"),
     ("rounds: 4\n", "rounds: 4\nstart: {round: 1, player: 1, phase: movement}\n", "start.phase",
@@ -65,6 +62,13 @@ def test_what_the_ruleset_does_not_play_is_refused_at_load(tmp_path, capsys, old
     assert main.main(["check", str(path)]) == main.EXIT_PROBLEMS
     out = capsys.readouterr().out
     assert f"{path}:{line}: {where}: " in out and words in out, out
+
+
+def test_a_hill_3_inches_tall_loads_as_elevation(tmp_path):
+    """"Elevation" (line 400: "Any terrain piece that is at least 3\" taller than the surface of the table counts as
+    elevation") is played: a hill 4" tall loads."""
+    path, _ = _variant(tmp_path, "{name: Hay Meadow, kind: field,", "{name: Hay Meadow, kind: hill, height: 4,")
+    assert main.main(["check", str(path)]) == 0
 
 
 def test_deployment_ends_with_the_roll_off_winner_activating_first():
