@@ -29,6 +29,7 @@ from game.engine.skirmish.loose import (
     pieces_with,
     points_of,
 )
+from game.engine.spell_effects import move_bonus
 from game.engine.state import GameState, Unit
 from geometry.terrain import DANGEROUS, DIFFICULT, IMPASSABLE
 
@@ -68,7 +69,8 @@ def allowance(state: GameState, unit: Unit, action: str) -> float:
         base += extra
     if unit.has("Slow"):
         base -= extra
-    return base + (MUSICIAN_MOVE if musician else 0.0)
+    # spells (stat move, game.engine.magic): the value for an Advance, twice it for a Rush or Charge, as Fast/Slow
+    return max(0.0, base + (MUSICIAN_MOVE if musician else 0.0) + move_bonus(unit, action == "advance"))
 
 
 def ignores_terrain(unit: Unit) -> bool:
