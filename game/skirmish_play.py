@@ -11,7 +11,7 @@ the nearest enemy first, then a curse on the nearest enemy, a blessing on the fr
 does not have it yet, rally on a Shaken friend), adding the caster's own tokens that the 6-token cap would waste next
 round; against an enemy cast it spends up to 2 tokens against hits on its units and 1 against other spells.
 "Pushing" (``push_to``): the simple player pushes the model as far as it may from the nearest objective marker and
-from the attacking unit (out of its 2" striking reach when it could strike back).
+from the attacking unit.
 """
 
 from __future__ import annotations

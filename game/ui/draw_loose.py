@@ -154,3 +154,17 @@ def draw_placement(screen: pygame.Surface, view: TableView, points: list[XY], ra
     r = max(3.0, view.length(radius))
     for p in points:
         pygame.draw.circle(screen, palette.LEGAL if ok else palette.ILLEGAL, view.to_screen(p), r, 2)
+
+
+def draw_push(screen: pygame.Surface, view: TableView, start: XY, end: XY | None, radius: float, reach: float,
+              ok: bool) -> None:
+    """AoF: Skirmish "Pushing": the ``reach`` (2") the pushed model's centre may move from ``start``, and where it
+    would be pushed to (``end``, legal or not) with a line from where it stands."""
+    c = view.to_screen(start)
+    pygame.draw.circle(screen, palette.TARGET, c, max(4.0, view.length(reach)), 2)
+    if end is None:
+        return
+    colour = palette.LEGAL if ok else palette.ILLEGAL
+    e = view.to_screen(end)
+    pygame.draw.line(screen, colour, c, e, 2)
+    pygame.draw.circle(screen, colour, e, max(3.0, view.length(radius)), 2)
