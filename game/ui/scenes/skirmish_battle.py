@@ -335,7 +335,10 @@ class SkirmishBattleScene(ComputerSide, Scene):
             return self._target_cache[1]
         out: set[str] = set()
         if p is not None and p.unit is not None:
-            if self.spell is not None:
+            cast = magic.magic_of(self.game.state).cast if p.decision == "dispel" else None
+            if cast is not None and cast.target is not None:
+                out = {cast.target}         # what the enemy's spell aims at
+            elif self.spell is not None:
                 out = {c.target for c in self._casts() if c.spell == self.spell and c.target is not None}
             elif p.decision == "action":
                 out = set(self.ruleset.charge_targets(p.unit))
@@ -383,13 +386,14 @@ class SkirmishBattleScene(ComputerSide, Scene):
             spell = magic.spells_of(s, p.player).get(name)
             on = self.spell == name
             out.append(ButtonSpec(f"spell:{name}", ("✦ " if on else "") + f"{name} ({spell.value if spell else '?'})",
-                                  spell.summary() if spell is not None else None, "#toggle_on" if on else None))
+                                  spell.summary() if spell is not None else None, "#toggle_on" if on else None,
+                                  short=("✦ " if on else "") + name))
         for uid, left in self._spare():
             k = self.boost.get(uid, 0)
             who = s.units[uid].profile.name
             out.append(ButtonSpec(f"boost:{uid}", f"+{k} token{'s' if k != 1 else ''} ({who})",
                                   f"Spend tokens of {who} on the roll: +1 each (it may spend {left}); click again for "
-                                  "more", "#toggle_on" if k else None))
+                                  "more", "#toggle_on" if k else None, short=f"+{k} ({who.split()[-1]})"))
         out.append(ButtonSpec("spell_menu", "◂ Back", "Back to the unit's action (no spell) (Esc)"))
         return out
 
@@ -451,7 +455,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
                       f"{s.units[self.deploy_unit].profile.name}, or keep it waiting" if self.deploy_unit else "Ambush",
             "activate": "Click one of your units (green) to activate it",
             "action": f"{unit}: drag to move the group (Shift-drag: one model), then Advance or Rush; "
-                      "Hold; or click a yellow enemy to charge",
+                      "Hold; or click a yellow enemy to charge" + ("; or Cast a spell first" if self._casts() else ""),
             "shoot": f"{unit}: click a yellow enemy to shoot, or Done",
             "strike_back": f"{unit} was charged: strike back?",
             "consolidate": f"{unit} may move up to 3\" (drag), or stay",
@@ -461,7 +465,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
         if p.decision == "dispel":
             cast = magic.magic_of(s).cast
             what = f"{cast.spell} of {s.units[cast.caster].profile.name}" if cast is not None else "a spell"
-            return f"The enemy casts {what}: spend tokens of your casters in reach against it (-1 each), or none"
+            return f"Enemy spell: {what}. Spend tokens against it (-1 each), or none"
         if p.decision in ("action", "shoot") and self.spell is not None:
             return f"{self.spell}: click a yellow unit to cast it on (Esc: no spell)"
         if p.decision == "shoot" and self._casts() and not self.ruleset.shooting_targets(p.unit or ""):
@@ -802,7 +806,11 @@ class SkirmishBattleScene(ComputerSide, Scene):
         shown = self.selected if self.selected in s.units and s.units[self.selected].on_table else None
         on_table = self.view.rect.clip(self.view.table_rect)
         screen.set_clip(on_table)       # reaches end at the table's edges: never over the band round it
-        if shown is not None and p is not None and p.decision in ("action", "shoot", "activate"):
+        spell = magic.spells_of(s, p.player).get(self.spell) if p is not None and self.spell is not None else None
+        if spell is not None and p is not None and p.unit is not None and spell.range:
+            # the chosen spell's range from the caster's models (base edge to base edge), instead of its weapons'
+            draw_loose.draw_reach(screen, self.view, s, p.unit, spell.range, (*palette.TARGET, 255))
+        elif shown is not None and p is not None and p.decision in ("action", "shoot", "activate"):
             unit = s.units[shown]
             reach = (moves.allowance(self.game.state, unit, "charge") if p.decision == "action" and shown == p.unit
                      else None)
@@ -837,14 +845,14 @@ class SkirmishBattleScene(ComputerSide, Scene):
                 screen.blit(text, (x, y))
                 y += text.get_height() + 2
         if self.seat_banner is not None and self.time < self.seat_banner[2]:
-            text = font(18, True).render(self.seat_banner[0][:120], True, (250, 250, 245))
+            text = font(18, True).render(_fit(self.seat_banner[0], 18, self.view.rect.w - 40), True, (250, 250, 245))
             bg = pygame.Surface((text.get_width() + 20, text.get_height() + 10), pygame.SRCALPHA)
             bg.fill((*self.seat_banner[1], 225))
             x = self.view.rect.centerx - bg.get_width() // 2
             screen.blit(bg, (x, self.view.rect.top + 10))
             screen.blit(text, (x + 10, self.view.rect.top + 15))
         if self.banner is not None and self.time < self.banner[2]:
-            text = font(16, True).render(self.banner[0][:140], True, self.banner[1])
+            text = font(16, True).render(_fit(self.banner[0], 16, self.view.rect.w - 40), True, self.banner[1])
             bg = pygame.Surface((text.get_width() + 16, text.get_height() + 8), pygame.SRCALPHA)
             bg.fill((0, 0, 0, 190))
             x = self.view.rect.centerx - bg.get_width() // 2
@@ -852,6 +860,17 @@ class SkirmishBattleScene(ComputerSide, Scene):
             screen.blit(bg, (x, y))
             screen.blit(text, (x + 8, y + 4))
         screen.set_clip(clip)
+
+
+def _fit(text: str, size: int, width: int) -> str:
+    """``text`` cut (with an ellipsis) to fit ``width`` pixels in the bold font of ``size``: a banner never runs off
+    the table."""
+    f = font(size, True)
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def is_loose(game: Game) -> bool:
