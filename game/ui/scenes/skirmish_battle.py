@@ -68,6 +68,7 @@ from game.ui.log_panel import MAX_LINES, LogPanel
 from game.ui.loose_tool import SPREAD_STEP, LooseMoveTool
 from game.ui.scenes.battle import _undo_word
 from game.ui.scenes.battle_computer import ComputerSide
+from game.ui.stats_draw import fit_text
 from game.ui.table_view import TableView
 from game.ui.unit_card import UnitCard
 from game.ui.window import Scene
@@ -845,14 +846,16 @@ class SkirmishBattleScene(ComputerSide, Scene):
                 screen.blit(text, (x, y))
                 y += text.get_height() + 2
         if self.seat_banner is not None and self.time < self.seat_banner[2]:
-            text = font(18, True).render(_fit(self.seat_banner[0], 18, self.view.rect.w - 40), True, (250, 250, 245))
+            line = fit_text(self.seat_banner[0], 18, self.view.rect.w - 40, bold=True)     # never off the table
+            text = font(18, True).render(line, True, (250, 250, 245))
             bg = pygame.Surface((text.get_width() + 20, text.get_height() + 10), pygame.SRCALPHA)
             bg.fill((*self.seat_banner[1], 225))
             x = self.view.rect.centerx - bg.get_width() // 2
             screen.blit(bg, (x, self.view.rect.top + 10))
             screen.blit(text, (x + 10, self.view.rect.top + 15))
         if self.banner is not None and self.time < self.banner[2]:
-            text = font(16, True).render(_fit(self.banner[0], 16, self.view.rect.w - 40), True, self.banner[1])
+            line = fit_text(self.banner[0], 16, self.view.rect.w - 40, bold=True)
+            text = font(16, True).render(line, True, self.banner[1])
             bg = pygame.Surface((text.get_width() + 16, text.get_height() + 8), pygame.SRCALPHA)
             bg.fill((0, 0, 0, 190))
             x = self.view.rect.centerx - bg.get_width() // 2
@@ -860,17 +863,6 @@ class SkirmishBattleScene(ComputerSide, Scene):
             screen.blit(bg, (x, y))
             screen.blit(text, (x + 8, y + 4))
         screen.set_clip(clip)
-
-
-def _fit(text: str, size: int, width: int) -> str:
-    """``text`` cut (with an ellipsis) to fit ``width`` pixels in the bold font of ``size``: a banner never runs off
-    the table."""
-    f = font(size, True)
-    if f.size(text)[0] <= width:
-        return text
-    while text and f.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def is_loose(game: Game) -> bool:
