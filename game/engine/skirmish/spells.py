@@ -22,7 +22,7 @@ quick rules, ``game.engine.activation_magic.token_cast_options``); here, measure
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from game.engine.dice import Dice
 from game.engine.events import Event
@@ -30,8 +30,29 @@ from game.engine.skirmish.attacks import Strike, block, in_cover, take_wounds
 from game.engine.skirmish.loose import Warband, base_radius, centre, gap, points_of, sight
 from game.engine.state import GameState, Unit
 
-if TYPE_CHECKING:
-    from game.engine.magic import Spell, SpellHits
+
+class SpellHits(Protocol):
+    """What is read of a spell's automatic hits (``game.engine.magic.SpellHits``; magic imports this module)."""
+
+    @property
+    def count(self) -> int: ...
+    @property
+    def ap(self) -> int: ...
+    @property
+    def cover(self) -> bool: ...
+
+
+class Spell(Protocol):
+    """What is read of a spell here (``game.engine.magic.Spell``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def range(self) -> float | None: ...
+    @property
+    def heal(self) -> int: ...
 
 TOKEN_RANGE = 18.0
 """"Caster(X)": models within 18" in line of sight of the caster's unit may spend tokens."""
