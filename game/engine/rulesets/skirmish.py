@@ -968,17 +968,8 @@ class AoFSkirmish(Ruleset):
 
     def check_magic(self, action: Action) -> IllegalAction | None:
         """Why a proposed ``cast_spell`` or ``dispel`` is illegal now, or None (nothing changes)."""
-        try:
-            self.check_turn(action)
-            if isinstance(action, CastSpell):
-                self._casting_unit(action)
-                magic.check(self.state, action, in_activation=True)
-            elif isinstance(action, Dispel):
-                self._expect(action, "dispel")
-                magic.check(self.state, action)
-        except IllegalAction as e:
-            return e
-        return None
+        return activation_magic.token_magic_problem(self.state, action, self.check_turn, self._casting_unit,
+                                                    lambda a: self._expect(a, "dispel"))
 
     def _cast(self, action: CastSpell) -> list[Event]:
         """"Caster(X)": pay the spell's value (and ``boost``: tokens of friendly casters within 18" in line of

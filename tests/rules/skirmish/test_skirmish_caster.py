@@ -238,3 +238,16 @@ def test_spells_aimed_at_a_point_are_refused_when_the_scenario_loads(tmp_path: P
         load_scenario(path)
     text = str(e.value)
     assert "point.yaml:11: armies[0].spells:" in text and "Gale is aimed at a point" in text
+
+
+def test_check_magic_judges_without_changing_anything():
+    """The window's and the players' question (``check_magic``): a legal cast, the other player's, an unknown spell;
+    no die is rolled and no token is paid."""
+    mage, w = unit("mage", 1, MAGE, 1), unit("w", 2, WARRIOR, 4)
+    g = _game([(mage, [(10, 10)]), (w, line(10, 25, 4))])
+    g.apply(Activate(1, "mage"))
+    assert g.check_magic(CastSpell(1, "mage", "Bolt", "w")) is None
+    assert g.check_magic(CastSpell(2, "mage", "Bolt", "w")) is not None
+    assert "not a spell" in g.check_magic(CastSpell(1, "mage", "Fireball", "w")).message
+    assert g.check_magic(Dispel(2)) is not None           # no cast to answer
+    assert mage.spell_tokens == 2 and g.dice.consumed == 0 and g.pending.decision == "action"
