@@ -84,3 +84,34 @@ def test_push_the_shaken_model_by_clicking_where_it_goes(driver_factory) -> None
     assert isinstance(last, PushModel) and last.unit == "shaman"
     (nx, ny), = points_of(game.state, "shaman")
     assert abs(nx - x) < 0.2 and abs(ny - (y + 1.5)) < 0.2 and scene.last_exception is None
+
+
+def test_the_computer_spends_its_tokens_against_the_persons_cast(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Against the computer (player 2): the person's cast asks the computer's seat ``dispel``; it answers (the simple
+    player's rule: up to 2 tokens against hits) with a log line, and the person's activation goes on."""
+    import time
+
+    from game.computer_seat import ComputerSeat
+    from game.engine.actions import Dispel, TokenSpend
+    from game.engine.skirmish.loose import points_of
+    d = driver_factory(seed=3)
+    d.frames(2)
+    d.app.start_battle(str(CASTERS), ComputerSeat(2, "ai-easy"))
+    d.frames(2)
+    scene = d.scene
+    game = scene.game
+    d.click(d.table_px(points_of(game.state, "loremaster")[0]))
+    d.click_button(scene.actions.buttons["spell_menu"])
+    d.click_button(scene.actions.buttons["spell:Bolt of Judgement"])
+    d.click(d.table_px(points_of(game.state, "warriors")[0]))
+    assert game.pending is not None and game.history[-1].type == "cast_spell"
+    for _ in range(6000):
+        if isinstance(game.history[-1], Dispel):
+            break
+        d.frames(1)
+        time.sleep(0.001)
+    assert game.history[-1] == Dispel(2, (TokenSpend(2, "shaman"),))
+    assert any(getattr(e, "kind", "") == "computer" and "tokens against" in e.text for e in scene.log_lines)
+    assert game.pending.player == 1 and game.pending.decision in ("action", "activate")
+    scene.turns.wait()
+    assert scene.last_exception is None
