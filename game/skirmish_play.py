@@ -3,7 +3,15 @@ decision of ``game.engine.rulesets.skirmish`` (loose models), and the group shap
 
 A group move keeps the unit's shape: every model moves by the same vector (``translated``); a unit whose
 casualties broke its coherency closes up around its centre first (``tightened``). Every proposal is checked by the
-engine's validators (``AoFSkirmish.check_move_models``, ``check_deploy``) before it is made.
+engine's validators (``AoFSkirmish.check_move_models``, ``check_deploy``, ``check_magic``, ``check_push``) before it
+is made.
+
+"Caster(X)" (``cast``, ``dispel``): the simple player casts whenever a sensible spell has a target in sight (hits on
+the nearest enemy first, then a curse on the nearest enemy, a blessing on the friendly unit nearest to the enemy that
+does not have it yet, rally on a Shaken friend), adding the caster's own tokens that the 6-token cap would waste next
+round; against an enemy cast it spends up to 2 tokens against hits on its units and 1 against other spells.
+"Pushing" (``push_to``): the simple player pushes the model as far as it may from the nearest objective marker and
+from the attacking unit.
 """
 
 from __future__ import annotations
@@ -12,24 +20,31 @@ import math
 import random
 from collections.abc import Sequence
 
+from game.engine import magic
 from game.engine.actions import (
     Action,
     Activate,
+    CastSpell,
     ChooseDeployment,
     DeclareCharge,
+    Dispel,
     Done,
     MoveModels,
     PlaceModels,
     PlaceObjective,
+    PushModel,
     SetAside,
     Shoot,
     StrikeBack,
     TablePoint,
+    TokenSpend,
 )
 from game.engine.game import Game
 from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSkirmish
 from game.engine.skirmish import elevation, moves
 from game.engine.skirmish.loose import XY, base_radius, centre, points_of, unit_gap
+from game.engine.skirmish.push import PUSH_REACH
+from game.engine.spell_effects import ActiveEffect
 from game.engine.state import Unit
 
 SPACING = 0.5
@@ -187,6 +202,129 @@ def _objective(game: Game, player: int, rng: random.Random) -> Action:
     raise RuntimeError("found no place for an objective marker")
 
 
+def _gap(game: Game, a: str, b: str) -> float:
+    s = game.state
+    return unit_gap(s, s.units[a], s.units[b])
+
+
+def _sensible(game: Game, cast: CastSpell) -> tuple[int, float, str] | None:
+    """How the simple player ranks ``cast`` (lower first), or None when it would waste the spell: hits on an enemy
+    (nearest first), a curse on an enemy, a blessing on a friend nearest to the enemy that does not have it yet,
+    rally on a Shaken friend."""
+    s = game.state
+    spell = magic.spells_of(s, cast.player).get(cast.spell)
+    target = s.units.get(cast.target or cast.unit)
+    if spell is None or target is None:
+        return None
+    if spell.target == "enemy":
+        return (0 if spell.hits is not None else 1, _gap(game, cast.unit, target.id), spell.name)
+    if spell.rally:
+        return (2, 0.0, spell.name) if target.shaken else None
+    if any(isinstance(e, ActiveEffect) and e.spell == spell.name for e in target.effects):
+        return None
+    enemies = s.enemies_of(target.player)
+    near = min((unit_gap(s, target, e) for e in enemies), default=math.inf)
+    return (3, near, spell.name) if near <= 12.0 else None
+
+
+def cast(game: Game, player: int, rng: random.Random | None) -> CastSpell | None:
+    """"Caster(X)": the spell the activated caster tries now (``rng`` None: the simple player's, else a random one,
+    often none), or None."""
+    s = game.state
+    options = game.activation_casts(player)
+    if not options:
+        return None
+    if rng is not None:
+        if rng.random() >= 0.6:
+            return None
+        action = rng.choice(options)
+        caster = s.units[action.unit]
+        value = magic.spells_of(s, player)[action.spell].value
+        spare = [(u, n - (value if u == caster.id else 0)) for u, n in magic.token_sources(s, caster, player)]
+        spare = [(u, n) for u, n in spare if n > 0 and u is not None]
+        if spare and rng.random() < 0.5:
+            u, n = rng.choice(spare)
+            action = CastSpell(player, action.unit, action.spell, action.target, (TokenSpend(rng.randint(1, n), u),))
+        return action if game.check_magic(action) is None else None
+    ranked = [(r, i, c) for i, c in enumerate(options) if (r := _sensible(game, c)) is not None]
+    if not ranked:
+        return None
+    best = min(ranked, key=lambda t: (t[0], t[1]))[2]
+    caster = s.units[best.unit]
+    value = magic.spells_of(s, player)[best.spell].value
+    # tokens the 6-token cap would waste when the next round's X come: spent on this roll instead
+    waste = caster.spell_tokens - value + magic.caster_value(caster) - magic.MAX_TOKENS
+    if waste > 0:
+        boosted = CastSpell(player, best.unit, best.spell, best.target, (TokenSpend(waste, caster.id),))
+        if game.check_magic(boosted) is None:
+            return boosted
+    return best
+
+
+def dispel(game: Game, player: int, rng: random.Random | None) -> Dispel:
+    """"Caster(X)": the tokens spent against the enemy's cast (-1 each): the simple player (``rng`` None) up to 2
+    against hits on its units, 1 against another spell; a random player a random number from one caster."""
+    s = game.state
+    cast_ = magic.magic_of(s).cast
+    p = game.pending
+    caster = s.units.get(p.unit) if p is not None and p.unit is not None else None
+    if cast_ is None or caster is None:
+        return Dispel(player)
+    sources = [(u, n) for u, n in magic.token_sources(s, caster, player) if u is not None and n > 0]
+    if not sources:
+        return Dispel(player)
+    if rng is not None:
+        if rng.random() < 0.5:
+            return Dispel(player)
+        u, n = rng.choice(sources)
+        return Dispel(player, (TokenSpend(rng.randint(1, n), u),))
+    spell = magic.spells_of(s, cast_.player).get(cast_.spell)
+    want = 2 if spell is not None and spell.hits is not None else 1
+    spends = []
+    for u, n in sources:
+        if want <= 0:
+            break
+        k = min(n, want)
+        spends.append(TokenSpend(k, u))
+        want -= k
+    return Dispel(player, tuple(spends))
+
+
+def push_to(game: Game, player: int, rng: random.Random | None) -> Action:
+    """"Pushing": where the attacker pushes the model (``rng`` None: the simple player's spot, as far as it may
+    from the nearest objective marker and from the attacking unit; else a random legal spot, or none), or ``done``.
+    """
+    rs = _ruleset(game)
+    offer = rs.push_options()
+    if offer is None:
+        return Done(player)
+    uid, (x, y) = offer
+    s = game.state
+    legal: list[PushModel] = []
+    for k in range(16):
+        a = 2 * math.pi * k / 16
+        for d in (PUSH_REACH, PUSH_REACH / 2):
+            action = PushModel(player, uid, round(x + d * math.cos(a), 3), round(y + d * math.sin(a), 3))
+            if rs.check_push(action) is None:
+                legal.append(action)
+                break
+    if not legal:
+        return Done(player)
+    if rng is not None:
+        return rng.choice(legal) if rng.random() < 0.7 else Done(player)
+    w = rs.w
+    mine = [u for u in [w.unit, *w.melee] if u is not None and s.units[u].player == player]
+    foes = points_of(s, mine[0]) if mine else []       # the attacking unit
+    marks = [(o.x, o.y) for o in s.objectives]
+
+    def score(a: PushModel) -> tuple[float, float]:
+        p = (a.x, a.y)
+        off_marker = min((math.dist(p, m) for m in marks), default=0.0)
+        off_foe = min((math.dist(p, q) for q in foes), default=0.0)
+        return (min(off_marker, 6.0) + min(off_foe, 6.0), -a.x - a.y)
+    return max(legal, key=score)
+
+
 def choose(game: Game, rng: random.Random, simple: bool) -> Action:
     """A legal answer to ``game.pending`` in an AoF: Skirmish game: random (``simple`` False) or the simple
     player's (charge the nearest enemy it can reach, shoot the nearest target, else advance towards the nearest
@@ -213,6 +351,14 @@ def choose(game: Game, rng: random.Random, simple: bool) -> Action:
         return _ambush(game, p.player, p.options, rng, markers[0] if simple and markers else None)
     if d == "activate":
         return Activate(p.player, p.options[0] if simple else rng.choice(list(p.options)))
+    if d == "dispel":
+        return dispel(game, p.player, None if simple else rng)
+    if d == "push":
+        return push_to(game, p.player, None if simple else rng)
+    if d in ("action", "shoot"):
+        spell = cast(game, p.player, None if simple else rng)
+        if spell is not None:
+            return spell
     unit = s.units[p.unit] if p.unit is not None else None
     if unit is None:
         return Done(p.player)
@@ -264,6 +410,17 @@ def reason(game: Game, action: Action) -> str:
         return "towards the nearest objective marker it does not hold" if markers else "towards the nearest enemy"
     if isinstance(action, StrikeBack):
         return "it always strikes back"
+    if isinstance(action, CastSpell):
+        spell = magic.spells_of(s, action.player).get(action.spell)
+        if spell is not None and spell.target == "enemy":
+            return "a spell on the nearest enemy in sight" + (" (hits first)" if spell.hits is not None else "")
+        if spell is not None and spell.rally:
+            return "its friend is Shaken"
+        return "a blessing for the friend nearest to the enemy"
+    if isinstance(action, Dispel):
+        return "tokens against the enemy's spell" if action.tokens else "no tokens in reach to spend"
+    if isinstance(action, PushModel):
+        return "as far as it may from the nearest marker and from the attackers"
     if isinstance(action, Activate):
         return "the first of its units still to activate"
     if isinstance(action, (PlaceModels, PlaceObjective, ChooseDeployment, SetAside)):
@@ -276,4 +433,6 @@ def reason(game: Game, action: Action) -> str:
         return "no enemy in range and in sight"
     if d == "consolidate":
         return "it stays where it fought"
+    if d == "push":
+        return "no spot to push the model to"
     return "nothing else it could do here"

@@ -463,12 +463,25 @@ class MoveModels(Action):
     positions: tuple[TablePoint, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PushModel(Action):
+    """AoF: Skirmish "Pushing": the attacker tries to push the model of ``unit`` that rolled a Shaken result (one
+    die, 4+), moving it straight to (``x``, ``y``), inches, up to 2" from where it stands; ``done`` does not try."""
+
+    type: ClassVar[str] = "push_model"
+    unit: str
+    x: float
+    """Inches from the left table edge."""
+    y: float
+    """Inches from player 1's table edge."""
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Deploy, DeclareCharge, ChargeReaction, Redirect, Move, Shoot, Pursue, FollowUp, Consolidate,
                 PivotToFace, RallyPivot, Done, ChooseDeployment, SetAside, ScoutMove, ChooseFirstTurn, CastSpell,
                 Dispel, AllocateTokens, Embark, Disembark, ChooseObjectiveOrder, PlaceObjective, RollCharge,
-                ShootPoint, SelectSideMission, Activate, StrikeBack, PlaceModels, MoveModels)
+                ShootPoint, SelectSideMission, Activate, StrikeBack, PlaceModels, MoveModels, PushModel)
 }
 """Every action type by its record name."""
 

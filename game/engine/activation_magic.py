@@ -31,10 +31,11 @@ Spell effects with a duration last until the end of the round in which they were
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.engine import magic
-from game.engine.actions import CastSpell, Dispel, TablePoint
+from game.engine.actions import Action, CastSpell, Dispel, TablePoint
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
@@ -211,6 +212,22 @@ def resolve_216(state: GameState, dice: Dice, cast: ActivationCast, blocking: li
     return events + magic.resolve_effects(state, dice, caster, spell, target)
 
 
+def check_token_magic(state: GameState, action: Action, turn: Callable[[Action], None],
+                      casting: Callable[[CastSpell], object], dispelling: Callable[[Dispel], object]) -> None:
+    """Raise ``IllegalAction`` when a proposed ``cast_spell`` or ``dispel`` of the quick rules' "Caster(X)" is
+    illegal now (nothing changes): ``turn`` raises when it is not the player's decision, ``casting`` and
+    ``dispelling`` when the ruleset's activation is not at a point where the cast or the answer is allowed (the
+    caster activated and not yet attacking; the ``dispel`` stage); then ``magic.check`` judges the tokens, the spell
+    and its target. The rulesets' ``check_magic`` report it through ``errors.reports_illegal``."""
+    turn(action)
+    if isinstance(action, CastSpell):
+        casting(action)
+        magic.check(state, action, in_activation=True)
+    elif isinstance(action, Dispel):
+        dispelling(action)
+        magic.check(state, action)
+
+
 def token_cast_options(state: GameState, unit: Unit) -> list[CastSpell]:
     """The AoF:R quick rules' "Caster(X)": every spell the activated caster ``unit`` may try now with its tokens
     (value held, not tried this round; targets or a few points), without extra tokens; for players and the window.
@@ -244,4 +261,5 @@ def _casts(state: GameState, unit: Unit, spells: list[magic.Spell]) -> list[Cast
 
 
 __all__ = ["ActivationCast", "BLOCK_RANGE", "WIZARD_RULE", "block_choice", "blockers", "cast_options",
-           "cast_problem", "plan_cast", "resolve_216", "token_cast_options", "wizard_name", "wizard_value"]
+           "cast_problem", "plan_cast", "resolve_216", "token_cast_options", "check_token_magic", "wizard_name",
+           "wizard_value"]

@@ -58,6 +58,7 @@ from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Profile
+from game.engine.skirmish import spells as loose_spells
 from game.engine.spell_effects import ActiveEffect, effect_modifiers, effect_value, melee_attacks, move_bonus
 from game.engine.state import GameState, Pending, Phase, Step, Unit
 from geometry.formation import pose_keeping_front
@@ -553,6 +554,8 @@ def _sees(state: GameState, a: Unit, b: Unit) -> bool:
 
 def in_token_reach(state: GameState, unit: Unit, caster: Unit) -> bool:
     """Rulebook "Caster(X)": ``unit`` is within 18" of the caster's unit and in line of sight of it (either way)."""
+    if loose_spells.loose(state):      # AoF: Skirmish: measured per model
+        return loose_spells.in_token_reach(state, unit, caster)
     if unit.id == caster.id:
         return True
     if not (unit.on_table and caster.on_table):
@@ -566,6 +569,8 @@ def spell_targets(state: GameState, caster: Unit, spell: Spell) -> list[str]:
     """Units ``caster`` may target with ``spell`` now: in range (closest points) and in line of sight, scenario
     order. ``self`` spells target the caster only; ``friend`` spells may target the caster too; ``point`` spells
     target no unit (``point_problem``)."""
+    if loose_spells.loose(state):      # AoF: Skirmish: measured per model
+        return loose_spells.targets(state, caster, spell)
     if not caster.on_table or spell.target == "point":
         return []
     if spell.target == "self":
@@ -756,6 +761,8 @@ def _target_problem(state: GameState, caster: Unit, spell: Spell, target: Unit) 
         return f"{spell.name} targets a friendly unit; {target.name} is an enemy"
     if not target.on_table:
         return f"{target.name} is not on the table"
+    if loose_spells.loose(state):
+        return loose_spells.target_problem(state, caster, spell, target)
     d = state.scene.distance(caster.id, target.id)
     if d > (spell.range or 0.0) + _EPS:
         return f'{target.name} is {d:.1f}" away; {spell.name} has a range of {spell.range:g}"'
@@ -971,6 +978,8 @@ def resolve_effects(state: GameState, dice: Dice, caster: Unit, spell: Spell, ta
 def _hits(state: GameState, dice: Dice, caster: Unit, spell: Spell, target: Unit, hits: SpellHits) -> list[Event]:
     """Automatic hits: Defense rolls with AP, cover only if the spell says so, the target's spell modifiers to
     Defense, then Regeneration (5+ per wound), then casualties (rulebook "Roll to Block", "Regeneration")."""
+    if loose_spells.loose(state):      # AoF: Skirmish: the wound effects of loose models
+        return loose_spells.resolve_hits(state, dice, caster, spell, target, hits)
     label = f"{spell.name} of {caster.name} on {target.name}"
     events = [Event("hits", f"{label}: {hits.count} hit{'s' if hits.count != 1 else ''}",
                     {"unit": caster.id, "target": target.id, "spell": spell.name, "hits": hits.count})]

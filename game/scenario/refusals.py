@@ -176,6 +176,15 @@ def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple
     if force_org and not getattr(factory, "scenario_force_org", False):
         out.append(doc.problem(("force_org",), f"{title} does not check a force organisation here: leave it out"))
         return
+    spell_check = getattr(factory, "spell_problem", None)    # a spell the ruleset does not play (AoF: Skirmish)
+    for ai, army in armies:
+        raw = data["armies"][ai] if isinstance(data.get("armies"), list) else {}
+        own = {sp.get("name") for sp in raw.get("spells", []) if isinstance(sp, dict)} if isinstance(raw, dict) \
+            and isinstance(raw.get("spells"), list) else set()
+        for name, spell in army.spells.items() if spell_check is not None else ():
+            why = spell_check(spell)
+            if why is not None:
+                out.append(doc.problem(("armies", ai, "spells" if name in own else "include"), f"{title}: {why}"))
     check = getattr(factory, "army_problems", None)
     if check is None:
         return

@@ -61,8 +61,10 @@ WINDOW_DECISIONS = frozenset({
     "shoot", "pursue", "pursue_target", "follow_up", "pivot_to_face", "consolidate", "rally", "deploy", "ambush",
     "scout_move", "set_aside", "choose_objective_order", "place_objective", "select_side_mission",
     "choose_first_turn", "choose_deployment", "activate", "action", "strike_back", "wavering", "block_spell",
+    "push",
 })
-"""The pending decisions the battle screen presents (``button_specs`` and the table's clicks and drags)."""
+"""The pending decisions the battle screens present (``button_specs`` and the table's clicks and drags; ``push``,
+AoF: Skirmish "Pushing": ``game.ui.scenes.skirmish_battle``)."""
 
 
 def _strike_back_pick(scene: BattleSceneLike) -> tuple[str, str] | None:

@@ -198,3 +198,17 @@ def draw_elevation(screen: pygame.Surface, view: TableView, state: GameState) ->
         bg.blit(text, (3, 1))
         out.append(screen.blit(bg, (round(right - bg.get_width() - 2), round(top + 2))))
     return out
+
+
+def draw_push(screen: pygame.Surface, view: TableView, start: XY, end: XY | None, radius: float, reach: float,
+              ok: bool) -> None:
+    """AoF: Skirmish "Pushing": the ``reach`` (2") the pushed model's centre may move from ``start``, and where it
+    would be pushed to (``end``, legal or not) with a line from where it stands."""
+    c = view.to_screen(start)
+    pygame.draw.circle(screen, palette.TARGET, c, max(4.0, view.length(reach)), 2)
+    if end is None:
+        return
+    colour = palette.LEGAL if ok else palette.ILLEGAL
+    e = view.to_screen(end)
+    pygame.draw.line(screen, colour, c, e, 2)
+    pygame.draw.circle(screen, colour, e, max(3.0, view.length(radius)), 2)

@@ -421,13 +421,8 @@ class AoFRQuick(AoFR216):
     @reports_illegal
     def check_magic(self, action: Action) -> None:
         """Why a proposed ``cast_spell`` or ``dispel`` is illegal now, or None (nothing changes)."""
-        self.check_turn(action)
-        if isinstance(action, CastSpell):
-            self._casting_unit(action)
-            magic.check(self.state, action, in_activation=True)
-        elif isinstance(action, Dispel):
-            self._expect(action, "dispel")
-            magic.check(self.state, action)
+        activation_magic.check_token_magic(self.state, action, self.check_turn, self._casting_unit,
+                                           lambda a: self._expect(a, "dispel"))
 
     def _cast(self, action: CastSpell) -> list[Event]:
         """"Caster(X)": "At any point before attacking, spend as many tokens as the spell's value to try casting"

@@ -269,6 +269,12 @@ class Ruleset(ABC):
         return []
 
     @classmethod
+    def spell_problem(cls, spell: Any) -> str | None:
+        """Why a spell of an army (``game.engine.magic.Spell``) can't be cast under this ruleset, or None; the
+        loader refuses the scenario naming it (default: every spell is played)."""
+        return None
+
+    @classmethod
     def force_org_problems(cls, units: Sequence[ListedUnit], points: int) -> list[Problem]:
         """This ruleset's own force organisation (``scenario_force_org``) for one army of ``points`` (its total), as
         (where, message); the part of ``army_problems`` that ``force_org`` adds (the set-up's check box applies

@@ -26,15 +26,19 @@ from typing import Any, ClassVar
 
 from shapely import Point
 
+from game.engine import activation_magic, magic
 from game.engine.actions import (
     Action,
     Activate,
+    CastSpell,
     ChooseDeployment,
     DeclareCharge,
+    Dispel,
     Done,
     MoveModels,
     PlaceModels,
     PlaceObjective,
+    PushModel,
     SetAside,
     Shoot,
     StrikeBack,
@@ -45,7 +49,7 @@ from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Weapon
 from game.engine.rulesets.base import GameHost, Handler, ListedUnit, Problem, Ruleset
-from game.engine.skirmish import attacks, elevation, moves
+from game.engine.skirmish import attacks, elevation, moves, push, spells
 from game.engine.skirmish.loose import (
     UNIT_GAP,
     XY,
@@ -57,6 +61,7 @@ from game.engine.skirmish.loose import (
     free_spot,
     gap,
     has_command,
+    height_at,
     models_killed,
     new_models,
     outline,
@@ -65,24 +70,25 @@ from game.engine.skirmish.loose import (
     sync_pose,
     unit_gap,
 )
+from game.engine.spell_effects import effect_modifiers
 from game.engine.state import GameState, MoveAction, Objective, Pending, Phase, Removal, Step, Unit
 from geometry.terrain import DANGEROUS, IMPASSABLE
 
 ID = "aof-skirmish"
 SPECIAL_RULES = frozenset({
-    "Ambush", "AP", "Bane", "Blast", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious", "Hero",
-    "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout", "Slow",
-    "Stealth", "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
+    "Ambush", "AP", "Bane", "Blast", "Caster", "Counter", "Deadly", "Fast", "Fear", "Fearless", "Flying", "Furious",
+    "Hero", "Immobile", "Impact", "Indirect", "Limited", "Regeneration", "Relentless", "Reliable", "Rending", "Scout",
+    "Slow", "Stealth", "Strider", "Surge", "Thrust", "Tough", "Unstoppable",
 })
-"""The "Special Rules Reference" rules this ruleset plays. Not yet: Caster (spells cast within an activation need
-the loose models' wound effects for their hits: ``game.engine.activation_magic`` serves AoF:R only), and other
-books' rules: a scenario using one is refused at load (``AoFSkirmish.rule_hints``)."""
+"""The "Special Rules Reference" rules this ruleset plays (Caster(X): its army's spells that target a unit,
+``game.engine.skirmish.spells``); other books' rules are refused when a scenario loads (``AoFSkirmish.rule_hints``).
+"""
 TERRAIN_TRAITS = frozenset({"impassable", "blocking", "cover", "difficult", "dangerous", "see_into_not_through",
                             "elevated"})
 """Terrain as played here. ``elevated`` pieces are ground models stand on, their top at the piece's ``height``
 ("Special Movement": Jumping, Falling; "Melee": 4" vertical reach; ``game.engine.skirmish.elevation``)."""
 DECISIONS = frozenset({"choose_deployment", "place_objective", "deploy", "ambush", "activate", "action", "shoot",
-                       "strike_back", "consolidate"})
+                       "strike_back", "consolidate", "dispel", "push"})
 """The ``pending`` decisions of an AoF: Skirmish game (docs/formats.md "AoF: Skirmish")."""
 EDGES = ("south", "north", "west", "east")
 """Table edges a player may deploy on (south: y = 0, player 1's edge as the scenario lays it out)."""
@@ -118,9 +124,7 @@ class AoFSkirmish(Ruleset):
     activation_words: ClassVar[tuple[str, str]] = ("this round", "round")
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Shaken", "routed": "Rout"}
     special_rules: ClassVar[frozenset[str] | None] = SPECIAL_RULES
-    rule_hints: ClassVar[Mapping[str, str]] = {
-        "Caster": "its spells cast within an activation are not played yet in AoF: Skirmish",
-        "Wizard": "Wizard(X) is AoF:R 2.16's"}
+    rule_hints: ClassVar[Mapping[str, str]] = {"Wizard": "Wizard(X) is AoF:R 2.16's; AoF: Skirmish writes Caster(X)"}
     upgrades: ClassVar[frozenset[str] | None] = frozenset({"sergeant", "musician", "banner"})
     terrain_traits: ClassVar[frozenset[str] | None] = TERRAIN_TRAITS
     missions: ClassVar[frozenset[str] | None] = frozenset({"standard"})
@@ -150,6 +154,9 @@ class AoFSkirmish(Ruleset):
         "Flying": "Moves through units and terrain and ignores terrain effects whilst moving.",
         "Tough": "Rolls for wound effects only once it has X wound markers; Knocked Out on 5+X.",
         "Immobile": "May only Hold.",
+        "Caster": "Gets X spell tokens each round (holds at most 6); before attacking it may try each spell once, "
+                  "paying its value: 4+ to cast on a target in line of sight. Casters within 18\" in line of sight "
+                  "may add tokens: +1 each (friends), -1 each (enemies).",
         "Blast": "Ignores cover; each hit becomes up to X hits (at most the enemy models in the target and within 3\" "
                  "of it), split evenly between the target and the enemy units within 3\" of it.",
     }
@@ -179,6 +186,12 @@ class AoFSkirmish(Ruleset):
             if u.upgrades and first is None:
                 first = u
         return out
+
+    @classmethod
+    def spell_problem(cls, spell: Any) -> str | None:
+        """"Caster(X)" with loose models: spells that target a unit, with hits, modifiers or rally
+        (``game.engine.skirmish.spells.spell_problem``)."""
+        return spells.spell_problem(spell)
 
     @classmethod
     def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
@@ -238,7 +251,8 @@ class AoFSkirmish(Ruleset):
             ChooseDeployment: self._choose_edge, PlaceObjective: self._place_objective, PlaceModels: self._place,
             SetAside: self._set_aside,
             Activate: self._activate, MoveModels: self._move, DeclareCharge: self._charge, Shoot: self._shoot,
-            StrikeBack: self._strike_back, Done: self._done,
+            StrikeBack: self._strike_back, Done: self._done, CastSpell: self._cast, Dispel: self._block,
+            PushModel: self._push,
         }
 
     def _expect(self, action: Action, *stages: str) -> Warband:
@@ -460,6 +474,8 @@ class AoFSkirmish(Ruleset):
             u.reset_turn_flags()
         events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
                                                                                       "player": first})]
+        # "Caster(X)": last round's spells end, then "Gets X spell tokens at the start of each round" (at most 6)
+        events += magic.expire_effects(s) + magic.start_of_round(s, Phase.ACTIVATION)
         w.ambush_passed = []
         if s.round >= 2 and w.ambush:
             return events + self._next_ambush(first)
@@ -549,9 +565,12 @@ class AoFSkirmish(Ruleset):
                 else:
                     roll = self.dice.one(f"{u.name} morale test")
                     banner = 1 if has_command(s, u, "banner") else 0     # "Command Groups": +1 to the roll
-                    passed = succeeds(roll, quality, banner)
-                    events.append(roll_event(f"{u.name} morale test", [roll], quality, banner, int(passed),
-                                             [f"Quality {quality}+{who}"] + (["+1 Banner"] if banner else [])))
+                    cast = effect_modifiers(u, "morale")      # spells cast this round (game.engine.magic)
+                    mod = banner + sum(m.value for m in cast)
+                    passed = succeeds(roll, quality, mod)
+                    events.append(roll_event(f"{u.name} morale test", [roll], quality, mod, int(passed),
+                                             [f"Quality {quality}+{who}"] + (["+1 Banner"] if banner else [])
+                                             + [str(m) for m in cast]))
                 if not passed and u.has("Fearless"):
                     roll = self.dice.one(f"{u.name} Fearless")
                     passed = roll >= FEARLESS_NEED
@@ -734,7 +753,8 @@ class AoFSkirmish(Ruleset):
                 and not (wp.has("Limited") and wp.name in unit.limited_used)]
 
     def _to_shoot(self, unit: Unit) -> list[Event]:
-        if self.shooting_targets(unit.id):
+        """After Hold or Advance: shoot, or cast ("At any point before attacking"), else the activation ends."""
+        if self.shooting_targets(unit.id) or self.activation_casts(unit.player):
             self.w.stage = "shoot"
             self.state.pending = Pending(unit.player, "shoot", unit.id)
             return []
@@ -788,10 +808,18 @@ class AoFSkirmish(Ruleset):
         unit.limited_used |= {wp.name for wp in weapons if wp.has("Limited")}
         events = attacks.shoot(self.state, self.dice, unit, target, weapons,
                                moved=unit.move_action is MoveAction.ADVANCE)
-        if self.shooting_targets(unit.id):
-            self.state.pending = Pending(unit.player, "shoot", unit.id)
-            return events
-        return events + self._end_activation()
+        return self._with_pushes(events, unit.player, "shoot")
+
+    def _shoot_next(self) -> list[Event]:
+        """After a shot: another target, else the activation ends."""
+        w = self.w
+        unit = self.state.units[w.unit] if w.unit else None
+        if unit is not None and unit.on_table:
+            w.stage = "shoot"
+            if self.shooting_targets(unit.id):
+                self.state.pending = Pending(unit.player, "shoot", unit.id)
+                return []
+        return self._end_activation()
 
     # --- charging and melee -------------------------------------------------------------------------------------
     def charge_targets(self, unit_id: str) -> list[str]:
@@ -863,25 +891,41 @@ class AoFSkirmish(Ruleset):
                 events.append(Event("move", f"{target.name} moves up to meet the charge",
                                     {"unit": target.id, "positions": [list(p) for p in answer]}))
         counter = [wp for wp in target.profile.melee_weapons if wp.has("Counter")]
-        penalty = 0
+        w.impact_cut = 0
         if counter and target.on_table and attacks.strikers(s, target, unit):
             # Counter: "Strikes first with this weapon when charged, and the charging unit gets -1 total Impact
             # rolls per model with Counter"
-            penalty = target.models
+            w.impact_cut = target.models
             events.append(Event("melee", f"{target.name} strikes first (Counter)", {"unit": target.id}))
-            events += attacks.strike(s, self.dice, target, unit, charging=False,
-                                     fatigued=target.id in w.fatigued, weapons=counter)
-        if unit.on_table:
-            events += attacks.strike(s, self.dice, unit, target, charging=True, fatigued=unit.id in w.fatigued,
-                                     impact_penalty=penalty)
+            first = attacks.strike(s, self.dice, target, unit, charging=False, fatigued=target.id in w.fatigued,
+                                   weapons=counter)
+            return events + self._with_pushes(first, target.player, "charger")
+        return events + self._charger_strikes()
+
+    def _charger_strikes(self) -> list[Event]:
+        """"Melee": the charging models strike (after the Counter weapons struck first), then the charged unit may
+        strike back."""
+        s, w = self.state, self.w
+        unit, target = (s.units[u] for u in w.melee)
+        events: list[Event] = []
+        if unit.on_table and target.on_table:
+            events = attacks.strike(s, self.dice, unit, target, charging=True, fatigued=unit.id in w.fatigued,
+                                    impact_penalty=w.impact_cut)
         if unit.id not in w.fatigued:
             w.fatigued.append(unit.id)
+        return self._with_pushes(events, unit.player, "strike_back")
+
+    def _offer_strike_back(self) -> list[Event]:
+        """"Then defenders may choose to strike back, but don't have to" (decision ``strike_back``) while a model of
+        theirs is within 2" of the chargers."""
+        s, w = self.state, self.w
+        unit, target = (s.units[u] for u in w.melee)
         if target.on_table and unit.on_table and self._strike_back_weapons(target) and \
                 attacks.strikers(s, target, unit):
             w.stage = "strike_back"
             s.pending = Pending(target.player, "strike_back", target.id)
-            return events
-        return events + self._after_melee()
+            return []
+        return self._after_melee()
 
     def _strike_back(self, action: StrikeBack) -> list[Event]:
         w = self._expect(action, "strike_back")
@@ -890,11 +934,11 @@ class AoFSkirmish(Ruleset):
             raise IllegalAction("Melee", "only the charged unit may strike back")
         charger = self.state.units[w.melee[0]]
         events = [Event("melee", f"{unit.name} strikes back", {"unit": unit.id})]
-        events += attacks.strike(self.state, self.dice, unit, charger, charging=False,
-                                 fatigued=unit.id in w.fatigued, weapons=self._strike_back_weapons(unit))
+        hit = attacks.strike(self.state, self.dice, unit, charger, charging=False,
+                             fatigued=unit.id in w.fatigued, weapons=self._strike_back_weapons(unit))
         if unit.id not in w.fatigued:
             w.fatigued.append(unit.id)
-        return events + self._after_melee()
+        return events + self._with_pushes(hit, unit.player, "after_melee")
 
     def _strike_back_weapons(self, unit: Unit) -> list[Weapon]:
         """The melee weapons a charged unit strikes back with: all but those that struck first (Counter)."""
@@ -927,10 +971,161 @@ class AoFSkirmish(Ruleset):
         s.pending = Pending(survivor.player, "consolidate", survivor.id)
         return []
 
+    # --- "Caster(X)": tokens, spells within the activation (magic, activation_magic, skirmish.spells) -----------
+    def activation_casts(self, player: int) -> list[CastSpell]:
+        """"Caster(X)": the spells the activated caster of ``player`` may try now with its tokens ("At any point
+        before attacking": before its action, or after Hold/Advance before it shoots), without extra tokens."""
+        w = self.state.activation
+        if not isinstance(w, Warband) or w.stage not in ("action", "shoot") or w.unit is None:
+            return []
+        unit = self.state.units[w.unit]
+        if unit.player != player or (w.stage == "shoot" and w.targets):
+            return []
+        return activation_magic.token_cast_options(self.state, unit)
+
+    def _casting_unit(self, action: CastSpell) -> Unit:
+        w = self._expect(action, "action", "shoot")
+        unit = self._unit_now(action, w)
+        if w.stage == "shoot" and w.targets:
+            raise IllegalAction("Caster(X)", f"{unit.name} has already shot: spells are cast \"at any point before "
+                                "attacking\"")
+        return unit
+
+    @reports_illegal
+    def check_magic(self, action: Action) -> None:
+        """Why a proposed ``cast_spell`` or ``dispel`` is illegal now, or None (nothing changes)."""
+        activation_magic.check_token_magic(self.state, action, self.check_turn, self._casting_unit,
+                                           lambda a: self._expect(a, "dispel"))
+
+    def _cast(self, action: CastSpell) -> list[Event]:
+        """"Caster(X)": pay the spell's value (and ``boost``: tokens of friendly casters within 18" in line of
+        sight, +1 each); the opponent may spend tokens of its casters in reach against it (decision ``dispel``, -1
+        each), else it is rolled at once (4+)."""
+        unit = self._casting_unit(action)
+        w = self.w
+        resume = w.stage
+        events = magic.cast_spell(self.state, self.dice, action, in_activation=True)
+        p = self.state.pending
+        if p is not None and p.decision == "dispel":
+            w.stage, w.resume = "dispel", resume
+            return events
+        w.resume = resume
+        return self._with_pushes(events, unit.player, "cast")
+
+    def _block(self, action: Dispel) -> list[Event]:
+        """"Caster(X)": the opponent's tokens against the cast (-1 each; none: ``done``), then the roll."""
+        self._expect(action, "dispel")
+        cast = magic.magic_of(self.state).cast
+        assert cast is not None
+        events = magic.dispel(self.state, self.dice, action)
+        return self._with_pushes(events, cast.player, "cast")
+
+    def _after_cast(self) -> list[Event]:
+        """Back to the activation where the cast was tried, or its end when the caster is gone or has nothing left
+        to do after its move."""
+        s, w = self.state, self.w
+        unit = s.units[w.unit] if w.unit else None
+        w.stage = w.resume or "action"
+        if unit is None or not unit.on_table:
+            return self._end_activation()
+        if w.stage == "shoot" and not (self.shooting_targets(unit.id) or self.activation_casts(unit.player)):
+            return self._end_activation()
+        s.step = Step.ACTIVATION
+        s.pending = Pending(unit.player, w.stage, unit.id)
+        return []
+
+    # --- "Pushing" (push) ----------------------------------------------------------------------------------------
+    def _with_pushes(self, events: list[Event], attacker: int, then: str) -> list[Event]:
+        """``events`` of an attack by ``attacker``'s unit; when an enemy model rolled a Shaken result the attacker
+        may try to push it (decision ``push``, one per unit, in order) before the game goes on with ``then``."""
+        w = self.w
+        w.pushes = push.shaken_results(events, attacker, self.state)
+        if w.pushes:
+            w.push_by, w.push_then, w.stage = attacker, then, "push"
+            self.state.pending = Pending(attacker, "push", w.pushes[0])
+            return events
+        return events + self._go_on(then)
+
+    def _go_on(self, then: str) -> list[Event]:
+        """The game after an attack and its pushes (``Warband.push_then``)."""
+        steps = {"shoot": self._shoot_next, "charger": self._charger_strikes, "strike_back": self._offer_strike_back,
+                 "after_melee": self._after_melee, "cast": self._after_cast}
+        return steps[then]()
+
+    def push_options(self) -> tuple[str, XY] | None:
+        """The unit the attacker may push now and where its model stands (the window, the players), or None."""
+        w = self.state.activation
+        if not isinstance(w, Warband) or w.stage != "push" or not w.pushes:
+            return None
+        pts = points_of(self.state, w.pushes[0])
+        return (w.pushes[0], pts[0]) if pts else None
+
+    def check_push(self, action: PushModel) -> IllegalAction | None:
+        """Why a proposed ``push_model`` is illegal now, or None (nothing changes): the window asks while dragging."""
+        try:
+            self._check_push(action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def _check_push(self, action: PushModel) -> tuple[Unit, moves.MoveReport]:
+        w = self._expect(action, "push")
+        if not w.pushes or action.unit != w.pushes[0]:
+            raise IllegalAction(push.SECTION, f"the model to push now is {w.pushes[0] if w.pushes else 'none'}'s")
+        unit = self.state.units[action.unit]
+        return unit, push.check_push(self.state, unit, (action.x, action.y))
+
+    def _push(self, action: PushModel) -> list[Event]:
+        """"Pushing": one die; on a 4+ the model moves to the point (up to 2"); then dangerous terrain it crossed,
+        then ``after_push`` (Falling, when elevation is played)."""
+        unit, report = self._check_push(action)
+        start = points_of(self.state, unit.id)[0]
+        to = (action.x, action.y)
+        purpose = f"Pushing {unit.name}"
+        roll = self.dice.one(purpose)
+        ok = roll >= push.PUSH_NEED
+        events = [roll_event(purpose, [roll], push.PUSH_NEED, 0, int(ok), unit=unit.id)]
+        if not ok:
+            events.append(Event("info", f"{unit.name} is not pushed", {"unit": unit.id, "push": False}))
+            return events + self._next_push()
+        self._put(unit, [to])
+        events.append(Event("move", f"{unit.name} is pushed {math.dist(start, to):.1f}\"",
+                            {"unit": unit.id, "kind": "push", "positions": [list(to)]}))
+        events += self.after_push(unit, start, to)
+        if unit.on_table:
+            events += self._dangerous(unit, list(report.dangerous), activating=False)
+        return events + self._next_push()
+
+    def after_push(self, unit: Unit, start: XY, end: XY) -> list[Event]:
+        """Called once a pushed model stands at ``end`` (from ``start``, inches): "Falling": "If a model falls or is
+        pushed off an elevated position at least 2" tall, it takes 1 hit with AP(X) ... Then place the model within
+        2" of the bottom" (``elevation.fall``; a push never lifts a model, ``push.push_problem``). Returns the
+        events (none when it dropped less than 2")."""
+        drop = height_at(self.state, start) - height_at(self.state, end)
+        if drop < elevation.FALL_MIN - 1e-9:
+            return []
+        return elevation.fall(self.state, self.dice, unit, 0, drop, end)
+
+    def _next_push(self) -> list[Event]:
+        """The next push the attacker may try, else the game goes on (``Warband.push_then``)."""
+        s, w = self.state, self.w
+        w.pushes = [u for u in w.pushes[1:] if s.units[u].on_table]
+        if w.pushes:
+            s.pending = Pending(w.push_by, "push", w.pushes[0])
+            return []
+        then, w.push_then = w.push_then, ""
+        return self._go_on(then)
+
     # --- done ---------------------------------------------------------------------------------------------------
     def _done(self, action: Done) -> list[Event]:
-        w = self._expect(action, "action", "shoot", "strike_back", "consolidate", "ambush")
+        w = self._expect(action, "action", "shoot", "strike_back", "consolidate", "ambush", "dispel", "push")
         s = self.state
+        if w.stage == "dispel":
+            return self._block(Dispel(action.player))
+        if w.stage == "push":
+            pushed = s.units[w.pushes[0]]
+            return [Event("info", f"Player {action.player} does not try to push {pushed.name}",
+                          {"unit": pushed.id, "push": False})] + self._next_push()
         if w.stage == "ambush":
             w.ambush_passed.append(action.player)
             return [Event("info", f"Player {action.player} keeps its Ambush units waiting this round",
@@ -960,6 +1155,8 @@ class AoFSkirmish(Ruleset):
             "scouts": list(w.scouts),
             "arrived": dict(w.arrived),
             "close_pairs": [list(p) for p in w.close_pairs],
+            "resume": w.resume, "pushes": list(w.pushes), "push_by": w.push_by, "push_then": w.push_then,
+            "impact_cut": w.impact_cut,
             "inspired": {up: list(units) for up, units in w.inspired.items()},
             "models": {uid: [{"x": round(m.x, 4), "y": round(m.y, 4), "wounds": m.wounds}
                              | ({"command": m.command} if m.command else {}) for m in ms]

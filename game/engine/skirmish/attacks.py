@@ -31,6 +31,7 @@ from game.engine.skirmish.loose import (
     warband_of,
 )
 from game.engine.special_rules import weapon_value
+from game.engine.spell_effects import effect_modifiers, melee_attacks
 from game.engine.state import GameState, Removal, Unit
 
 SERGEANT = "sergeant"
@@ -166,17 +167,24 @@ def _roll_hits(state: GameState, dice: Dice, unit: Unit, idx: list[int], weapon:
     of its unmodified 6s to hit deals 1 extra hit (counted in hits, not in the 6s: only the original hit counts as
     a 6 for special rules)."""
     quality = attack_quality(unit, weapon)
+    mods = _unstoppable(weapon, list(mods) + effect_modifiers(unit, "to_hit"))     # spells (game.engine.magic)
+    per = per_model(unit, weapon)
     sarge = command_index(state, unit, SERGEANT)
     if sarge is None or sarge not in idx:
-        hr = roll_to_hit(dice, len(idx) * weapon.attacks, quality, mods, f"{label}: to hit", only_sixes=only)
+        hr = roll_to_hit(dice, len(idx) * per, quality, mods, f"{label}: to hit", only_sixes=only)
         return hr.hits, hr.sixes, hr.events
-    rest = roll_to_hit(dice, (len(idx) - 1) * weapon.attacks, quality, mods, f"{label}: to hit", only_sixes=only)
-    own = roll_to_hit(dice, weapon.attacks, quality, mods, f"{label}: to hit (Sergeant)", only_sixes=only)
+    rest = roll_to_hit(dice, (len(idx) - 1) * per, quality, mods, f"{label}: to hit", only_sixes=only)
+    own = roll_to_hit(dice, per, quality, mods, f"{label}: to hit (Sergeant)", only_sixes=only)
     events = rest.events + own.events
     if own.sixes:
         events.append(Event("info", f"{label}: Sergeant, {own.sixes} extra hit{'s' if own.sixes != 1 else ''}",
                             {"unit": unit.id, "weapon": weapon.name, "sergeant": own.sixes}))
     return rest.hits + own.hits + own.sixes, rest.sixes + own.sixes, events
+
+
+def per_model(unit: Unit, weapon: Weapon) -> int:
+    """Attacks of ``weapon`` per model: a melee weapon's after spells (stat ``attacks``, ``melee_attacks``)."""
+    return weapon.attacks if weapon.range else melee_attacks(unit, weapon.attacks)
 
 
 def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike],
@@ -197,6 +205,7 @@ def block(dice: Dice, target: Unit, attacker: Unit, strikes: list[Strike],
             mods = [Modifier(f"AP({x})", -x)] if x else []
             if s.cover:
                 mods.append(Modifier("Cover", +1))
+            mods += effect_modifiers(target, "defense")     # spells (game.engine.magic)
             br = roll_to_block(dice, count, defense, mods, f"{target.name} {what} against {label}")
             events += br.events
             failed = br.wounds
@@ -301,7 +310,8 @@ def _wound_effect(state: GameState, dice: Dice, unit: Unit, last: LooseModel, fe
     else:
         if not unit.shaken:
             unit.shaken = True
-        events.append(Event("shaken", f"{unit.name} is Shaken", {"unit": unit.id}))
+        # "wound_effect": a Shaken result of the wound table, which the attacker may try to push ("Pushing")
+        events.append(Event("shaken", f"{unit.name} is Shaken", {"unit": unit.id, "wound_effect": True}))
     return events
 
 
@@ -418,7 +428,7 @@ def strike(state: GameState, dice: Dice, unit: Unit, enemy: Unit, *, charging: b
             if weapon.name in unit.limited_used:
                 continue
             unit.limited_used.add(weapon.name)
-        attacks = len(idx) * weapon.attacks
+        attacks = len(idx) * per_model(unit, weapon)
         label = f"{unit.name} strikes {enemy.name} with {weapon.name}"
         mods: list[Modifier] = []
         thrust = charging and weapon.has("Thrust")

@@ -148,6 +148,12 @@ def _levels(state: GameState, a: XY, b: XY) -> list[tuple[float, float, float]]:
     return out
 
 
+def highest_on_path(state: GameState, a: XY, b: XY) -> float:
+    """Inches above the table of the highest ground the straight path from ``a`` to ``b`` crosses (its start
+    included); 0 on a table with no elevated pieces."""
+    return max(z for _, _, z in _levels(state, a, b))
+
+
 def plan_path(state: GameState, unit: Unit, a: XY, b: XY) -> PathPlan:
     """The cost and jumps of a model of ``unit`` moving straight from ``a`` to ``b`` (module docstring). Raises
     ``IllegalAction`` ("Jumping") for a drop of over 6". Nothing changes."""

@@ -66,8 +66,8 @@ class Warband:
     """Each deployed unit's living models, by unit id; empty before it is placed."""
     stage: str = "objective_order"
     """Where the game is: ``objective_order``, ``place_objective``, ``choose_deployment``, ``deploy``; then in a
-    round ``activate``, ``action``, ``shoot``, ``strike_back``, ``consolidate``; ``ambush`` at the start of rounds 2
-    on."""
+    round ``activate``, ``action``, ``shoot``, ``strike_back``, ``consolidate``, ``dispel`` (the opponent's tokens
+    against a cast), ``push`` (the attacker's pushes); ``ambush`` at the start of rounds 2 on."""
     roll_off: int = 1
     """The player who won the roll-off to go first (objectives, then deployment)."""
     edges: dict[int, str] = field(default_factory=dict)
@@ -112,6 +112,19 @@ class Warband:
     close_pairs: list[list[str]] = field(default_factory=list)
     """Pairs of units left within 1" of each other because the chargers could not move back after a melee ("if
     possible"); dropped once they stand 1" apart."""
+    resume: str = ""
+    """The stage a cast within the activation returns to (``action`` or ``shoot``) once the opponent answered
+    ``dispel`` ("Caster(X)")."""
+    pushes: list[str] = field(default_factory=list)
+    """Units whose model rolled a Shaken result and that the attacker may still try to push ("Pushing"), in order."""
+    push_by: int = 0
+    """The attacker deciding the pushes (``pushes``)."""
+    impact_cut: int = 0
+    """Counter: Impact dice fewer for the charger of the melee in progress ("-1 total Impact rolls per model with
+    Counter")."""
+    push_then: str = ""
+    """Where the game goes on once the pushes are decided (``AoFSkirmish`` continuations: ``shoot``, ``charger``,
+    ``strike_back``, ``after_melee``, ``cast``)."""
 
     def partners(self, unit_id: str) -> list[str]:
         """Units left within 1" of ``unit_id`` after a melee (``close_pairs``)."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.engine.errors import IllegalAction
-from game.engine.skirmish.elevation import Jump, plan_path
+from game.engine.skirmish.elevation import Jump, PathPlan, plan_path
 from game.engine.skirmish.loose import (
     EPS,
     UNIT_GAP,
@@ -30,6 +30,7 @@ from game.engine.skirmish.loose import (
     pieces_with,
     points_of,
 )
+from game.engine.spell_effects import move_bonus
 from game.engine.state import GameState, Unit
 from geometry.terrain import DANGEROUS, DIFFICULT, IMPASSABLE
 
@@ -69,7 +70,8 @@ def allowance(state: GameState, unit: Unit, action: str) -> float:
         base += extra
     if unit.has("Slow"):
         base -= extra
-    return base + (MUSICIAN_MOVE if musician else 0.0)
+    # spells (stat move, game.engine.magic): the value for an Advance, twice it for a Rush or Charge, as Fast/Slow
+    return max(0.0, base + (MUSICIAN_MOVE if musician else 0.0) + move_bonus(unit, action == "advance"))
 
 
 def ignores_terrain(unit: Unit) -> bool:
@@ -92,21 +94,24 @@ class MoveReport:
 
 
 def check_move(state: GameState, unit: Unit, end: Sequence[XY], limit: float, *, charging: bool = False,
-               allowed_near: Sequence[str] = (), coherent: bool = True, jumping: bool = True) -> MoveReport:
+               allowed_near: Sequence[str] = (), coherent: bool = True, jumping: bool = True,
+               flat: bool = False) -> MoveReport:
     """Whether the models of ``unit`` may move straight to ``end`` (one point per living model, in order), each by
     up to ``limit`` inches. Raises ``IllegalAction`` naming the rule: "Movement" (coherency, 1" from other units
     unless ``charging``; units in ``allowed_near`` may stay as near as they were; coherency unless ``coherent`` is
     False: a charge of a unit whose casualties broke it), "Difficult Terrain" (6" at
     most when a model crosses it, unless Strider or Flying), impassable terrain and bases (no overlap, on the
     table), "Jumping" (elevation: each model's distance counts climbs and drops, ``elevation.plan_path``; a drop
-    over 6" is refused, and so is any jump when not ``jumping``: the rules' own moves never jump). Nothing
+    over 6" is refused, and so is any jump when not ``jumping``: the rules' own moves never jump; with ``flat``
+    the distance is measured flat and heights neither count nor jump: a push, ``push.push_problem``). Nothing
     changes."""
     start = points_of(state, unit.id)
     if len(end) != len(start):
         raise IllegalAction("Movement", f"{unit.name} has {len(start)} models; the move gives {len(end)} points")
     r = base_radius(unit.profile)
     flying = ignores_terrain(unit)
-    plans = [plan_path(state, unit, a, b) for a, b in zip(start, end, strict=True)]
+    plans = [PathPlan(math.dist(a, b)) if flat else plan_path(state, unit, a, b)
+             for a, b in zip(start, end, strict=True)]
     longest = max(p.counted for p in plans)
     if longest > limit + 1e-3:
         climbs = max(p.climb for p in plans)

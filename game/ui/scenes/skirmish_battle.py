@@ -3,7 +3,11 @@
 Every decision of ``game.engine.rulesets.skirmish`` is answered here: the edge (buttons), objective markers (click
 the table), deployment (the unit's models follow the mouse; click to place), activation (click a unit), the action
 (drag the unit as a group, Shift-drag one model, Spread/Tighten, then Advance or Rush; Hold; click an enemy to
-charge), shooting (click a target), strike back and consolidation (buttons, the move tool). Every change goes
+charge), shooting (click a target), strike back and consolidation (buttons, the move tool). "Caster(X)": while the
+activated caster may cast ("Cast a spell ▸": a spell, the tokens of friendly casters in reach for +1 each, then
+click a yellow target); against an enemy cast, the tokens spent (decision ``dispel``: a button per caster and count,
+or none). "Pushing" (decision ``push``): click or drag where the Shaken model goes (up to 2", the ring), then Push
+(Enter) or Don't push (Space). Every change goes
 through ``SkirmishBattleScene.act`` -> ``Game.apply``; drawing only reads (``game.ui.draw_loose``).
 
 Undo (Ctrl+Z) takes back the last action while no die was rolled since, as on the regiments screen
@@ -23,24 +27,30 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.engine import magic
 from game.engine.actions import (
     Action,
     Activate,
+    CastSpell,
     ChooseDeployment,
     DeclareCharge,
+    Dispel,
     Done,
     PlaceModels,
     PlaceObjective,
+    PushModel,
     SetAside,
     Shoot,
     StrikeBack,
     TablePoint,
+    TokenSpend,
 )
 from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSkirmish
 from game.engine.skirmish import moves
 from game.engine.skirmish.loose import XY, base_radius, warband_of
+from game.engine.skirmish.push import PUSH_REACH
 from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
 from game.skirmish_play import grid
 from game.skirmish_play import reason as simple_reason
@@ -58,6 +68,7 @@ from game.ui.log_panel import MAX_LINES, LogPanel
 from game.ui.loose_tool import SPREAD_STEP, LooseMoveTool
 from game.ui.scenes.battle import _undo_word
 from game.ui.scenes.battle_computer import ComputerSide
+from game.ui.stats_draw import fit_text
 from game.ui.table_view import TableView
 from game.ui.unit_card import UnitCard
 from game.ui.window import Scene
@@ -124,6 +135,15 @@ class SkirmishBattleScene(ComputerSide, Scene):
         self.results_shown = False
         """The results were shown once (coming back looks at the table)."""
         self._target_cache: tuple[object, set[str]] = (None, set())
+        self.spell_menu = False
+        """"Caster(X)": the spell buttons are shown instead of the unit's moves."""
+        self.spell: str | None = None
+        """The spell chosen: the next click on a yellow unit casts it."""
+        self.boost: dict[str, int] = {}
+        """Tokens of friendly casters in reach added to the chosen spell's roll (+1 each), per caster."""
+        self.push_at: XY | None = None
+        """"Pushing": where the pushed model would go (the click or drag), inches."""
+        self.push_drag = False
 
     @property
     def ruleset(self) -> AoFSkirmish:
@@ -281,6 +301,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
         if key != self._pending_key:
             self._pending_key = key
             self.tool = None
+            self.spell_menu, self.spell, self.boost, self.push_at, self.push_drag = False, None, {}, None, False
             if p is None:
                 if not self.results_shown:     # once: "Look at the table" comes back here
                     self.results_shown = True
@@ -310,17 +331,103 @@ class SkirmishBattleScene(ComputerSide, Scene):
         """The enemies the unit being activated may charge (action) or shoot (shoot), asked of the engine once per
         decision (a charge's reach is a whole charge move worked out)."""
         p = self.game.pending
-        key = (p, len(self.game.history), id(self.game))
+        key = (p, len(self.game.history), id(self.game), self.spell)
         if self._target_cache[0] == key:
             return self._target_cache[1]
         out: set[str] = set()
         if p is not None and p.unit is not None:
-            if p.decision == "action":
+            cast = magic.magic_of(self.game.state).cast if p.decision == "dispel" else None
+            if cast is not None and cast.target is not None:
+                out = {cast.target}         # what the enemy's spell aims at
+            elif self.spell is not None:
+                out = {c.target for c in self._casts() if c.spell == self.spell and c.target is not None}
+            elif p.decision == "action":
                 out = set(self.ruleset.charge_targets(p.unit))
             elif p.decision == "shoot":
                 out = set(self.ruleset.shooting_targets(p.unit))
         self._target_cache = (key, out)
         return out
+
+    # --- "Caster(X)" -------------------------------------------------------------------------------------------
+    def _casts(self) -> list[CastSpell]:
+        """The spells the activated caster may try now (empty while it may not)."""
+        p = self.game.pending
+        if p is None or p.decision not in ("action", "shoot") or self.computer_deciding:
+            return []
+        return self.ruleset.activation_casts(p.player)
+
+    def _spare(self) -> list[tuple[str, int]]:
+        """Friendly casters in reach of the chosen spell's caster and the tokens each may add (the caster: beyond
+        the spell's value)."""
+        p = self.game.pending
+        if p is None or p.unit is None or self.spell is None:
+            return []
+        s = self.game.state
+        spell = magic.spells_of(s, p.player).get(self.spell)
+        caster = s.units[p.unit]
+        value = spell.value if spell is not None else 0
+        out = []
+        for uid, n in magic.token_sources(s, caster, p.player):
+            left = n - (value if uid == caster.id else 0)
+            if uid is not None and left > 0:
+                out.append((uid, left))
+        return out
+
+    def _spell_buttons(self) -> list[ButtonSpec]:
+        """The caster's spells (value in brackets), the tokens to add once one is chosen, and Back."""
+        p = self.game.pending
+        assert p is not None
+        s = self.game.state
+        out: list[ButtonSpec] = []
+        names: list[str] = []
+        for c in self._casts():
+            if c.spell not in names:
+                names.append(c.spell)
+        for name in names:
+            spell = magic.spells_of(s, p.player).get(name)
+            on = self.spell == name
+            out.append(ButtonSpec(f"spell:{name}", ("✦ " if on else "") + f"{name} ({spell.value if spell else '?'})",
+                                  spell.summary() if spell is not None else None, "#toggle_on" if on else None,
+                                  short=("✦ " if on else "") + name))
+        for uid, left in self._spare():
+            k = self.boost.get(uid, 0)
+            who = s.units[uid].profile.name
+            out.append(ButtonSpec(f"boost:{uid}", f"+{k} token{'s' if k != 1 else ''} ({who})",
+                                  f"Spend tokens of {who} on the roll: +1 each (it may spend {left}); click again for "
+                                  "more", "#toggle_on" if k else None, short=f"+{k} ({who.split()[-1]})"))
+        out.append(ButtonSpec("spell_menu", "◂ Back", "Back to the unit's action (no spell) (Esc)"))
+        return out
+
+    def _dispel_buttons(self) -> list[ButtonSpec]:
+        """"Caster(X)": a button per caster in reach and count (up to 3) spent against the enemy's cast, and none."""
+        p = self.game.pending
+        assert p is not None
+        s = self.game.state
+        caster = s.units.get(p.unit or "")
+        out: list[ButtonSpec] = []
+        for uid, held in magic.token_sources(s, caster, p.player) if caster is not None else []:
+            if uid is None:
+                continue
+            for n in range(1, min(held, 3) + 1):
+                out.append(ButtonSpec(f"dispel:{uid}:{n}", f"{s.units[uid].profile.name}: -{n}",
+                                      f"Spend {n} token{'s' if n > 1 else ''} against the cast: -{n} to its roll"))
+        out.append(ButtonSpec("done", "Spend none (Space)", "Let the roll go ahead without your tokens",
+                              "#primary_button", short="None"))
+        return out
+
+    def _push_action(self) -> PushModel | None:
+        p = self.game.pending
+        if p is None or p.decision != "push" or p.unit is None or self.push_at is None:
+            return None
+        return PushModel(p.player, p.unit, round(self.push_at[0], 3), round(self.push_at[1], 3))
+
+    def _push_problem(self) -> str | None:
+        """Why the push to ``push_at`` is refused (None: legal; "no spot" before a click)."""
+        action = self._push_action()
+        if action is None:
+            return "click or drag where the model goes"
+        why = self.ruleset.check_push(action)
+        return None if why is None else f"{why.rule}: {why.message}"
 
     def _refresh(self) -> None:
         """Texts of the top bar, the buttons of the decision, the card."""
@@ -349,11 +456,21 @@ class SkirmishBattleScene(ComputerSide, Scene):
                       f"{s.units[self.deploy_unit].profile.name}, or keep it waiting" if self.deploy_unit else "Ambush",
             "activate": "Click one of your units (green) to activate it",
             "action": f"{unit}: drag to move the group (Shift-drag: one model), then Advance or Rush; "
-                      "Hold; or click a yellow enemy to charge",
+                      "Hold; or click a yellow enemy to charge" + ("; or Cast a spell first" if self._casts() else ""),
             "shoot": f"{unit}: click a yellow enemy to shoot, or Done",
             "strike_back": f"{unit} was charged: strike back?",
             "consolidate": f"{unit} may move up to 3\" (drag), or stay",
+            "push": f"{unit} rolled Shaken: click or drag where to push it (up to 2\", 4+ to push), then Push; or "
+                    "don't",
         }
+        if p.decision == "dispel":
+            cast = magic.magic_of(s).cast
+            what = f"{cast.spell} of {s.units[cast.caster].profile.name}" if cast is not None else "a spell"
+            return f"Enemy spell: {what}. Spend tokens against it (-1 each), or none"
+        if p.decision in ("action", "shoot") and self.spell is not None:
+            return f"{self.spell}: click a yellow unit to cast it on (Esc: no spell)"
+        if p.decision == "shoot" and self._casts() and not self.ruleset.shooting_targets(p.unit or ""):
+            return f"{unit}: cast a spell before attacking, or Done"
         return hints.get(p.decision, p.decision)
 
     def _buttons(self) -> list[ButtonSpec]:
@@ -394,6 +511,20 @@ class SkirmishBattleScene(ComputerSide, Scene):
                 out_.append(ButtonSpec("done", "Keep waiting", "Place no Ambush unit this round", "#primary_button"))
             return out_
         out: list[ButtonSpec] = []
+        casts = bool(self._casts())
+        if casts and self.spell_menu and d in ("action", "shoot"):
+            return self._spell_buttons()
+        if casts and d in ("action", "shoot"):
+            out.append(ButtonSpec("spell_menu", "Cast a spell ▸", "Pick one of the caster's spells (4+ to cast; tokens "
+                                  "of casters within 18\" add +1/-1 each), then click its target", "#primary_button",
+                                  short="Cast ▸"))
+        if d == "dispel":
+            return self._dispel_buttons()
+        if d == "push":
+            why = self._push_problem()
+            return [ButtonSpec("push", "Push (Enter)", why or "Roll one die: on a 4+ the model is pushed there",
+                               "#primary_button", enabled=why is None, short="Push"),
+                    ButtonSpec("done", "Don't push (Space)", "Leave the model where it stands", short="Don't")]
         if d == "action":
             out.append(ButtonSpec("done", "Hold", "Stay where it is (it may shoot after)", "#primary_button"))
             t = self.tool
@@ -445,6 +576,21 @@ class SkirmishBattleScene(ComputerSide, Scene):
             self.act(Done(p.player))
         elif key == "strike_back" and p.unit is not None:
             self.act(StrikeBack(p.player, p.unit))
+        elif key == "spell_menu":
+            self.spell_menu, self.spell, self.boost = not self.spell_menu, None, {}
+        elif key.startswith("spell:"):
+            self._choose_spell(key.split(":", 1)[1])
+        elif key.startswith("boost:"):
+            uid = key.split(":", 1)[1]
+            left = dict(self._spare()).get(uid, 0)
+            self.boost[uid] = (self.boost.get(uid, 0) + 1) % (left + 1)
+        elif key.startswith("dispel:"):
+            _, uid, n = key.split(":")
+            self.act(Dispel(p.player, (TokenSpend(int(n), uid),)))
+        elif key == "push":
+            action = self._push_action()
+            if action is not None:
+                self.act(action)
         elif key in ("advance", "rush", "consolidate") and self.tool is not None:
             self.act(self.tool.action(key))
         elif key == "spread" and self.tool is not None:
@@ -462,6 +608,26 @@ class SkirmishBattleScene(ComputerSide, Scene):
         elif key == "rows":
             self.rows = ROWS[(ROWS.index(self.rows) + 1) % len(ROWS)]
         self._refresh()
+
+    def _choose_spell(self, name: str) -> None:
+        """Pick (or drop) a spell; a spell on the caster only is cast at once."""
+        if self.spell == name:
+            self.spell, self.boost = None, {}
+            return
+        self.spell, self.boost = name, {}
+        p = self.game.pending
+        options = [c for c in self._casts() if c.spell == name]
+        spell = magic.spells_of(self.game.state, p.player).get(name) if p is not None else None
+        if spell is not None and spell.target == "self" and options and options[0].target is not None:
+            self._cast_on(options[0].target)
+
+    def _cast_on(self, target: str) -> bool:
+        """Cast the chosen spell on ``target`` with the tokens added."""
+        p = self.game.pending
+        if p is None or p.unit is None or self.spell is None:
+            return False
+        boost = tuple(TokenSpend(k, uid) for uid, k in self.boost.items() if k > 0)
+        return self.act(CastSpell(p.player, p.unit, self.spell, target, boost))
 
     def _placement(self, at: XY) -> list[XY]:
         assert self.deploy_unit is not None
@@ -499,6 +665,19 @@ class SkirmishBattleScene(ComputerSide, Scene):
             if action is not None:
                 self.act(action)
             return
+        if d == "push":
+            self.push_at, self.push_drag = point, True
+            self._refresh()
+            return
+        if d in ("action", "shoot") and self.spell is not None:
+            uid = self._unit_at(point)
+            if uid is not None and uid in self._targets():
+                self._cast_on(uid)
+            elif uid is not None:
+                self.show_banner(f"{self.spell} can't be cast on {self.game.state.units[uid].profile.name}: out of "
+                                 "range or line of sight", palette.ILLEGAL, 4.0)
+            self._refresh()
+            return
         if self.tool is not None and self.tool.begin(point, shift):
             return
         uid = self._unit_at(point)
@@ -533,6 +712,9 @@ class SkirmishBattleScene(ComputerSide, Scene):
             elif self.tool is not None and self.tool.dragging:
                 self.tool.drag_to(self.view.to_table(event.pos))
                 self._refresh()        # Advance and Rush follow the ghost
+            elif self.push_drag:
+                self.push_at = self.view.to_table(event.pos)
+                self._refresh()
             inside = self.view.rect.collidepoint(event.pos)
             point = self.view.to_table(event.pos)
             self.hover = self._unit_at(point) if inside else None
@@ -541,6 +723,9 @@ class SkirmishBattleScene(ComputerSide, Scene):
         if event.type == pygame.MOUSEBUTTONUP:
             if event.button == 1 and self.tool is not None and self.tool.dragging:
                 self.tool.end_drag()
+                self._refresh()
+            elif event.button == 1 and self.push_drag:
+                self.push_drag = False
                 self._refresh()
             elif event.button in (2, 3):
                 self.panning = False
@@ -568,6 +753,12 @@ class SkirmishBattleScene(ComputerSide, Scene):
             self.command("computer_faster")
         elif event.key == pygame.K_n and self.turns is not None:
             self.command("computer_skip")
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and p.decision == "push":
+            why = self._push_problem()
+            if why is None:
+                self.command("push")
+            else:
+                self.show_banner(why, palette.ILLEGAL, 5.0)
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.tool is not None and self.tool.moved():
             kind = self.tool.kind()
             if self.tool.problem(kind) is None:
@@ -575,7 +766,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
             else:
                 self.show_banner(str(self.tool.problem(kind)), palette.ILLEGAL, 5.0)
         elif event.key == pygame.K_SPACE:
-            if p.decision in ("action", "shoot", "strike_back", "consolidate", "ambush"):
+            if p.decision in ("action", "shoot", "strike_back", "consolidate", "ambush", "dispel", "push"):
                 self.act(Done(p.player))
         elif event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
             self.command("spread")
@@ -583,6 +774,9 @@ class SkirmishBattleScene(ComputerSide, Scene):
             self.command("tighten")
         elif event.key == pygame.K_TAB:
             self.command("next_unit")
+        elif event.key == pygame.K_ESCAPE and (self.spell_menu or self.spell is not None):
+            self.spell_menu, self.spell, self.boost = False, None, {}
+            self._refresh()
         elif event.key == pygame.K_ESCAPE and self.tool is not None:
             self.tool.reset()
             self._refresh()
@@ -614,7 +808,11 @@ class SkirmishBattleScene(ComputerSide, Scene):
         shown = self.selected if self.selected in s.units and s.units[self.selected].on_table else None
         on_table = self.view.rect.clip(self.view.table_rect)
         screen.set_clip(on_table)       # reaches end at the table's edges: never over the band round it
-        if shown is not None and p is not None and p.decision in ("action", "shoot", "activate"):
+        spell = magic.spells_of(s, p.player).get(self.spell) if p is not None and self.spell is not None else None
+        if spell is not None and p is not None and p.unit is not None and spell.range:
+            # the chosen spell's range from the caster's models (base edge to base edge), instead of its weapons'
+            draw_loose.draw_reach(screen, self.view, s, p.unit, spell.range, (*palette.TARGET, 255))
+        elif shown is not None and p is not None and p.decision in ("action", "shoot", "activate"):
             unit = s.units[shown]
             reach = (moves.allowance(self.game.state, unit, "charge") if p.decision == "action" and shown == p.unit
                      else None)
@@ -628,6 +826,10 @@ class SkirmishBattleScene(ComputerSide, Scene):
                                shy_of=heights)
         if self.tool is not None and (self.tool.moved() or self.tool.dragging):
             draw_loose.draw_ghost(screen, self.view, self.tool, self.tool.problem() is None)
+        if p is not None and p.decision == "push" and p.unit in s.units and s.units[p.unit].on_table:
+            start = warband_of(s).models[p.unit][0].xy
+            draw_loose.draw_push(screen, self.view, start, self.push_at, base_radius(s.units[p.unit].profile),
+                                 PUSH_REACH, self._push_problem() is None)
         if p is not None and p.decision in ("deploy", "ambush") and self.deploy_unit and \
                 self.view.rect.collidepoint(self.mouse):
             at = self.view.to_table(self.mouse)
@@ -647,14 +849,16 @@ class SkirmishBattleScene(ComputerSide, Scene):
                 screen.blit(text, (x, y))
                 y += text.get_height() + 2
         if self.seat_banner is not None and self.time < self.seat_banner[2]:
-            text = font(18, True).render(self.seat_banner[0][:120], True, (250, 250, 245))
+            line = fit_text(self.seat_banner[0], 18, self.view.rect.w - 40, bold=True)     # never off the table
+            text = font(18, True).render(line, True, (250, 250, 245))
             bg = pygame.Surface((text.get_width() + 20, text.get_height() + 10), pygame.SRCALPHA)
             bg.fill((*self.seat_banner[1], 225))
             x = self.view.rect.centerx - bg.get_width() // 2
             screen.blit(bg, (x, self.view.rect.top + 10))
             screen.blit(text, (x + 10, self.view.rect.top + 15))
         if self.banner is not None and self.time < self.banner[2]:
-            text = font(16, True).render(self.banner[0][:140], True, self.banner[1])
+            line = fit_text(self.banner[0], 16, self.view.rect.w - 40, bold=True)
+            text = font(16, True).render(line, True, self.banner[1])
             bg = pygame.Surface((text.get_width() + 16, text.get_height() + 8), pygame.SRCALPHA)
             bg.fill((0, 0, 0, 190))
             x = self.view.rect.centerx - bg.get_width() // 2

@@ -74,7 +74,10 @@ def test_caster_is_a_quick_rule_and_wizard_is_not():
     assert rule_refusal("Wizard(2)", quick) is not None
 
 
-def test_skirmish_still_refuses_caster_with_a_clear_message():
-    """AoF: Skirmish's Caster(X) is not played yet: refused at load, saying so (never accepted and ignored)."""
-    why = rule_refusal("Caster(2)", ruleset_content("aof-skirmish"))
-    assert why is not None and "not played yet" in why
+def test_skirmish_plays_caster_and_refuses_wizard_with_a_clear_message():
+    """AoF: Skirmish plays Caster(X) with loose models (tests/rules/skirmish/test_skirmish_caster.py); AoF:R 2.16's
+    Wizard(X) is refused at load naming what it writes instead."""
+    skirmish = ruleset_content("aof-skirmish")
+    assert rule_refusal("Caster(2)", skirmish) is None
+    why = rule_refusal("Wizard(2)", skirmish)
+    assert why is not None and "Caster(X)" in why

@@ -135,8 +135,8 @@ def test_elevated_pieces_load_with_their_heights_and_a_game_with_jumps_replays(t
     sc = load_scenario(VILLAGE)
     tops = {t.name: t.height for t in sc.terrain if "elevated" in t.traits}
     assert tops["Ruined Tower (upper floor)"] == 6 and tops["Mill Loft"] == 4.5 and len(tops) == 6
-    game = Game.start(new_game_state(sc), Dice(seed=9))        # seed 9: a model jumps off a roof and falls
-    play_out(game, 9, after_action=lambda g, a: _no_problems(g))
+    game = Game.start(new_game_state(sc), Dice(seed=7))        # seed 7: a model jumps off a roof and falls
+    play_out(game, 7, after_action=lambda g, a: _no_problems(g))
     assert any(e.kind == "roll" and " jumps (" in e.text for e in game.log)
     assert any(e.kind == "fall" for e in game.log)
     path = tmp_path / "game.yaml"
