@@ -29,7 +29,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from game import skirmish_play
+from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
 from game.ai.evaluate import evaluate
 from game.ai.rollout import play_through_next_turn, play_to_turn_end
@@ -63,7 +63,6 @@ from game.engine.deployment import zone_polygon
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
-from game.engine.skirmish.loose import Warband
 from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
@@ -124,10 +123,6 @@ class SearchPlayer:
         p = game.pending
         if p is None:
             raise RuntimeError("the game is over")
-        if isinstance(game.state.activation, Warband):
-            # AoF: Skirmish's loose models: the search knows formations only; it plays the simple player's
-            # heuristics there (game.skirmish_play)
-            return skirmish_play.choose(game, self.rng, simple=True)
         me = p.player
         view = seat_view(game, me, self.rng)
         return self._legal_or_fallback(view, self._decide(view, me))
@@ -239,6 +234,9 @@ class SearchPlayer:
     def _candidates(self, game: Game, me: int) -> tuple[list[Action], int]:
         """(candidates, depth) for the pending decision; depth 0 scores right after the action, 1 after the turn,
         2 after the other player's next turn too."""
+        own = ruleset_ai(game)
+        if own is not None:
+            return own.candidates(game, me, self.budget, self.rng)
         p = game.pending
         assert p is not None
         s = game.state
@@ -380,6 +378,9 @@ class SearchPlayer:
     # --- set-up --------------------------------------------------------------------------------------------
     def _setup(self, game: Game, me: int) -> Action | None:
         """Heuristic answers to the set-up decisions, or None for a decision the search makes."""
+        own = ruleset_ai(game)
+        if own is not None:
+            return own.setup(game, me, self.rng)
         p = game.pending
         assert p is not None
         d = p.decision

@@ -717,6 +717,32 @@ class AoFSkirmish(Ruleset):
             return []
         return self._end_activation()
 
+    def decision_options(self) -> list[Action] | None:
+        """The discrete answers to a round's decisions (docs/formats.md "AoF: Skirmish"): ``activate`` each unit not
+        activated yet; ``action`` Hold (``done``) or charge each valid target (Advance and Rush are model positions:
+        ``units_to_move``, ``check_move_models``); ``shoot`` each valid target, or done; ``strike_back`` or not;
+        ``consolidate`` stay (its moves are positions). None for the set-up decisions (edges, markers, placing,
+        Ambush: their answers are positions) and for any decision not listed here."""
+        s = self.state
+        p, w = s.pending, s.activation
+        if p is None or not isinstance(w, Warband) or s.phase is not Phase.ACTIVATION:
+            return None
+        me = p.player
+        if p.decision == "activate":
+            return [Activate(me, uid) for uid in p.options]
+        unit = p.unit
+        if unit is None:
+            return None
+        if p.decision == "action":
+            return [Done(me)] + [DeclareCharge(me, unit, t) for t in self.charge_targets(unit)]
+        if p.decision == "shoot":
+            return [Shoot(me, unit, t) for t in self.shooting_targets(unit)] + [Done(me)]
+        if p.decision == "strike_back":
+            return [StrikeBack(me, unit), Done(me)]
+        if p.decision == "consolidate":
+            return [Done(me)]
+        return None
+
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Enemy units ``unit_id`` may shoot now (a weapon not fired yet has a model in range and sight of them;
         a third target is not allowed)."""
