@@ -228,31 +228,3 @@ def choose(game: Game, rng: random.Random, simple: bool) -> Action:
         return move or Done(p.player)
     return Done(p.player)
 
-
-def reason(game: Game, action: Action) -> str:
-    """Why the simple player (``choose`` with ``simple``) answers ``game.pending`` with ``action``, in a few words
-    for the log of a game against the computer (``game`` is the game before the action)."""
-    s = game.state
-    if isinstance(action, DeclareCharge):
-        return "the nearest enemy its charge reaches"
-    if isinstance(action, Shoot):
-        return "the nearest enemy in range and in sight"
-    if isinstance(action, MoveModels):
-        unit = s.units.get(action.unit)
-        markers = unit is not None and any(o.controller != unit.player for o in s.objectives)
-        return "towards the nearest objective marker it does not hold" if markers else "towards the nearest enemy"
-    if isinstance(action, StrikeBack):
-        return "it always strikes back"
-    if isinstance(action, Activate):
-        return "the first of its units still to activate"
-    if isinstance(action, (PlaceModels, PlaceObjective, ChooseDeployment, SetAside)):
-        return "by a quick rule of thumb (no look-ahead)"
-    p = game.pending
-    d = p.decision if p is not None else ""
-    if d == "action":
-        return "no enemy in its charge reach and no move towards its goal it may make"
-    if d == "shoot":
-        return "no enemy in range and in sight"
-    if d == "consolidate":
-        return "it stays where it fought"
-    return "nothing else it could do here"

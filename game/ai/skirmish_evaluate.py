@@ -157,28 +157,27 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         return score
     on = _active_units(game)
     done = set(w.activated)
+    worths: dict[str, float] = {}
     for u in s.units.values():
-        value = worth(game, u)
+        value = worths[u.id] = worth(game, u)
         if value <= 0.0:
             continue
         value *= MATERIAL * (1.0 - (SHAKEN if u.shaken else 0.0))
         score += value if u.player == seat else -value
-    gaps: dict[tuple[str, str], float] = {}
-    for u in on:
-        for e in on:
-            if e.player != u.player and (e.id, u.id) not in gaps:
-                gaps[(u.id, e.id)] = gaps[(e.id, u.id)] = unit_gap(s, u, e)
+    pts = {u.id: points_of(s, u.id) for u in on}
+    radius = {u.id: base_radius(u.profile) for u in on}
+    reach = {u.id: -1.0 if u.has("Immobile") or u.shaken else moves.allowance(s, u, "charge") for u in on}
     for u in on:
         worst = 0.0
         for e in on:
             if e.player == u.player or e.shaken:
                 continue
-            g = gaps[(u.id, e.id)]
+            g = _gap(pts[u.id], radius[u.id], pts[e.id], radius[e.id])
             loss = 0.0
-            if not e.has("Immobile") and g <= moves.allowance(s, e, "charge"):
-                loss = share_lost(u, melee_wounds(e, u, e.models, True)) * worth(game, u)
-            if _ranged(e):
-                loss = max(loss, share_lost(u, shot_wounds(e, u, g)) * worth(game, u))
+            if g <= reach[e.id]:
+                loss = share_lost(u, melee_wounds(e, u, e.models, True)) * worths[u.id]
+            if e.profile.ranged_weapons:
+                loss = max(loss, share_lost(u, shot_wounds(e, u, g)) * worths[u.id])
             weight = NEXT if e.player == next_to_act and e.id not in done else LATER
             worst = max(worst, loss * weight)
         score += -worst if u.player == seat else worst
@@ -210,6 +209,11 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             # held: the enemy closing in is a threat to it
             score -= PULL * 0.5 * max(0.0, 1.0 - theirs / 12.0)
     return score
+
+
+def _gap(a: list[tuple[float, float]], ra: float, b: list[tuple[float, float]], rb: float) -> float:
+    """Inches between the nearest models of two groups (``loose.unit_gap`` over points already read)."""
+    return min(math.hypot(p[0] - q[0], p[1] - q[1]) for p in a for q in b) - ra - rb
 
 
 def _side(holder: int | None, seat: int) -> float:
