@@ -75,7 +75,8 @@ def candidates(game: Game, me: int, activations: int, per_unit: int, moves_: int
     if d == "activate":
         acts = [a for a in listed if isinstance(a, Activate)]
         acts.sort(key=lambda a: (_urgency(game, s.units[a.unit]), a.unit))
-        return acts[: max(1, activations)], depth
+        kept: list[Action] = list(acts[: max(1, activations)])
+        return kept, depth
     unit = s.units[p.unit] if p.unit is not None else None
     if unit is None:
         return None
