@@ -195,6 +195,9 @@ def _activation_words(t: Thinking, game: Game, action: Activate) -> str:
             best[uid] = c
     mine = best.get(action.unit)
     if mine is None:
+        p = game.pending
+        if not best and p is not None and len(p.options) > 1:
+            return "its unit nearest the enemy or a marker it does not hold (its level judges one unit)"
         return "the only unit it has left to activate" if not best else "the only unit it judged"
     others = [c.value for uid, c in best.items() if uid != action.unit]
     lead = ""

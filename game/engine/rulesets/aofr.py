@@ -52,7 +52,7 @@ from game.engine.actions import (
     Shoot,
     StrikeBack,
 )
-from game.engine.activation_order import first_of_next_round, offer_activation
+from game.engine.activation_order import first_of_next_round, listed_answers, offer_activation
 from game.engine.attacks import Modifier, roll_to_hit, succeeds, total
 from game.engine.casualties import apply_wounds, at_half_strength, remaining_strength, starting_strength
 from game.engine.consolidation import consolidation_move
@@ -715,21 +715,7 @@ class AoFR216(Ruleset):
         p, a = s.pending, self._current()
         if p is None or a is None or s.phase is not Phase.ACTIVATION:
             return None
-        me = p.player
-        if p.decision == "activate":
-            return [Activate(me, uid) for uid in p.options]
-        unit = p.unit
-        if unit is None:
-            return None
-        if p.decision == "action":
-            return [Done(me)] + [DeclareCharge(me, unit, t) for t in self.charge_targets(unit)]
-        if p.decision == "shoot":
-            return [Shoot(me, unit, t) for t in self.shooting_targets(unit)] + [Done(me)]
-        if p.decision == "strike_back":
-            return [StrikeBack(me, unit), Done(me)]
-        if p.decision in ("consolidate", "wavering"):
-            return [Done(me)]
-        return None
+        return listed_answers(p, self.charge_targets, self.shooting_targets, ("consolidate", "wavering"))
 
     # --- shooting -----------------------------------------------------------------------------------------------
     def shooting_targets(self, unit_id: str) -> list[str]:

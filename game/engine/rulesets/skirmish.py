@@ -39,7 +39,7 @@ from game.engine.actions import (
     Shoot,
     StrikeBack,
 )
-from game.engine.activation_order import first_of_next_round, offer_activation
+from game.engine.activation_order import first_of_next_round, listed_answers, offer_activation
 from game.engine.attacks import succeeds
 from game.engine.errors import IllegalAction
 from game.engine.events import Event, roll_event
@@ -727,21 +727,7 @@ class AoFSkirmish(Ruleset):
         p, w = s.pending, s.activation
         if p is None or not isinstance(w, Warband) or s.phase is not Phase.ACTIVATION:
             return None
-        me = p.player
-        if p.decision == "activate":
-            return [Activate(me, uid) for uid in p.options]
-        unit = p.unit
-        if unit is None:
-            return None
-        if p.decision == "action":
-            return [Done(me)] + [DeclareCharge(me, unit, t) for t in self.charge_targets(unit)]
-        if p.decision == "shoot":
-            return [Shoot(me, unit, t) for t in self.shooting_targets(unit)] + [Done(me)]
-        if p.decision == "strike_back":
-            return [StrikeBack(me, unit), Done(me)]
-        if p.decision == "consolidate":
-            return [Done(me)]
-        return None
+        return listed_answers(p, self.charge_targets, self.shooting_targets, ("consolidate",))
 
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Enemy units ``unit_id`` may shoot now (a weapon not fired yet has a model in range and sight of them;
