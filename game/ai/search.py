@@ -7,7 +7,8 @@ For the pending decision (``Game.pending``) the player:
 2. lists candidate actions (``game.ai.candidates`` for moves and spell casts; the engine's own options for charges,
    targets, reactions, redirects, pursuit, follow-up, pivots and dispels; where the ruleset lists a decision's
    discrete answers, ``Ruleset.decision_options``, those: AoF:R 2.16's activations), legal by the engine's
-   validators;
+   validators; a ruleset the AI has its own knowledge of (``game.ai.by_ruleset``: AoF: Skirmish's loose models)
+   gives its candidates, set-up answers, evaluation and rollout policy instead;
 3. judges each candidate: clones of the view, each rolling dice seeded from the same per-decision seeds (common
    random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy of
    ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
