@@ -5,7 +5,7 @@ The search (``game.ai.search``) judges these by playing them out with the engine
 and scoring with ``game.ai.skirmish_evaluate``. The discrete answers are the ruleset's own
 (``Ruleset.decision_options``: units to activate, Hold or a charge per target, shooting targets, striking back);
 this module adds the group moves of the activated unit's loose models (``move_models``: every model by the same
-vector, ``game.skirmish_play.group_move``, the longest the engine accepts) towards the objective markers it does not
+vector: ``group_move``, the longest the engine accepts on a clone) towards the objective markers it does not
 hold, towards the nearest enemy, into cover and away from the most dangerous enemy, as Advance and Rush, and the
 3" moves after a melee. A decision this module does not know (a rule added later) gets None, and the search then
 plays the simple player's answer (``game.skirmish_play``) rather than guess.
