@@ -232,7 +232,7 @@ def action_text(game: Game, action: object) -> str:
         return who + "done"
     if kind == "declare_charge":
         return who + f"{name(unit)} declares a charge on {name(target)}"
-    if kind == "move":
+    if kind in ("move", "move_models"):
         return who + f"{name(unit)} — {d.get('action', 'move')}"
     if kind == "shoot":
         return who + f"{name(unit)} shoots at {name(target)}"

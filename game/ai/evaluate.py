@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 
+from game.ai.by_ruleset import ruleset_ai
 from game.ai.route import clearance, detour
 from game.engine import objectives
 from game.engine.charge import charge_action_refusal
@@ -151,7 +152,11 @@ def _reach(unit: Unit) -> float:
 
 def evaluate(game: Game, seat: int, next_to_act: int) -> float:
     """The position for ``seat`` (points, positive = good), ``next_to_act`` being the player whose turn comes
-    next (their charges count fully). See the module docstring for the terms."""
+    next (their charges count fully). See the module docstring for the terms. A ruleset with its own evaluation
+    (``game.ai.by_ruleset``: AoF: Skirmish's loose models) is scored by it."""
+    own = ruleset_ai(game)
+    if own is not None:
+        return own.evaluate(game, seat, next_to_act)
     s = game.state
     vp = game.victory_points()
     per_vp = score_worth(game)

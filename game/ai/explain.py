@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game.ai.by_ruleset import ruleset_ai
 from game.ai.search import SearchPlayer
 from game.engine.actions import (
     Action,
+    Activate,
     ChargeReaction,
     DeclareCharge,
     Done,
     FollowUp,
     Move,
+    MoveModels,
     Pursue,
     Redirect,
     Shoot,
@@ -52,6 +55,10 @@ class Sample:
     """Wounds the action's own events caused to its target (shooting)."""
     killed: int
     """Models the action's own events removed from its target."""
+    out: bool = False
+    """The action's own events removed its target from the game (AoF: Skirmish: Knocked Out, every model killed)."""
+    shaken: bool = False
+    """The action's own events left its target Shaken (AoF: Skirmish's wound effects)."""
 
 
 @dataclass
@@ -60,6 +67,9 @@ class Candidate:
 
     action: Action
     samples: list[Sample] = field(default_factory=list)
+    unit: str | None = None
+    """The unit of the decision it answered (``Pending.unit``): the same answer (``done``) of two units activated in
+    look-ahead is two candidates."""
 
     @property
     def value(self) -> float:
@@ -86,9 +96,9 @@ class Thinking:
     fallback: bool = False
     """The engine refused the search's choice; the random player's legal answer was taken."""
 
-    def candidate(self, action: Action) -> Candidate | None:
-        """The figures of ``action``, if it was judged."""
-        return next((c for c in self.candidates if c.action == action), None)
+    def candidate(self, action: Action, unit: str | None = None) -> Candidate | None:
+        """The figures of ``action`` answering a decision about ``unit``, if it was judged."""
+        return next((c for c in self.candidates if c.action == action and c.unit == unit), None)
 
 
 class ExplainedPlayer(SearchPlayer):
@@ -119,9 +129,10 @@ class ExplainedPlayer(SearchPlayer):
     def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
         if self.thinking is None:
             return
-        cand = self.thinking.candidate(action)
+        unit = view.pending.unit if view.pending is not None else None
+        cand = self.thinking.candidate(action, unit)
         if cand is None:
-            cand = Candidate(action)
+            cand = Candidate(action, unit=unit)
             self.thinking.candidates.append(cand)
         cand.samples.append(sample_of(action, view, twin, value, self.thinking.player))
 
@@ -137,7 +148,9 @@ def sample_of(action: Action, view: Game, twin: Game, value: float, me: int) -> 
     other = unit if isinstance(action, ChargeReaction) else target
     hit = [e for e in own if e.kind == "wounds" and e.data.get("unit") == target]
     return Sample(value, _melee(later, unit, me), _fled(later, other), _side(later, unit),
-                  sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit))
+                  sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit),
+                  any(e.kind == "destroyed" and e.data.get("unit") == target for e in own),
+                  any(e.kind == "shaken" and e.data.get("unit") == target for e in own))
 
 
 def _melee(events: list[Event], unit: object, me: int) -> bool | None:
@@ -159,6 +172,45 @@ def _side(events: list[Event], unit: object) -> str | None:
 
 
 # --- the words -------------------------------------------------------------------------------------------------
+def _damage_words(c: Candidate) -> str:
+    """"1.6 wounds and 0.8 models removed on average, 25% it is out, 40% Shaken" from a shot's or a charge's
+    samples (the last two only where they happened: AoF: Skirmish's wound effects)."""
+    n = len(c.samples)
+    w = sum(s.wounds for s in c.samples) / n
+    k = sum(s.killed for s in c.samples) / n
+    text = f"{w:.1f} wounds and {k:.1f} models removed on average"
+    out, shaken = c.share(True, "out"), c.share(True, "shaken")
+    if out:
+        text += f", {_pct(out)} the target is out"
+    if shaken:
+        text += f", {_pct(shaken)} it is Shaken"
+    return text
+
+
+def _activation_words(t: Thinking, game: Game, action: Activate) -> str:
+    """Why this unit is activated: each unit judged was worth its best answer (the figures of those answers)."""
+    best: dict[str, Candidate] = {}
+    for c in t.candidates:
+        uid = c.unit
+        if isinstance(uid, str) and c.samples and (uid not in best or c.value > best[uid].value):
+            best[uid] = c
+    mine = best.get(action.unit)
+    if mine is None:
+        p = game.pending
+        if not best and p is not None and len(p.options) > 1:
+            return "its unit nearest the enemy or a marker it does not hold (its level judges one unit)"
+        return "the only unit it has left to activate" if not best else "the only unit it judged"
+    others = [c.value for uid, c in best.items() if uid != action.unit]
+    lead = ""
+    if others:
+        ahead = mine.value - max(others)
+        lead = (f", {ahead:.0f} points ahead of the next unit's best" if ahead >= 0.5
+                else ", tied with the next unit's best: the first listed is kept")
+    done = " (hold)" if isinstance(mine.action, Done) else ""
+    return (f"best of {len(best)} units judged by their best answers; its own: {_short(game, mine.action)}{done}"
+            f"{lead}")
+
+
 def _pct(x: float) -> str:
     return f"{round(100 * x)}%"
 
@@ -204,12 +256,19 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         return "no figures kept for this decision"
     if t.fallback:
         return "the rules refused its own choice, so it plays a legal answer at random"
-    chosen = t.candidate(action)
+    chosen = t.candidate(action, game.pending.unit if game.pending is not None else None)
+    if isinstance(action, Activate):
+        return _activation_words(t, game, action)
     if chosen is None or not chosen.samples:
         if t.decision in SETUP_DECISIONS:
             return "by a quick rule of thumb (no look-ahead)"
         if isinstance(action, Done) and t.decision == "declare_charge":
             return "no unit of its has a charge worth judging"
+        known = ruleset_ai(game)
+        if known is not None:
+            return known.rule_of_thumb(game, action)
+        if isinstance(action, Shoot):
+            return "its only target in range and in sight"
         return "nothing else it could do here"
     n_judged = sum(1 for c in t.candidates if c.samples)
     best_of = f"best of {n_judged}" if n_judged > 1 else "the only option judged"
@@ -219,6 +278,9 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         ahead = chosen.value - rival.value
         margin = (f", {ahead:.0f} points ahead of the next" if ahead >= 0.5
                   else ", tied with the next: the first listed is kept")
+    if isinstance(action, DeclareCharge) and not any(s.melee is not None for s in chosen.samples):
+        # a melee without resolution (AoF: Skirmish): what the strikes did
+        return f"charge: {_damage_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
     if isinstance(action, DeclareCharge):
         side = max((s.side for s in chosen.samples if s.side), key=lambda v: sum(
             1 for s in chosen.samples if s.side == v), default=None)
@@ -232,6 +294,12 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
             return (f"declares no more charges: its best charge ({_name(game, charge.unit)} on "
                     f"{_name(game, charge.target)}: {_melee_words(rival)}) scored {chosen.value - rival.value:.0f} "
                     f"points lower than holding back ({_samples(rival)})")
+    if isinstance(action, Done) and t.decision == "action" and rival is not None:
+        ahead = chosen.value - rival.value
+        if ahead < 0.5:
+            return f"holds: nothing else scored better ({_short(game, rival.action)} tied; {_samples(chosen)})"
+        return (f"holds: the best alternative ({_short(game, rival.action)}) scored {ahead:.0f} points lower "
+                f"({_samples(chosen)})")
     if isinstance(action, Done) and rival is not None:
         ahead = chosen.value - rival.value
         what = _short(game, rival.action)
@@ -239,10 +307,11 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
             return f"ends the step: nothing else scored better ({what} tied; {_samples(chosen)})"
         return f"ends the step: the best alternative ({what}) scored {ahead:.0f} points lower ({_samples(rival)})"
     if isinstance(action, Shoot):
-        w = sum(s.wounds for s in chosen.samples) / len(chosen.samples)
-        k = sum(s.killed for s in chosen.samples) / len(chosen.samples)
-        return (f"{w:.1f} wounds and {k:.1f} models removed on average ({_samples(chosen)}; {best_of} targets"
-                f"{margin})")
+        return f"{_damage_words(chosen)} ({_samples(chosen)}; {best_of} targets{margin})"
+    if isinstance(action, MoveModels):
+        hold = next((c for c in t.candidates if isinstance(c.action, Done) and c.samples), None)
+        vs = f", {chosen.value - hold.value:+.0f} points against holding" if hold is not None else ""
+        return f"{best_of} options by its position score over {_samples(chosen)}{vs}"
     if isinstance(action, Move):
         hold = next((c for c in t.candidates if isinstance(c.action, Move) and c.action.action == "hold"
                      and not c.action.path and c.samples), None)

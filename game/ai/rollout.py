@@ -15,6 +15,7 @@ by ``listed_policy``. All dice are the clone's own (``game.ai.view``).
 
 from __future__ import annotations
 
+from game.ai.by_ruleset import ruleset_ai
 from game.ai.evaluate import charge_value
 from game.engine import magic
 from game.engine.actions import (
@@ -43,6 +44,9 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Ac
     each unit that may charge a target it expects to beat does (``_best_charge``)."""
     p = game.pending
     assert p is not None
+    own = ruleset_ai(game)
+    if own is not None:
+        return own.policy(game, charge)
     player = p.player
     d = p.decision
     listed = game.ruleset.decision_options()

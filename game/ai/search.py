@@ -7,7 +7,8 @@ For the pending decision (``Game.pending``) the player:
 2. lists candidate actions (``game.ai.candidates`` for moves and spell casts; the engine's own options for charges,
    targets, reactions, redirects, pursuit, follow-up, pivots and dispels; where the ruleset lists a decision's
    discrete answers, ``Ruleset.decision_options``, those: AoF:R 2.16's activations), legal by the engine's
-   validators;
+   validators; a ruleset the AI has its own knowledge of (``game.ai.by_ruleset``: AoF: Skirmish's loose models)
+   gives its candidates, set-up answers, evaluation and rollout policy instead;
 3. judges each candidate: clones of the view, each rolling dice seeded from the same per-decision seeds (common
    random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy of
    ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
@@ -29,7 +30,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from game import skirmish_play
+from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
 from game.ai.evaluate import evaluate
 from game.ai.rollout import play_through_next_turn, play_to_turn_end
@@ -63,7 +64,6 @@ from game.engine.deployment import zone_polygon
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
-from game.engine.skirmish.loose import Warband
 from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
@@ -124,10 +124,6 @@ class SearchPlayer:
         p = game.pending
         if p is None:
             raise RuntimeError("the game is over")
-        if isinstance(game.state.activation, Warband):
-            # AoF: Skirmish's loose models: the search knows formations only; it plays the simple player's
-            # heuristics there (game.skirmish_play)
-            return skirmish_play.choose(game, self.rng, simple=True)
         me = p.player
         view = seat_view(game, me, self.rng)
         return self._legal_or_fallback(view, self._decide(view, me))
@@ -239,6 +235,9 @@ class SearchPlayer:
     def _candidates(self, game: Game, me: int) -> tuple[list[Action], int]:
         """(candidates, depth) for the pending decision; depth 0 scores right after the action, 1 after the turn,
         2 after the other player's next turn too."""
+        own = ruleset_ai(game)
+        if own is not None:
+            return own.candidates(game, me, self.budget, self.rng)
         p = game.pending
         assert p is not None
         s = game.state
@@ -380,6 +379,9 @@ class SearchPlayer:
     # --- set-up --------------------------------------------------------------------------------------------
     def _setup(self, game: Game, me: int) -> Action | None:
         """Heuristic answers to the set-up decisions, or None for a decision the search makes."""
+        own = ruleset_ai(game)
+        if own is not None:
+            return own.setup(game, me, self.rng)
         p = game.pending
         assert p is not None
         d = p.decision

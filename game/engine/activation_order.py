@@ -5,8 +5,9 @@ first on the last round gets to go first"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
+from game.engine.actions import Action, Activate, DeclareCharge, Done, Shoot, StrikeBack
 from game.engine.state import GameState, Pending
 
 
@@ -32,3 +33,26 @@ def first_of_next_round(finished_first: int | None, first: int) -> int:
     """Who activates first next round: the player that finished activating first this round; when neither did
     (both ran out on the same activation), the one who did not go first this round (``first``)."""
     return finished_first if finished_first is not None else 3 - first
+
+
+def listed_answers(pending: Pending, charge_targets: Callable[[str], list[str]],
+                   shooting_targets: Callable[[str], list[str]], idle: Collection[str]) -> list[Action] | None:
+    """The discrete answers to a round's decision (``Ruleset.decision_options`` of the activation rulesets):
+    ``activate`` each unit offered; ``action`` stay idle (Hold) or charge each of ``charge_targets(unit)``; ``shoot``
+    each of ``shooting_targets(unit)``, or done; ``strike_back`` or not; the decisions in ``idle`` done (their
+    moves and pivots are poses, never listed). None for any other decision."""
+    me = pending.player
+    if pending.decision == "activate":
+        return [Activate(me, uid) for uid in pending.options]
+    unit = pending.unit
+    if unit is None:
+        return None
+    if pending.decision == "action":
+        return [Done(me)] + [DeclareCharge(me, unit, t) for t in charge_targets(unit)]
+    if pending.decision == "shoot":
+        return [Shoot(me, unit, t) for t in shooting_targets(unit)] + [Done(me)]
+    if pending.decision == "strike_back":
+        return [StrikeBack(me, unit), Done(me)]
+    if pending.decision in idle:
+        return [Done(me)]
+    return None

@@ -6,7 +6,7 @@ deployment styles and side-missions (``_check_ruleset_game``), and each army as 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,13 +176,13 @@ def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple
     if force_org and not getattr(factory, "scenario_force_org", False):
         out.append(doc.problem(("force_org",), f"{title} does not check a force organisation here: leave it out"))
         return
-    spell_check = getattr(factory, "spell_problem", None)    # a spell the ruleset does not play (AoF: Skirmish)
-    for ai, army in armies:
+    spell_check: Callable[[Any], str | None] | None = getattr(factory, "spell_problem", None)
+    for ai, army in armies if spell_check is not None else ():    # a spell the ruleset does not play (Skirmish)
         raw = data["armies"][ai] if isinstance(data.get("armies"), list) else {}
         own = {sp.get("name") for sp in raw.get("spells", []) if isinstance(sp, dict)} if isinstance(raw, dict) \
             and isinstance(raw.get("spells"), list) else set()
-        for name, spell in army.spells.items() if spell_check is not None else ():
-            why = spell_check(spell)
+        for name, spell in army.spells.items():
+            why = spell_check(spell) if spell_check is not None else None
             if why is not None:
                 out.append(doc.problem(("armies", ai, "spells" if name in own else "include"), f"{title}: {why}"))
     check = getattr(factory, "army_problems", None)

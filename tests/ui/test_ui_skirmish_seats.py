@@ -90,6 +90,8 @@ def test_against_the_computer_in_the_skirmish_window(driver_factory) -> None:  #
     _until(d, lambda: any(a.player == 2 for a in scene.game.history))
     lines = [e.text for e in scene.log_lines if getattr(e, "kind", "") == "computer"]
     assert lines and lines[0].startswith("The computer (easy): ") and " — " in lines[0]
+    # the reason is the search's (game/ai/explain.py), not a rule of thumb
+    assert "level judges one unit" in lines[0] or "units judged" in lines[0]
     assert not isinstance(d.scene, HandoverScene)
     record = d.app.record_path(scene.game)
     assert record is not None and "computer" in record.read_text()

@@ -43,7 +43,7 @@ from game.engine.actions import (
     Shoot,
     StrikeBack,
 )
-from game.engine.activation_order import first_of_next_round, offer_activation
+from game.engine.activation_order import first_of_next_round, listed_answers, offer_activation
 from game.engine.attacks import succeeds
 from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event, roll_event
@@ -759,6 +759,18 @@ class AoFSkirmish(Ruleset):
             self.state.pending = Pending(unit.player, "shoot", unit.id)
             return []
         return self._end_activation()
+
+    def decision_options(self) -> list[Action] | None:
+        """The discrete answers to a round's decisions (docs/formats.md "AoF: Skirmish"): ``activate`` each unit not
+        activated yet; ``action`` Hold (``done``) or charge each valid target (Advance and Rush are model positions:
+        ``units_to_move``, ``check_move_models``); ``shoot`` each valid target, or done; ``strike_back`` or not;
+        ``consolidate`` stay (its moves are positions). None for the set-up decisions (edges, markers, placing,
+        Ambush: their answers are positions) and for any decision not listed here."""
+        s = self.state
+        p, w = s.pending, s.activation
+        if p is None or not isinstance(w, Warband) or s.phase is not Phase.ACTIVATION:
+            return None
+        return listed_answers(p, self.charge_targets, self.shooting_targets, ("consolidate",))
 
     def shooting_targets(self, unit_id: str) -> list[str]:
         """Enemy units ``unit_id`` may shoot now (a weapon not fired yet has a model in range and sight of them;

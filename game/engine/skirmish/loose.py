@@ -211,6 +211,20 @@ def outline(piece: TerrainShape) -> Polygon:
     return Polygon(piece.polygon)
 
 
+@lru_cache(maxsize=512)
+def bounds(piece: TerrainShape) -> tuple[float, float, float, float]:
+    """The piece's bounding box (min x, min y, max x, max y), inches (cached: a cheap test before shapely's)."""
+    xs = [x for x, _ in piece.polygon]
+    ys = [y for _, y in piece.polygon]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _apart(piece: TerrainShape, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """The box (x0, y0)-(x1, y1) lies clear of the piece's bounding box: nothing within it can touch the piece."""
+    bx0, by0, bx1, by1 = bounds(piece)
+    return x1 < bx0 - EPS or x0 > bx1 + EPS or y1 < by0 - EPS or y0 > by1 + EPS
+
+
 def pieces_with(state: GameState, trait: str) -> list[TerrainShape]:
     """Terrain pieces with ``trait``."""
     return [t for t in state.terrain if trait in t.traits]
@@ -234,6 +248,8 @@ def height_at(state: GameState, p: XY) -> float:
 
 def base_in(piece: TerrainShape, p: XY, r: float, fully: bool = False) -> bool:
     """The base at ``p`` overlaps the piece (``fully``: lies wholly inside it)."""
+    if _apart(piece, p[0] - r, p[1] - r, p[0] + r, p[1] + r):
+        return False
     poly = outline(piece)
     disc = Point(p).buffer(r, 16)
     if fully:
@@ -243,6 +259,8 @@ def base_in(piece: TerrainShape, p: XY, r: float, fully: bool = False) -> bool:
 
 def crosses(piece: TerrainShape, a: XY, b: XY, r: float) -> bool:
     """A base of radius ``r`` moving straight from ``a`` to ``b`` touches the piece on the way."""
+    if _apart(piece, min(a[0], b[0]) - r, min(a[1], b[1]) - r, max(a[0], b[0]) + r, max(a[1], b[1]) + r):
+        return False
     line = LineString([a, b]) if a != b else Point(a)
     return bool(line.buffer(r, 8).intersection(outline(piece)).area > 1e-6)
 

@@ -94,8 +94,7 @@ class ComputerSide:
         self._applied(events, None)
 
     def _explain(self, action: Action, reason: str) -> str:
-        """The log's reason for the computer's ``action`` (before it is applied): its search's ``reason`` here; a
-        screen whose ruleset the search hands to other heuristics gives theirs (AoF: Skirmish)."""
+        """The log's reason for the computer's ``action`` (before it is applied): its search's ``reason``."""
         return reason
 
     def _computer_buttons(self) -> list[ButtonSpec]:

@@ -14,7 +14,8 @@ Undo (Ctrl+Z) takes back the last action while no die was rolled since, as on th
 (``game.replay.Rewinder``); hotseat, the seat changes with a banner in the player's colour, not a hand-over screen
 (everything in AoF: Skirmish is open information: docs/rulings.md "AoF Skirmish", "The seat in hotseat"). Against
 the computer (``computer``), its seat is played by ``game.ui.computer_play.ComputerTurns`` through the regiments
-screen's ``ComputerSide`` (a pause per decision, a log line with the reason from ``game.skirmish_play.reason``).
+screen's ``ComputerSide`` (a pause per decision, a log line with the reason its search computed:
+``game.ai.explain``).
 """
 
 from __future__ import annotations
@@ -53,7 +54,6 @@ from game.engine.skirmish.loose import XY, base_radius, warband_of
 from game.engine.skirmish.push import PUSH_REACH
 from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
 from game.skirmish_play import grid
-from game.skirmish_play import reason as simple_reason
 from game.ui import draw_loose, palette
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
@@ -221,11 +221,6 @@ class SkirmishBattleScene(ComputerSide, Scene):
         if self.app.record_error:
             self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
         self._sync()
-
-    def _explain(self, action: Action, reason: str) -> str:
-        """The search hands AoF: Skirmish to the simple player's heuristics (game/ai/search.py), which keep no
-        figures: their rule of thumb is the reason."""
-        return simple_reason(self.game, action)
 
     # --- take back (the regiments screen's Undo: game/ui/scenes/battle.py) ----------------------------------------
     def _taker(self) -> int:
