@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -59,9 +60,16 @@ RULE_ONE_INCH = '1" from a unit'
 _Fail = Callable[[str, str, Point, str, int], None]
 
 
-@dataclass(frozen=True)
+Crossed = tuple[frozenset[str], tuple[str, ...]]
+"""Traits and names of the terrain pieces a path crosses (``MoveCheck.traits_crossed``, ``terrain_crossed``)."""
+
+
+@dataclass(frozen=True, eq=False)
 class MoveCheck:
-    """The verdict of ``check_path``: the first rule the path breaks (if any) and what it crosses."""
+    """The verdict of ``check_path``: the first rule the path breaks (if any) and what it crosses.
+
+    The terrain crossed is worked out when first asked for (``crossing``): most callers of a refused path only
+    read the verdict. Two checks are equal when every answer is (the terrain crossed included)."""
 
     rule: str | None
     """Short rule name (``RULE_*``), None if the path is legal."""
@@ -71,14 +79,36 @@ class MoveCheck:
     """A point (inches) where the path breaks the rule, for the window; None if legal."""
     distance: float
     """Total straight-line travel of the unit's centre along the whole path, inches (pivots are free)."""
-    traits_crossed: frozenset[str]
-    """Traits of every terrain piece the swept path (start and end footprints included) overlaps."""
-    terrain_crossed: tuple[str, ...]
-    """Names of those pieces, in terrain index order."""
+    crossing: Callable[[], Crossed] = field(repr=False)
+    """Works out ``(traits_crossed, terrain_crossed)`` (called once, when first needed)."""
     blocker: str | None = None
     """Id of the unit or name of the terrain piece in the way ("table edge" for the edge); None if legal."""
     step: int | None = None
     """Index in ``path`` of the pose whose move or pivot breaks the rule (len(path) for the final position)."""
+
+    @cached_property
+    def _crossed(self) -> Crossed:
+        return self.crossing()
+
+    @property
+    def traits_crossed(self) -> frozenset[str]:
+        """Traits of every terrain piece the swept path (start and end footprints included) overlaps."""
+        return self._crossed[0]
+
+    @property
+    def terrain_crossed(self) -> tuple[str, ...]:
+        """Names of those pieces, in terrain index order."""
+        return self._crossed[1]
+
+    def _answers(self) -> tuple[object, ...]:
+        return (self.rule, self.message, self.where, self.distance, self.traits_crossed, self.terrain_crossed,
+                self.blocker, self.step)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MoveCheck) and self._answers() == other._answers()
+
+    def __hash__(self) -> int:
+        return hash(self._answers())
 
     @property
     def ok(self) -> bool:
@@ -324,8 +354,8 @@ def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
 
 def _rect_on_table(scene: SceneData, rect: np.ndarray) -> bool:
     """True if all corners (4, 2) lie on the table (1e-9" slack)."""
-    lo, hi = rect.min(axis=0), rect.max(axis=0)
-    return bool(lo[0] >= -EPS and lo[1] >= -EPS and hi[0] <= scene.width + EPS and hi[1] <= scene.depth + EPS)
+    xs, ys = rect.T.tolist()  # four corners: plain floats are quicker than numpy reductions
+    return min(xs) >= -EPS and min(ys) >= -EPS and max(xs) <= scene.width + EPS and max(ys) <= scene.depth + EPS
 
 
 def _no_deeper(d0: np.ndarray) -> np.ndarray:
@@ -387,7 +417,11 @@ def check_path(
     n = len(path)
     hulls = [*sweeps, rects[-1], *rects[:max(n, 1)]]
     gaps = hull_gaps(pos.outlines, hulls, _axes(rects, legs))
-    crossed = _crossed(scene, hulls[:n + 1], gaps=gaps[len(obs):, :n + 1])
+    terrain_gaps = gaps[len(obs):, :n + 1]
+
+    def crossing() -> Crossed:  # terrain is fixed for a scene: the same answer whenever it is asked
+        return _crossed(scene, hulls[:n + 1], gaps=terrain_gaps)
+
     gaps = gaps[:len(obs)]
     if not PREFILTER:  # every obstacle goes to the exact kernels
         gaps = np.full_like(gaps, -np.inf)
@@ -462,8 +496,7 @@ def check_path(
     if rule is None:
         _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
                        exclusion, len(path), fail, bool(touch_final.any()))
-    traits, names = crossed
-    return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
+    return MoveCheck(rule, message, where, distance, crossing, blocker, step)
 
 
 def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:
@@ -471,10 +504,11 @@ def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarra
     the normal of each leg (the long sides of its sweep)."""
     axes: list[tuple[float, float]] = [(1.0, 0.0), (0.0, 1.0)]
     for r in rects:
-        u = r[1] - r[0]
-        n = math.hypot(float(u[0]), float(u[1]))
+        (x0, y0), (x1, y1) = r[:2].tolist()
+        ux, uy = x1 - x0, y1 - y0
+        n = math.hypot(ux, uy)
         if n > EPS:
-            a = (float(u[0]) / n, float(u[1]) / n)
+            a = (ux / n, uy / n)
             if a not in axes:
                 axes.extend([a, (-a[1], a[0])])
     for w, length in legs:
@@ -559,9 +593,11 @@ def _check_segment(
 def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:
     """True if the rectangle (4, 2) stays on the table all along its straight move: start and end on it, no slack
     (then no corner reaches an edge before the end: ``_table_time`` is not needed)."""
-    pts = np.concatenate([rect, rect + np.array(w) * length])
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    return bool(lo[0] >= 0.0 and lo[1] >= 0.0 and hi[0] <= scene.width and hi[1] <= scene.depth)
+    xs, ys = rect.T.tolist()  # plain floats, the very sums numpy would make (``rect + w * length``)
+    dx, dy = w[0] * length, w[1] * length
+    xs += [x + dx for x in xs]
+    ys += [y + dy for y in ys]
+    return min(xs) >= 0.0 and min(ys) >= 0.0 and max(xs) <= scene.width and max(ys) <= scene.depth
 
 
 def _message(rule: str, who: str, k: int, exclusion: float = 1.0) -> str:
