@@ -366,6 +366,15 @@ def _no_deeper(d0: np.ndarray) -> np.ndarray:
     return out
 
 
+def _fmax(a: float, b: float) -> float:
+    """``numpy.fmax`` of two floats: the larger, ignoring a NaN (NaN only if both are)."""
+    if math.isnan(a):
+        return b
+    if math.isnan(b):
+        return a
+    return max(a, b)
+
+
 def _bbox(rects: list[np.ndarray], grow: float) -> tuple[np.ndarray, np.ndarray]:
     allc = np.concatenate(rects)
     return allc.min(axis=0) - grow, allc.max(axis=0) + grow
@@ -449,21 +458,26 @@ def check_path(
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
     if nobs:
-        d0 = np.full(nobs, np.inf)
+        d0 = [math.inf] * nobs
         if close.any():
             near0 = subset(obs, close)
-            d0[close] = distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
-                                  else np.zeros(len(near0), dtype=bool))
-        is_unit = np.array([k == "unit" for k in obs.kinds])
-        already_in = d0 <= EPS  # overlapping a core at the start: not judged
-        # touching (or sunk into the tolerance): it may not get any deeper
-        r_pen = np.where(already_in, np.nan, np.minimum(r_pen, _no_deeper(d0)))
-        touching = d0 <= TOL / 2
-        if exclusion > 0:
+            for i, d in zip(np.flatnonzero(close).tolist(),
+                            distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
+                                      else np.zeros(len(near0), dtype=bool)).tolist(), strict=True):
+                d0[i] = d
+        # a few obstacles: each one's radii on plain floats (the very operations of ``_no_deeper``)
+        pens: list[float] = []
+        exs: list[float] = []
+        for kind, d in zip(obs.kinds, d0, strict=True):
+            # overlapping a core at the start: not judged; touching (or sunk into the tolerance): no deeper
+            pens.append(math.nan if d <= EPS else min(TOL / 2, max(d - TOL / 2, d / 2)))
             # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
-            r_ex = np.where(is_unit & ~touching, np.minimum(exclusion + TOL - 1e-6, d0 - TOL / 2), np.nan)
+            exs.append(min(exclusion + TOL - 1e-6, d - TOL / 2) if exclusion > 0 and kind == "unit"
+                       and not d <= TOL / 2 else math.nan)
+        r_pen, r_ex = np.array(pens), np.array(exs)
         if PREFILTER:  # now each obstacle's own radii are known: a leg that keeps clear of them skips the kernels
-            radius = np.fmax(r_pen, r_ex)[:, None] + 1e-6  # NaN (never judged) compares False
+            # NaN (never judged) compares False
+            radius = np.array([[_fmax(a, b) + 1e-6] for a, b in zip(pens, exs, strict=True)])
             near = gaps[:, n:n + 1] <= radius if fly_over else gaps[:, :n + 1] <= radius
 
     rule: str | None = None
