@@ -354,6 +354,8 @@ def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
 
 def _rect_on_table(scene: SceneData, rect: np.ndarray) -> bool:
     """True if all corners (4, 2) lie on the table (1e-9" slack)."""
+    xs: list[float]
+    ys: list[float]
     xs, ys = rect.T.tolist()  # four corners: plain floats are quicker than numpy reductions
     return min(xs) >= -EPS and min(ys) >= -EPS and max(xs) <= scene.width + EPS and max(ys) <= scene.depth + EPS
 
@@ -607,6 +609,8 @@ def _check_segment(
 def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:
     """True if the rectangle (4, 2) stays on the table all along its straight move: start and end on it, no slack
     (then no corner reaches an edge before the end: ``_table_time`` is not needed)."""
+    xs: list[float]
+    ys: list[float]
     xs, ys = rect.T.tolist()  # plain floats, the very sums numpy would make (``rect + w * length``)
     dx, dy = w[0] * length, w[1] * length
     xs += [x + dx for x in xs]
