@@ -249,31 +249,68 @@ class _Position:
     """Row of each unit."""
 
 
+@dataclass(frozen=True)
+class _Fixed:
+    """The terrain rows of every ``_Position`` of a table (``_fixed``): impassable pieces, then every core."""
+
+    kinds: list[str]
+    keys: list[str]
+    polys: list[Polygon | None]
+    a: np.ndarray
+    b: np.ndarray
+    sizes: np.ndarray
+    """(impassable + all pieces,): edges of each row."""
+    imp_sizes: np.ndarray
+    """(impassable,): edges of each impassable piece."""
+    imp_boxes: np.ndarray
+    """(impassable, 4): bounding box of each impassable core."""
+
+
+def _fixed(scene: SceneData) -> _Fixed:
+    hit = scene.persistent.get("move-fixed")
+    if not isinstance(hit, _Fixed):
+        imp = [scene.terrain_geo(i) for i in scene.impassable_terrain]
+        t = _terrain_outlines(scene).outlines
+        imp_sizes = np.array([len(g.edges_a) for g in imp], dtype=int)
+        imp_boxes = np.zeros((0, 4))
+        if imp:
+            imp_a = np.concatenate([g.edges_a for g in imp])
+            firsts = np.zeros(len(imp), dtype=int)
+            np.cumsum(imp_sizes[:-1], out=firsts[1:])
+            imp_boxes = np.concatenate([np.minimum.reduceat(imp_a, firsts, axis=0),
+                                        np.maximum.reduceat(imp_a, firsts, axis=0)], axis=1)
+        polys: list[Polygon | None] = [g.piece.shape for g in imp]
+        hit = _Fixed(["terrain"] * len(imp) + t.kinds, [g.piece.name for g in imp] + t.keys, polys + t.polys,
+                     np.concatenate([*[g.edges_a for g in imp], t.a]), np.concatenate([*[g.edges_b for g in imp], t.b]),
+                     np.concatenate([imp_sizes, t.sizes]).astype(int), imp_sizes, imp_boxes)
+        scene.persistent["move-fixed"] = hit
+    return hit
+
+
 def _position(scene: SceneData) -> _Position:
     """``_Position`` of the scene, kept in ``scene.cache`` until a unit moves (built from the scene's stacked unit
-    arrays, which it updates unit by unit)."""
+    arrays, which it updates unit by unit, and the terrain rows, built once: ``_fixed``)."""
     hit = scene.cache.get(("move-position",))
     if not isinstance(hit, _Position):
         arrays = scene.stacked()
         n = len(arrays.ids)
-        imp = [scene.terrain_geo(i) for i in scene.impassable_terrain]
-        t = _terrain_outlines(scene).outlines
-        obs_sizes = np.array([4] * n + [len(g.edges_a) for g in imp], dtype=int)
-        sizes = np.concatenate([obs_sizes, t.sizes]).astype(int)
+        f = _fixed(scene)
+        sizes = np.concatenate([np.full(n, 4, dtype=int), f.sizes])
         starts = np.zeros(len(sizes), dtype=int)
         np.cumsum(sizes[:-1], out=starts[1:])
-        a = np.concatenate([arrays.cores.reshape(-1, 2), *[g.edges_a for g in imp], t.a])
-        b = np.concatenate([arrays.cores_next.reshape(-1, 2), *[g.edges_b for g in imp], t.b])
-        kinds = ["unit"] * n + ["terrain"] * len(imp)
-        keys = list(arrays.ids) + [g.piece.name for g in imp]
-        polys: list[Polygon | None] = [None] * n + [g.piece.shape for g in imp]
-        outlines = Obstacles(kinds + t.kinds, keys + t.keys, polys + t.polys, a, b, starts, sizes)
-        k, e = len(obs_sizes), int(obs_sizes.sum())
+        a = np.concatenate([arrays.cores.reshape(-1, 2), f.a])
+        b = np.concatenate([arrays.cores_next.reshape(-1, 2), f.b])
+        kinds = ["unit"] * n + f.kinds
+        keys = list(arrays.ids) + f.keys
+        polys: list[Polygon | None] = [None] * n + f.polys
+        k = n + len(f.imp_sizes)
+        e = 4 * n + int(f.imp_sizes.sum())
         boxes = None
-        if k:
-            boxes = np.concatenate([np.minimum.reduceat(a[:e], starts[:k], axis=0),
-                                    np.maximum.reduceat(a[:e], starts[:k], axis=0)], axis=1)
-        obstacles = Obstacles(kinds, keys, polys, a[:e], b[:e], starts[:k], obs_sizes, boxes)
+        if k:  # a unit core's box: the least and greatest of its 4 corners (exact, as a reduction over its rows)
+            cores = arrays.cores.reshape(n, 4, 2)
+            boxes = np.concatenate([np.concatenate([cores.min(axis=1), cores.max(axis=1)], axis=1), f.imp_boxes])
+        outlines = Obstacles(kinds, keys, polys, a, b, starts, sizes)
+        obstacles = Obstacles(kinds[:k], keys[:k], polys[:k], a[:e], b[:e], starts[:k], sizes[:k], boxes)
         hit = _Position(outlines, obstacles, dict(arrays.index))
         scene.cache[("move-position",)] = hit
     return hit
