@@ -405,6 +405,21 @@ def _no_deeper(d0: np.ndarray) -> np.ndarray:
     return out
 
 
+def _radii(kinds: Sequence[str], d0: Sequence[float], exclusion: float) -> tuple[list[float], list[float]]:
+    """The radii each obstacle (``kinds``, start distances ``d0``) may not be entered within: (collision, 1" rule),
+    NaN where it is not judged. Plain floats (a few obstacles: quicker than a dozen numpy calls), the very
+    operations of ``_no_deeper`` (``tests/geometry/test_motion.py`` checks them against the numpy form)."""
+    pens: list[float] = []
+    exs: list[float] = []
+    for kind, d in zip(kinds, d0, strict=True):
+        # overlapping a core at the start: not judged; touching (or sunk into the tolerance): no deeper
+        pens.append(math.nan if d <= EPS else min(TOL / 2, max(d - TOL / 2, d / 2)))
+        # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
+        exs.append(min(exclusion + TOL - 1e-6, d - TOL / 2) if exclusion > 0 and kind == "unit"
+                   and not d <= TOL / 2 else math.nan)
+    return pens, exs
+
+
 def _fmax(a: float, b: float) -> float:
     """``numpy.fmax`` of two floats: the larger, ignoring a NaN (NaN only if both are)."""
     if math.isnan(a):
@@ -504,15 +519,7 @@ def check_path(
                             distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
                                       else np.zeros(len(near0), dtype=bool)).tolist(), strict=True):
                 d0[i] = d
-        # a few obstacles: each one's radii on plain floats (the very operations of ``_no_deeper``)
-        pens: list[float] = []
-        exs: list[float] = []
-        for kind, d in zip(obs.kinds, d0, strict=True):
-            # overlapping a core at the start: not judged; touching (or sunk into the tolerance): no deeper
-            pens.append(math.nan if d <= EPS else min(TOL / 2, max(d - TOL / 2, d / 2)))
-            # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
-            exs.append(min(exclusion + TOL - 1e-6, d - TOL / 2) if exclusion > 0 and kind == "unit"
-                       and not d <= TOL / 2 else math.nan)
+        pens, exs = _radii(obs.kinds, d0, exclusion)
         r_pen, r_ex = np.array(pens), np.array(exs)
         if PREFILTER:  # now each obstacle's own radii are known: a leg that keeps clear of them skips the kernels
             # NaN (never judged) compares False

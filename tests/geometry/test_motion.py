@@ -353,3 +353,93 @@ def test_terrain_crossed_is_what_the_sweeps_overlap(case, pieces):
             assert name in check.terrain_crossed
         elif all(a.distance(core) > 1e-6 for a in areas):
             assert name not in check.terrain_crossed
+
+
+# --- the plain-float forms of check_path's small steps against the numpy forms they replaced ---------------------
+
+EDGE_DISTANCES = [0.0, 1e-10, 1e-9, 2e-9, 0.0005, 0.0005 + 1e-12, 0.0005 - 1e-12, 0.001, 0.0015, 0.999, 1.0,
+                  1.000999, 1.001, 3.0, float("inf")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["unit", "terrain"]),
+                          st.one_of(st.sampled_from(EDGE_DISTANCES), st.floats(0, 30))), min_size=1, max_size=8),
+       st.sampled_from([1.0, 0.0, 0.5, 3.0, -1.0]))
+def test_radii_on_floats_are_the_numpy_forms(obstacles: list[tuple[str, float]], exclusion: float) -> None:
+    """``motion._radii`` and ``_fmax`` give, to the last bit, what the numpy form gave (``_no_deeper``, ``np.where``,
+    ``np.fmax``): the radii each obstacle is judged by and the reach of the shortcut."""
+    kinds = [k for k, _ in obstacles]
+    d0 = np.array([d for _, d in obstacles])
+    tol = motion.TOL
+    r_pen = np.where(d0 <= motion.EPS, np.nan, np.minimum(np.full(len(d0), tol / 2), motion._no_deeper(d0)))
+    r_ex = np.full(len(d0), np.nan)
+    if exclusion > 0:
+        r_ex = np.where(np.array([k == "unit" for k in kinds]) & ~(d0 <= tol / 2),
+                        np.minimum(exclusion + tol - 1e-6, d0 - tol / 2), np.nan)
+    pens, exs = motion._radii(kinds, d0.tolist(), exclusion)
+    assert np.array_equal(np.array(pens), r_pen, equal_nan=True)
+    assert np.array_equal(np.array(exs), r_ex, equal_nan=True)
+    reach = np.array([motion._fmax(a, b) for a, b in zip(pens, exs, strict=True)])
+    assert np.array_equal(reach, np.fmax(r_pen, r_ex), equal_nan=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-3, 75), st.floats(-3, 51), st.floats(0, 359.9), st.sampled_from(FORMS), st.floats(0, 359.9),
+       st.one_of(st.sampled_from([0.0, 1e-9, 1.0]), st.floats(0, 14)))
+def test_table_edge_tests_on_floats_are_the_numpy_forms(x: float, y: float, facing: float, f: Formation,
+                                                        bearing: float, length: float) -> None:
+    """``_rect_on_table``, ``_sweep_on_table`` and ``_axes`` on plain floats answer as their numpy forms did."""
+    s = scene()
+    rect = np.array(rect_corners(Pose(x, y, facing), f.width, f.depth))
+    w = forward_vector(bearing)
+    lo, hi = rect.min(axis=0), rect.max(axis=0)
+    eps = motion.EPS
+    assert motion._rect_on_table(s, rect) == bool(lo[0] >= -eps and lo[1] >= -eps and hi[0] <= s.width + eps
+                                                  and hi[1] <= s.depth + eps)
+    pts = np.concatenate([rect, rect + np.array(w) * length])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    assert motion._sweep_on_table(s, rect, w, length) == bool(lo[0] >= 0.0 and lo[1] >= 0.0 and hi[0] <= s.width
+                                                              and hi[1] <= s.depth)
+    other = np.array(rect_corners(Pose(x, y, bearing), f.width, f.depth))
+    axes: list[tuple[float, float]] = [(1.0, 0.0), (0.0, 1.0)]
+    for r in (rect, other):
+        u = r[1] - r[0]
+        n = float(np.hypot(float(u[0]), float(u[1])))
+        if n > eps:
+            a = (float(u[0]) / n, float(u[1]) / n)
+            if a not in axes:
+                axes.extend([a, (-a[1], a[0])])
+    if length > eps:
+        axes.append((-w[1], w[0]))
+    assert np.array_equal(motion._axes([rect, other], [(w, length)]), np.array(axes))
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded())
+def test_position_rows_are_the_one_pass_build(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]]) -> None:
+    """``_position`` (the terrain rows built once per table, ``_fixed``) stacks exactly the rows the one-pass build
+    did: every unit's core, every impassable core, every terrain core, and the obstacles' boxes."""
+    s = case[0]
+    s.set_unit("z", 2, Pose(60, 40, 30), INF10)  # a unit moved after the terrain rows were built
+    for _ in range(2):
+        pos = motion._position(s)
+        arrays = s.stacked()
+        n = len(arrays.ids)
+        imp = [s.terrain_geo(i) for i in s.impassable_terrain]
+        t = motion._terrain_outlines(s).outlines
+        sizes = np.concatenate([np.array([4] * n + [len(g.edges_a) for g in imp], dtype=int), t.sizes])
+        a = np.concatenate([arrays.cores.reshape(-1, 2), *[g.edges_a for g in imp], t.a])
+        b = np.concatenate([arrays.cores_next.reshape(-1, 2), *[g.edges_b for g in imp], t.b])
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        k = n + len(imp)
+        e = int(sizes[:k].sum())
+        boxes = np.concatenate([np.minimum.reduceat(a[:e], starts[:k], axis=0),
+                                np.maximum.reduceat(a[:e], starts[:k], axis=0)], axis=1)
+        o = pos.outlines
+        assert o.kinds == ["unit"] * n + ["terrain"] * len(imp) + t.kinds
+        assert o.keys == list(arrays.ids) + [g.piece.name for g in imp] + t.keys
+        assert np.array_equal(o.a, a) and np.array_equal(o.b, b)
+        assert np.array_equal(o.sizes, sizes) and np.array_equal(o.starts, starts)
+        assert pos.obstacles.boxes is not None and np.array_equal(pos.obstacles.boxes, boxes)
+        assert len(pos.obstacles) == k and np.array_equal(pos.obstacles.a, a[:e])
+        s.set_unit("z", 2, Pose(50, 40, 75), INF20)   # and again after another move
