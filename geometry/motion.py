@@ -22,7 +22,6 @@ from functools import cached_property
 import numpy as np
 import shapely
 from shapely import Polygon
-from shapely.ops import nearest_points
 
 from geometry.formation import rect_corners
 from geometry.obstacles import (
@@ -384,9 +383,10 @@ def _outline(scene: SceneData, obs: Obstacles, k: int) -> Polygon:
 
 
 def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
-    """The point of the rectangle nearest to ``poly`` (for showing where a rule breaks)."""
-    p, _ = nearest_points(Polygon(rect), poly)
-    return (float(p.x), float(p.y))
+    """The point of the rectangle nearest to ``poly`` (for showing where a rule breaks): ``nearest_points``'s first
+    point, without its Python wrappers (a refused move's dearest step but the kernels)."""
+    x, y = shapely.get_coordinates(shapely.shortest_line(shapely.polygons(rect), poly))[0].tolist()
+    return (x, y)
 
 
 def _rect_on_table(scene: SceneData, rect: np.ndarray) -> bool:

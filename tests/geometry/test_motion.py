@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely import MultiPoint, Polygon
+from shapely.ops import nearest_points
 
 from geometry import motion
 from geometry._vec import first_within
@@ -404,7 +407,7 @@ def test_table_edge_tests_on_floats_are_the_numpy_forms(x: float, y: float, faci
     axes: list[tuple[float, float]] = [(1.0, 0.0), (0.0, 1.0)]
     for r in (rect, other):
         u = r[1] - r[0]
-        n = float(np.hypot(float(u[0]), float(u[1])))
+        n = math.hypot(float(u[0]), float(u[1]))
         if n > eps:
             a = (float(u[0]) / n, float(u[1]) / n)
             if a not in axes:
@@ -443,3 +446,14 @@ def test_position_rows_are_the_one_pass_build(case: tuple[Scene, Pose, list[Pose
         assert pos.obstacles.boxes is not None and np.array_equal(pos.obstacles.boxes, boxes)
         assert len(pos.obstacles) == k and np.array_equal(pos.obstacles.a, a[:e])
         s.set_unit("z", 2, Pose(50, 40, 75), INF20)   # and again after another move
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 72), st.floats(0, 48), st.floats(0, 359), st.sampled_from(FORMS), st.floats(0, 72),
+       st.floats(0, 48), st.floats(0.3, 8), st.floats(0.3, 8), st.floats(0, 90))
+def test_near_point_is_shapelys_nearest_point(x, y, facing, f, px, py, w, d, angle) -> None:
+    """Where a refused move breaks its rule: the very point ``shapely.ops.nearest_points`` gives."""
+    rect = np.array(rect_corners(Pose(x, y, facing), f.width, f.depth))
+    poly = piece(0, px, py, w, d, angle=angle).shape
+    p, _ = nearest_points(Polygon(rect), poly)
+    assert motion._near_point(rect, poly) == (float(p.x), float(p.y))
