@@ -15,8 +15,8 @@ from geometry import motion
 from geometry._vec import first_within
 from geometry.formation import Formation, rect_corners
 from geometry.motion import RULE_IMPASSABLE, RULE_ONE_INCH, RULE_TABLE_EDGE, RULE_THROUGH_UNIT
-from geometry.obstacles import NEXT, first_times, first_times_many, gather, hull_gaps, overlapping
-from geometry.pose import Pose, forward_vector
+from geometry.obstacles import NEXT, Obstacles, first_times, first_times_many, gather, hull_gaps, overlapping
+from geometry.pose import Point, Pose, forward_vector
 from geometry.scene import Scene
 from geometry.terrain import TerrainShape
 from tests.geometry.helpers import INF10, INF20, SINGLE, piece, put, scene
@@ -457,3 +457,66 @@ def test_near_point_is_shapelys_nearest_point(x, y, facing, f, px, py, w, d, ang
     poly = piece(0, px, py, w, d, angle=angle).shape
     p, _ = nearest_points(Polygon(rect), poly)
     assert motion._near_point(rect, poly) == (float(p.x), float(p.y))
+
+
+def _first_times_many_reference(
+    obs: Obstacles, rect: np.ndarray, w: Point, radii: list[np.ndarray], overlap: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """``first_times_many`` as it was: ``first_within`` on every point against every edge (the reference)."""
+    e = len(obs.a)
+    n = 4 + e
+    # one call for both directions: rect corners moving along w against obstacle edges, and obstacle vertices
+    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored); each radius
+    # array gets its own copy of the rows
+    radius = np.zeros((n * len(radii), e + 4))
+    skips = []
+    for i, rad in enumerate(radii):
+        skip = np.isnan(rad)
+        skips.append(skip)
+        r_edge = np.repeat(np.where(skip, 0.0, rad), obs.sizes)
+        radius[i * n:i * n + 4, :e] = r_edge
+        radius[i * n + 4:(i + 1) * n, e:] = r_edge[:, None]
+    dirs = np.empty((n, 2))
+    dirs[:4] = w
+    dirs[4:] = (-w[0], -w[1])
+    points = np.concatenate([rect, obs.a])
+    if len(radii) > 1:
+        points = np.concatenate([points] * len(radii))
+        dirs = np.concatenate([dirs] * len(radii))
+    # outlines are closed rings, so the discs at the edges' ends repeat those at their starts (end_discs=False)
+    t = first_within(points, dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius,
+                     end_discs=False)
+    if overlap is None:
+        overlap = overlapping(obs, rect)
+    out = []
+    for i, skip in enumerate(skips):
+        block = t[i * n:(i + 1) * n]
+        t1 = block[:4, :e].min(axis=0)
+        t2 = block[4:, e:].min(axis=1)
+        per = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
+        per = np.where(overlap, 0.0, per)
+        out.append(np.where(skip, np.inf, per))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(crowded(), st.floats(0, 359), st.lists(st.one_of(st.sampled_from([0.0, 0.0005, 1.0, 1.000999, float("nan")]),
+                                                        st.floats(0, 3)), min_size=12, max_size=12),
+       st.sampled_from([1, 2, 3]))
+def test_first_times_many_is_first_within_on_the_pairs_that_matter(case, bearing, pool, m) -> None:
+    """``first_times_many`` (only the corner-edge and vertex-edge pairs, the radius-free terms once) gives, to the
+    last bit, what ``first_within`` on every point and edge gave, for one to three radius arrays with skips."""
+    s, start, _, _, _, _ = case
+    f = s.formation("m")
+    rect = np.array(rect_corners(start, f.width, f.depth))
+    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    if not len(obs):
+        return
+    radii = [np.array([pool[(i * 5 + j) % len(pool)] for j in range(len(obs))]) for i in range(m)]
+    w = forward_vector(bearing)
+    for overlap in (None, overlapping(obs, rect)):
+        got = first_times_many(obs, rect, w, radii, overlap)
+        want = _first_times_many_reference(obs, rect, w, radii, overlap)
+        assert len(got) == len(want)
+        for g, x in zip(got, want, strict=True):
+            assert g.tobytes() == x.tobytes()
