@@ -294,17 +294,24 @@ def test_hull_gaps_never_exceed_the_distance(case: tuple[Scene, Pose, list[Pose]
             assert gaps[k, j] <= hull.distance(core) + 1e-9
 
 
+def _mover_among_obstacles(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]]
+                           ) -> tuple[np.ndarray, Obstacles] | None:
+    """The mover's footprint corners at its start and every other obstacle of a ``crowded`` case (None if none)."""
+    s, start, _, _, _, _ = case
+    f = s.formation("m")
+    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    return (np.array(rect_corners(start, f.width, f.depth)), obs) if len(obs) else None
+
+
 @settings(max_examples=200, deadline=None)
 @given(crowded(), st.floats(0, 359), st.sampled_from([0.0, 0.0005, 1.0, 1.001, 2.5]))
 def test_first_times_without_end_discs_equal_the_full_capsules(case, bearing, radius):
     """Outlines are closed rings, so leaving out the discs at the edges' ends (``end_discs=False``) gives, per
     obstacle, the very minimum the full capsules give; and one pass for two radius arrays gives each's answer."""
-    s, start, _, _, _, _ = case
-    f = s.formation("m")
-    rect = np.array(rect_corners(start, f.width, f.depth))
-    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
-    if not len(obs):
+    mover = _mover_among_obstacles(case)
+    if mover is None:
         return
+    rect, obs = mover
     w = forward_vector(bearing)
     radii = np.full(len(obs), radius)
     e = len(obs.a)
@@ -506,12 +513,10 @@ def _first_times_many_reference(
 def test_first_times_many_is_first_within_on_the_pairs_that_matter(case, bearing, pool, m) -> None:
     """``first_times_many`` (only the corner-edge and vertex-edge pairs, the radius-free terms once) gives, to the
     last bit, what ``first_within`` on every point and edge gave, for one to three radius arrays with skips."""
-    s, start, _, _, _, _ = case
-    f = s.formation("m")
-    rect = np.array(rect_corners(start, f.width, f.depth))
-    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
-    if not len(obs):
+    mover = _mover_among_obstacles(case)
+    if mover is None:
         return
+    rect, obs = mover
     radii = [np.array([pool[(i * 5 + j) % len(pool)] for j in range(len(obs))]) for i in range(m)]
     w = forward_vector(bearing)
     for overlap in (None, overlapping(obs, rect)):
