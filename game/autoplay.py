@@ -317,6 +317,7 @@ class RandomPlayer:
         s = game.state
         enemies = s.enemies_of(unit.player)
         start = unit.pose
+        nearest: list[Unit] = []   # the nearest enemy, found at the first try that wants it (the same for all)
         for _ in range(MOVE_TRIES):
             kind = self.rng.choices(["advance", "rush", "hold"], weights=[6, 3, 1])[0]
             if kind == "hold":
@@ -324,7 +325,9 @@ class RandomPlayer:
             else:
                 facing = start.facing
                 if enemies and self.rng.random() < 0.8:
-                    near = min(enemies, key=lambda e: s.scene.distance(unit.id, e.id))
+                    if not nearest:
+                        nearest.append(min(enemies, key=lambda e: s.scene.distance(unit.id, e.id)))
+                    near = nearest[0]
                     assert near.pose is not None
                     want = bearing_to(start.xy, near.pose.xy)
                     turn = max(-90.0, min(90.0, bearing_difference(facing, want)))

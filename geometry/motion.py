@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import shapely
 from shapely import Polygon
-from shapely.ops import nearest_points
 
 from geometry.formation import rect_corners
 from geometry.obstacles import (
@@ -59,9 +59,16 @@ RULE_ONE_INCH = '1" from a unit'
 _Fail = Callable[[str, str, Point, str, int], None]
 
 
-@dataclass(frozen=True)
+Crossed = tuple[frozenset[str], tuple[str, ...]]
+"""Traits and names of the terrain pieces a path crosses (``MoveCheck.traits_crossed``, ``terrain_crossed``)."""
+
+
+@dataclass(frozen=True, eq=False)
 class MoveCheck:
-    """The verdict of ``check_path``: the first rule the path breaks (if any) and what it crosses."""
+    """The verdict of ``check_path``: the first rule the path breaks (if any) and what it crosses.
+
+    The terrain crossed is worked out when first asked for (``crossing``): most callers of a refused path only
+    read the verdict. Two checks are equal when every answer is (the terrain crossed included)."""
 
     rule: str | None
     """Short rule name (``RULE_*``), None if the path is legal."""
@@ -71,14 +78,36 @@ class MoveCheck:
     """A point (inches) where the path breaks the rule, for the window; None if legal."""
     distance: float
     """Total straight-line travel of the unit's centre along the whole path, inches (pivots are free)."""
-    traits_crossed: frozenset[str]
-    """Traits of every terrain piece the swept path (start and end footprints included) overlaps."""
-    terrain_crossed: tuple[str, ...]
-    """Names of those pieces, in terrain index order."""
+    crossing: Callable[[], Crossed] = field(repr=False)
+    """Works out ``(traits_crossed, terrain_crossed)`` (called once, when first needed)."""
     blocker: str | None = None
     """Id of the unit or name of the terrain piece in the way ("table edge" for the edge); None if legal."""
     step: int | None = None
     """Index in ``path`` of the pose whose move or pivot breaks the rule (len(path) for the final position)."""
+
+    @cached_property
+    def _crossed(self) -> Crossed:
+        return self.crossing()
+
+    @property
+    def traits_crossed(self) -> frozenset[str]:
+        """Traits of every terrain piece the swept path (start and end footprints included) overlaps."""
+        return self._crossed[0]
+
+    @property
+    def terrain_crossed(self) -> tuple[str, ...]:
+        """Names of those pieces, in terrain index order."""
+        return self._crossed[1]
+
+    def _answers(self) -> tuple[object, ...]:
+        return (self.rule, self.message, self.where, self.distance, self.traits_crossed, self.terrain_crossed,
+                self.blocker, self.step)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MoveCheck) and self._answers() == other._answers()
+
+    def __hash__(self) -> int:
+        return hash(self._answers())
 
     @property
     def ok(self) -> bool:
@@ -219,31 +248,68 @@ class _Position:
     """Row of each unit."""
 
 
+@dataclass(frozen=True)
+class _Fixed:
+    """The terrain rows of every ``_Position`` of a table (``_fixed``): impassable pieces, then every core."""
+
+    kinds: list[str]
+    keys: list[str]
+    polys: list[Polygon | None]
+    a: np.ndarray
+    b: np.ndarray
+    sizes: np.ndarray
+    """(impassable + all pieces,): edges of each row."""
+    imp_sizes: np.ndarray
+    """(impassable,): edges of each impassable piece."""
+    imp_boxes: np.ndarray
+    """(impassable, 4): bounding box of each impassable core."""
+
+
+def _fixed(scene: SceneData) -> _Fixed:
+    hit = scene.persistent.get("move-fixed")
+    if not isinstance(hit, _Fixed):
+        imp = [scene.terrain_geo(i) for i in scene.impassable_terrain]
+        t = _terrain_outlines(scene).outlines
+        imp_sizes = np.array([len(g.edges_a) for g in imp], dtype=int)
+        imp_boxes = np.zeros((0, 4))
+        if imp:
+            imp_a = np.concatenate([g.edges_a for g in imp])
+            firsts = np.zeros(len(imp), dtype=int)
+            np.cumsum(imp_sizes[:-1], out=firsts[1:])
+            imp_boxes = np.concatenate([np.minimum.reduceat(imp_a, firsts, axis=0),
+                                        np.maximum.reduceat(imp_a, firsts, axis=0)], axis=1)
+        polys: list[Polygon | None] = [g.piece.shape for g in imp]
+        hit = _Fixed(["terrain"] * len(imp) + t.kinds, [g.piece.name for g in imp] + t.keys, polys + t.polys,
+                     np.concatenate([*[g.edges_a for g in imp], t.a]), np.concatenate([*[g.edges_b for g in imp], t.b]),
+                     np.concatenate([imp_sizes, t.sizes]).astype(int), imp_sizes, imp_boxes)
+        scene.persistent["move-fixed"] = hit
+    return hit
+
+
 def _position(scene: SceneData) -> _Position:
     """``_Position`` of the scene, kept in ``scene.cache`` until a unit moves (built from the scene's stacked unit
-    arrays, which it updates unit by unit)."""
+    arrays, which it updates unit by unit, and the terrain rows, built once: ``_fixed``)."""
     hit = scene.cache.get(("move-position",))
     if not isinstance(hit, _Position):
         arrays = scene.stacked()
         n = len(arrays.ids)
-        imp = [scene.terrain_geo(i) for i in scene.impassable_terrain]
-        t = _terrain_outlines(scene).outlines
-        obs_sizes = np.array([4] * n + [len(g.edges_a) for g in imp], dtype=int)
-        sizes = np.concatenate([obs_sizes, t.sizes]).astype(int)
+        f = _fixed(scene)
+        sizes = np.concatenate([np.full(n, 4, dtype=int), f.sizes])
         starts = np.zeros(len(sizes), dtype=int)
         np.cumsum(sizes[:-1], out=starts[1:])
-        a = np.concatenate([arrays.cores.reshape(-1, 2), *[g.edges_a for g in imp], t.a])
-        b = np.concatenate([arrays.cores_next.reshape(-1, 2), *[g.edges_b for g in imp], t.b])
-        kinds = ["unit"] * n + ["terrain"] * len(imp)
-        keys = list(arrays.ids) + [g.piece.name for g in imp]
-        polys: list[Polygon | None] = [None] * n + [g.piece.shape for g in imp]
-        outlines = Obstacles(kinds + t.kinds, keys + t.keys, polys + t.polys, a, b, starts, sizes)
-        k, e = len(obs_sizes), int(obs_sizes.sum())
+        a = np.concatenate([arrays.cores.reshape(-1, 2), f.a])
+        b = np.concatenate([arrays.cores_next.reshape(-1, 2), f.b])
+        kinds = ["unit"] * n + f.kinds
+        keys = list(arrays.ids) + f.keys
+        polys: list[Polygon | None] = [None] * n + f.polys
+        k = n + len(f.imp_sizes)
+        e = 4 * n + int(f.imp_sizes.sum())
         boxes = None
-        if k:
-            boxes = np.concatenate([np.minimum.reduceat(a[:e], starts[:k], axis=0),
-                                    np.maximum.reduceat(a[:e], starts[:k], axis=0)], axis=1)
-        obstacles = Obstacles(kinds, keys, polys, a[:e], b[:e], starts[:k], obs_sizes, boxes)
+        if k:  # a unit core's box: the least and greatest of its 4 corners (exact, as a reduction over its rows)
+            cores = arrays.cores.reshape(n, 4, 2)
+            boxes = np.concatenate([np.concatenate([cores.min(axis=1), cores.max(axis=1)], axis=1), f.imp_boxes])
+        outlines = Obstacles(kinds, keys, polys, a, b, starts, sizes)
+        obstacles = Obstacles(kinds[:k], keys[:k], polys[:k], a[:e], b[:e], starts[:k], sizes[:k], boxes)
         hit = _Position(outlines, obstacles, dict(arrays.index))
         scene.cache[("move-position",)] = hit
     return hit
@@ -317,15 +383,18 @@ def _outline(scene: SceneData, obs: Obstacles, k: int) -> Polygon:
 
 
 def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
-    """The point of the rectangle nearest to ``poly`` (for showing where a rule breaks)."""
-    p, _ = nearest_points(Polygon(rect), poly)
-    return (float(p.x), float(p.y))
+    """The point of the rectangle nearest to ``poly`` (for showing where a rule breaks): ``nearest_points``'s first
+    point, without its Python wrappers (a refused move's dearest step but the kernels)."""
+    x, y = shapely.get_coordinates(shapely.shortest_line(shapely.polygons(rect), poly))[0].tolist()
+    return (x, y)
 
 
 def _rect_on_table(scene: SceneData, rect: np.ndarray) -> bool:
     """True if all corners (4, 2) lie on the table (1e-9" slack)."""
-    lo, hi = rect.min(axis=0), rect.max(axis=0)
-    return bool(lo[0] >= -EPS and lo[1] >= -EPS and hi[0] <= scene.width + EPS and hi[1] <= scene.depth + EPS)
+    xs: list[float]
+    ys: list[float]
+    xs, ys = rect.T.tolist()  # four corners: plain floats are quicker than numpy reductions
+    return min(xs) >= -EPS and min(ys) >= -EPS and max(xs) <= scene.width + EPS and max(ys) <= scene.depth + EPS
 
 
 def _no_deeper(d0: np.ndarray) -> np.ndarray:
@@ -334,6 +403,30 @@ def _no_deeper(d0: np.ndarray) -> np.ndarray:
     tolerance may not sink deeper)."""
     out: np.ndarray = np.maximum(d0 - TOL / 2, d0 / 2)
     return out
+
+
+def _radii(kinds: Sequence[str], d0: Sequence[float], exclusion: float) -> tuple[list[float], list[float]]:
+    """The radii each obstacle (``kinds``, start distances ``d0``) may not be entered within: (collision, 1" rule),
+    NaN where it is not judged. Plain floats (a few obstacles: quicker than a dozen numpy calls), the very
+    operations of ``_no_deeper`` (``tests/geometry/test_motion.py`` checks them against the numpy form)."""
+    pens: list[float] = []
+    exs: list[float] = []
+    for kind, d in zip(kinds, d0, strict=True):
+        # overlapping a core at the start: not judged; touching (or sunk into the tolerance): no deeper
+        pens.append(math.nan if d <= EPS else min(TOL / 2, max(d - TOL / 2, d / 2)))
+        # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
+        exs.append(min(exclusion + TOL - 1e-6, d - TOL / 2) if exclusion > 0 and kind == "unit"
+                   and not d <= TOL / 2 else math.nan)
+    return pens, exs
+
+
+def _fmax(a: float, b: float) -> float:
+    """``numpy.fmax`` of two floats: the larger, ignoring a NaN (NaN only if both are)."""
+    if math.isnan(a):
+        return b
+    if math.isnan(b):
+        return a
+    return max(a, b)
 
 
 def _bbox(rects: list[np.ndarray], grow: float) -> tuple[np.ndarray, np.ndarray]:
@@ -387,7 +480,11 @@ def check_path(
     n = len(path)
     hulls = [*sweeps, rects[-1], *rects[:max(n, 1)]]
     gaps = hull_gaps(pos.outlines, hulls, _axes(rects, legs))
-    crossed = _crossed(scene, hulls[:n + 1], gaps=gaps[len(obs):, :n + 1])
+    terrain_gaps = gaps[len(obs):, :n + 1]
+
+    def crossing() -> Crossed:  # terrain is fixed for a scene: the same answer whenever it is asked
+        return _crossed(scene, hulls[:n + 1], gaps=terrain_gaps)
+
     gaps = gaps[:len(obs)]
     if not PREFILTER:  # every obstacle goes to the exact kernels
         gaps = np.full_like(gaps, -np.inf)
@@ -415,21 +512,18 @@ def check_path(
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
     if nobs:
-        d0 = np.full(nobs, np.inf)
+        d0 = [math.inf] * nobs
         if close.any():
             near0 = subset(obs, close)
-            d0[close] = distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
-                                  else np.zeros(len(near0), dtype=bool))
-        is_unit = np.array([k == "unit" for k in obs.kinds])
-        already_in = d0 <= EPS  # overlapping a core at the start: not judged
-        # touching (or sunk into the tolerance): it may not get any deeper
-        r_pen = np.where(already_in, np.nan, np.minimum(r_pen, _no_deeper(d0)))
-        touching = d0 <= TOL / 2
-        if exclusion > 0:
-            # exactly ``exclusion`` away is allowed (1e-6" slack); closer than at the start is not
-            r_ex = np.where(is_unit & ~touching, np.minimum(exclusion + TOL - 1e-6, d0 - TOL / 2), np.nan)
+            for i, d in zip(np.flatnonzero(close).tolist(),
+                            distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
+                                      else np.zeros(len(near0), dtype=bool)).tolist(), strict=True):
+                d0[i] = d
+        pens, exs = _radii(obs.kinds, d0, exclusion)
+        r_pen, r_ex = np.array(pens), np.array(exs)
         if PREFILTER:  # now each obstacle's own radii are known: a leg that keeps clear of them skips the kernels
-            radius = np.fmax(r_pen, r_ex)[:, None] + 1e-6  # NaN (never judged) compares False
+            # NaN (never judged) compares False
+            radius = np.array([[_fmax(a, b) + 1e-6] for a, b in zip(pens, exs, strict=True)])
             near = gaps[:, n:n + 1] <= radius if fly_over else gaps[:, :n + 1] <= radius
 
     rule: str | None = None
@@ -462,8 +556,7 @@ def check_path(
     if rule is None:
         _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
                        exclusion, len(path), fail, bool(touch_final.any()))
-    traits, names = crossed
-    return MoveCheck(rule, message, where, distance, traits, names, blocker, step)
+    return MoveCheck(rule, message, where, distance, crossing, blocker, step)
 
 
 def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:
@@ -471,10 +564,11 @@ def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarra
     the normal of each leg (the long sides of its sweep)."""
     axes: list[tuple[float, float]] = [(1.0, 0.0), (0.0, 1.0)]
     for r in rects:
-        u = r[1] - r[0]
-        n = math.hypot(float(u[0]), float(u[1]))
+        (x0, y0), (x1, y1) = r[:2].tolist()
+        ux, uy = x1 - x0, y1 - y0
+        n = math.hypot(ux, uy)
         if n > EPS:
-            a = (float(u[0]) / n, float(u[1]) / n)
+            a = (ux / n, uy / n)
             if a not in axes:
                 axes.extend([a, (-a[1], a[0])])
     for w, length in legs:
@@ -559,9 +653,13 @@ def _check_segment(
 def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:
     """True if the rectangle (4, 2) stays on the table all along its straight move: start and end on it, no slack
     (then no corner reaches an edge before the end: ``_table_time`` is not needed)."""
-    pts = np.concatenate([rect, rect + np.array(w) * length])
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    return bool(lo[0] >= 0.0 and lo[1] >= 0.0 and hi[0] <= scene.width and hi[1] <= scene.depth)
+    xs: list[float]
+    ys: list[float]
+    xs, ys = rect.T.tolist()  # plain floats, the very sums numpy would make (``rect + w * length``)
+    dx, dy = w[0] * length, w[1] * length
+    xs += [x + dx for x in xs]
+    ys += [y + dy for y in ys]
+    return min(xs) >= 0.0 and min(ys) >= 0.0 and max(xs) <= scene.width and max(ys) <= scene.depth
 
 
 def _message(rule: str, who: str, k: int, exclusion: float = 1.0) -> str:

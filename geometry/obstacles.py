@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from shapely import Polygon
 
-from geometry._vec import first_within, point_segment_distance, segments_hit
+from geometry._vec import INF, point_segment_distance, segments_hit
 from geometry.pose import Point
 from geometry.scene_data import SceneData
 
@@ -185,38 +185,59 @@ def first_times(
 def first_times_many(
     obs: Obstacles, rect: np.ndarray, w: Point, radii: list[np.ndarray], overlap: np.ndarray | None = None
 ) -> list[np.ndarray]:
-    """``first_times`` for several radius arrays (each (k,)) in one pass of the kernel: a list of (k,) arrays."""
+    """``first_times`` for several radius arrays (each (k,)) in one pass of the kernel: a list of (k,) arrays.
+
+    The capsule test of ``geometry._vec.first_within`` (``end_discs=False``: outlines are closed rings, so the
+    discs at the edges' ends repeat those at their starts), on the pairs that matter only: the rectangle's corners
+    moving along ``w`` against the obstacles' edges, and the obstacles' vertices moving along ``-w`` against the
+    rectangle's edges, both laid out (4, e) (vertex j starts edge j, so both share edge j's radius); what does not
+    depend on the radius is worked out once for all the arrays. Each pair's value comes from the very operations
+    ``first_within`` makes (``tests/geometry/test_motion.py`` compares the two bit for bit).
+    """
     e = len(obs.a)
-    n = 4 + e
-    # one call for both directions: rect corners moving along w against obstacle edges, and obstacle vertices
-    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored); each radius
-    # array gets its own copy of the rows
-    radius = np.zeros((n * len(radii), e + 4))
-    skips = []
-    for i, rad in enumerate(radii):
-        skip = np.isnan(rad)
-        skips.append(skip)
-        r_edge = np.repeat(np.where(skip, 0.0, rad), obs.sizes)
-        radius[i * n:i * n + 4, :e] = r_edge
-        radius[i * n + 4:(i + 1) * n, e:] = r_edge[:, None]
-    dirs = np.empty((n, 2))
-    dirs[:4] = w
-    dirs[4:] = (-w[0], -w[1])
-    points = np.concatenate([rect, obs.a])
-    if len(radii) > 1:
-        points = np.concatenate([points] * len(radii))
-        dirs = np.concatenate([dirs] * len(radii))
-    # outlines are closed rings, so the discs at the edges' ends repeat those at their starts (end_discs=False)
-    t = first_within(points, dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius,
-                     end_discs=False)
+    m = len(radii)
+    skips = [np.isnan(rad) for rad in radii]
+    if not e:
+        return [np.zeros(0) for _ in radii]
+    # (m, 1, e): each edge's radius (0 where the obstacle is skipped: answered inf below)
+    r = np.repeat(np.array([np.where(skip, 0.0, rad) for skip, rad in zip(skips, radii, strict=True)]).reshape(m, -1),
+                  obs.sizes, axis=1)[:, None, :]
+    # the edge frames (direction, length) of the obstacles' edges then the rectangle's
+    d = np.concatenate([obs.b, rect[NEXT]]) - np.concatenate([obs.a, rect])
+    length = np.hypot(d[:, 0], d[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    frame = np.stack([d[:, 0] / safe, d[:, 1] / safe, length])  # (3, e + 4): ex, ey, length
+    f = np.empty((3, 8, e))
+    f[:, :4] = frame[:, None, :e]  # a corner against obstacle edge j
+    f[:, 4:] = frame[:, e:, None]  # obstacle vertex j against rectangle edge i
+    ex, ey, seg = f[0], f[1], f[2]
+    nx, ny = -ey, ex
+    rel = np.empty((2, 8, e))  # the point's offset from its edge's start
+    rel[:, :4] = rect.T[:, :, None] - obs.a.T[:, None, :]
+    np.negative(rel[:, :4], out=rel[:, 4:])  # vertex j - corner i, exactly -(corner i - vertex j)
+    rx, ry = rel[0], rel[1]
+    wv = np.array([[w[0]] * 4 + [-w[0]] * 4, [w[1]] * 4 + [-w[1]] * 4])[:, :, None]
+    wx, wy = wv[0], wv[1]
+    # the disc round the edge's start (``_circle_entry``)
+    bb = rx * wx + ry * wy
+    c = rx * rx + ry * ry - r * r
+    disc = bb * bb - c
+    with np.errstate(invalid="ignore", divide="ignore"):
+        root = -bb - np.sqrt(np.maximum(disc, 0.0))
+        t_a = np.where(c <= 0, 0.0, np.where((disc >= 0) & (bb < 0), root, INF))
+        # the strip along the edge
+        s0 = rx * nx + ry * ny
+        sw = wx * nx + wy * ny
+        pr0 = rx * ex + ry * ey
+        pw = wx * ex + wy * ey
+        t_s = np.where((s0 > r) & (sw < 0), (s0 - r) / -sw, np.where((s0 < -r) & (sw > 0), (-r - s0) / sw, INF))
+        pr = pr0 + t_s * pw
+    t_s = np.where((pr >= 0) & (pr <= seg) & np.isfinite(t_s), t_s, INF)
+    inside = (np.abs(s0) <= r) & (pr0 >= 0) & (pr0 <= seg)
+    t_s = np.where(inside, 0.0, t_s)
+    t = np.minimum(t_a, t_s)  # (m, 8, e)
     if overlap is None:
         overlap = overlapping(obs, rect)
-    out = []
-    for i, skip in enumerate(skips):
-        block = t[i * n:(i + 1) * n]
-        t1 = block[:4, :e].min(axis=0)
-        t2 = block[4:, e:].min(axis=1)
-        per = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
-        per = np.where(overlap, 0.0, per)
-        out.append(np.where(skip, np.inf, per))
-    return out
+    per = np.minimum.reduceat(np.minimum(t[:, :4].min(axis=1), t[:, 4:].min(axis=1)), obs.starts, axis=1)
+    per = np.where(overlap, 0.0, per)
+    return [np.where(skip, np.inf, row) for skip, row in zip(skips, per, strict=True)]

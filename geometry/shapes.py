@@ -6,6 +6,8 @@ Everything is in inches; base sizes come from the ``Formation`` in millimetres. 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import shapely
 from shapely import Polygon
@@ -82,3 +84,33 @@ def overlap_area(a: BaseGeometry, b: BaseGeometry) -> float:
 
 OVERLAY_GRID = 1e-9
 """Inches: the precision grid of ``overlap_area``'s overlay."""
+
+
+def swept_overlapping(start: np.ndarray, end: np.ndarray, shapes: Sequence[BaseGeometry], min_area: float
+                      ) -> list[bool]:
+    """For each base moving in a straight line from corners ``start[i]`` to ``end[i]`` (both (bases, 4, 2),
+    inches): does the area it sweeps (the convex hull of both) overlap one of ``shapes`` by more than ``min_area``
+    square inches (``overlap_area``)?
+
+    The hulls are built in one call and a base is measured only against the shapes it meets; a hull inside a
+    shape overlaps it by its own area, so it is not measured when that is over ``min_area`` (the answers are those
+    of ``overlap_area``, ``tests/geometry/test_shapes_terrain.py``). Raises ``ValueError`` for mismatched arrays.
+    """
+    if start.shape != end.shape:
+        raise ValueError(f"start and end corners differ in shape: {start.shape} and {end.shape}")
+    if not len(start) or not shapes:
+        return [False] * len(start)
+    # each outline closed as a polygon's ring is (the points ``overlap_area``'s callers took the hull of)
+    points = np.concatenate([start, start[:, :1], end, end[:, :1]], axis=1)
+    hulls = shapely.convex_hull(shapely.multipoints(points))
+    pieces = np.array(shapes, dtype=object)
+    meets = shapely.intersects(hulls[:, None], pieces[None, :])  # (bases, shapes)
+    out = [False] * len(start)
+    for i in np.flatnonzero(meets.any(axis=1)).tolist():
+        hull = hulls[i]
+        ks = np.flatnonzero(meets[i]).tolist()
+        if float(hull.area) > min_area + 1e-6 and any(shapely.contains(pieces[k], hull) for k in ks):
+            out[i] = True
+            continue
+        out[i] = any(overlap_area(hull, pieces[k]) > min_area for k in ks)
+    return out

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from shapely.geometry import MultiPoint
 from shapely.geometry.base import BaseGeometry
 
 from game.engine.casualties import dangerous_terrain_test
@@ -24,7 +23,7 @@ from game.engine.spell_effects import move_bonus
 from game.engine.state import GameState, MoveAction, Unit
 from geometry.motion import MoveCheck
 from geometry.pose import Pose, bearing_difference, bearing_to
-from geometry.shapes import footprint_polygon, model_corner_array, model_polygons, overlap_area
+from geometry.shapes import footprint_polygon, model_corner_array, overlap_area, swept_overlapping
 from geometry.terrain import DIFFICULT, ELEVATED
 
 EPS = 1e-6
@@ -318,13 +317,8 @@ def dangerous_terrain_tests(state: GameState, dice: Dice, unit: Unit, start: Pos
         candidates = [m for m in np.flatnonzero(meets).tolist() if m not in touched]
         if not candidates:
             continue
-        a_polys = model_polygons(poses[i], formation)
-        b_polys = model_polygons(poses[i + 1], formation)
-        for m in candidates:
-            pa, pb = a_polys[m], b_polys[m]
-            swept = MultiPoint(list(pa.exterior.coords) + list(pb.exterior.coords)).convex_hull
-            if any(overlap_area(swept, t.shape) > 1e-9 for t in pieces):
-                touched.add(m)
+        hit = swept_overlapping(ends[candidates, :4], ends[candidates, 4:], [t.shape for t in pieces], 1e-9)
+        touched.update(m for m, h in zip(candidates, hit, strict=True) if h)
     if not touched:
         return []
     return dangerous_terrain_test(state, dice, unit, sorted(touched))

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely import MultiPoint, Polygon
+from shapely.ops import nearest_points
 
 from geometry import motion
 from geometry._vec import first_within
 from geometry.formation import Formation, rect_corners
 from geometry.motion import RULE_IMPASSABLE, RULE_ONE_INCH, RULE_TABLE_EDGE, RULE_THROUGH_UNIT
-from geometry.obstacles import NEXT, first_times, first_times_many, gather, hull_gaps, overlapping
-from geometry.pose import Pose, forward_vector
+from geometry.obstacles import NEXT, Obstacles, first_times, first_times_many, gather, hull_gaps, overlapping
+from geometry.pose import Point, Pose, forward_vector
 from geometry.scene import Scene
 from geometry.terrain import TerrainShape
 from tests.geometry.helpers import INF10, INF20, SINGLE, piece, put, scene
@@ -291,17 +294,24 @@ def test_hull_gaps_never_exceed_the_distance(case: tuple[Scene, Pose, list[Pose]
             assert gaps[k, j] <= hull.distance(core) + 1e-9
 
 
+def _mover_among_obstacles(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]]
+                           ) -> tuple[np.ndarray, Obstacles] | None:
+    """The mover's footprint corners at its start and every other obstacle of a ``crowded`` case (None if none)."""
+    s, start, _, _, _, _ = case
+    f = s.formation("m")
+    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    return (np.array(rect_corners(start, f.width, f.depth)), obs) if len(obs) else None
+
+
 @settings(max_examples=200, deadline=None)
 @given(crowded(), st.floats(0, 359), st.sampled_from([0.0, 0.0005, 1.0, 1.001, 2.5]))
 def test_first_times_without_end_discs_equal_the_full_capsules(case, bearing, radius):
     """Outlines are closed rings, so leaving out the discs at the edges' ends (``end_discs=False``) gives, per
     obstacle, the very minimum the full capsules give; and one pass for two radius arrays gives each's answer."""
-    s, start, _, _, _, _ = case
-    f = s.formation("m")
-    rect = np.array(rect_corners(start, f.width, f.depth))
-    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
-    if not len(obs):
+    mover = _mover_among_obstacles(case)
+    if mover is None:
         return
+    rect, obs = mover
     w = forward_vector(bearing)
     radii = np.full(len(obs), radius)
     e = len(obs.a)
@@ -353,3 +363,165 @@ def test_terrain_crossed_is_what_the_sweeps_overlap(case, pieces):
             assert name in check.terrain_crossed
         elif all(a.distance(core) > 1e-6 for a in areas):
             assert name not in check.terrain_crossed
+
+
+# --- the plain-float forms of check_path's small steps against the numpy forms they replaced ---------------------
+
+EDGE_DISTANCES = [0.0, 1e-10, 1e-9, 2e-9, 0.0005, 0.0005 + 1e-12, 0.0005 - 1e-12, 0.001, 0.0015, 0.999, 1.0,
+                  1.000999, 1.001, 3.0, float("inf")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["unit", "terrain"]),
+                          st.one_of(st.sampled_from(EDGE_DISTANCES), st.floats(0, 30))), min_size=1, max_size=8),
+       st.sampled_from([1.0, 0.0, 0.5, 3.0, -1.0]))
+def test_radii_on_floats_are_the_numpy_forms(obstacles: list[tuple[str, float]], exclusion: float) -> None:
+    """``motion._radii`` and ``_fmax`` give, to the last bit, what the numpy form gave (``_no_deeper``, ``np.where``,
+    ``np.fmax``): the radii each obstacle is judged by and the reach of the shortcut."""
+    kinds = [k for k, _ in obstacles]
+    d0 = np.array([d for _, d in obstacles])
+    tol = motion.TOL
+    r_pen = np.where(d0 <= motion.EPS, np.nan, np.minimum(np.full(len(d0), tol / 2), motion._no_deeper(d0)))
+    r_ex = np.full(len(d0), np.nan)
+    if exclusion > 0:
+        r_ex = np.where(np.array([k == "unit" for k in kinds]) & ~(d0 <= tol / 2),
+                        np.minimum(exclusion + tol - 1e-6, d0 - tol / 2), np.nan)
+    pens, exs = motion._radii(kinds, d0.tolist(), exclusion)
+    assert np.array_equal(np.array(pens), r_pen, equal_nan=True)
+    assert np.array_equal(np.array(exs), r_ex, equal_nan=True)
+    reach = np.array([motion._fmax(a, b) for a, b in zip(pens, exs, strict=True)])
+    assert np.array_equal(reach, np.fmax(r_pen, r_ex), equal_nan=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-3, 75), st.floats(-3, 51), st.floats(0, 359.9), st.sampled_from(FORMS), st.floats(0, 359.9),
+       st.one_of(st.sampled_from([0.0, 1e-9, 1.0]), st.floats(0, 14)))
+def test_table_edge_tests_on_floats_are_the_numpy_forms(x: float, y: float, facing: float, f: Formation,
+                                                        bearing: float, length: float) -> None:
+    """``_rect_on_table``, ``_sweep_on_table`` and ``_axes`` on plain floats answer as their numpy forms did."""
+    s = scene()
+    rect = np.array(rect_corners(Pose(x, y, facing), f.width, f.depth))
+    w = forward_vector(bearing)
+    lo, hi = rect.min(axis=0), rect.max(axis=0)
+    eps = motion.EPS
+    assert motion._rect_on_table(s, rect) == bool(lo[0] >= -eps and lo[1] >= -eps and hi[0] <= s.width + eps
+                                                  and hi[1] <= s.depth + eps)
+    pts = np.concatenate([rect, rect + np.array(w) * length])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    assert motion._sweep_on_table(s, rect, w, length) == bool(lo[0] >= 0.0 and lo[1] >= 0.0 and hi[0] <= s.width
+                                                              and hi[1] <= s.depth)
+    other = np.array(rect_corners(Pose(x, y, bearing), f.width, f.depth))
+    axes: list[tuple[float, float]] = [(1.0, 0.0), (0.0, 1.0)]
+    for r in (rect, other):
+        u = r[1] - r[0]
+        n = math.hypot(float(u[0]), float(u[1]))
+        if n > eps:
+            a = (float(u[0]) / n, float(u[1]) / n)
+            if a not in axes:
+                axes.extend([a, (-a[1], a[0])])
+    if length > eps:
+        axes.append((-w[1], w[0]))
+    assert np.array_equal(motion._axes([rect, other], [(w, length)]), np.array(axes))
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded())
+def test_position_rows_are_the_one_pass_build(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]]) -> None:
+    """``_position`` (the terrain rows built once per table, ``_fixed``) stacks exactly the rows the one-pass build
+    did: every unit's core, every impassable core, every terrain core, and the obstacles' boxes."""
+    s = case[0]
+    s.set_unit("z", 2, Pose(60, 40, 30), INF10)  # a unit moved after the terrain rows were built
+    for _ in range(2):
+        pos = motion._position(s)
+        arrays = s.stacked()
+        n = len(arrays.ids)
+        imp = [s.terrain_geo(i) for i in s.impassable_terrain]
+        t = motion._terrain_outlines(s).outlines
+        sizes = np.concatenate([np.array([4] * n + [len(g.edges_a) for g in imp], dtype=int), t.sizes])
+        a = np.concatenate([arrays.cores.reshape(-1, 2), *[g.edges_a for g in imp], t.a])
+        b = np.concatenate([arrays.cores_next.reshape(-1, 2), *[g.edges_b for g in imp], t.b])
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        k = n + len(imp)
+        e = int(sizes[:k].sum())
+        boxes = np.concatenate([np.minimum.reduceat(a[:e], starts[:k], axis=0),
+                                np.maximum.reduceat(a[:e], starts[:k], axis=0)], axis=1)
+        o = pos.outlines
+        assert o.kinds == ["unit"] * n + ["terrain"] * len(imp) + t.kinds
+        assert o.keys == list(arrays.ids) + [g.piece.name for g in imp] + t.keys
+        assert np.array_equal(o.a, a) and np.array_equal(o.b, b)
+        assert np.array_equal(o.sizes, sizes) and np.array_equal(o.starts, starts)
+        assert pos.obstacles.boxes is not None and np.array_equal(pos.obstacles.boxes, boxes)
+        assert len(pos.obstacles) == k and np.array_equal(pos.obstacles.a, a[:e])
+        s.set_unit("z", 2, Pose(50, 40, 75), INF20)   # and again after another move
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 72), st.floats(0, 48), st.floats(0, 359), st.sampled_from(FORMS), st.floats(0, 72),
+       st.floats(0, 48), st.floats(0.3, 8), st.floats(0.3, 8), st.floats(0, 90))
+def test_near_point_is_shapelys_nearest_point(x, y, facing, f, px, py, w, d, angle) -> None:
+    """Where a refused move breaks its rule: the very point ``shapely.ops.nearest_points`` gives."""
+    rect = np.array(rect_corners(Pose(x, y, facing), f.width, f.depth))
+    poly = piece(0, px, py, w, d, angle=angle).shape
+    p, _ = nearest_points(Polygon(rect), poly)
+    assert motion._near_point(rect, poly) == (float(p.x), float(p.y))
+
+
+def _first_times_many_reference(
+    obs: Obstacles, rect: np.ndarray, w: Point, radii: list[np.ndarray], overlap: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """``first_times_many`` as it was: ``first_within`` on every point against every edge (the reference)."""
+    e = len(obs.a)
+    n = 4 + e
+    # one call for both directions: rect corners moving along w against obstacle edges, and obstacle vertices
+    # moving along -w against the rect's edges (the off-diagonal blocks are computed and ignored); each radius
+    # array gets its own copy of the rows
+    radius = np.zeros((n * len(radii), e + 4))
+    skips = []
+    for i, rad in enumerate(radii):
+        skip = np.isnan(rad)
+        skips.append(skip)
+        r_edge = np.repeat(np.where(skip, 0.0, rad), obs.sizes)
+        radius[i * n:i * n + 4, :e] = r_edge
+        radius[i * n + 4:(i + 1) * n, e:] = r_edge[:, None]
+    dirs = np.empty((n, 2))
+    dirs[:4] = w
+    dirs[4:] = (-w[0], -w[1])
+    points = np.concatenate([rect, obs.a])
+    if len(radii) > 1:
+        points = np.concatenate([points] * len(radii))
+        dirs = np.concatenate([dirs] * len(radii))
+    # outlines are closed rings, so the discs at the edges' ends repeat those at their starts (end_discs=False)
+    t = first_within(points, dirs, np.concatenate([obs.a, rect]), np.concatenate([obs.b, rect[NEXT]]), radius,
+                     end_discs=False)
+    if overlap is None:
+        overlap = overlapping(obs, rect)
+    out = []
+    for i, skip in enumerate(skips):
+        block = t[i * n:(i + 1) * n]
+        t1 = block[:4, :e].min(axis=0)
+        t2 = block[4:, e:].min(axis=1)
+        per = np.minimum.reduceat(np.minimum(t1, t2), obs.starts)
+        per = np.where(overlap, 0.0, per)
+        out.append(np.where(skip, np.inf, per))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(crowded(), st.floats(0, 359), st.lists(st.one_of(st.sampled_from([0.0, 0.0005, 1.0, 1.000999, float("nan")]),
+                                                        st.floats(0, 3)), min_size=12, max_size=12),
+       st.sampled_from([1, 2, 3]))
+def test_first_times_many_is_first_within_on_the_pairs_that_matter(case, bearing, pool, m) -> None:
+    """``first_times_many`` (only the corner-edge and vertex-edge pairs, the radius-free terms once) gives, to the
+    last bit, what ``first_within`` on every point and edge gave, for one to three radius arrays with skips."""
+    mover = _mover_among_obstacles(case)
+    if mover is None:
+        return
+    rect, obs = mover
+    radii = [np.array([pool[(i * 5 + j) % len(pool)] for j in range(len(obs))]) for i in range(m)]
+    w = forward_vector(bearing)
+    for overlap in (None, overlapping(obs, rect)):
+        got = first_times_many(obs, rect, w, radii, overlap)
+        want = _first_times_many_reference(obs, rect, w, radii, overlap)
+        assert len(got) == len(want)
+        for g, x in zip(got, want, strict=True):
+            assert g.tobytes() == x.tobytes()

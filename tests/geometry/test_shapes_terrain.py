@@ -6,10 +6,20 @@ import math
 
 import pytest
 import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import MultiPoint
 
 from geometry.formation import Formation, model_centres
 from geometry.pose import Pose
-from geometry.shapes import footprint_polygon, model_polygons, rect_polygon
+from geometry.shapes import (
+    footprint_polygon,
+    model_corner_array,
+    model_polygons,
+    overlap_area,
+    rect_polygon,
+    swept_overlapping,
+)
 from geometry.terrain import TerrainShape, rect_to_polygon
 from tests.geometry.helpers import INF10, INF20, piece, put, scene
 
@@ -107,3 +117,42 @@ def test_model_queries() -> None:
     assert s.model_corners("a").shape == (20, 4, 2)
     assert list(s.model_rows("a")) == [0] * 5 + [1] * 5 + [2] * 5 + [3] * 5
     assert len(s.model_polygons("a")) == 20
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(20, 50), st.floats(12, 36), st.floats(0, 359), st.floats(-3, 3), st.floats(-3, 3), st.floats(0, 359),
+       st.sampled_from([INF10, INF20, Formation(5, 5, 25, 50)]),
+       st.lists(st.tuples(st.floats(20, 50), st.floats(12, 36), st.floats(0.5, 12), st.floats(0.5, 12),
+                          st.floats(0, 90)), min_size=1, max_size=3))
+def test_swept_bases_overlap_as_each_base_measured_alone(x, y, facing, dx, dy, turn, f, pieces) -> None:
+    """``swept_overlapping`` (the hulls in one call, a hull inside a shape not measured) answers for every base as
+    the hull of its start and end outlines measured alone with ``overlap_area`` (rulebook "Dangerous Terrain":
+    which models moved through a piece)."""
+    start, end = Pose(x, y, facing), Pose(x + dx, y + dy, facing + turn)
+    shapes = [piece(i, *p[:4], "dangerous", angle=p[4]).shape for i, p in enumerate(pieces)]
+    a, b = model_corner_array(start, f), model_corner_array(end, f)
+    expected = []
+    for pa, pb in zip(model_polygons(start, f), model_polygons(end, f), strict=True):
+        swept = MultiPoint(list(pa.exterior.coords) + list(pb.exterior.coords)).convex_hull
+        expected.append(any(overlap_area(swept, t) > 1e-9 for t in shapes))
+    assert swept_overlapping(a, b, shapes, 1e-9) == expected
+    assert swept_overlapping(a[:0], b[:0], shapes, 1e-9) == []
+    with pytest.raises(ValueError):
+        swept_overlapping(a, b[:1], shapes, 1e-9)
+
+
+def test_swept_bases_touching_a_piece_do_not_overlap_it() -> None:
+    """A rank moving along a piece's edge (touching it) does not overlap it; a rank moving into it does, each base
+    on its own (rulebook "Dangerous Terrain")."""
+    f = INF10
+    start = Pose(30, 20, 0)
+    a = model_corner_array(start, f)
+    right = float(a[:, :, 0].max())
+    touching = shapely.box(right, 10, right + 4, 30)     # flush with the unit's right side
+    inside = shapely.box(right - 1.0, 10, right + 4, 30)   # under the right-most file
+    b = model_corner_array(Pose(30, 24, 0), f)
+    assert swept_overlapping(a, b, [touching], 1e-9) == [False] * len(a)
+    hit = swept_overlapping(a, b, [inside], 1e-9)
+    assert any(hit) and not all(hit)
+    deep = shapely.box(0, 0, 72, 48)                       # every hull inside: measured by its own area
+    assert swept_overlapping(a, b, [deep], 1e-9) == [True] * len(a)
