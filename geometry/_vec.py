@@ -49,25 +49,31 @@ class Edges:
         d3 -= sc
         d4 = sn @ self.b_t
         d4 -= sc
-        d3 *= d4
-        hit: np.ndarray = d3 <= 0
-        d3 = d1 * d2
-        hit &= d3 <= 0
-        zero = d1 == 0
-        if zero.any():
-            colinear = zero & (d2 == 0)
-            if colinear.any():
-                hit = np.where(colinear, _colinear_overlap(p, q, self.a, self.b), hit)
+        s34 = d3 * d4
+        hit: np.ndarray = s34 <= 0
+        s12 = d1 * d2
+        hit &= s12 <= 0
+        on_line = (d1 == 0) | (d2 == 0) | (d3 == 0) | (d4 == 0)
+        if on_line.any():
+            # An orientation of exactly 0 puts an end on the other's line; for a nearly collinear pair the other
+            # signs are rounding noise, so such a pair touches only where that end lies within the other's extent.
+            # Collinear pairs (every orientation 0) meet when their extents overlap: the same test.
+            touch = (s12 < 0) & (s34 < 0)
+            touch |= (d1 == 0) & _within(p, self.a, self.b)
+            touch |= (d2 == 0) & _within(q, self.a, self.b)
+            touch |= (d3 == 0) & _within(self.a, p, q).T
+            touch |= (d4 == 0) & _within(self.b, p, q).T
+            hit = np.where(on_line, touch, hit)
         return hit
 
 
-def _colinear_overlap(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """For collinear segment/edge pairs: do their extents overlap on both axes? (n, e)."""
-    px, py, qx, qy = p[:, 0:1], p[:, 1:2], q[:, 0:1], q[:, 1:2]
+def _within(pt: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether each point pt[i] (n, 2) lies within the extent (bounding box) of each segment a[j]-b[j] (e, 2):
+    bool (n, e)."""
+    px, py = pt[:, 0:1], pt[:, 1:2]
     ax, ay, bx, by = a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1]
-    ox = (np.minimum(px, qx) <= np.maximum(ax, bx)) & (np.minimum(ax, bx) <= np.maximum(px, qx))
-    oy = (np.minimum(py, qy) <= np.maximum(ay, by)) & (np.minimum(ay, by) <= np.maximum(py, qy))
-    out: np.ndarray = ox & oy
+    out: np.ndarray = ((np.minimum(ax, bx) <= px) & (px <= np.maximum(ax, bx))
+                       & (np.minimum(ay, by) <= py) & (py <= np.maximum(ay, by)))
     return out
 
 
