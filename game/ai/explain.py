@@ -15,10 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.ai.search import SearchPlayer
+from game.engine import magic
 from game.engine.actions import (
     Action,
+    CastSpell,
     ChargeReaction,
     DeclareCharge,
+    Dispel,
     Done,
     FollowUp,
     Move,
@@ -52,6 +55,10 @@ class Sample:
     """Wounds the action's own events caused to its target (shooting)."""
     killed: int
     """Models the action's own events removed from its target."""
+    cast: bool | None = None
+    """A cast, or a block of or tokens against one: whether the spell's effects were resolved (None: not magic)."""
+    spell_wounds: int = 0
+    """Wounds the spell's hits caused (every unit they fell on)."""
 
 
 @dataclass
@@ -116,6 +123,10 @@ class ExplainedPlayer(SearchPlayer):
             self.thinking.chosen = out
         return out
 
+    def _restart(self) -> None:
+        if self.thinking is not None:
+            self.thinking.candidates.clear()
+
     def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
         if self.thinking is None:
             return
@@ -136,8 +147,45 @@ def sample_of(action: Action, view: Game, twin: Game, value: float, me: int) -> 
     target = getattr(action, "target", None)
     other = unit if isinstance(action, ChargeReaction) else target
     hit = [e for e in own if e.kind == "wounds" and e.data.get("unit") == target]
+    spell = _spell_of(action, view)
+    cast, spell_wounds = _spell_outcome(later, spell) if spell is not None else (None, 0)
     return Sample(value, _melee(later, unit, me), _fled(later, other), _side(later, unit),
-                  sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit))
+                  sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit),
+                  cast, spell_wounds)
+
+
+def _spell_of(action: Action, view: Game) -> str | None:
+    """The spell a cast names, or the one a block or tokens against it answer (the cast waiting in ``view``)."""
+    if isinstance(action, CastSpell):
+        return action.spell
+    p = view.pending
+    if p is None or p.decision not in ("block_spell", "dispel") or not isinstance(action, (Dispel, Done)):
+        return None
+    waiting = getattr(view.state.activation, "cast", None)       # AoF:R 2.16's block_spell
+    if waiting is None:
+        waiting = magic.magic_of(view.state).cast                 # tokens against a cast
+    return None if waiting is None else str(waiting.spell)
+
+
+def _spell_outcome(events: list[Event], spell: str) -> tuple[bool | None, int]:
+    """Whether ``spell``'s effects were resolved (its first ``spell`` event saying so) and the wounds its hits
+    caused (the first ``wounds`` event on each unit its ``hits`` fell on)."""
+    cast: bool | None = None
+    wounds = 0
+    for i, e in enumerate(events):
+        if e.data.get("spell") != spell:
+            continue
+        if e.kind == "spell" and "cast" in e.data and cast is None:
+            cast = bool(e.data["cast"])
+        if e.kind == "hits":
+            target = e.data.get("target")
+            for later in events[i + 1:]:
+                if later.kind == "hits" or (later.kind == "spell" and later.data.get("spell") != spell):
+                    break
+                if later.kind == "wounds" and later.data.get("unit") == target:
+                    wounds += int(later.data.get("wounds") or 0)
+                    break
+    return cast, wounds
 
 
 def _melee(events: list[Event], unit: object, me: int) -> bool | None:
@@ -219,6 +267,10 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         ahead = chosen.value - rival.value
         margin = (f", {ahead:.0f} points ahead of the next" if ahead >= 0.5
                   else ", tied with the next: the first listed is kept")
+    if isinstance(action, CastSpell):
+        return _cast_words(t, game, chosen, action, best_of)
+    if isinstance(action, (Dispel, Done)) and t.decision in ("block_spell", "dispel"):
+        return _block_words(t, chosen, action)
     if isinstance(action, DeclareCharge):
         side = max((s.side for s in chosen.samples if s.side), key=lambda v: sum(
             1 for s in chosen.samples if s.side == v), default=None)
@@ -252,6 +304,42 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
     if isinstance(action, (Pursue, FollowUp, Redirect)):
         return f"{best_of} by its position score over {_samples(chosen)}{margin}"
     return f"{best_of} by its position score ({_samples(chosen)}{margin})"
+
+
+def _cast_share(c: Candidate) -> float:
+    return sum(1 for s in c.samples if s.cast) / len(c.samples)
+
+
+def _cast_words(t: Thinking, game: Game, chosen: Candidate, action: CastSpell, best_of: str) -> str:
+    """"casts Bolt of Judgement at Redtusk Warriors: 2.1 wounds expected, cast in 75% (4 samples ...; best of 5, 9
+    points ahead of not casting)"."""
+    aim = f" at {_name(game, action.target)}" if action.target is not None and action.target != action.unit else \
+        f" at ({action.point.x:g}, {action.point.y:g})" if action.point is not None else ""
+    boost = sum(b.tokens for b in action.boost)
+    extra = f" with {boost} extra token{'s' if boost != 1 else ''}" if boost else ""
+    wounds = sum(s.spell_wounds for s in chosen.samples) / len(chosen.samples)
+    gain = f"{wounds:.1f} wounds expected, " if any(s.spell_wounds for s in chosen.samples) else ""
+    base = next((c for c in t.candidates if not isinstance(c.action, CastSpell) and c.samples), None)
+    versus = f", {chosen.value - base.value:+.0f} points against not casting" if base is not None else ""
+    return (f"casts {action.spell}{aim}{extra}: {gain}cast in {_pct(_cast_share(chosen))} ({_samples(chosen)}; "
+            f"{best_of}{versus})")
+
+
+def _block_words(t: Thinking, chosen: Candidate, action: Action) -> str:
+    """Why a spell was blocked (or tokens spent against it) or let through: how often it is cast either way."""
+    spent = isinstance(action, Dispel) and bool(action.tokens)
+    other = [c for c in t.candidates if c is not chosen and c.samples and
+             (isinstance(c.action, Dispel) and bool(c.action.tokens)) != spent]
+    if not other:
+        return f"nothing else it could do here ({_samples(chosen)})"
+    rival = max(other, key=lambda c: c.value)
+    verb = "blocks" if t.decision == "block_spell" else "spends tokens against"
+    if spent:
+        return (f"{verb} the spell: it is cast in {_pct(_cast_share(chosen))} against {_pct(_cast_share(rival))} "
+                f"if let through, {chosen.value - rival.value:+.0f} points ({_samples(chosen)})")
+    doing = "blocking it" if t.decision == "block_spell" else "spending tokens against it"
+    return (f"lets the spell through: {doing} scored {chosen.value - rival.value:.0f} points lower (cast in "
+            f"{_pct(_cast_share(rival))} against {_pct(_cast_share(chosen))}; its own magic is worth more later)")
 
 
 __all__ = ["Candidate", "ExplainedPlayer", "Sample", "Thinking", "reason", "sample_of"]
