@@ -61,13 +61,12 @@ def cast_chance(x: int, value: int) -> float:
 def cast_candidates(game: Game, me: int, limit: int) -> list[CastSpell]:
     """Up to ``limit`` casts the activated unit of ``me`` may try now (``Game.activation_casts``), ranked as the
     strategy step's casts are (``game.ai.candidates.cast_candidates``), each accepted by ``Game.check_magic``; under
-    the quick rules each followed by its boosted variants (``boosts``)."""
+    the quick rules then their boosted variants (``boosts``), up to twice ``limit`` in all."""
     casts = ranked_casts(game, me, limit, game.activation_casts(me))
     if not token_rules(game):
         return casts
-    out: list[CastSpell] = []
+    out = list(casts)
     for c in casts:
-        out.append(c)
         out += boosts(game, c)
     return out[: limit * 2]
 
