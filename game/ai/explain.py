@@ -335,11 +335,12 @@ def _block_words(t: Thinking, chosen: Candidate, action: Action) -> str:
     rival = max(other, key=lambda c: c.value)
     verb = "blocks" if t.decision == "block_spell" else "spends tokens against"
     if spent:
-        return (f"{verb} the spell: it is cast in {_pct(_cast_share(chosen))} against {_pct(_cast_share(rival))} "
-                f"if let through, {chosen.value - rival.value:+.0f} points ({_samples(chosen)})")
+        return (f"{verb} the spell: cast in {_pct(_cast_share(chosen))} so, {_pct(_cast_share(rival))} if let "
+                f"through; {chosen.value - rival.value:+.0f} points ({_samples(chosen)})")
     doing = "blocking it" if t.decision == "block_spell" else "spending tokens against it"
     return (f"lets the spell through: {doing} scored {chosen.value - rival.value:.0f} points lower (cast in "
-            f"{_pct(_cast_share(rival))} against {_pct(_cast_share(chosen))}; its own magic is worth more later)")
+            f"{_pct(_cast_share(rival))} so, {_pct(_cast_share(chosen))} let through; its own magic is worth more "
+            "later)")
 
 
 __all__ = ["Candidate", "ExplainedPlayer", "Sample", "Thinking", "reason", "sample_of"]
