@@ -711,6 +711,7 @@ class SpellModel(_Model):
     rally: bool = False
     description: Text | None = None
     area: SpellAreaModel | None = None
+    values: Annotated[dict[Text, Int], Field(max_length=len(ENGINE_RULESETS))] = {}
 
 
 class ArmyTopModel(_Model):
@@ -895,7 +896,7 @@ def _message(err: Mapping[str, Any], model: type[BaseModel]) -> str:
         return f"must be true or false, got {_show(value)}"
     if kind == "too_long":
         ctx = err.get("ctx", {})
-        return (f"{ctx.get('actual_length', 'too many')} items; at most {ctx.get('max_length')} "
+        return (f"{ctx.get('actual_length') or 'too many'} items; at most {ctx.get('max_length')} "
                 "(docs/formats.md \"Limits\")")
     if kind == "finite_number":
         return f"must be a finite number, got {_show(value)}"
@@ -1043,6 +1044,17 @@ class _Session:
                     self.add(doc.problem(loc + (key,), f"{key} needs target friend or self, or target point with "
                                                        "area.affects friend"))
                     bad = True
+            for rid, v in sm.values.items():
+                if rid not in ENGINE_RULESETS:
+                    self.add(doc.problem(loc + ("values", rid), f"a spell's value is given for a ruleset: "
+                                                                f"{unplayable(rid)}"))
+                    bad = True
+                    continue
+                lo, hi = getattr(ENGINE_RULESETS[rid], "spell_values", (1, 6))
+                if not lo <= v <= hi:
+                    self.add(doc.problem(loc + ("values", rid), f"a spell's value under {rid} must be {lo} to {hi}, "
+                                                                f"got {v}"))
+                    bad = True
             if bad:
                 continue
             good[sm.name] = Spell(
@@ -1052,7 +1064,8 @@ class _Session:
                 modifier=None if sm.modifier is None else SpellModifier(sm.modifier.stat, sm.modifier.value,
                                                                         sm.modifier.duration),
                 heal=0 if sm.heal is None else sm.heal.wounds, rally=sm.rally, description=sm.description,
-                area=None if sm.area is None else SpellArea(float(sm.area.radius), sm.area.affects))
+                area=None if sm.area is None else SpellArea(float(sm.area.radius), sm.area.affects),
+                values=tuple(sorted(sm.values.items())))
         return good
 
     def army_file(self, path: Path, read: YamlFile | None = None) -> _LoadedArmyFile | None:
@@ -1949,7 +1962,7 @@ def new_game_state(scenario: Scenario) -> GameState:
             *scenario.side_missions, rules=getattr(ENGINE_RULESETS.get(scenario.ruleset), "side_mission_rules",
                                                    AOWFBR_SIDE_MISSIONS)),
         magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
-                              {p: dict(a.spells) for p, a in scenario.armies.items()}),
+                              {p: dict(a.spells) for p, a in scenario.armies.items()}, scenario.ruleset),
     )
     if scenario.ruleset == SKIRMISH_ID:
         # loose models: each model's position lives in the warband state, the unit's pose marks their centre
