@@ -268,7 +268,7 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         margin = (f", {ahead:.0f} points ahead of the next" if ahead >= 0.5
                   else ", tied with the next: the first listed is kept")
     if isinstance(action, CastSpell):
-        return _cast_words(t, game, chosen, action, best_of)
+        return _cast_words(t, chosen, action, best_of)
     if isinstance(action, (Dispel, Done)) and t.decision in ("block_spell", "dispel"):
         return _block_words(t, chosen, action)
     if isinstance(action, DeclareCharge):
@@ -310,19 +310,16 @@ def _cast_share(c: Candidate) -> float:
     return sum(1 for s in c.samples if s.cast) / len(c.samples)
 
 
-def _cast_words(t: Thinking, game: Game, chosen: Candidate, action: CastSpell, best_of: str) -> str:
-    """"casts Bolt of Judgement at Redtusk Warriors: 2.1 wounds expected, cast in 75% (4 samples ...; best of 5, 9
-    points ahead of not casting)"."""
-    aim = f" at {_name(game, action.target)}" if action.target is not None and action.target != action.unit else \
-        f" at ({action.point.x:g}, {action.point.y:g})" if action.point is not None else ""
+def _cast_words(t: Thinking, chosen: Candidate, action: CastSpell, best_of: str) -> str:
+    """"2.1 wounds expected, cast in 75% (4 samples of its own dice; best of 5, +9 points against not casting)": the
+    log line names the cast itself (the action's text) before this reason."""
     boost = sum(b.tokens for b in action.boost)
     extra = f" with {boost} extra token{'s' if boost != 1 else ''}" if boost else ""
     wounds = sum(s.spell_wounds for s in chosen.samples) / len(chosen.samples)
     gain = f"{wounds:.1f} wounds expected, " if any(s.spell_wounds for s in chosen.samples) else ""
     base = next((c for c in t.candidates if not isinstance(c.action, CastSpell) and c.samples), None)
     versus = f", {chosen.value - base.value:+.0f} points against not casting" if base is not None else ""
-    return (f"casts {action.spell}{aim}{extra}: {gain}cast in {_pct(_cast_share(chosen))} ({_samples(chosen)}; "
-            f"{best_of}{versus})")
+    return f"{gain}cast in {_pct(_cast_share(chosen))}{extra} ({_samples(chosen)}; {best_of}{versus})"
 
 
 def _block_words(t: Thinking, chosen: Candidate, action: Action) -> str:

@@ -240,7 +240,7 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     casting = d in ACTIVATION_CASTING and bool(scene.casts)
     if casting and scene.spell_menu:     # AoF:R 2.16 "Wizard(X)": the wizard's spells, before attacking
         specs += _spell_buttons(scene)
-        specs.append(ButtonSpec("spell_menu", "◂ Back", "Back to the unit's moves (no spell)"))
+        specs.append(ButtonSpec("spell_menu", "◂ Back", "Back to the unit's moves (no spell)", pinned=True))
         return specs
     if casting:
         specs.append(ButtonSpec("spell_menu", "Cast a spell ▸", "Pick one of the wizard's spells (D6+X against its "
