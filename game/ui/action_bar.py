@@ -159,6 +159,11 @@ class ActionBar:
         widths[PAGE_KEY] = more_w
         return pages[self.page] + pinned + [more]
 
+    @property
+    def keys(self) -> list[str]:
+        """The keys of every button asked for, on any page (``buttons`` holds the page shown)."""
+        return [sp.key for sp in self._specs or ()]
+
     def next_page(self) -> None:
         """Show the next page of the decision's buttons (the first after the last)."""
         if self._specs is None or self.pages <= 1:

@@ -348,7 +348,8 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
                                         None, "#primary_button", short=f"{where}P{first} first"))
     if d in DONE_LABELS:
         style = None if d in ("move", "consolidate", "action") else "#primary_button"
-        specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
+        specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)",
+                                pinned=True))
     # the view's tools (measure, arcs, sight, last combat, fit, turn) are on the strip over the table
     # (game/ui/view_tools.py)
     return specs
