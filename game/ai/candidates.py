@@ -300,11 +300,12 @@ def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:
     return None if best is None else best[1]
 
 
-def cast_candidates(game: Game, player: int, limit: int) -> list[CastSpell]:
-    """Up to ``limit`` casts ``player`` may try now (``magic.cast_options``, each the engine's ``check_magic``
-    accepts), the most purposeful target of each (caster, spell) first, then the second of each, and so on: a
-    spell on a friend is aimed at one about to fight (Shaken first for a rally, wounded first for a heal), a spell
-    on an enemy at one nearest to ``player``'s units (engaged ones first); self and point spells as listed."""
+def cast_candidates(game: Game, player: int, limit: int, options: list[CastSpell] | None = None) -> list[CastSpell]:
+    """Up to ``limit`` casts ``player`` may try now (``options``, by default ``magic.cast_options``: the strategy
+    step's; each the engine's ``check_magic`` accepts), the most purposeful target of each (caster, spell) first,
+    then the second of each, and so on: a spell on a friend is aimed at one about to fight (Shaken first for a
+    rally, wounded first for a heal), a spell on an enemy at one nearest to ``player``'s units (engaged ones
+    first); self and point spells as listed."""
     s = game.state
     scene = s.scene
     spells = magic.spells_of(s, player)
@@ -326,7 +327,7 @@ def cast_candidates(game: Game, player: int, limit: int) -> list[CastSpell]:
         return ((-50.0 if t.engaged_with else 0.0) + nearest(t.id, mine), t.id)
 
     groups: dict[tuple[str, str], list[CastSpell]] = {}
-    for c in magic.cast_options(s, player):
+    for c in magic.cast_options(s, player) if options is None else options:
         groups.setdefault((c.unit, c.spell), []).append(c)
     ranked = [sorted(g, key=rank) for g in groups.values()]
     out: list[CastSpell] = []

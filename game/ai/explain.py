@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.search import SearchPlayer
+from game.engine import magic
 from game.engine.actions import (
     Action,
     Activate,
+    CastSpell,
     ChargeReaction,
     DeclareCharge,
+    Dispel,
     Done,
     FollowUp,
     Move,
@@ -59,6 +62,10 @@ class Sample:
     """The action's own events removed its target from the game (AoF: Skirmish: Knocked Out, every model killed)."""
     shaken: bool = False
     """The action's own events left its target Shaken (AoF: Skirmish's wound effects)."""
+    cast: bool | None = None
+    """A cast, or a block of or tokens against one: whether the spell's effects were resolved (None: not magic)."""
+    spell_wounds: int = 0
+    """Wounds the spell's hits caused (every unit they fell on)."""
 
 
 @dataclass
@@ -126,6 +133,10 @@ class ExplainedPlayer(SearchPlayer):
             self.thinking.chosen = out
         return out
 
+    def _restart(self) -> None:
+        if self.thinking is not None:
+            self.thinking.candidates.clear()
+
     def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
         if self.thinking is None:
             return
@@ -147,10 +158,47 @@ def sample_of(action: Action, view: Game, twin: Game, value: float, me: int) -> 
     target = getattr(action, "target", None)
     other = unit if isinstance(action, ChargeReaction) else target
     hit = [e for e in own if e.kind == "wounds" and e.data.get("unit") == target]
+    spell = _spell_of(action, view)
+    cast, spell_wounds = _spell_outcome(later, spell) if spell is not None else (None, 0)
     return Sample(value, _melee(later, unit, me), _fled(later, other), _side(later, unit),
                   sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit),
                   any(e.kind == "destroyed" and e.data.get("unit") == target for e in own),
-                  any(e.kind == "shaken" and e.data.get("unit") == target for e in own))
+                  any(e.kind == "shaken" and e.data.get("unit") == target for e in own),
+                  cast, spell_wounds)
+
+
+def _spell_of(action: Action, view: Game) -> str | None:
+    """The spell a cast names, or the one a block or tokens against it answer (the cast waiting in ``view``)."""
+    if isinstance(action, CastSpell):
+        return action.spell
+    p = view.pending
+    if p is None or p.decision not in ("block_spell", "dispel") or not isinstance(action, (Dispel, Done)):
+        return None
+    waiting = getattr(view.state.activation, "cast", None)       # AoF:R 2.16's block_spell
+    if waiting is None:
+        waiting = magic.magic_of(view.state).cast                 # tokens against a cast
+    return None if waiting is None else str(waiting.spell)
+
+
+def _spell_outcome(events: list[Event], spell: str) -> tuple[bool | None, int]:
+    """Whether ``spell``'s effects were resolved (its first ``spell`` event saying so) and the wounds its hits
+    caused (the first ``wounds`` event on each unit its ``hits`` fell on)."""
+    cast: bool | None = None
+    wounds = 0
+    for i, e in enumerate(events):
+        if e.data.get("spell") != spell:
+            continue
+        if e.kind == "spell" and "cast" in e.data and cast is None:
+            cast = bool(e.data["cast"])
+        if e.kind == "hits":
+            target = e.data.get("target")
+            for later in events[i + 1:]:
+                if later.kind == "hits" or (later.kind == "spell" and later.data.get("spell") != spell):
+                    break
+                if later.kind == "wounds" and later.data.get("unit") == target:
+                    wounds += int(later.data.get("wounds") or 0)
+                    break
+    return cast, wounds
 
 
 def _melee(events: list[Event], unit: object, me: int) -> bool | None:
@@ -278,6 +326,10 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         ahead = chosen.value - rival.value
         margin = (f", {ahead:.0f} points ahead of the next" if ahead >= 0.5
                   else ", tied with the next: the first listed is kept")
+    if isinstance(action, CastSpell):
+        return _cast_words(t, chosen, action, best_of)
+    if isinstance(action, (Dispel, Done)) and t.decision in ("block_spell", "dispel"):
+        return _block_words(t, chosen, action)
     if isinstance(action, DeclareCharge) and not any(s.melee is not None for s in chosen.samples):
         # a melee without resolution (AoF: Skirmish): what the strikes did
         return f"charge: {_damage_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
@@ -321,6 +373,40 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
     if isinstance(action, (Pursue, FollowUp, Redirect)):
         return f"{best_of} by its position score over {_samples(chosen)}{margin}"
     return f"{best_of} by its position score ({_samples(chosen)}{margin})"
+
+
+def _cast_share(c: Candidate) -> float:
+    return sum(1 for s in c.samples if s.cast) / len(c.samples)
+
+
+def _cast_words(t: Thinking, chosen: Candidate, action: CastSpell, best_of: str) -> str:
+    """"2.1 wounds expected, cast in 75% (4 samples of its own dice; best of 5, +9 points against not casting)": the
+    log line names the cast itself (the action's text) before this reason."""
+    boost = sum(b.tokens for b in action.boost)
+    extra = f" with {boost} extra token{'s' if boost != 1 else ''}" if boost else ""
+    wounds = sum(s.spell_wounds for s in chosen.samples) / len(chosen.samples)
+    gain = f"{wounds:.1f} wounds expected, " if any(s.spell_wounds for s in chosen.samples) else ""
+    base = next((c for c in t.candidates if not isinstance(c.action, CastSpell) and c.samples), None)
+    versus = f", {chosen.value - base.value:+.0f} points against not casting" if base is not None else ""
+    return f"{gain}cast in {_pct(_cast_share(chosen))}{extra} ({_samples(chosen)}; {best_of}{versus})"
+
+
+def _block_words(t: Thinking, chosen: Candidate, action: Action) -> str:
+    """Why a spell was blocked (or tokens spent against it) or let through: how often it is cast either way."""
+    spent = isinstance(action, Dispel) and bool(action.tokens)
+    other = [c for c in t.candidates if c is not chosen and c.samples and
+             (isinstance(c.action, Dispel) and bool(c.action.tokens)) != spent]
+    if not other:
+        return f"nothing else it could do here ({_samples(chosen)})"
+    rival = max(other, key=lambda c: c.value)
+    verb = "blocks" if t.decision == "block_spell" else "spends tokens against"
+    if spent:
+        return (f"{verb} the spell: cast in {_pct(_cast_share(chosen))} so, {_pct(_cast_share(rival))} if let "
+                f"through; {chosen.value - rival.value:+.0f} points ({_samples(chosen)})")
+    doing = "blocking it" if t.decision == "block_spell" else "spending tokens against it"
+    return (f"lets the spell through: {doing} scored {chosen.value - rival.value:.0f} points lower (cast in "
+            f"{_pct(_cast_share(rival))} so, {_pct(_cast_share(chosen))} let through; its own magic is worth more "
+            "later)")
 
 
 __all__ = ["Candidate", "ExplainedPlayer", "Sample", "Thinking", "reason", "sample_of"]

@@ -2,15 +2,16 @@
 
 After the candidate, both seats answer with this policy until the turn is over (the active player changes, a new
 round begins or the game ends) or ``MAX_STEPS`` actions were taken: no further charges, moves, spells, dispels,
-consolidation moves or pivots (``Done``); a charged unit Stands and Shoots when it may, else Holds; a charger whose
-target fled runs it down; Random Charge Distances: the first charge left is rolled; every unit that may shoot fires
-one weapon group at its nearest valid target (artillery firing at points does not); after a melee the winner
+consolidation moves or pivots (``Done``), but every AoF:R 2.16 wizard that may block a spell rolls to (a cast judged
+against no block would be judged too kindly); a charged unit Stands and Shoots when it may, else Holds; a charger
+whose target fled runs it down; Random Charge Distances: the first charge left is rolled; every unit that may shoot
+fires one weapon group at its nearest valid target (artillery firing at points does not); after a melee the winner
 pursues and follows up (the first candidate); spell tokens are split the engine's default way. So a charge or a shot
 is judged by its melee, its morale tests and its flight, and a move by what the turn's shooting and combat make of
-it. ``play_through_next_turn`` also plays the other player's next turn, where every unit that may charge a target
-it expects to beat does (its best such target by ``game.ai.evaluate.charge_value``): so the answer to a position
-is simulated, not guessed. An activation ruleset's decisions (``Ruleset.decision_options``: AoF:R 2.16) are answered
-by ``listed_policy``. All dice are the clone's own (``game.ai.view``).
+it. ``play_through_next_turn`` also plays the other player's next turn, where every unit that may charge a target it
+expects to beat does (its best such target by ``game.ai.evaluate.charge_value``): so the answer to a position is
+simulated, not guessed. An activation ruleset's decisions (``Ruleset.decision_options``: AoF:R 2.16) are answered by
+``listed_policy``. All dice are the clone's own (``game.ai.view``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from game.engine.actions import (
     Activate,
     ChargeReaction,
     DeclareCharge,
+    Dispel,
     Done,
     FollowUp,
     Pursue,
@@ -30,6 +32,7 @@ from game.engine.actions import (
     RollCharge,
     Shoot,
     StrikeBack,
+    TokenSpend,
 )
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
@@ -76,6 +79,8 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Ac
         return Done(player)
     if d == "allocate_tokens":
         return magic.default_allocation(game.state, player)
+    if d == "block_spell":
+        return Dispel(player, tuple(TokenSpend(1, uid) for uid in p.options))
     if d == "shoot":
         shot = nearest_shot(game, player, idle)
         if shot is not None:

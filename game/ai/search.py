@@ -30,10 +30,11 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from game.ai import magic_choice
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
 from game.ai.evaluate import evaluate
-from game.ai.rollout import play_through_next_turn, play_to_turn_end
+from game.ai.rollout import listed_policy, play_through_next_turn, play_to_turn_end
 from game.ai.view import seat_view
 from game.autoplay import RandomPlayer, point_shot
 from game.engine import magic
@@ -41,6 +42,7 @@ from game.engine.actions import (
     Action,
     Activate,
     AllocateTokens,
+    CastSpell,
     ChargeReaction,
     ChooseDeployment,
     ChooseFirstTurn,
@@ -142,6 +144,9 @@ class SearchPlayer:
         setup = self._setup(view, me)
         if setup is not None:
             return setup
+        cast = self._cast_first(view, me)
+        if cast is not None:
+            return cast
         candidates, depth = self._candidates(view, me)
         if not candidates:
             return Done(me)
@@ -149,6 +154,33 @@ class SearchPlayer:
             return candidates[0]
         seeds = [self.rng.getrandbits(48) for _ in range(self.budget.samples)]
         return self._best(view, candidates, me, seeds, depth)[0]
+
+    def _cast_first(self, view: Game, me: int) -> CastSpell | None:
+        """Within an activation (AoF:R 2.16's Wizard(X), the quick rules' Caster(X)): the cast the activated unit
+        should try before its action or its shots, or None. The casts (``magic_choice.cast_candidates``) and not
+        casting are judged alike: each applied (not casting: the rollout policy's own answer, which is also what
+        follows every cast), the activation played to its end by the rollout policy (so that both are judged from
+        the same moment on), then played on and evaluated over the same samples of the AI's own dice, with what the
+        unused try or tokens are worth (``magic_choice.in_hand``). The earliest wins a tie, so a cast must gain."""
+        p = view.pending
+        if p is None or p.decision not in ("action", "shoot"):
+            return None
+        listed = view.ruleset.decision_options()
+        if listed is None:
+            return None
+        casts = magic_choice.cast_candidates(view, me, self.budget.candidates)
+        if not casts:
+            return None
+        seeds = [self.rng.getrandbits(48) for _ in range(self.budget.samples)]
+        best = self._best(view, [listed_policy(view, listed), *casts], me, seeds, self.budget.depth, finish=True)[0]
+        if isinstance(best, CastSpell):
+            return best
+        self._restart()
+        return None
+
+    def _restart(self) -> None:
+        """Hook called when a decision's first search (whether to cast) found nothing to do and the decision is
+        searched again; ``game.ai.explain`` forgets the first search's figures."""
 
     def _seeds(self, game: Game, seeds: list[int], depth: int) -> list[int]:
         """The dice samples a decision of ``game`` is judged over: one when scored at once (depth 0), the move
@@ -161,11 +193,11 @@ class SearchPlayer:
         return seeds
 
     def _best(self, view: Game, candidates: list[Action], me: int, seeds: list[int],
-              depth: int) -> tuple[Action, float]:
+              depth: int, finish: bool = False) -> tuple[Action, float]:
         """The best of ``candidates`` (the earliest on a tie) and its value. With several dice samples and more
         than two candidates, a first round judges every candidate on the first ``FIRST_ROUND`` samples and only
         the better half (at least two) is judged on the rest (successive halving: the samples go where the choice
-        is close)."""
+        is close). ``finish``: each candidate's activation is played to its end first (``_judge``)."""
         use = self._seeds(view, seeds, depth)
         n = len(candidates)
         totals = [0.0] * n
@@ -176,7 +208,7 @@ class SearchPlayer:
         while live and start < len(use):
             batch = use[start:start + step]
             for i in list(live):
-                value = self._judge(view, candidates[i], me, batch, depth)
+                value = self._judge(view, candidates[i], me, batch, depth, finish)
                 if value is None:
                     live.remove(i)
                     continue
@@ -192,9 +224,12 @@ class SearchPlayer:
         best = max(live, key=lambda i: (totals[i] / counts[i], -i))
         return candidates[best], totals[best] / counts[best]
 
-    def _judge(self, view: Game, action: Action, me: int, seeds: list[int], depth: int) -> float | None:
+    def _judge(self, view: Game, action: Action, me: int, seeds: list[int], depth: int,
+               finish: bool = False) -> float | None:
         """Mean evaluation of ``action`` over the sampled dice, or None if the engine refuses it. Activating a
-        unit (``Activate``, no dice) is worth the best of that unit's answers to the decision it leads to."""
+        unit (``Activate``, no dice) is worth the best of that unit's answers to the decision it leads to.
+        ``finish``: while ``me``'s activation goes on after ``action`` (a cast), the rollout policy plays it to its
+        end before the look-ahead, so that every candidate is judged from the end of the activation."""
         if isinstance(action, Activate):
             twin = view.clone()
             try:
@@ -202,10 +237,10 @@ class SearchPlayer:
             except IllegalAction:
                 return None
             if twin.pending is None or twin.pending.player != me:
-                return evaluate(twin, me, twin.state.active_player)
+                return self._value(twin, me, twin.state.active_player)
             nested, nested_depth = self._candidates(twin, me)
             if not nested:
-                return evaluate(twin, me, twin.state.active_player)
+                return self._value(twin, me, twin.state.active_player)
             return self._best(twin, nested, me, seeds, nested_depth)[1]
         total = 0.0
         for seed in seeds:
@@ -216,15 +251,23 @@ class SearchPlayer:
             except IllegalAction:
                 return None
             s = twin.state
+            if finish and twin.pending is not None and s.active_player == me:
+                play_to_turn_end(twin)
             turned = False
             if depth == 1:
                 turned = play_to_turn_end(twin)
             elif depth >= 2:
                 turned = play_through_next_turn(twin)
-            value = evaluate(twin, me, s.active_player if turned else 3 - s.active_player)
+            value = self._value(twin, me, s.active_player if turned else 3 - s.active_player)
             self._observe(action, view, twin, value)
             total += value
         return total / len(seeds)
+
+    @staticmethod
+    def _value(game: Game, me: int, next_to_act: int) -> float:
+        """The evaluation (``game.ai.evaluate``) plus the worth of the magic not yet used this round within
+        activations (``magic_choice.in_hand``: 0 under AoWFBR)."""
+        return evaluate(game, me, next_to_act) + magic_choice.in_hand(game, me)
 
     def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
         """Hook called for each sample judged: ``action`` played on ``twin`` (a clone of ``view``, after the
@@ -303,6 +346,10 @@ class SearchPlayer:
             return [Done(me)], 0
         if d == "strategy":
             return [Done(me), *cast_candidates(game, me, b.candidates)], b.depth
+        if d == "block_spell":
+            return magic_choice.block_candidates(game, me), max(b.depth, 1)
+        if d == "dispel" and magic_choice.token_rules(game):
+            return magic_choice.dispel_candidates(game, me), max(b.depth, 1)
         if d == "dispel":
             assert p.unit is not None
             out = [Dispel(me)]

@@ -45,7 +45,7 @@ Regeneration rolls).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import shapely
 import shapely.ops
@@ -144,7 +144,8 @@ class Spell:
     name: str
     """Unique within the army."""
     value: int
-    """Tokens it costs to try it, 1 to 6."""
+    """Tokens it costs to try it, 1 to 6; under AoF:R 2.16 the number in brackets a wizard's D6+X must reach
+    ("Wizard(X)"). A game's spells carry the value of its ruleset (``for_ruleset``)."""
     target: str
     """One of ``TARGETS``."""
     range: float | None = None
@@ -161,6 +162,16 @@ class Spell:
     """Flavour text shown to players."""
     area: SpellArea | None = None
     """The area of a ``point`` spell (None for the others)."""
+    values: tuple[tuple[str, int], ...] = ()
+    """Its value under other rulesets (army file ``values``: ruleset id, value), replacing ``value`` there."""
+
+    def for_ruleset(self, ruleset: str | None) -> Spell:
+        """This spell as played under ``ruleset`` (an id; None: as written): its ``values`` entry for that ruleset
+        replaces ``value``."""
+        for rid, v in self.values:
+            if rid == ruleset:
+                return replace(self, value=v)
+        return self
 
     def summary(self) -> str:
         """The spell's rules in a few words (value, range, target, effects)."""
@@ -237,11 +248,13 @@ class MagicState:
         return self.pools.setdefault(player, TokenPool())
 
 
-def new_magic_state(mode: str, spells: dict[int, dict[str, Spell]]) -> MagicState:
-    """The magic of a new game: the token mode and each player's spells."""
+def new_magic_state(mode: str, spells: dict[int, dict[str, Spell]], ruleset: str | None = None) -> MagicState:
+    """The magic of a new game: the token mode and each player's spells, with their values under ``ruleset``
+    (``Spell.for_ruleset``; None: as written)."""
     if mode not in MODES:
         raise ValueError(f"unknown spell token mode {mode!r} (modes: {', '.join(MODES)})")
-    return MagicState(mode=mode, spells={p: dict(s) for p, s in spells.items()})
+    return MagicState(mode=mode, spells={p: {n: sp.for_ruleset(ruleset) for n, sp in s.items()}
+                                         for p, s in spells.items()})
 
 
 def magic_of(state: GameState) -> MagicState:

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from game.engine.deployment_styles import ALL_STYLES
 from game.engine.magic import AFFECTS, DURATIONS, STATS, TARGETS
 from game.engine.objectives import ALL_MISSIONS, MAX_OBJECTIVES
+from game.engine.rulesets import RULESETS as ENGINE_RULESETS
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS
 from game.engine.side_missions import RANDOM as SIDE_RANDOM
 from game.limits import (
@@ -156,6 +157,7 @@ class SpellModel(_Model):
     rally: bool = False
     description: Text | None = None
     area: SpellAreaModel | None = None
+    values: Annotated[dict[Text, Int], Field(max_length=len(ENGINE_RULESETS))] = {}
 
 
 class ArmyTopModel(_Model):

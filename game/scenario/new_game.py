@@ -52,7 +52,7 @@ def new_game_state(scenario: Scenario) -> GameState:
             *scenario.side_missions, rules=getattr(ENGINE_RULESETS.get(scenario.ruleset), "side_mission_rules",
                                                    AOWFBR_SIDE_MISSIONS)),
         magic=new_magic_state(str(scenario.options.get("spell_tokens", "basic")),
-                              {p: dict(a.spells) for p, a in scenario.armies.items()}),
+                              {p: dict(a.spells) for p, a in scenario.armies.items()}, scenario.ruleset),
     )
     if scenario.ruleset == SKIRMISH_ID:
         _place_loose_models(state, scenario)

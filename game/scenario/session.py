@@ -17,6 +17,8 @@ from shapely.validation import explain_validity
 from game.engine.artillery_scatter import is_artillery_profile
 from game.engine.magic import Spell, SpellArea, SpellHits, SpellModifier
 from game.engine.profiles import Profile, Weapon
+from game.engine.rulesets import RULESETS as ENGINE_RULESETS
+from game.engine.rulesets import unplayable
 from game.engine.state import Table
 from game.reader import YamlFile
 from game.scenario.models import ArmyFileModel, ProfileModel, SpellModel, TerrainModel
@@ -128,6 +130,17 @@ class _Session:
                     self.add(doc.problem(loc + (key,), f"{key} needs target friend or self, or target point with "
                                                        "area.affects friend"))
                     bad = True
+            for rid, v in sm.values.items():
+                if rid not in ENGINE_RULESETS:
+                    self.add(doc.problem(loc + ("values", rid), f"a spell's value is given for a ruleset: "
+                                                                f"{unplayable(rid)}"))
+                    bad = True
+                    continue
+                lo, hi = getattr(ENGINE_RULESETS[rid], "spell_values", (1, 6))
+                if not lo <= v <= hi:
+                    self.add(doc.problem(loc + ("values", rid), f"a spell's value under {rid} must be {lo} to {hi}, "
+                                                                f"got {v}"))
+                    bad = True
             if bad:
                 continue
             good[sm.name] = Spell(
@@ -137,7 +150,8 @@ class _Session:
                 modifier=None if sm.modifier is None else SpellModifier(sm.modifier.stat, sm.modifier.value,
                                                                         sm.modifier.duration),
                 heal=0 if sm.heal is None else sm.heal.wounds, rally=sm.rally, description=sm.description,
-                area=None if sm.area is None else SpellArea(float(sm.area.radius), sm.area.affects))
+                area=None if sm.area is None else SpellArea(float(sm.area.radius), sm.area.affects),
+                values=tuple(sorted(sm.values.items())))
         return good
 
     def army_file(self, path: Path, read: YamlFile | None = None) -> _LoadedArmyFile | None:

@@ -68,7 +68,7 @@ def _message(err: Mapping[str, Any], model: type[BaseModel]) -> str:
         return f"must be true or false, got {_show(value)}"
     if kind == "too_long":
         ctx = err.get("ctx", {})
-        return (f"{ctx.get('actual_length', 'too many')} items; at most {ctx.get('max_length')} "
+        return (f"{ctx.get('actual_length') or 'too many'} items; at most {ctx.get('max_length')} "
                 "(docs/formats.md \"Limits\")")
     if kind == "finite_number":
         return f"must be a finite number, got {_show(value)}"

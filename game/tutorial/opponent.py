@@ -3,9 +3,13 @@
 ``SimplePlayer`` plays like a beginner who knows the rules: it charges whatever it can reach (the nearest
 target), answers charges with Stand and Shoot when it may, else Holds, runs down fleeing units, advances toward the
 nearest enemy (or holds to shoot when a target is already in range), shoots the nearest valid target, always
-pursues and follows up, and casts no spells; in an activation ruleset (AoF:R 2.16) it activates its units in
-scenario order and always strikes back. It never rolls dice of its own and uses its seeded generator only for
-the few decisions it leaves to ``game.autoplay.RandomPlayer`` (deployment). It keeps no memory between calls (all
+pursues and follows up, and casts no spells in AoWFBR's strategy phases; in an activation ruleset (AoF:R 2.16, the
+quick rules) it activates its units in scenario order, always strikes back, and its wizards and casters cast the
+plainest useful spell before acting (``_pick_cast``: hits or a curse on the nearest enemy, a rally or heal where
+needed, a boon on a friend near the enemy) and stand against the enemy's spells that fall on its units (every
+wizard that may blocks; under the quick rules up to ``DISPEL_TOKENS`` tokens against them). It never rolls dice of
+its own and uses its seeded generator only for the few decisions it leaves to ``game.autoplay.RandomPlayer``
+(deployment). It keeps no memory between calls (all
 it needs is in the game state), so it may be asked about cloned games. Moves are checked by the engine's validator.
 """
 
@@ -17,9 +21,11 @@ from dataclasses import dataclass, field
 
 from game import skirmish_play
 from game.autoplay import RandomPlayer, point_shot
+from game.engine import magic
 from game.engine.actions import (
     Action,
     Activate,
+    CastSpell,
     ChargeReaction,
     DeclareCharge,
     Dispel,
@@ -36,11 +42,15 @@ from game.engine.actions import (
 )
 from game.engine.game import Game
 from game.engine.skirmish.loose import Warband
-from game.engine.state import Unit
+from game.engine.state import Phase, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
 ADVANCE_TRIES = (6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
 """Distances (inches) the simple player tries for an Advance, longest first."""
+DISPEL_TOKENS = 2
+"""Tokens the simple player spends at most against an enemy spell falling on its units (the quick rules)."""
+BOON_REACH = 12.0
+"""Inches from an enemy within which a friend is worth a boon (a spell raising its stats)."""
 
 
 @dataclass
@@ -64,17 +74,20 @@ class SimplePlayer:
         s = game.state
         player = p.player
         d = p.decision
+        if d == "dispel" and s.phase is Phase.ACTIVATION:     # the quick rules' Caster(X)
+            return self._dispel(game, player)
         if d in ("strategy", "dispel", "rally", "consolidate", "ambush", "wavering"):
             return Done(player)
         if d == "activate":         # an activation ruleset (AoF:R 2.16): its units in scenario order
             return Activate(player, p.options[0])
-        if d == "block_spell":      # AoF:R 2.16 "Wizard(X)": every wizard that may block rolls to block
-            return Dispel(player, tuple(TokenSpend(1, uid) for uid in p.options))
-        if d == "action":           # a wizard casts its first spell, then charges the nearest target or moves
+        if d == "block_spell":      # AoF:R 2.16 "Wizard(X)": block what falls on its units
+            return self._block(game, player)
+        if d in ("action", "shoot"):  # a wizard or caster casts first (before attacking)
+            cast = _pick_cast(game, player)
+            if cast is not None:
+                return cast
+        if d == "action":           # then it charges the nearest target or moves
             assert p.unit is not None
-            casts = game.activation_casts(player)
-            if casts:
-                return casts[0]
             targets = game.charge_targets(p.unit)
             if targets:     # AoF:R 2.16 "Breath Attack": it breathes in the melee when it may
                 return DeclareCharge(player, p.unit, self._nearest(game, s.units[p.unit], targets),
@@ -127,6 +140,40 @@ class SimplePlayer:
         return self._fallback.choose(game)
 
     @staticmethod
+    def _block(game: Game, player: int) -> Action:
+        """AoF:R 2.16 ``block_spell``: every wizard that may blocks a spell falling on its units; a spell on the
+        caster's own side only with wizards that have already activated (the others keep their try to cast)."""
+        p = game.pending
+        assert p is not None
+        waiting = getattr(game.state.activation, "cast", None)
+        if waiting is None:
+            return Done(player)
+        activated = set(getattr(game.state.activation, "activated", ()))
+        harmful = _falls_on(game, player, waiting.caster, waiting.spell, waiting.target, waiting.point)
+        wizards = [uid for uid in p.options if harmful or uid in activated]
+        return Dispel(player, tuple(TokenSpend(1, uid) for uid in wizards)) if wizards else Done(player)
+
+    @staticmethod
+    def _dispel(game: Game, player: int) -> Action:
+        """The quick rules' ``dispel``: up to ``DISPEL_TOKENS`` tokens (from the casters holding the most) against a
+        spell falling on its units; none against the others."""
+        s = game.state
+        cast = magic.magic_of(s).cast
+        caster = magic.find_caster(s, cast.caster) if cast is not None else None
+        if cast is None or caster is None or not _falls_on(game, player, cast.caster, cast.spell, cast.target,
+                                                           cast.point):
+            return Done(player)
+        spends: list[TokenSpend] = []
+        left = DISPEL_TOKENS
+        for uid, n in sorted(magic.token_sources(s, caster, player), key=lambda un: (-un[1], str(un[0]))):
+            k = min(n, left)
+            if k > 0:
+                spends.append(TokenSpend(k, uid))
+                left -= k
+        action = Dispel(player, tuple(spends))
+        return action if spends and game.check_magic(action) is None else Done(player)
+
+    @staticmethod
     def _nearest(game: Game, unit: Unit, ids: list[str]) -> str:
         scene = game.state.scene
         return min(ids, key=lambda t: (scene.distance(unit.id, t), t))
@@ -161,6 +208,63 @@ class SimplePlayer:
             if game.check_move(move) is None:
                 return move
         return hold
+
+
+def _falls_on(game: Game, player: int, caster_id: str, name: str, target: str | None,
+              point: tuple[float, float] | None) -> bool:
+    """Whether the spell ``name`` cast by ``caster_id`` falls on a unit of ``player`` (its target, or a unit in the
+    area around ``point``)."""
+    s = game.state
+    caster = magic.find_caster(s, caster_id)
+    spell = magic.spells_of(s, 3 - player).get(name)
+    if caster is None or spell is None:
+        return False
+    if point is not None:
+        return any(u.player == player for u in magic.units_in_area(s, caster, spell, point))
+    unit = s.units.get(target) if target is not None else None
+    return unit is not None and unit.player == player
+
+
+def _pick_cast(game: Game, player: int) -> CastSpell | None:
+    """The plainest useful cast of the activated unit (``Game.activation_casts``), or None: hits on the nearest
+    enemy (or at the point whose area holds the most enemy units and none of its own), a rally of a Shaken friend,
+    a heal of a wounded one, a curse on the nearest enemy, a boon on the friend nearest an enemy within
+    ``BOON_REACH``; the first of these the engine accepts."""
+    s = game.state
+    scene = s.scene
+    spells = magic.spells_of(s, player)
+    enemies = [e for e in s.enemies_of(player) if e.on_table and e.pose is not None]
+
+    def near(uid: str) -> float:
+        return min((scene.distance(uid, e.id) for e in enemies), default=99.0)
+
+    ranked: list[tuple[int, float, int, CastSpell]] = []
+    for i, c in enumerate(game.activation_casts(player)):
+        spell = spells.get(c.spell)
+        caster = magic.find_caster(s, c.unit)
+        if spell is None or caster is None:
+            continue
+        if c.point is not None:
+            hit = magic.units_in_area(s, caster, spell, (c.point.x, c.point.y))
+            foes = sum(1 for u in hit if u.player != player)
+            if foes and not any(u.player == player for u in hit):
+                ranked.append((0 if spell.hits is not None else 3, -float(foes), i, c))
+            continue
+        t = s.units.get(c.target) if c.target is not None else caster
+        if t is None:
+            continue
+        if t.player != player:
+            ranked.append((0 if spell.hits is not None else 3, scene.distance(caster.id, t.id), i, c))
+        elif spell.rally and t.shaken:
+            ranked.append((1, 0.0, i, c))
+        elif spell.heal and t.models < t.starting_models:
+            ranked.append((2, 0.0, i, c))
+        elif spell.modifier is not None and spell.modifier.value > 0 and near(t.id) <= BOON_REACH:
+            ranked.append((4, near(t.id), i, c))
+    for *_, c in sorted(ranked, key=lambda r: (r[0], r[1], r[2])):
+        if game.check_magic(c) is None:
+            return c
+    return None
 
 
 __all__ = ["SimplePlayer"]

@@ -37,6 +37,8 @@ class ButtonSpec:
     """Placed at the right end of the bar."""
     short: str | None = None
     """Shorter text used when the bar is too narrow for ``label``."""
+    pinned: bool = False
+    """Shown on every page when the decision's buttons take several (e.g. "Back")."""
 
 
 class TipButton(UIButton):
@@ -54,8 +56,15 @@ class TipButton(UIButton):
             self.hover_time = 0.0
 
 
+PAGE_KEY = "action_bar:more"
+"""The key of the button that shows the next page of a bar too long for the window (handled by the bar)."""
+
+
 class ActionBar:
-    """A panel of buttons rebuilt only when the list of buttons changes."""
+    """A panel of buttons rebuilt only when the list of buttons changes. When the decision's buttons do not fit even
+    with their short labels (a wizard with many spells, many wizards to block with), the right-hand ones go (they
+    have keys) and the decision's are shown a page at a time, each label whole, the ``pinned`` ones on every page,
+    with a "More ▸ 1/2" button that turns the page (never squeezed and cut)."""
 
     def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
         self.manager = manager
@@ -63,13 +72,24 @@ class ActionBar:
         self.panel = UIPanel(rect, starting_height=1, manager=manager)
         self.buttons: dict[str, UIButton] = {}
         self._specs: tuple[ButtonSpec, ...] | None = None
+        self.page = 0
+        """The page of the decision's buttons shown (0 when they all fit)."""
+        self.pages = 1
+        """How many pages the decision's buttons take."""
 
     def set_buttons(self, specs: Sequence[ButtonSpec]) -> None:
-        """Show these buttons, left to right (``right`` ones from the right end)."""
+        """Show these buttons, left to right (``right`` ones from the right end); a page of them when they do not
+        fit (the page shown is kept while the same buttons are asked for, relabelled or not)."""
         specs = tuple(specs)
         if specs == self._specs:
             return
+        if self._specs is None or [sp.key for sp in specs] != [sp.key for sp in self._specs]:
+            self.page = 0
         self._specs = specs
+        self._layout(specs)
+
+    def _layout(self, specs: tuple[ButtonSpec, ...]) -> None:
+        """Build the buttons of ``specs`` (see ``set_buttons``)."""
         for b in self.buttons.values():
             b.kill()
         self.buttons = {}
@@ -81,7 +101,10 @@ class ActionBar:
         left = [sp for sp in specs if not sp.right]
         right = [sp for sp in specs if sp.right]
         room = self.rect.w - 16
-        need_left = sum(widths[sp.key] for sp in left) + gap * max(0, len(left) - 1)
+
+        def need(group: list[ButtonSpec]) -> int:
+            return sum(widths[sp.key] for sp in group) + gap * max(0, len(group) - 1)
+
         need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
 
         def shorten(group: list[ButtonSpec]) -> None:
@@ -90,19 +113,17 @@ class ActionBar:
                     labels[sp.key] = sp.short
                     widths[sp.key] = max(60, f.size(sp.short)[0] + 30)
 
-        if need_left + need_right > room:   # shorter labels at the right first (undo, save: they have keys)
+        if need(left) + need_right > room:   # shorter labels at the right first (undo, save: they have keys)
             shorten(right)
             need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
-        if need_left + need_right > room:
+        if need(left) + need_right > room:
             shorten(left)
-            need_left = sum(widths[sp.key] for sp in left) + gap * max(0, len(left) - 1)
-        if need_left + need_right > room:
+        if need(left) + need_right > room:
             right = []          # they have keys (Ctrl+Z, Ctrl+S); the decision's buttons come first
             need_right = 0
-        if need_left > room and left:
-            squeeze = (room - gap * (len(left) - 1)) / max(1, need_left - gap * (len(left) - 1))
-            for sp in left:
-                widths[sp.key] = max(48, int(widths[sp.key] * squeeze))
+        self.pages = 1
+        if need(left) > room and left:
+            left = self._paged(left, labels, widths, room, gap, f)
         x = 8
         for spec in left:
             self._add(spec, labels[spec.key], pygame.Rect(x, 5, widths[spec.key], h))
@@ -113,6 +134,43 @@ class ActionBar:
             self._add(spec, labels[spec.key], pygame.Rect(xr, 5, widths[spec.key], h))
             xr -= gap
 
+    def _paged(self, left: list[ButtonSpec], labels: dict[str, str], widths: dict[str, int], room: int, gap: int,
+               f: pygame.font.Font) -> list[ButtonSpec]:
+        """The page ``self.page`` of ``left`` (whole buttons, as many as fit beside the pinned ones and the page
+        button), the pinned ones and the page button; ``labels`` and ``widths`` get the page button's."""
+        more_w = f.size("More ▸ 9/9")[0] + 30
+        pinned = [sp for sp in left if sp.pinned]
+        avail = max(room - more_w - gap - sum(widths[sp.key] + gap for sp in pinned), 48)
+        pages: list[list[ButtonSpec]] = [[]]
+        used = 0
+        for sp in (sp for sp in left if not sp.pinned):
+            w = min(widths[sp.key], avail)      # a single label wider than the bar: that one is narrowed
+            widths[sp.key] = w
+            if pages[-1] and used + gap + w > avail:
+                pages.append([])
+                used = 0
+            used += (gap if pages[-1] else 0) + w
+            pages[-1].append(sp)
+        self.pages = len(pages)
+        self.page %= self.pages
+        more = ButtonSpec(PAGE_KEY, f"More ▸ {self.page + 1}/{self.pages}",
+                          "The other buttons of this decision (next page)")
+        labels[PAGE_KEY] = more.label
+        widths[PAGE_KEY] = more_w
+        return pages[self.page] + pinned + [more]
+
+    @property
+    def keys(self) -> list[str]:
+        """The keys of every button asked for, on any page (``buttons`` holds the page shown)."""
+        return [sp.key for sp in self._specs or ()]
+
+    def next_page(self) -> None:
+        """Show the next page of the decision's buttons (the first after the last)."""
+        if self._specs is None or self.pages <= 1:
+            return
+        self.page = (self.page + 1) % self.pages
+        self._layout(self._specs)
+
     def _add(self, spec: ButtonSpec, label: str, rect: pygame.Rect) -> None:
         b = TipButton(rect, label, self.manager, container=self.panel, tool_tip_text=spec.tooltip,
                       object_id=spec.object_id)
@@ -121,8 +179,13 @@ class ActionBar:
         self.buttons[spec.key] = b
 
     def pressed(self, event: pygame.event.Event) -> str | None:
-        """The key of the button a ``UI_BUTTON_PRESSED`` event is about, or None."""
-        return pressed_key(self.buttons, event)
+        """The key of the button a ``UI_BUTTON_PRESSED`` event is about, or None (also for the page button, which
+        the bar answers itself by showing the next page)."""
+        key = pressed_key(self.buttons, event)
+        if key == PAGE_KEY:
+            self.next_page()
+            return None
+        return key
 
     def kill(self) -> None:
         """Remove the widgets."""

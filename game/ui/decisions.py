@@ -256,7 +256,7 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
     casting = d in ACTIVATION_CASTING and bool(scene.casts)
     if casting and scene.spell_menu:     # AoF:R 2.16 "Wizard(X)": the wizard's spells, before attacking
         specs += _spell_buttons(scene)
-        specs.append(ButtonSpec("spell_menu", "◂ Back", "Back to the unit's moves (no spell)"))
+        specs.append(ButtonSpec("spell_menu", "◂ Back", "Back to the unit's moves (no spell)", pinned=True))
         return specs
     if casting:
         specs.append(ButtonSpec("spell_menu", "Cast a spell ▸", "Pick one of the wizard's spells (D6+X against its "
@@ -373,7 +373,8 @@ def button_specs(scene: BattleSceneLike) -> list[ButtonSpec]:
                                         None, "#primary_button", short=f"{where}P{first} first"))
     if d in DONE_LABELS:
         style = None if d in ("move", "consolidate", "action") else "#primary_button"
-        specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)"))
+        specs.append(ButtonSpec("done", DONE_LABELS[d], "End this step (Space)", style, short="Done (Space)",
+                                pinned=True))
     # the view's tools (measure, arcs, sight, last combat, fit, turn) are on the strip over the table
     # (game/ui/view_tools.py)
     return specs

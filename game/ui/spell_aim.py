@@ -255,25 +255,44 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout | N
 
 
 def _draw_pending_cast(scene: BattleSceneLike, screen: pygame.Surface, labels: LabelLayout | None) -> None:
-    """While the opponent decides whether to spend tokens against a point spell (decision ``dispel``): where it is
-    aimed and the units it would affect, dashed."""
+    """While the opponent decides whether to spend tokens against a cast (decision ``dispel``) or to block it (AoF:R
+    2.16 ``block_spell``): what it is aimed at, dashed: the point and the units it would affect, or the target
+    unit outlined with a dashed line from the caster."""
     pending = scene.game.pending
     s = scene.game.state
-    cast = getattr(s.magic, "cast", None) if pending is not None and pending.decision == "dispel" else None
-    if cast is None or cast.point is None:
+    cast: Any = None
+    if pending is not None and pending.decision == "dispel":
+        cast = getattr(s.magic, "cast", None)
+    elif pending is not None and pending.decision == "block_spell":
+        cast = getattr(s.activation, "cast", None)
+    caster = s.units.get(cast.caster) if cast is not None else None
+    if cast is None or caster is None or caster.pose is None:
         return
-    spell = magic.spells_of(s, cast.player).get(cast.spell)
-    caster = s.units.get(cast.caster)
-    if spell is None or spell.area is None or caster is None:
+    spell = magic.spells_of(s, caster.player).get(cast.spell)
+    if spell is None:
         return
-    ring = _circle(scene, cast.point, spell.area.radius)
     colour = AREA if pulse(scene.time) > 0.5 else faded(AREA, 0.7)
-    dashed_polyline(screen, colour, ring, 2, closed=True)
-    affected = [u.id for u in magic.units_in_area(s, caster, spell, cast.point)]
-    scene.painter.draw_outlines(screen, scene.view, s, {u: (AREA, 2) for u in affected})
-    pygame.draw.circle(screen, AREA, scene.view.to_screen(cast.point), 3)
-    text = f"{spell.name} aimed here"
-    label_at(screen, text, _label_spot(scene, text, ring), AREA, 12, layout=labels, priority=prio.DECLARED,
+    if cast.point is not None and spell.area is not None:
+        point = (float(cast.point[0]), float(cast.point[1]))
+        ring = _circle(scene, point, spell.area.radius)
+        dashed_polyline(screen, colour, ring, 2, closed=True)
+        affected = [u.id for u in magic.units_in_area(s, caster, spell, point)]
+        scene.painter.draw_outlines(screen, scene.view, s, {u: (AREA, 2) for u in affected})
+        pygame.draw.circle(screen, AREA, scene.view.to_screen(point), 3)
+        text = f"{spell.name} aimed here"
+        label_at(screen, text, _label_spot(scene, text, ring), AREA, 12, layout=labels, priority=prio.DECLARED,
+                 kind="spell")
+        return
+    target = s.units.get(cast.target) if cast.target is not None else None
+    if target is None or target.pose is None:
+        return
+    scene.painter.draw_outlines(screen, scene.view, s, {target.id: (AREA, 2)})
+    ends = [scene.view.to_screen(caster.pose.xy), scene.view.to_screen(target.pose.xy)]
+    if target.id != caster.id:
+        dashed_polyline(screen, colour, ends, 2)
+    text = f"{spell.name} on {describe.unit_name(s, target.id)}"
+    mid = ((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2)
+    label_at(screen, text, (round(mid[0]), round(mid[1]) - 14), AREA, 12, layout=labels, priority=prio.DECLARED,
              kind="spell")
 
 

@@ -84,6 +84,19 @@ class Driver:
         """Screen pixel of a table point in the battle scene."""
         return self.scene.view.to_screen_int(point)
 
+    def button(self, key: str):  # type: ignore[no-untyped-def]
+        """The action bar's button ``key``, turning the bar's pages ("More ▸") until it is shown (a decision with
+        more buttons than fit: game/ui/action_bar.py)."""
+        from game.ui.action_bar import PAGE_KEY
+        bar = self.scene.actions
+        for _ in range(max(bar.pages, 1)):
+            if key in bar.buttons:
+                return bar.buttons[key]
+            if PAGE_KEY not in bar.buttons:
+                break
+            self.click_button(bar.buttons[PAGE_KEY])
+        return bar.buttons[key]
+
     def click_button(self, element) -> None:  # type: ignore[no-untyped-def]
         """Click a pygame_gui button the way a player does (it needs a few frames to report the press)."""
         self.click(element.rect.center, frames=4)

@@ -36,7 +36,7 @@ def aim(driver_factory):  # type: ignore[no-untyped-def]
     assert "loremaster" in scene.actors
     d.click(d.table_px(scene.game.state.units["loremaster"].pose.xy))
     assert scene.selected == "loremaster"
-    d.click_button(scene.actions.buttons["spell:Mountain Gale"])
+    d.click_button(d.button("spell:Mountain Gale"))
     assert scene.spell == "Mountain Gale" and spell_aim.aimed_spell(scene) is not None
     return d
 
@@ -97,12 +97,12 @@ def test_the_area_follows_the_mouse_and_a_click_casts_there(aim) -> None:  # typ
                    for u in ("spearmen-1", "brutes-1", "ember-warlock"))
     assert any("Mountain Gale" in str(line.text) for line in scene.log_lines)   # the log
     assert scene.spell is None and scene.last_exception is None
-    assert "spell:Mountain Gale" not in scene.actions.buttons      # one try per spell per round
+    assert "spell:Mountain Gale" not in scene.actions.keys          # one try per spell per round (on any page)
 
 
 def test_escape_or_another_spell_stops_aiming(aim) -> None:  # type: ignore[no-untyped-def]
     scene = aim.scene
-    aim.click_button(scene.actions.buttons["spell:Mountain Gale"])      # the same button again: dropped
+    aim.click_button(aim.button("spell:Mountain Gale"))      # the same button again: dropped
     assert scene.spell is None and spell_aim.aimed_spell(scene) is None
     aim.click(aim.table_px((24.5, 20.0)))            # a click on the enemy now only selects it
     assert _casts(scene) == []
@@ -126,7 +126,7 @@ def test_the_aiming_note_gives_the_exact_odds_of_the_point(driver_factory) -> No
     scene.game.state.magic.spells[1]["Firestorm"] = Spell("Firestorm", 1, "point", 18.0, hits=SpellHits(3, ap=1),
                                                           area=SpellArea(4.0, "enemy"))
     d.click(d.table_px(scene.game.state.units["loremaster"].pose.xy))
-    d.click_button(scene.actions.buttons["spell:Firestorm"])
+    d.click_button(d.button("spell:Firestorm"))
     assert spell_aim.aimed_spell(scene) is not None
     d.move(d.table_px((24.5, 20.0)), frames=3)
     shown = spell_aim.preview(scene, scene.view.to_table(scene.mouse))
@@ -141,7 +141,7 @@ def test_the_aiming_note_gives_the_exact_odds_of_the_point(driver_factory) -> No
         d.frames(2)
         pygame.image.save(d.app.screen, str(Path(os.environ["FORGE_SHOTS"]) / "point-spell-odds.png"))
     # a no-hits spell: only the casting chance
-    d.click_button(scene.actions.buttons["spell:Mountain Gale"])
+    d.click_button(d.button("spell:Mountain Gale"))
     d.move(d.table_px((24.0, 20.5)), frames=2)
     gale = spell_aim.preview(scene, scene.view.to_table(scene.mouse))
     assert gale is not None and gale.odds is not None and gale.odds.units == () and gale.odds.cast == 0.5

@@ -83,6 +83,8 @@ class AoFR216(AoFRCasting):
     """The AoF:R 2.16 core rules for one ``Game``."""
 
     id: ClassVar[str] = "aofr-2.16"
+    # "Wizard(X)": the number in brackets a D6+X roll must reach (activation_magic; docs/rulings.md)
+    spell_values: ClassVar[tuple[int, int]] = (2, 12)
     title: ClassVar[str] = "Age of Fantasy: Regiments 2.16"
     short_title: ClassVar[str] = "AoF:R 2.16"
     morale_states: ClassVar[Mapping[str, str]] = {"shaken": "Wavering", "routed": "Rout"}

@@ -140,6 +140,7 @@ class AoFRQuick(AoFR216):
     """The Age of Fantasy: Regiments quick rules for one ``Game``."""
 
     id: ClassVar[str] = "aofr-quick"
+    spell_values: ClassVar[tuple[int, int]] = (1, 6)     # "Caster(X)": token costs, as AoWFBR's
     title: ClassVar[str] = "Age of Fantasy: Regiments (quick rules)"
     short_title: ClassVar[str] = "AoF:R quick"
     points_guideline: ClassVar[str] = "AoF:R quick rules: 750 pts each to start, 1500 pts each for a full match"

@@ -235,6 +235,9 @@ class Ruleset(ABC):
     start_phases: ClassVar[frozenset[str] | None] = None
     """The phases a scenario's ``start: {phase}`` may name under this ruleset; None: AoWFBR 1.4's (every phase
     but ``activation``)."""
+    spell_values: ClassVar[tuple[int, int]] = (1, 6)
+    """The least and most a spell's value may be under this ruleset (army file ``spells[].values``): a token cost,
+    1 to 6 (rulebook "Caster(X)": a caster holds at most 6 tokens)."""
 
     prompts: ClassVar[Mapping[str, str]] = {}
     rule_hints: ClassVar[Mapping[str, str]] = {}
