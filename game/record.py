@@ -22,7 +22,7 @@ from game.engine.game import Game
 from game.files import FileProblems, atomic_write_text
 from game.limits import MAX_ACTIONS, MAX_RECORD_BYTES
 from game.reader import FileRefused, YamlFile, display_name, read_yaml
-from game.scenario import ScenarioError, load_scenario, new_game_state
+from game.scenario import ScenarioError, load_scenario, load_scenario_mapping, new_game_state
 
 if TYPE_CHECKING:
     from game.scenario import Scenario
@@ -253,8 +253,6 @@ def scenario_of(record: Record) -> Scenario:
     Raises ``ScenarioError`` if the scenario is invalid or its file cannot be read.
     """
     if isinstance(record.scenario, dict):
-        from game.scenario import load_scenario_mapping
-
         base = record.source.parent if record.source is not None else Path.cwd()
         return load_scenario_mapping(record.scenario, base / "<inline scenario>")
     return load_scenario(record.scenario_path())

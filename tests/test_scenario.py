@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine.state import Phase, Step
+from game.file_check import check_scenario_file
 from game.scenario import (
     Scenario,
     ScenarioError,
-    check_scenario_file,
     load_army,
     load_scenario,
     load_scenario_mapping,

@@ -1,5 +1,5 @@
-"""Loading scenario and army files: ``load_scenario``, ``load_scenario_mapping``, ``load_army`` and
-``check_scenario_file`` (spec "Scenario file"; docs/formats.md "Scenario file", "Army file").
+"""Loading scenario and army files: ``load_scenario``, ``load_scenario_mapping``, ``load_army``
+(spec "Scenario file"; docs/formats.md "Scenario file", "Army file").
 
 A bad file is refused with every problem found (``ScenarioError``), each ``FILE:LINE: PATH: message``: the file's
 keys (``game.scenario.models``), its armies and units (``game.scenario.army_checks``), where units start
@@ -17,7 +17,7 @@ import yaml
 from game.engine.objectives import FIXED_MISSIONS
 from game.engine.profiles import Profile
 from game.engine.state import Phase, Table
-from game.reader import FileRefused, YamlFile, read_yaml
+from game.reader import YamlFile
 from game.scenario.army_checks import _check_generals, _check_ids, _check_joins, _check_models, _check_transports
 from game.scenario.fields import _hint
 from game.scenario.missions import _check_mission, _side_missions
@@ -26,7 +26,7 @@ from game.scenario.placement import _check_poses, _check_start
 from game.scenario.refusals import _check_ruleset_armies, _check_ruleset_game, _check_ruleset_rules
 from game.scenario.session import _LoadedArmyFile, _Session, _UnitEntry
 from game.scenario.skirmish import _check_loose
-from game.scenario.specs import ARMY_FORMAT, OPTION_DEFAULTS, ArmyFile, ArmySpec, Scenario, ScenarioError, UnitSpec
+from game.scenario.specs import OPTION_DEFAULTS, ArmyFile, ArmySpec, Scenario, ScenarioError, UnitSpec
 from game.scenario.validation import _field, _validate
 from game.scenario.yaml_doc import Loc, _display, _Doc, _Problem, _read_yaml, _show
 from geometry.pose import Pose
@@ -276,29 +276,3 @@ def load_army(path: str | Path, read: YamlFile | None = None) -> ArmyFile:
         raise ScenarioError(_finish(state, _display(path)))
     return ArmyFile(loaded.name or path.stem, loaded.profiles, path, loaded.description,
                     dict(loaded.upgrade_costs), dict(loaded.spells))
-
-
-def check_scenario_file(path: str | Path, read: YamlFile | None = None) -> list[str]:
-    """Problems of a scenario file, or of an army file if its ``format`` is ``regiments-army/1``, or of an army list
-    (``regiments-list/1``: ``game.setup.army_list.check_list_file``); [] if valid.
-
-    Each problem is ``FILE:LINE: PATH: message``. ``read``: the file already read. Never raises for a bad file
-    (the ``check`` command uses it).
-    """
-    path = Path(path)
-    if read is None:
-        try:
-            read = read_yaml(path)
-        except FileRefused as e:
-            return list(e.problems)
-    if isinstance(read.data, dict) and read.data.get("format") == "regiments-list/1":
-        from game.setup.army_list import check_list_file  # army lists are built on army files: imported late
-        return check_list_file(path)
-    try:
-        if isinstance(read.data, dict) and read.data.get("format") == ARMY_FORMAT:
-            load_army(path, read)
-        else:
-            load_scenario(path, read)
-    except ScenarioError as e:
-        return list(e.problems)
-    return []
