@@ -25,7 +25,8 @@ One job per module, each importing only the ones above it in this list:
   ``ScenarioError``) and the file constants;
 - ``models``: the pydantic models of the file keys;
 - ``validation``: pydantic errors as problems (``_validate``), one field of a partly bad file (``_field``);
-- ``session``: the state of one load and its readers of profiles, spells, army files (``include``) and terrain;
+- ``profiles``, ``spells``, ``terrain``: readers of a file's profiles, spells and terrain pieces;
+- ``session``: the state of one load (its problems) and the army files it reads once each (``include``);
 - ``army_checks``: Combined Units, unit ids, the General, heroes joining units, units inside a Transport;
 - ``placement``: unit poses on the table and the ``start`` position;
 - ``skirmish``: AoF: Skirmish's loose model ``positions`` and ``command_picks``;

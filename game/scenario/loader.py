@@ -23,10 +23,13 @@ from game.scenario.fields import _hint
 from game.scenario.missions import _check_mission, _side_missions
 from game.scenario.models import ArmyTopModel, OptionsModel, ScenarioTopModel, StartModel, UnitModel
 from game.scenario.placement import _check_poses, _check_start
+from game.scenario.profiles import _read_profiles
 from game.scenario.refusals import _check_ruleset_armies, _check_ruleset_game, _check_ruleset_rules
 from game.scenario.session import _LoadedArmyFile, _Session, _UnitEntry
 from game.scenario.skirmish import _check_loose
 from game.scenario.specs import OPTION_DEFAULTS, ArmyFile, ArmySpec, Scenario, ScenarioError, UnitSpec
+from game.scenario.spells import _read_spells
+from game.scenario.terrain import _read_terrain
 from game.scenario.validation import _field, _validate
 from game.scenario.yaml_doc import Loc, _display, _Doc, _Problem, _read_yaml, _show
 from geometry.pose import Pose
@@ -53,7 +56,7 @@ def _load_army(raw: Any, ai: int, doc: _Doc, source: Path, state: _Session, firs
     include = _field(ArmyTopModel, raw, "include", None)
     included, profiles, broken = _army_profiles(raw, aloc, include, doc, source, state)
     spells = dict(included.spells) if included is not None else {}
-    spells.update(state.spells(_field(ArmyTopModel, raw, "spells", []), doc, aloc + ("spells",)))
+    spells.update(_read_spells(_field(ArmyTopModel, raw, "spells", []), doc, aloc + ("spells",), out))
     name = _field(ArmyTopModel, raw, "name", None) or (included.name if included else None) \
         or f"Player {player or ai + 1}"
     units: list[UnitSpec] = []
@@ -94,7 +97,7 @@ def _army_profiles(raw: dict[str, Any], aloc: Loc, include: str | None, doc: _Do
             else:
                 profiles.update(included.profiles)
                 broken |= included.broken
-    own, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",))
+    own, own_broken = _read_profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",), out)
     profiles.update(own)
     broken |= own_broken
     return included, profiles, broken
@@ -146,7 +149,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     rounds = _field(ScenarioTopModel, data, "rounds", None)
     start_m: StartModel | None = _field(ScenarioTopModel, data, "start", None)
 
-    terrain, kinds = state.terrain(_field(ScenarioTopModel, data, "terrain", []), doc, table)
+    terrain, kinds = _read_terrain(_field(ScenarioTopModel, data, "terrain", []), doc, table, out)
 
     armies_raw = _field(ScenarioTopModel, data, "armies", [])
     armies: list[tuple[int, ArmySpec]] = []  # (index in file, army)
