@@ -21,7 +21,7 @@ from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.files import FileProblems, atomic_write_text
 from game.limits import MAX_ACTIONS, MAX_RECORD_BYTES
-from game.reader import FileRefused, YamlFile, display_name, read_yaml
+from game.reader import FileRefused, YamlFile, display_name, mapping_nodes, node_line, read_yaml
 from game.scenario import ScenarioError, load_scenario, load_scenario_mapping, new_game_state
 
 if TYPE_CHECKING:
@@ -121,18 +121,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _line(node: yaml.Node | None) -> int:
-    return node.start_mark.line + 1 if node is not None else 1
-
-
-def _mapping_items(node: yaml.Node | None) -> dict[str, yaml.Node]:
-    out: dict[str, yaml.Node] = {}
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            out[str(k.value)] = v
-    return out
-
-
 def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
     """Read and validate a record file (``game.reader``: at most ``MAX_RECORD_BYTES``, ``MAX_ACTIONS`` actions).
 
@@ -150,7 +138,7 @@ def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
         raise RecordError([f"{name}:1: (root): a game record must be a mapping (format, scenario, dice, actions)"])
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError([f"{name}:1: (file): the file is larger than {MAX_RECORD_BYTES:,} bytes"])
-    nodes = _mapping_items(root)
+    nodes = mapping_nodes(root)
     problems: list[str] = []
     _check_record_format(name, data, nodes, problems)
     scenario = _record_scenario(name, data, nodes, problems)
@@ -158,27 +146,27 @@ def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
     try:
         Dice.from_record(dice if isinstance(dice, dict) else {})
     except ValueError as e:
-        problems.append(f"{name}:{_line(nodes.get('dice'))}: dice: {e}")
+        problems.append(f"{name}:{node_line(nodes.get('dice'))}: dice: {e}")
     actions = _record_actions(name, text, data, nodes, problems)
     if "length" in data and not problems:
         _check_length(name, data, nodes, actions, problems)
     ruleset = data.get("ruleset")
     if "ruleset" in data and not (isinstance(ruleset, str) and ruleset.strip()):
-        problems.append(f"{name}:{_line(nodes.get('ruleset'))}: ruleset: must be the id of the ruleset the game "
+        problems.append(f"{name}:{node_line(nodes.get('ruleset'))}: ruleset: must be the id of the ruleset the game "
                         f"was played under (such as aowfbr-1.4), got {show_value(ruleset)}")
     computer: ComputerSeat | None = None
     if "computer" in data:
         try:
             computer = seat_from_record(data["computer"])
         except ValueError as e:
-            problems.append(f"{name}:{_line(nodes.get('computer'))}: computer: {e}")
+            problems.append(f"{name}:{node_line(nodes.get('computer'))}: computer: {e}")
     if problems:
         raise RecordError(problems)
     extra = {k: v for k, v in data.items()
              if k not in ("format", "scenario", "ruleset", "dice", "actions", "length", "computer")}
     assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
     return Record(scenario, dice, actions.actions, path, extra, actions.digests, actions.lines,
-                  ruleset if isinstance(ruleset, str) else None, _line(nodes.get("ruleset")), computer)
+                  ruleset if isinstance(ruleset, str) else None, node_line(nodes.get("ruleset")), computer)
 
 
 def _check_record_format(name: str, data: dict[Any, Any], nodes: dict[str, yaml.Node], problems: list[str]) -> None:
@@ -187,10 +175,10 @@ def _check_record_format(name: str, data: dict[Any, Any], nodes: dict[str, yaml.
     if isinstance(fmt, str) and fmt.startswith("regiments-record/") and fmt != RECORD_FORMAT:
         program = data.get("program")
         by = f" (written by {show_value(program)})" if isinstance(program, str) else ""
-        raise RecordError([f"{name}:{_line(nodes.get('format'))}: format: this is a {show_value(fmt)} game record"
+        raise RecordError([f"{name}:{node_line(nodes.get('format'))}: format: this is a {show_value(fmt)} game record"
                            f"{by}; this program reads {RECORD_FORMAT} only"])
     if fmt != RECORD_FORMAT:
-        problems.append(f"{name}:{_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, "
+        problems.append(f"{name}:{node_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, "
                         f"got {show_value(fmt)}")
 
 
@@ -198,9 +186,9 @@ def _record_scenario(name: str, data: dict[Any, Any], nodes: dict[str, yaml.Node
     """The ``scenario`` value (a path or a mapping when well formed; anything else comes with a problem)."""
     scenario = data.get("scenario")
     if not isinstance(scenario, (str, dict)):
-        problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: must be a path or a scenario mapping")
+        problems.append(f"{name}:{node_line(nodes.get('scenario'))}: scenario: must be a path or a scenario mapping")
     elif isinstance(scenario, str) and "\x00" in scenario:
-        problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: the path contains a NUL character")
+        problems.append(f"{name}:{node_line(nodes.get('scenario'))}: scenario: the path contains a NUL character")
         scenario = None
     return scenario
 
@@ -225,10 +213,10 @@ def _record_actions(name: str, text: str, data: dict[Any, Any], nodes: dict[str,
     if raw_actions is None:     # "actions:" with nothing after it
         raw_actions = []
     if not isinstance(raw_actions, list):
-        problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: must be a list")
+        problems.append(f"{name}:{node_line(nodes.get('actions'))}: actions: must be a list")
         raw_actions = []
     elif len(raw_actions) > MAX_ACTIONS:
-        problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: {len(raw_actions):,} actions; a record "
+        problems.append(f"{name}:{node_line(nodes.get('actions'))}: actions: {len(raw_actions):,} actions; a record "
                         f"holds at most {MAX_ACTIONS:,} (docs/formats.md \"Limits\")")
         raw_actions = []
     out = _ReadActions(nodes=nodes["actions"].value if isinstance(nodes.get("actions"), yaml.SequenceNode) else [])
@@ -237,15 +225,15 @@ def _record_actions(name: str, text: str, data: dict[Any, Any], nodes: dict[str,
         try:
             out.actions.append(action_from_dict(raw, f"actions[{i}]"))
         except ActionFormatError as e:
-            problems.append(f"{name}:{_line(node)}: {e}")
+            problems.append(f"{name}:{node_line(node)}: {e}")
             if len(problems) >= _MAX_PROBLEMS:
-                problems.append(f"{name}:{_line(node)}: actions[{i}]: too many problems; the rest are not listed")
+                problems.append(f"{name}:{node_line(node)}: actions[{i}]: too many problems; the rest are not listed")
                 break
             continue
-        out.lines.append(_line(node))
+        out.lines.append(node_line(node))
         digest = raw.get("digest")
         if digest is not None and not (isinstance(digest, str) and _DIGEST.fullmatch(digest)):
-            problems.append(f"{name}:{_line(node)}: actions[{i}].digest: must be 10 hex digits, "
+            problems.append(f"{name}:{node_line(node)}: actions[{i}].digest: must be 10 hex digits, "
                             f"got {show_value(digest)}")
             digest = None
         out.digests.append(digest)
@@ -257,7 +245,7 @@ def _check_length(name: str, data: dict[Any, Any], nodes: dict[str, yaml.Node], 
     """``length`` (written with the digests) matches the actions read, each with its digest: else the file was
     truncated or edited."""
     length = data.get("length")
-    where = f"{name}:{_line(nodes.get('length'))}: length"
+    where = f"{name}:{node_line(nodes.get('length'))}: length"
     if not isinstance(length, int) or isinstance(length, bool) or length < 0:
         problems.append(f"{where}: must be a whole number, got {show_value(length)}")
     elif length != len(read.actions):
@@ -267,7 +255,7 @@ def _check_length(name: str, data: dict[Any, Any], nodes: dict[str, yaml.Node], 
         missing = [i for i, d in enumerate(read.digests) if d is None]
         if missing:
             node = read.nodes[missing[0]] if missing[0] < len(read.nodes) else None
-            problems.append(f"{name}:{_line(node)}: actions[{missing[0]}].digest: missing: the file is truncated "
+            problems.append(f"{name}:{node_line(node)}: actions[{missing[0]}].digest: missing: the file is truncated "
                             "or was edited (remove `length` after editing it on purpose)")
 
 

@@ -48,7 +48,7 @@ from game.engine.actions import field_path, show_value
 from game.engine.profiles import UPGRADES, Profile
 from game.files import FileProblems, atomic_write_text
 from game.limits import MAX_UNITS_PER_ARMY
-from game.reader import FileRefused, display_name, read_yaml
+from game.reader import FileRefused, display_name, mapping_nodes, node_line, read_yaml
 from game.scenario import (
     MAX_COMBINED_MODELS,
     MAX_COPIES,
@@ -494,8 +494,7 @@ class _ListProblems:
 
     def add(self, node: yaml.Node | None, where: str, message: str) -> None:
         """One problem at ``node``'s line (line 1 without a node)."""
-        line = node.start_mark.line + 1 if node is not None else 1
-        self.lines.append(f"{self.name}:{line}: {where}: {message}")
+        self.lines.append(f"{self.name}:{node_line(node)}: {where}: {message}")
 
 
 def load_list(path: str | Path) -> ArmyList:
@@ -514,7 +513,7 @@ def load_list(path: str | Path) -> ArmyList:
     if not isinstance(data, dict) or root is None:
         raise ArmyListError([f"{name}:1: (root): an army list must be a mapping of keys ({', '.join(_TOP_KEYS)})"])
     problems = _ListProblems(name)
-    top = _nodes(root)
+    top = mapping_nodes(root)
     _check_list_keys(data, top, problems)
     list_name, points, general = _list_header(data, top, problems)
     army = _list_army(data, top, path, problems)
@@ -596,7 +595,7 @@ def _list_entry(raw: Any, node: yaml.Node | None, where: str, problems: _ListPro
     if not isinstance(raw, dict):
         problems.add(node, where, "must be a mapping {id, profile, copies, upgrades, hero, hero_id}")
         return None
-    fields_ = _nodes(node) if node is not None else {}
+    fields_ = mapping_nodes(node) if node is not None else {}
     bad = False
     for key in raw:
         if key not in _UNIT_KEYS:
@@ -640,15 +639,6 @@ def check_list_file(path: str | Path) -> list[str]:
     except ArmyListError as e:
         return list(e.problems)
     return [f"{display_name(path)}:1: (list): {p}" for p in validate(lst)]
-
-
-def _nodes(node: yaml.Node | None) -> dict[str, yaml.Node]:
-    """Value nodes of a mapping node by key (for line numbers)."""
-    out: dict[str, yaml.Node] = {}
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            out[str(k.value)] = v
-    return out
 
 
 __all__ = [
