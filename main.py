@@ -66,10 +66,11 @@ def _parser() -> argparse.ArgumentParser:
 def cmd_check(files: list[str]) -> int:
     """Validate each file (scenario, army, lesson or record, by its ``format``), reading it once; print every
     problem as ``FILE:LINE: PATH: message``."""
+    from game.file_check import check_scenario_file
     from game.limits import MAX_FILE_BYTES, MAX_RECORD_BYTES
     from game.reader import FileRefused, read_yaml
     from game.record import RecordError, load_record, replay
-    from game.scenario import ScenarioError, check_scenario_file
+    from game.scenario import ScenarioError
     from game.tutorial.lesson import check_lesson_file
 
     problems: list[str] = []

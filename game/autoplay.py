@@ -52,6 +52,7 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.engine.game import Game
 from game.engine.objectives import free_area, placement_point
+from game.engine.rulesets import RULESETS
 from game.engine.skirmish.invariants import loose_problems
 from game.engine.skirmish.loose import Warband
 from game.engine.state import GameState, MoveAction, Pending, Unit
@@ -519,7 +520,6 @@ def state_is_consistent(state: GameState) -> list[str]:
     scene = state.scene
     on = [u for u in state.units.values() if u.on_table]
     fleeing, their_combat = awaiting_pursuit(state)
-    from game.engine.rulesets import RULESETS
     factory = RULESETS.get(state.ruleset)
     tolerate = getattr(factory, "tolerated_closeness", None)
     tolerated: set[frozenset[str]] = tolerate(state) if tolerate is not None else set()

@@ -11,16 +11,12 @@ computer never takes back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from game.engine.actions import show_value
 from game.engine.game import Game
-
-if TYPE_CHECKING:
-    from game.replay import Rewinder
-
-# game.replay is imported where it is used: game.record reads the ``computer`` key with this module, and
-# game.replay imports game.record.
+from game.engine.rulesets import RULESETS
+from game.rewind import Rewinder, TakeBackRefused, take_back_refusal
 
 LEVEL_WORDS: dict[str, str] = {"ai-easy": "easy", "ai": "normal", "ai-hard": "hard"}
 """The levels the window offers (``game.ai.LEVELS`` keys, the autoplay player names) and their words."""
@@ -75,8 +71,6 @@ def ruleset_refusal(ruleset: str) -> str | None:
     """Why the computer opponent cannot play ``ruleset``, or None: it plays every registered ruleset
     (``game.engine.rulesets.RULESETS``; its candidates fall back to legal random answers where its heuristics do not
     know a ruleset's rule)."""
-    from game.engine.rulesets import RULESETS
-
     if ruleset in RULESETS:
         return None
     return f"the computer opponent cannot play the ruleset {ruleset!r} (it plays {', '.join(sorted(RULESETS))})"
@@ -94,8 +88,6 @@ def own_last(game: Game, person: int) -> int | None:
 def quick_refusal(game: Game, person: int, base: int = 0) -> str | None:
     """Why ``person`` may not take back now, from what needs no replay (``base``: the first action the game's
     rewinder can reach), or None when only the turn check of ``take_back`` remains."""
-    from game.replay import take_back_refusal
-
     if game.state.game_over or game.pending is None:
         return "The game is over: its result stands."
     k = own_last(game, person)
@@ -123,8 +115,6 @@ def take_back(game: Game, rewinder: Rewinder, person: int) -> Game:
     Refused (``TakeBackRefused`` saying why) when ``quick_refusal`` refuses, or when the computer's actions since
     include the start of a turn of its own (the active player changed after the person's action, with a computer
     action made since): a turn once handed over stands. Returns a new ``Game``; ``game`` is unchanged."""
-    from game.replay import TakeBackRefused
-
     why = quick_refusal(game, person, rewinder.base)
     if why is not None:
         raise TakeBackRefused(why)

@@ -250,6 +250,21 @@ def read_yaml(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> YamlFile:
     return YamlFile(name, Path(path), text, root, data)
 
 
+def node_line(node: yaml.Node | None) -> int:
+    """The 1-based line a YAML node starts on; 1 without a node (a problem of the whole file)."""
+    return int(node.start_mark.line) + 1 if node is not None else 1
+
+
+def mapping_nodes(node: yaml.Node | None) -> dict[str, yaml.Node]:
+    """The value nodes of a YAML mapping node by key (``str`` of the key), to give a key's problems its line; {} for
+    any other node."""
+    out: dict[str, yaml.Node] = {}
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            out[str(k.value)] = v
+    return out
+
+
 def peek_yaml(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> Any:
     """The value of a YAML file, or None when it cannot be read or parsed; never raises (for menus that show a
     file's title without validating it)."""
@@ -265,5 +280,5 @@ def peek_mapping(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> dict[Any,
     return data if isinstance(data, dict) else {}
 
 
-__all__ = ["FileRefused", "Loader", "YamlFile", "decode", "display_name", "parse_yaml", "peek_mapping",
-           "peek_yaml", "read_bytes", "read_text", "read_yaml", "scan"]
+__all__ = ["FileRefused", "Loader", "YamlFile", "decode", "display_name", "mapping_nodes", "node_line", "parse_yaml",
+           "peek_mapping", "peek_yaml", "read_bytes", "read_text", "read_yaml", "scan"]

@@ -21,8 +21,8 @@ from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.files import FileProblems, atomic_write_text
 from game.limits import MAX_ACTIONS, MAX_RECORD_BYTES
-from game.reader import FileRefused, YamlFile, display_name, read_yaml
-from game.scenario import ScenarioError, load_scenario, new_game_state
+from game.reader import FileRefused, YamlFile, display_name, mapping_nodes, node_line, read_yaml
+from game.scenario import ScenarioError, load_scenario, load_scenario_mapping, new_game_state
 
 if TYPE_CHECKING:
     from game.scenario import Scenario
@@ -121,18 +121,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _line(node: yaml.Node | None) -> int:
-    return node.start_mark.line + 1 if node is not None else 1
-
-
-def _mapping_items(node: yaml.Node | None) -> dict[str, yaml.Node]:
-    out: dict[str, yaml.Node] = {}
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            out[str(k.value)] = v
-    return out
-
-
 def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
     """Read and validate a record file (``game.reader``: at most ``MAX_RECORD_BYTES``, ``MAX_ACTIONS`` actions).
 
@@ -150,92 +138,125 @@ def load_record(path: str | Path, read: YamlFile | None = None) -> Record:
         raise RecordError([f"{name}:1: (root): a game record must be a mapping (format, scenario, dice, actions)"])
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError([f"{name}:1: (file): the file is larger than {MAX_RECORD_BYTES:,} bytes"])
-    nodes = _mapping_items(root)
+    nodes = mapping_nodes(root)
     problems: list[str] = []
-    fmt = data.get("format")
-    if isinstance(fmt, str) and fmt.startswith("regiments-record/") and fmt != RECORD_FORMAT:
-        program = data.get("program")
-        by = f" (written by {show_value(program)})" if isinstance(program, str) else ""
-        raise RecordError([f"{name}:{_line(nodes.get('format'))}: format: this is a {show_value(fmt)} game record"
-                           f"{by}; this program reads {RECORD_FORMAT} only"])
-    if fmt != RECORD_FORMAT:
-        problems.append(f"{name}:{_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, "
-                        f"got {show_value(fmt)}")
-    scenario = data.get("scenario")
-    if not isinstance(scenario, (str, dict)):
-        problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: must be a path or a scenario mapping")
-    elif isinstance(scenario, str) and "\x00" in scenario:
-        problems.append(f"{name}:{_line(nodes.get('scenario'))}: scenario: the path contains a NUL character")
-        scenario = None
+    _check_record_format(name, data, nodes, problems)
+    scenario = _record_scenario(name, data, nodes, problems)
     dice = data.get("dice")
     try:
         Dice.from_record(dice if isinstance(dice, dict) else {})
     except ValueError as e:
-        problems.append(f"{name}:{_line(nodes.get('dice'))}: dice: {e}")
-    if "actions" not in data:
-        problems.append(f"{name}:{_last_line(text)}: actions: missing (the file is incomplete)")
-    raw_actions = data.get("actions", [])
-    if raw_actions is None:     # "actions:" with nothing after it
-        raw_actions = []
-    actions: list[Action] = []
-    digests: list[str | None] = []
-    lines: list[int] = []
-    if not isinstance(raw_actions, list):
-        problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: must be a list")
-        raw_actions = []
-    elif len(raw_actions) > MAX_ACTIONS:
-        problems.append(f"{name}:{_line(nodes.get('actions'))}: actions: {len(raw_actions):,} actions; a record "
-                        f"holds at most {MAX_ACTIONS:,} (docs/formats.md \"Limits\")")
-        raw_actions = []
-    action_nodes = nodes["actions"].value if isinstance(nodes.get("actions"), yaml.SequenceNode) else []
-    for i, raw in enumerate(raw_actions):
-        node = action_nodes[i] if i < len(action_nodes) else None
-        try:
-            actions.append(action_from_dict(raw, f"actions[{i}]"))
-        except ActionFormatError as e:
-            problems.append(f"{name}:{_line(node)}: {e}")
-            if len(problems) >= _MAX_PROBLEMS:
-                problems.append(f"{name}:{_line(node)}: actions[{i}]: too many problems; the rest are not listed")
-                break
-            continue
-        lines.append(_line(node))
-        digest = raw.get("digest")
-        if digest is not None and not (isinstance(digest, str) and _DIGEST.fullmatch(digest)):
-            problems.append(f"{name}:{_line(node)}: actions[{i}].digest: must be 10 hex digits, "
-                            f"got {show_value(digest)}")
-            digest = None
-        digests.append(digest)
-    length = data.get("length")
+        problems.append(f"{name}:{node_line(nodes.get('dice'))}: dice: {e}")
+    actions = _record_actions(name, text, data, nodes, problems)
     if "length" in data and not problems:
-        where = f"{name}:{_line(nodes.get('length'))}: length"
-        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
-            problems.append(f"{where}: must be a whole number, got {show_value(length)}")
-        elif length != len(actions):
-            problems.append(f"{where}: the record says it holds {length} actions but {len(actions)} were read: "
-                            "the file is truncated or was edited (remove `length` after editing it on purpose)")
-        else:
-            missing = [i for i, d in enumerate(digests) if d is None]
-            if missing:
-                node = action_nodes[missing[0]] if missing[0] < len(action_nodes) else None
-                problems.append(f"{name}:{_line(node)}: actions[{missing[0]}].digest: missing: the file is truncated "
-                                "or was edited (remove `length` after editing it on purpose)")
+        _check_length(name, data, nodes, actions, problems)
     ruleset = data.get("ruleset")
     if "ruleset" in data and not (isinstance(ruleset, str) and ruleset.strip()):
-        problems.append(f"{name}:{_line(nodes.get('ruleset'))}: ruleset: must be the id of the ruleset the game "
+        problems.append(f"{name}:{node_line(nodes.get('ruleset'))}: ruleset: must be the id of the ruleset the game "
                         f"was played under (such as aowfbr-1.4), got {show_value(ruleset)}")
     computer: ComputerSeat | None = None
     if "computer" in data:
         try:
             computer = seat_from_record(data["computer"])
         except ValueError as e:
-            problems.append(f"{name}:{_line(nodes.get('computer'))}: computer: {e}")
+            problems.append(f"{name}:{node_line(nodes.get('computer'))}: computer: {e}")
     if problems:
         raise RecordError(problems)
     extra = {k: v for k, v in data.items()
              if k not in ("format", "scenario", "ruleset", "dice", "actions", "length", "computer")}
     assert isinstance(scenario, (str, dict)) and isinstance(dice, dict)
-    return Record(scenario, dice, actions, path, extra, digests, lines,
-                  ruleset if isinstance(ruleset, str) else None, _line(nodes.get("ruleset")), computer)
+    return Record(scenario, dice, actions.actions, path, extra, actions.digests, actions.lines,
+                  ruleset if isinstance(ruleset, str) else None, node_line(nodes.get("ruleset")), computer)
+
+
+def _check_record_format(name: str, data: dict[Any, Any], nodes: dict[str, yaml.Node], problems: list[str]) -> None:
+    """``format`` is ``RECORD_FORMAT``; another version of the record format is refused at once (``RecordError``)."""
+    fmt = data.get("format")
+    if isinstance(fmt, str) and fmt.startswith("regiments-record/") and fmt != RECORD_FORMAT:
+        program = data.get("program")
+        by = f" (written by {show_value(program)})" if isinstance(program, str) else ""
+        raise RecordError([f"{name}:{node_line(nodes.get('format'))}: format: this is a {show_value(fmt)} game record"
+                           f"{by}; this program reads {RECORD_FORMAT} only"])
+    if fmt != RECORD_FORMAT:
+        problems.append(f"{name}:{node_line(nodes.get('format'))}: format: must be {RECORD_FORMAT}, "
+                        f"got {show_value(fmt)}")
+
+
+def _record_scenario(name: str, data: dict[Any, Any], nodes: dict[str, yaml.Node], problems: list[str]) -> Any:
+    """The ``scenario`` value (a path or a mapping when well formed; anything else comes with a problem)."""
+    scenario = data.get("scenario")
+    if not isinstance(scenario, (str, dict)):
+        problems.append(f"{name}:{node_line(nodes.get('scenario'))}: scenario: must be a path or a scenario mapping")
+    elif isinstance(scenario, str) and "\x00" in scenario:
+        problems.append(f"{name}:{node_line(nodes.get('scenario'))}: scenario: the path contains a NUL character")
+        scenario = None
+    return scenario
+
+
+@dataclass
+class _ReadActions:
+    """The actions of a record as read: each action, its digest (None when absent or bad) and its line."""
+
+    actions: list[Action] = field(default_factory=list)
+    digests: list[str | None] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    nodes: list[yaml.Node] = field(default_factory=list)
+    """The YAML nodes of ``actions`` (for lines), as many as the file has."""
+
+
+def _record_actions(name: str, text: str, data: dict[Any, Any], nodes: dict[str, yaml.Node],
+                    problems: list[str]) -> _ReadActions:
+    """Read ``actions`` (at most ``MAX_ACTIONS``; problems listed up to ``_MAX_PROBLEMS`` in all)."""
+    if "actions" not in data:
+        problems.append(f"{name}:{_last_line(text)}: actions: missing (the file is incomplete)")
+    raw_actions = data.get("actions", [])
+    if raw_actions is None:     # "actions:" with nothing after it
+        raw_actions = []
+    if not isinstance(raw_actions, list):
+        problems.append(f"{name}:{node_line(nodes.get('actions'))}: actions: must be a list")
+        raw_actions = []
+    elif len(raw_actions) > MAX_ACTIONS:
+        problems.append(f"{name}:{node_line(nodes.get('actions'))}: actions: {len(raw_actions):,} actions; a record "
+                        f"holds at most {MAX_ACTIONS:,} (docs/formats.md \"Limits\")")
+        raw_actions = []
+    out = _ReadActions(nodes=nodes["actions"].value if isinstance(nodes.get("actions"), yaml.SequenceNode) else [])
+    for i, raw in enumerate(raw_actions):
+        node = out.nodes[i] if i < len(out.nodes) else None
+        try:
+            out.actions.append(action_from_dict(raw, f"actions[{i}]"))
+        except ActionFormatError as e:
+            problems.append(f"{name}:{node_line(node)}: {e}")
+            if len(problems) >= _MAX_PROBLEMS:
+                problems.append(f"{name}:{node_line(node)}: actions[{i}]: too many problems; the rest are not listed")
+                break
+            continue
+        out.lines.append(node_line(node))
+        digest = raw.get("digest")
+        if digest is not None and not (isinstance(digest, str) and _DIGEST.fullmatch(digest)):
+            problems.append(f"{name}:{node_line(node)}: actions[{i}].digest: must be 10 hex digits, "
+                            f"got {show_value(digest)}")
+            digest = None
+        out.digests.append(digest)
+    return out
+
+
+def _check_length(name: str, data: dict[Any, Any], nodes: dict[str, yaml.Node], read: _ReadActions,
+                  problems: list[str]) -> None:
+    """``length`` (written with the digests) matches the actions read, each with its digest: else the file was
+    truncated or edited."""
+    length = data.get("length")
+    where = f"{name}:{node_line(nodes.get('length'))}: length"
+    if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+        problems.append(f"{where}: must be a whole number, got {show_value(length)}")
+    elif length != len(read.actions):
+        problems.append(f"{where}: the record says it holds {length} actions but {len(read.actions)} were read: "
+                        "the file is truncated or was edited (remove `length` after editing it on purpose)")
+    else:
+        missing = [i for i, d in enumerate(read.digests) if d is None]
+        if missing:
+            node = read.nodes[missing[0]] if missing[0] < len(read.nodes) else None
+            problems.append(f"{name}:{node_line(node)}: actions[{missing[0]}].digest: missing: the file is truncated "
+                            "or was edited (remove `length` after editing it on purpose)")
 
 
 def _last_line(text: str) -> int:
@@ -253,8 +274,6 @@ def scenario_of(record: Record) -> Scenario:
     Raises ``ScenarioError`` if the scenario is invalid or its file cannot be read.
     """
     if isinstance(record.scenario, dict):
-        from game.scenario import load_scenario_mapping
-
         base = record.source.parent if record.source is not None else Path.cwd()
         return load_scenario_mapping(record.scenario, base / "<inline scenario>")
     return load_scenario(record.scenario_path())

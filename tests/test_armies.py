@@ -15,7 +15,8 @@ from game.autoplay import play_out, state_is_consistent
 from game.engine import magic
 from game.engine.dice import Dice
 from game.engine.game import Game
-from game.scenario import check_scenario_file, load_army, load_scenario, new_game_state
+from game.file_check import check_scenario_file
+from game.scenario import load_army, load_scenario, new_game_state
 
 ROOT = Path(__file__).resolve().parent.parent
 ARMIES = sorted((ROOT / "scenarios" / "armies").glob("*.yaml"))

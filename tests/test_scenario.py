@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine.state import Phase, Step
+from game.file_check import check_scenario_file
 from game.scenario import (
     Scenario,
     ScenarioError,
-    check_scenario_file,
     load_army,
     load_scenario,
     load_scenario_mapping,
@@ -596,3 +596,13 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
     assert scenario.armies[1].points == 180 + 85
     state = new_game_state(scenario)
     assert state.phase is Phase.DEPLOYMENT
+
+
+def test_a_key_ending_in_a_newline_is_quoted_so_each_problem_stays_on_one_line(tmp_path: Path) -> None:
+    """Hostile files (brief: every problem is ``FILE:LINE: PATH: message``): ``$`` also matches before a final
+    newline, so the key ``"A\\n"`` once passed as a plain name and broke its problem over two lines."""
+    path = tmp_path / "army.yaml"
+    path.write_text('format: regiments-army/1\n"A\\n": 1\n', encoding="utf-8")
+    found = check_scenario_file(path)
+    assert f"{path}:2: 'A\\n': unknown key (keys: format, name, description, upgrade_costs, profiles, spells)" in found
+    assert all("\n" not in p for p in found)

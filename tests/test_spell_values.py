@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from game.engine import magic
 from game.engine.dice import Dice
 from game.engine.game import Game
-from game.scenario import check_scenario_file, load_army, load_scenario, new_game_state
+from game.file_check import check_scenario_file
+from game.scenario import load_army, load_scenario, new_game_state
 
 ROOT = Path(__file__).resolve().parent.parent
 ARMIES = ROOT / "scenarios" / "armies"

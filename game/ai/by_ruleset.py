@@ -10,11 +10,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Protocol
 
+from game.ai.skirmish import SkirmishAI
 from game.engine.actions import Action
 from game.engine.game import Game
+from game.engine.rulesets.skirmish import ID as SKIRMISH
 
 if TYPE_CHECKING:
-    from game.ai.search import Budget
+    from game.ai.budget import Budget
 
 
 class RulesetAI(Protocol):
@@ -43,15 +45,10 @@ class RulesetAI(Protocol):
         ...
 
 
-_KNOWN: dict[str, RulesetAI] = {}
+_KNOWN: dict[str, RulesetAI] = {SKIRMISH: SkirmishAI()}
 
 
 def ruleset_ai(game: Game) -> RulesetAI | None:
     """The knowledge of ``game``'s ruleset, or None for the formations' (AoWFBR 1.4, AoF:R 2.16 and its quick
     rules)."""
-    if not _KNOWN:
-        from game.ai.skirmish import SkirmishAI
-        from game.engine.rulesets.skirmish import ID as SKIRMISH
-
-        _KNOWN[SKIRMISH] = SkirmishAI()
     return _KNOWN.get(game.ruleset.id)

@@ -31,6 +31,7 @@ import random
 from dataclasses import dataclass, field
 
 from game.ai import magic_choice
+from game.ai.budget import Budget
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
 from game.ai.evaluate import evaluate
@@ -68,28 +69,6 @@ from game.engine.errors import IllegalAction
 from game.engine.game import Game
 from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How much a level thinks per decision."""
-
-    candidates: int
-    """Candidates judged at most per decision (charges, shots, casts...)."""
-    samples: int
-    """Dice samples per candidate whose outcome depends on dice."""
-    moves: int
-    """Candidate moves per unit."""
-    move_depth: int
-    """0: a move is scored right after it is made; 1: after the rest of the turn is played out; 2: and the
-    other player's next turn (``game.ai.rollout.play_through_next_turn``)."""
-    move_samples: int
-    """Dice samples per candidate move (at depth 1 or 2)."""
-    depth: int
-    """Look-ahead of the other searched decisions: 1 to the end of the turn, 2 through the other player's next."""
-    per_unit: int
-    """Charge or shooting targets considered per unit (nearest first)."""
-
 
 LEVELS: dict[str, Budget] = {
     "ai-easy": Budget(candidates=3, samples=2, moves=4, move_depth=0, move_samples=1, depth=1, per_unit=1),

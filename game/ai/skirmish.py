@@ -14,7 +14,7 @@ from game.engine.actions import Action, Done
 from game.engine.game import Game
 
 if TYPE_CHECKING:
-    from game.ai.search import Budget
+    from game.ai.budget import Budget
 
 
 class SkirmishAI:

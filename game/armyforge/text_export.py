@@ -25,6 +25,7 @@ rating. A weapon is ``[Nx ]Name (RANGE", A<attacks>, rules)``; without a count e
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from game.armyforge.export import (
     MAX_NAME_CHARS,
@@ -143,98 +144,132 @@ def _name(text: str) -> str:
 def parse_text(text: str, file: str) -> Export:
     """Read a 'Share as Text' export (module doc). ``file``: the name shown in messages. Raises ``ExportRefused``
     with every problem, each ``FILE:LINE: unit N "Name": message`` or ``FILE:LINE: (file): message``."""
-    problems: list[str] = []
-    lines = text.splitlines()
-    header: tuple[str, str | None, int | None] | None = None
-    units: list[ExportUnit] = []
-    current: ExportUnit | None = None
-    weapon_text: list[tuple[int, str]] = []
-    joining: ExportUnit | None = None     # a hero whose '| Joined to:' line was read: it joins the next unit
+    reader = _TextReader(file)
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if not reader.read_line(n, raw.strip()):
+            break
+    return reader.export()
 
-    def finish() -> None:
-        nonlocal current, weapon_text
+
+_Header = tuple[str, str | None, int | None]
+"""The header line's list name, game system (or None) and points (None when the header is bad)."""
+
+
+@dataclass
+class _TextReader:
+    """Reads an export line by line: the header, then each unit line followed by its weapon lines (a blank line or
+    the next unit ends them); a hero's '| Joined to:' line makes it join the next unit."""
+
+    file: str
+    problems: list[str] = field(default_factory=list)
+    header: _Header | None = None
+    units: list[ExportUnit] = field(default_factory=list)
+    current: ExportUnit | None = None
+    """The unit whose weapon lines are being read."""
+    weapon_text: list[tuple[int, str]] = field(default_factory=list)
+    joining: ExportUnit | None = None
+    """A hero whose '| Joined to:' line was read: it joins the next unit."""
+
+    def read_line(self, n: int, line: str) -> bool:
+        """Read line ``n`` (stripped); False when the rest of the file is not read."""
+        if len(line) > MAX_LINE_CHARS:
+            self.problems.append(f"{where(self.file, n)}: a line of {len(line):,} characters; at most "
+                                 f"{MAX_LINE_CHARS:,}")
+            self.finish_unit()
+            return True
+        if not line:
+            self.finish_unit()
+            return True
+        if self.header is None and line.startswith("++"):
+            self.header = self._header(n, line)
+            return True
+        if _JOIN_LINE.match(line):
+            if self.current is None:
+                self.problems.append(f"{where(self.file, n)}: '| Joined to:' must follow a hero's unit and its "
+                                     "weapons")
+            else:
+                self.joining = self.current
+            self.finish_unit()
+            return True
+        segments = line.split("|")
+        head = _UNIT_HEAD.match(segments[0].strip())
+        if head is not None:
+            return self._unit_line(n, head, segments)
+        if self.current is None:
+            if self.header is None:
+                self.problems.append(f"{where(self.file, n)}: not an Army Forge 'Share as Text' export: the first "
+                                     "line must read ++ NAME [SYSTEM POINTSpts] ++")
+                return False
+            self.problems.append(f"{where(self.file, n)}: not a unit line (Name [size] Q4+ D5+ | 100pts | rules) "
+                                 "and not the weapons of a unit")
+            return True
+        self.weapon_text.append((n, line))
+        if len(self.weapon_text) > MAX_LIST_ITEMS:
+            self.problems.append(f"{self.current.at(self.file)}: more than {MAX_LIST_ITEMS} lines of weapons")
+            self.weapon_text = []
+        return True
+
+    def _header(self, n: int, line: str) -> _Header:
+        m = _HEADER.match(line)
+        pm = _POINTS.match(m.group("inner")) if m else None
+        if m is None or pm is None:
+            self.problems.append(f"{where(self.file, n)}: the header must read ++ NAME [SYSTEM POINTSpts] ++")
+            return ("", None, None)
+        return (_VERSION.sub("", m.group("name").strip()), (pm.group("system") or "").strip() or None,
+                int(pm.group("points")))
+
+    def _unit_line(self, n: int, head: re.Match[str], segments: list[str]) -> bool:
+        """A unit line: the unit it starts (False when the list already holds ``MAX_UNITS_PER_ARMY``)."""
+        self.finish_unit()
+        if self.header is None:
+            self.problems.append(f"{where(self.file, n)}: a unit before the header line ++ NAME [SYSTEM "
+                                 "POINTSpts] ++")
+            self.header = ("", None, None)
+        unit = _unit(head, segments, n, len(self.units) + 1, self.file, self.problems)
+        if self.joining is not None:     # the unit after '| Joined to:' is the one the hero joins
+            unit.keys = (f"line {n}",)
+            self.joining.join_to = unit.keys[0]
+            self.joining = None
+        if len(self.units) >= MAX_UNITS_PER_ARMY:
+            self.problems.append(f"{where(self.file, n)}: more than {MAX_UNITS_PER_ARMY} units; a list holds at "
+                                 f"most {MAX_UNITS_PER_ARMY}")
+            return False
+        self.units.append(unit)
+        self.current = unit
+        return True
+
+    def finish_unit(self) -> None:
+        """The current unit's weapon lines are all read: parse them."""
+        current = self.current
         if current is not None:
-            for ln, wline in weapon_text:
+            for ln, wline in self.weapon_text:
                 try:
                     items = split_top(wline)
                     current.weapons += [parse_weapon(w, current.size) for w in items]
                 except ValueError as e:
-                    problems.append(f"{where(file, ln, current.index, current.name)}: {e}")
+                    self.problems.append(f"{where(self.file, ln, current.index, current.name)}: {e}")
             if len(current.weapons) > MAX_LIST_ITEMS:
-                problems.append(f"{current.at(file)}: {len(current.weapons)} weapons; at most {MAX_LIST_ITEMS}")
+                self.problems.append(f"{current.at(self.file)}: {len(current.weapons)} weapons; at most "
+                                     f"{MAX_LIST_ITEMS}")
                 current.weapons = []
-        current, weapon_text = None, []
+        self.current, self.weapon_text = None, []
 
-    for n, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if len(line) > MAX_LINE_CHARS:
-            problems.append(f"{where(file, n)}: a line of {len(line):,} characters; at most {MAX_LINE_CHARS:,}")
-            finish()
-            continue
-        if not line:
-            finish()
-            continue
-        if header is None and line.startswith("++"):
-            m = _HEADER.match(line)
-            pm = _POINTS.match(m.group("inner")) if m else None
-            if m is None or pm is None:
-                problems.append(f"{where(file, n)}: the header must read ++ NAME [SYSTEM POINTSpts] ++")
-                header = ("", None, None)
-            else:
-                header = (_VERSION.sub("", m.group("name").strip()), (pm.group("system") or "").strip() or None,
-                          int(pm.group("points")))
-            continue
-        if _JOIN_LINE.match(line):
-            if current is None:
-                problems.append(f"{where(file, n)}: '| Joined to:' must follow a hero's unit and its weapons")
-            else:
-                joining = current
-            finish()
-            continue
-        segments = line.split("|")
-        head = _UNIT_HEAD.match(segments[0].strip())
-        if head is not None:
-            finish()
-            if header is None:
-                problems.append(f"{where(file, n)}: a unit before the header line ++ NAME [SYSTEM POINTSpts] ++")
-                header = ("", None, None)
-            unit = _unit(head, segments, n, len(units) + 1, file, problems)
-            if joining is not None:     # the unit after '| Joined to:' is the one the hero joins
-                unit.keys = (f"line {n}",)
-                joining.join_to = unit.keys[0]
-                joining = None
-            if len(units) >= MAX_UNITS_PER_ARMY:
-                problems.append(f"{where(file, n)}: more than {MAX_UNITS_PER_ARMY} units; a list holds at most "
-                                f"{MAX_UNITS_PER_ARMY}")
-                break
-            units.append(unit)
-            current = unit
-            continue
-        if current is None:
-            if header is None:
-                problems.append(f"{where(file, n)}: not an Army Forge 'Share as Text' export: the first line must "
-                                "read ++ NAME [SYSTEM POINTSpts] ++")
-                break
-            problems.append(f"{where(file, n)}: not a unit line (Name [size] Q4+ D5+ | 100pts | rules) and not "
-                            "the weapons of a unit")
-            continue
-        weapon_text.append((n, line))
-        if len(weapon_text) > MAX_LIST_ITEMS:
-            problems.append(f"{current.at(file)}: more than {MAX_LIST_ITEMS} lines of weapons")
-            weapon_text = []
-    finish()
-    if joining is not None:
-        problems.append(f"{joining.at(file)}: '| Joined to:' with no unit after it")
-    if header is None and not problems:
-        problems.append(f"{where(file, 1)}: not an Army Forge 'Share as Text' export: the first line must read "
-                        "++ NAME [SYSTEM POINTSpts] ++")
-    if not units and not problems:
-        problems.append(f"{where(file, 1)}: the list has no units")
-    if problems:
-        raise ExportRefused(problems)
-    assert header is not None
-    name, system, points = header
-    return Export(file, "text", name or "Army Forge list", system, points, points, units)
+    def export(self) -> Export:
+        """The export read, or ``ExportRefused`` with every problem."""
+        self.finish_unit()
+        problems, file = self.problems, self.file
+        if self.joining is not None:
+            problems.append(f"{self.joining.at(file)}: '| Joined to:' with no unit after it")
+        if self.header is None and not problems:
+            problems.append(f"{where(file, 1)}: not an Army Forge 'Share as Text' export: the first line must read "
+                            "++ NAME [SYSTEM POINTSpts] ++")
+        if not self.units and not problems:
+            problems.append(f"{where(file, 1)}: the list has no units")
+        if problems:
+            raise ExportRefused(problems)
+        assert self.header is not None
+        name, system, points = self.header
+        return Export(file, "text", name or "Army Forge list", system, points, points, self.units)
 
 
 def _unit(head: re.Match[str], segments: list[str], line: int, index: int, file: str,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
@@ -563,6 +563,97 @@ def _token_list(value: Any, path: str, splits: bool) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _player_number(value: Any, path: str) -> Any:
+    if value not in (1, 2) or isinstance(value, bool):
+        raise ActionFormatError(f"{path}: must be 1 or 2, got {show_value(value)}")
+    return value
+
+
+def _move_path(value: Any, path: str) -> tuple[Pose, ...]:
+    if not isinstance(value, list):
+        raise ActionFormatError(f"{path}: must be a list of poses")
+    if len(value) > MAX_PATH_POSES:
+        raise ActionFormatError(f"{path}: {len(value)} poses; a move path has at most {MAX_PATH_POSES} "
+                                "(docs/formats.md \"Limits\")")
+    return tuple(pose_from_dict(p, f"{path}[{i}]") for i, p in enumerate(value))
+
+
+def _weapon_names(value: Any, path: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+        raise ActionFormatError(f"{path}: must be a list of weapon names")
+    return tuple(value)
+
+
+def _flag(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise ActionFormatError(f"{path}: must be true or false")
+    return value
+
+
+def _degrees(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ActionFormatError(f"{path}: must be a number of degrees")
+    return float(value)
+
+
+def _inches(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ActionFormatError(f"{path}: must be a number of inches, got {show_value(value)}")
+    return float(value)
+
+
+def _points(value: Any, path: str) -> tuple[TablePoint, ...]:
+    if not isinstance(value, list) or not value:
+        raise ActionFormatError(f"{path}: must be a non-empty list of points {{x, y}}")
+    if len(value) > MAX_PATH_POSES:
+        raise ActionFormatError(f"{path}: {len(value)} points; at most {MAX_PATH_POSES} "
+                                "(docs/formats.md \"Limits\")")
+    return tuple(_table_point(p, f"{path}[{i}]") for i, p in enumerate(value))
+
+
+def _optional_point(value: Any, path: str) -> TablePoint | None:
+    return None if value is None else _table_point(value, path)
+
+
+def _optional_count(value: Any, path: str) -> int | None:
+    return None if value is None else _count(value, path)
+
+
+def _text(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise ActionFormatError(f"{path}: must be text, got {show_value(value)}")
+    return value
+
+
+def _optional_text(value: Any, path: str) -> str | None:
+    return None if value is None else _text(value, path)
+
+
+_FIELD_READERS: dict[str, Callable[[Any, str], Any]] = {
+    "player": _player_number, "first": _player_number, "pose": pose_from_dict, "path": _move_path,
+    "weapons": _weapon_names, "pursue": _flag, "follow_up": _flag, "skip_test": _flag, "breath": _flag,
+    "facing": _degrees, "x": _inches, "y": _inches,
+    "boost": lambda v, p: _token_list(v, p, False), "tokens": lambda v, p: _token_list(v, p, False),
+    "casters": lambda v, p: _token_list(v, p, True),
+    "positions": _points, "point": _optional_point, "spell_tokens": _optional_count, "dispel_tokens": _optional_count,
+    "edge": _optional_text, "rule": _optional_text, "model": _optional_text,
+}
+"""Action field name -> its reader (value, path) -> value, raising ``ActionFormatError``; other fields are text."""
+
+_OPTIONAL_TARGET: tuple[type, ...] = (Redirect, CastSpell, Pursue, FollowUp, PivotToFace)
+"""Actions whose ``target`` may be null."""
+
+
+def _field_value(cls: type, name: str, value: Any, path: str) -> Any:
+    """The value of field ``name`` of action class ``cls`` read from the record (``path`` names it in errors)."""
+    if name == "target" and value is None and cls in _OPTIONAL_TARGET:
+        return None
+    read: Callable[[Any, str], Any] = _FIELD_READERS.get(name, _text)
+    return read(value, path)
+
+
 def action_from_dict(data: Any, where: str = "action") -> Action:
     """Build an action from its record mapping. Raises ``ActionFormatError`` naming the bad field."""
     if not isinstance(data, Mapping):
@@ -576,66 +667,8 @@ def action_from_dict(data: Any, where: str = "action") -> Action:
     extra = sorted(set(data) - known - {"type", "digest"}, key=str)
     if extra:
         raise ActionFormatError(f"{field_path(where, extra[0])}: not a field of {kind}")
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        path = f"{where}.{f.name}"
-        if f.name == "player":
-            if value not in (1, 2) or isinstance(value, bool):
-                raise ActionFormatError(f"{path}: must be 1 or 2, got {show_value(value)}")
-        elif f.name == "pose":
-            value = pose_from_dict(value, path)
-        elif f.name == "path":
-            if not isinstance(value, list):
-                raise ActionFormatError(f"{path}: must be a list of poses")
-            if len(value) > MAX_PATH_POSES:
-                raise ActionFormatError(f"{path}: {len(value)} poses; a move path has at most {MAX_PATH_POSES} "
-                                        "(docs/formats.md \"Limits\")")
-            value = tuple(pose_from_dict(p, f"{path}[{i}]") for i, p in enumerate(value))
-        elif f.name == "weapons":
-            if value is not None:
-                if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
-                    raise ActionFormatError(f"{path}: must be a list of weapon names")
-                value = tuple(value)
-        elif f.name in ("pursue", "follow_up", "skip_test", "breath"):
-            if not isinstance(value, bool):
-                raise ActionFormatError(f"{path}: must be true or false")
-        elif f.name == "facing":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ActionFormatError(f"{path}: must be a number of degrees")
-            value = float(value)
-        elif f.name in ("x", "y"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ActionFormatError(f"{path}: must be a number of inches, got {show_value(value)}")
-            value = float(value)
-        elif f.name == "target" and value is None and cls in (Redirect, CastSpell, Pursue, FollowUp,
-                                                              PivotToFace):
-            pass
-        elif f.name in ("boost", "tokens", "casters"):
-            value = _token_list(value, path, f.name == "casters")
-        elif f.name == "positions":
-            if not isinstance(value, list) or not value:
-                raise ActionFormatError(f"{path}: must be a non-empty list of points {{x, y}}")
-            if len(value) > MAX_PATH_POSES:
-                raise ActionFormatError(f"{path}: {len(value)} points; at most {MAX_PATH_POSES} "
-                                        "(docs/formats.md \"Limits\")")
-            value = tuple(_table_point(p, f"{path}[{i}]") for i, p in enumerate(value))
-        elif f.name == "point":
-            if value is not None:
-                value = _table_point(value, path)
-        elif f.name in ("spell_tokens", "dispel_tokens"):
-            if value is not None:
-                value = _count(value, path)
-        elif f.name == "first":
-            if value not in (1, 2) or isinstance(value, bool):
-                raise ActionFormatError(f"{path}: must be 1 or 2, got {show_value(value)}")
-        elif f.name in ("edge", "rule", "model") and value is None:
-            pass
-        elif not isinstance(value, str):
-            raise ActionFormatError(f"{path}: must be text, got {show_value(value)}")
-        kwargs[f.name] = value
+    kwargs = {f.name: _field_value(cls, f.name, data[f.name], f"{where}.{f.name}") for f in fields(cls)
+              if f.name in data}
     missing = [f.name for f in fields(cls) if f.name not in kwargs and f.default is MISSING]
     if missing:
         raise ActionFormatError(f"{where}.{missing[0]}: missing (a {kind} needs {', '.join(missing)})")

@@ -12,10 +12,10 @@ banner per unit), "Hero" (heroes with up to Tough(6) may join one multi-model un
 General is one of the army's heroes), "Deploying Armies" and "Terrain Setup Guidelines" (``game/terrain_kinds.py``).
 Distances are inches, angles degrees, base sizes millimetres.
 
-Public API: ``load_scenario``, ``load_scenario_mapping``, ``load_army``, ``check_scenario_file``,
-``new_game_state``, ``ScenarioError`` and the frozen dataclasses ``Scenario``, ``ArmySpec``, ``UnitSpec``,
-``StartSpec`` and ``ArmyFile``; what each ruleset plays: ``ruleset_content``, ``profile_rule_problem``,
-``rule_refusal``, ``upgrade_problems``.
+Public API: ``load_scenario``, ``load_scenario_mapping``, ``load_army``, ``new_game_state``, ``ScenarioError`` and
+the frozen dataclasses ``Scenario``, ``ArmySpec``, ``UnitSpec``, ``StartSpec`` and ``ArmyFile``; what each ruleset
+plays: ``ruleset_content``, ``profile_rule_problem``, ``rule_refusal``, ``upgrade_problems``. Checking a file of
+any format (army lists too) is ``game.file_check.check_scenario_file``, above this package.
 
 One job per module, each importing only the ones above it in this list:
 
@@ -25,7 +25,8 @@ One job per module, each importing only the ones above it in this list:
   ``ScenarioError``) and the file constants;
 - ``models``: the pydantic models of the file keys;
 - ``validation``: pydantic errors as problems (``_validate``), one field of a partly bad file (``_field``);
-- ``session``: the state of one load and its readers of profiles, spells, army files (``include``) and terrain;
+- ``profiles``, ``spells``, ``terrain``: readers of a file's profiles, spells and terrain pieces;
+- ``session``: the state of one load (its problems) and the army files it reads once each (``include``);
 - ``army_checks``: Combined Units, unit ids, the General, heroes joining units, units inside a Transport;
 - ``placement``: unit poses on the table and the ``start`` position;
 - ``skirmish``: AoF: Skirmish's loose model ``positions`` and ``command_picks``;
@@ -38,7 +39,7 @@ One job per module, each importing only the ones above it in this list:
 from __future__ import annotations
 
 from game.scenario.army_checks import MAX_COMBINED_MODELS, MAX_COPIES, MAX_JOINING_TOUGH, MAX_TOUGH_COPIES
-from game.scenario.loader import check_scenario_file, load_army, load_scenario, load_scenario_mapping
+from game.scenario.loader import load_army, load_scenario, load_scenario_mapping
 from game.scenario.new_game import new_game_state
 from game.scenario.refusals import (
     RulesetContent,
@@ -66,7 +67,7 @@ from game.scenario.specs import (
 __all__ = [
     "ARMY_FORMAT", "ArmyFile", "ArmySpec", "MAX_COMBINED_MODELS", "MAX_COPIES", "MAX_JOINING_TOUGH",
     "MAX_TOUGH_COPIES", "OPTION_DEFAULTS", "PHASE_FIRST_STEP", "RULESETS", "SCENARIO_FORMAT", "SPELL_TOKEN_MODES",
-    "RulesetContent", "Scenario", "ScenarioError", "StartSpec", "UnitSpec", "check_scenario_file", "command_units",
+    "RulesetContent", "Scenario", "ScenarioError", "StartSpec", "UnitSpec", "command_units",
     "load_army", "load_scenario", "load_scenario_mapping", "new_game_state", "profile_rule_problem", "rule_refusal",
     "ruleset_content", "upgrade_problems",
 ]

@@ -76,6 +76,11 @@ def _check_generals(doc: _Doc, armies: list[tuple[int, ArmySpec]], entries: list
                                    f"rule); the General must be one of the army's heroes"))
 
 
+def _army_unit(entries: list[_UnitEntry], army: int, unit_id: str) -> _UnitEntry | None:
+    """The unit ``unit_id`` of army ``army`` (its index in ``armies``) among ``entries``, or None."""
+    return next((u for u in entries if u.army == army and u.spec.id == unit_id), None)
+
+
 def _check_joins(doc: _Doc, entries: list[_UnitEntry], broken_ids: set[str], out: list[_Problem]) -> None:
     """Rulebook "Hero": heroes with up to Tough(6) may deploy as part of one multi-model unit without a hero."""
     joined: dict[str, str] = {}
@@ -84,7 +89,7 @@ def _check_joins(doc: _Doc, entries: list[_UnitEntry], broken_ids: set[str], out
         if hero_id is None or hero_id in broken_ids:
             continue
         where = ("armies", e.army, "units", e.index, "joined_by")
-        hero = next((h for h in entries if h.army == e.army and h.spec.id == hero_id), None)
+        hero = _army_unit(entries, e.army, hero_id)
         if hero_id == e.spec.id:
             out.append(doc.problem(where, "a unit cannot join itself"))
         elif hero is None:
@@ -116,7 +121,7 @@ def _check_transports(doc: _Doc, entries: list[_UnitEntry], broken_ids: set[str]
         if tid is None or tid in broken_ids:
             continue
         where = ("armies", e.army, "units", e.index, "embarked_in")
-        t = next((h for h in entries if h.army == e.army and h.spec.id == tid), None)
+        t = _army_unit(entries, e.army, tid)
         if t is None:
             out.append(doc.problem(where, f"{tid!r} is not a unit of this army"))
             continue

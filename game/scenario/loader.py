@@ -1,5 +1,5 @@
-"""Loading scenario and army files: ``load_scenario``, ``load_scenario_mapping``, ``load_army`` and
-``check_scenario_file`` (spec "Scenario file"; docs/formats.md "Scenario file", "Army file").
+"""Loading scenario and army files: ``load_scenario``, ``load_scenario_mapping``, ``load_army``
+(spec "Scenario file"; docs/formats.md "Scenario file", "Army file").
 
 A bad file is refused with every problem found (``ScenarioError``), each ``FILE:LINE: PATH: message``: the file's
 keys (``game.scenario.models``), its armies and units (``game.scenario.army_checks``), where units start
@@ -17,16 +17,19 @@ import yaml
 from game.engine.objectives import FIXED_MISSIONS
 from game.engine.profiles import Profile
 from game.engine.state import Phase, Table
-from game.reader import FileRefused, YamlFile, read_yaml
+from game.reader import YamlFile
 from game.scenario.army_checks import _check_generals, _check_ids, _check_joins, _check_models, _check_transports
 from game.scenario.fields import _hint
 from game.scenario.missions import _check_mission, _side_missions
 from game.scenario.models import ArmyTopModel, OptionsModel, ScenarioTopModel, StartModel, UnitModel
 from game.scenario.placement import _check_poses, _check_start
+from game.scenario.profiles import _read_profiles
 from game.scenario.refusals import _check_ruleset_armies, _check_ruleset_game, _check_ruleset_rules
 from game.scenario.session import _LoadedArmyFile, _Session, _UnitEntry
 from game.scenario.skirmish import _check_loose
-from game.scenario.specs import ARMY_FORMAT, OPTION_DEFAULTS, ArmyFile, ArmySpec, Scenario, ScenarioError, UnitSpec
+from game.scenario.specs import OPTION_DEFAULTS, ArmyFile, ArmySpec, Scenario, ScenarioError, UnitSpec
+from game.scenario.spells import _read_spells
+from game.scenario.terrain import _read_terrain
 from game.scenario.validation import _field, _validate
 from game.scenario.yaml_doc import Loc, _display, _Doc, _Problem, _read_yaml, _show
 from geometry.pose import Pose
@@ -53,7 +56,7 @@ def _load_army(raw: Any, ai: int, doc: _Doc, source: Path, state: _Session, firs
     include = _field(ArmyTopModel, raw, "include", None)
     included, profiles, broken = _army_profiles(raw, aloc, include, doc, source, state)
     spells = dict(included.spells) if included is not None else {}
-    spells.update(state.spells(_field(ArmyTopModel, raw, "spells", []), doc, aloc + ("spells",)))
+    spells.update(_read_spells(_field(ArmyTopModel, raw, "spells", []), doc, aloc + ("spells",), out))
     name = _field(ArmyTopModel, raw, "name", None) or (included.name if included else None) \
         or f"Player {player or ai + 1}"
     units: list[UnitSpec] = []
@@ -94,7 +97,7 @@ def _army_profiles(raw: dict[str, Any], aloc: Loc, include: str | None, doc: _Do
             else:
                 profiles.update(included.profiles)
                 broken |= included.broken
-    own, own_broken = state.profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",))
+    own, own_broken = _read_profiles(_field(ArmyTopModel, raw, "profiles", {}), doc, aloc + ("profiles",), out)
     profiles.update(own)
     broken |= own_broken
     return included, profiles, broken
@@ -146,7 +149,7 @@ def _load(data: Any, doc: _Doc, source: Path, state: _Session) -> Scenario | Non
     rounds = _field(ScenarioTopModel, data, "rounds", None)
     start_m: StartModel | None = _field(ScenarioTopModel, data, "start", None)
 
-    terrain, kinds = state.terrain(_field(ScenarioTopModel, data, "terrain", []), doc, table)
+    terrain, kinds = _read_terrain(_field(ScenarioTopModel, data, "terrain", []), doc, table, out)
 
     armies_raw = _field(ScenarioTopModel, data, "armies", [])
     armies: list[tuple[int, ArmySpec]] = []  # (index in file, army)
@@ -276,29 +279,3 @@ def load_army(path: str | Path, read: YamlFile | None = None) -> ArmyFile:
         raise ScenarioError(_finish(state, _display(path)))
     return ArmyFile(loaded.name or path.stem, loaded.profiles, path, loaded.description,
                     dict(loaded.upgrade_costs), dict(loaded.spells))
-
-
-def check_scenario_file(path: str | Path, read: YamlFile | None = None) -> list[str]:
-    """Problems of a scenario file, or of an army file if its ``format`` is ``regiments-army/1``, or of an army list
-    (``regiments-list/1``: ``game.setup.army_list.check_list_file``); [] if valid.
-
-    Each problem is ``FILE:LINE: PATH: message``. ``read``: the file already read. Never raises for a bad file
-    (the ``check`` command uses it).
-    """
-    path = Path(path)
-    if read is None:
-        try:
-            read = read_yaml(path)
-        except FileRefused as e:
-            return list(e.problems)
-    if isinstance(read.data, dict) and read.data.get("format") == "regiments-list/1":
-        from game.setup.army_list import check_list_file  # army lists are built on army files: imported late
-        return check_list_file(path)
-    try:
-        if isinstance(read.data, dict) and read.data.get("format") == ARMY_FORMAT:
-            load_army(path, read)
-        else:
-            load_scenario(path, read)
-    except ScenarioError as e:
-        return list(e.problems)
-    return []

@@ -179,8 +179,9 @@ def _check_ruleset_armies(doc: _Doc, data: Mapping[str, Any], armies: list[tuple
     spell_check: Callable[[Any], str | None] | None = getattr(factory, "spell_problem", None)
     for ai, army in armies if spell_check is not None else ():    # a spell the ruleset does not play (Skirmish)
         raw = data["armies"][ai] if isinstance(data.get("armies"), list) else {}
-        own = {sp.get("name") for sp in raw.get("spells", []) if isinstance(sp, dict)} if isinstance(raw, dict) \
-            and isinstance(raw.get("spells"), list) else set()
+        listed = raw.get("spells") if isinstance(raw, dict) else None
+        own = {sp.get("name") for sp in listed if isinstance(sp, dict) and isinstance(sp.get("name"), str)} \
+            if isinstance(listed, list) else set()
         for name, spell in army.spells.items():
             why = spell_check(spell) if spell_check is not None else None
             if why is not None:

@@ -33,7 +33,7 @@ class _Problem(NamedTuple):
 
 Loc = tuple[str | int, ...]
 
-_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*\Z")  # \Z: a key ending in a newline is no plain name
 
 
 def _path(loc: Loc) -> str:

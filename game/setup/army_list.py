@@ -48,7 +48,7 @@ from game.engine.actions import field_path, show_value
 from game.engine.profiles import UPGRADES, Profile
 from game.files import FileProblems, atomic_write_text
 from game.limits import MAX_UNITS_PER_ARMY
-from game.reader import FileRefused, display_name, read_yaml
+from game.reader import FileRefused, display_name, mapping_nodes, node_line, read_yaml
 from game.scenario import (
     MAX_COMBINED_MODELS,
     MAX_COPIES,
@@ -485,6 +485,18 @@ _TOP_KEYS = ("format", "name", "army", "points", "general", "units")
 _UNIT_KEYS = ("id", "profile", "copies", "upgrades", "hero", "hero_id")
 
 
+@dataclass
+class _ListProblems:
+    """The format problems of one army list file, in the order found, each ``FILE:LINE: PATH: message``."""
+
+    name: str
+    lines: list[str] = field(default_factory=list)
+
+    def add(self, node: yaml.Node | None, where: str, message: str) -> None:
+        """One problem at ``node``'s line (line 1 without a node)."""
+        self.lines.append(f"{self.name}:{node_line(node)}: {where}: {message}")
+
+
 def load_list(path: str | Path) -> ArmyList:
     """Read an army list file (docs/formats.md "Army list file").
 
@@ -500,95 +512,122 @@ def load_list(path: str | Path) -> ArmyList:
     name, root, data = read.name, read.root, read.data
     if not isinstance(data, dict) or root is None:
         raise ArmyListError([f"{name}:1: (root): an army list must be a mapping of keys ({', '.join(_TOP_KEYS)})"])
-    problems: list[str] = []
+    problems = _ListProblems(name)
+    top = mapping_nodes(root)
+    _check_list_keys(data, top, problems)
+    list_name, points, general = _list_header(data, top, problems)
+    army = _list_army(data, top, path, problems)
+    entries = _list_entries(data, top, problems)
+    if problems.lines or army is None:
+        raise ArmyListError(problems.lines or [f"{name}:1: army: the army file could not be read"])
+    return ArmyList(army, points, entries, None if general is None else str(general), list_name)
 
-    def problem(node: yaml.Node | None, where: str, message: str) -> None:
-        line = node.start_mark.line + 1 if node is not None else 1
-        problems.append(f"{name}:{line}: {where}: {message}")
 
-    top = _nodes(root)
+def _check_list_keys(data: dict[Any, Any], top: dict[str, yaml.Node], problems: _ListProblems) -> None:
+    """Unknown top-level keys, and the ``format``."""
     for key in data:
         if key not in _TOP_KEYS:
-            problem(top.get(str(key)), field_path("", key).lstrip("."), f"unknown key (keys: {', '.join(_TOP_KEYS)})")
+            problems.add(top.get(str(key)), field_path("", key).lstrip("."),
+                         f"unknown key (keys: {', '.join(_TOP_KEYS)})")
     if data.get("format") != LIST_FORMAT:
-        problem(top.get("format"), "format", f"must be {LIST_FORMAT}, got {show_value(data.get('format'))}")
+        problems.add(top.get("format"), "format", f"must be {LIST_FORMAT}, got {show_value(data.get('format'))}")
+
+
+def _list_header(data: dict[Any, Any], top: dict[str, yaml.Node],
+                 problems: _ListProblems) -> tuple[str | None, int, str | int | None]:
+    """The list's ``name`` (None when absent or bad), ``points`` (0 when bad) and ``general`` (None when absent
+    or bad)."""
     list_name = data.get("name")
     if list_name is not None and not isinstance(list_name, str):
-        problem(top.get("name"), "name", "must be text")
+        problems.add(top.get("name"), "name", "must be text")
         list_name = None
     points = data.get("points")
     if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-        problem(top.get("points"), "points", f"must be a positive whole number, got {show_value(points)}")
+        problems.add(top.get("points"), "points", f"must be a positive whole number, got {show_value(points)}")
         points = 0
     general = data.get("general")
     if general is not None and not isinstance(general, (str, int)):
-        problem(top.get("general"), "general", "must be a unit id")
+        problems.add(top.get("general"), "general", "must be a unit id")
         general = None
-    army: ArmyFile | None = None
+    return list_name, points, general
+
+
+def _list_army(data: dict[Any, Any], top: dict[str, yaml.Node], path: Path,
+               problems: _ListProblems) -> ArmyFile | None:
+    """The army file ``army:`` names (relative to the list file ``path``), or None when it is missing or bad (the
+    army file's own problems are added with its own file and lines)."""
     army_ref = data.get("army")
     if not isinstance(army_ref, str) or not army_ref.strip():
-        problem(top.get("army"), "army", "missing (required): the army file, relative to this list")
-    else:
-        army_path = Path(army_ref) if Path(army_ref).is_absolute() else path.parent / army_ref
-        if not army_path.is_file():
-            problem(top.get("army"), "army", f"no army file {os.path.normpath(str(army_path))}")
-        else:
-            try:
-                army = load_army(army_path)
-            except ScenarioError as e:
-                problems += e.problems
-    entries: list[ListEntry] = []
+        problems.add(top.get("army"), "army", "missing (required): the army file, relative to this list")
+        return None
+    army_path = Path(army_ref) if Path(army_ref).is_absolute() else path.parent / army_ref
+    if not army_path.is_file():
+        problems.add(top.get("army"), "army", f"no army file {os.path.normpath(str(army_path))}")
+        return None
+    try:
+        return load_army(army_path)
+    except ScenarioError as e:
+        problems.lines += e.problems
+        return None
+
+
+def _list_entries(data: dict[Any, Any], top: dict[str, yaml.Node], problems: _ListProblems) -> list[ListEntry]:
+    """The entries of ``units`` that are well formed (the others add their problems)."""
     raw_units = data.get("units", [])
     unit_nodes = top["units"].value if isinstance(top.get("units"), yaml.SequenceNode) else []
     if not isinstance(raw_units, list):
-        problem(top.get("units"), "units", "must be a list")
-        raw_units = []
-    elif len(raw_units) > MAX_UNITS_PER_ARMY:
-        problem(top.get("units"), "units", f"{len(raw_units)} units; a list holds at most {MAX_UNITS_PER_ARMY} "
-                                           "(docs/formats.md \"Limits\")")
-        raw_units = []
+        problems.add(top.get("units"), "units", "must be a list")
+        return []
+    if len(raw_units) > MAX_UNITS_PER_ARMY:
+        problems.add(top.get("units"), "units", f"{len(raw_units)} units; a list holds at most {MAX_UNITS_PER_ARMY} "
+                                                "(docs/formats.md \"Limits\")")
+        return []
+    entries: list[ListEntry] = []
     for i, raw in enumerate(raw_units):
-        node = unit_nodes[i] if i < len(unit_nodes) else None
-        where = f"units[{i}]"
-        if not isinstance(raw, dict):
-            problem(node, where, "must be a mapping {id, profile, copies, upgrades, hero, hero_id}")
-            continue
-        fields_ = _nodes(node) if node is not None else {}
-        bad = False
-        for key in raw:
-            if key not in _UNIT_KEYS:
-                problem(fields_.get(str(key)), field_path(where, key), f"unknown key (keys: {', '.join(_UNIT_KEYS)})")
-                bad = True
-        texts: dict[str, str | None] = {}
-        for key in ("id", "profile", "hero", "hero_id"):
-            value = raw.get(key)
-            if value is None:
-                if key in ("id", "profile"):
-                    problem(node, f"{where}.{key}", "missing (required)")
-                    bad = True
-                texts[key] = None
-            elif isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
-                texts[key] = str(value)
-            else:
-                problem(fields_.get(key), f"{where}.{key}", "must be text")
-                bad = True
-        copies = raw.get("copies", 1)
-        if isinstance(copies, bool) or not isinstance(copies, int):
-            problem(fields_.get("copies"), f"{where}.copies", f"must be a whole number, got {show_value(copies)}")
+        entry = _list_entry(raw, unit_nodes[i] if i < len(unit_nodes) else None, f"units[{i}]", problems)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _list_entry(raw: Any, node: yaml.Node | None, where: str, problems: _ListProblems) -> ListEntry | None:
+    """One entry of ``units`` (``where``: its path), or None when it has problems (added, all of them)."""
+    if not isinstance(raw, dict):
+        problems.add(node, where, "must be a mapping {id, profile, copies, upgrades, hero, hero_id}")
+        return None
+    fields_ = mapping_nodes(node) if node is not None else {}
+    bad = False
+    for key in raw:
+        if key not in _UNIT_KEYS:
+            problems.add(fields_.get(str(key)), field_path(where, key), f"unknown key (keys: {', '.join(_UNIT_KEYS)})")
             bad = True
-        upgrades = raw.get("upgrades", [])
-        if not isinstance(upgrades, list) or not all(isinstance(u, str) for u in upgrades):
-            problem(fields_.get("upgrades"), f"{where}.upgrades", "must be a list of upgrade names")
+    texts: dict[str, str | None] = {}
+    for key in ("id", "profile", "hero", "hero_id"):
+        value = raw.get(key)
+        if value is None:
+            if key in ("id", "profile"):
+                problems.add(node, f"{where}.{key}", "missing (required)")
+                bad = True
+            texts[key] = None
+        elif isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            texts[key] = str(value)
+        else:
+            problems.add(fields_.get(key), f"{where}.{key}", "must be text")
             bad = True
-        if bad:
-            continue
-        entry_id, profile = texts["id"], texts["profile"]
-        assert entry_id is not None and profile is not None
-        entries.append(ListEntry(entry_id, profile, copies, list(upgrades), texts["hero"],
-                                 texts["hero_id"] if texts["hero"] is not None else None))
-    if problems or army is None:
-        raise ArmyListError(problems or [f"{name}:1: army: the army file could not be read"])
-    return ArmyList(army, points, entries, None if general is None else str(general), list_name)
+    copies = raw.get("copies", 1)
+    if isinstance(copies, bool) or not isinstance(copies, int):
+        problems.add(fields_.get("copies"), f"{where}.copies", f"must be a whole number, got {show_value(copies)}")
+        bad = True
+    upgrades = raw.get("upgrades", [])
+    if not isinstance(upgrades, list) or not all(isinstance(u, str) for u in upgrades):
+        problems.add(fields_.get("upgrades"), f"{where}.upgrades", "must be a list of upgrade names")
+        bad = True
+    if bad:
+        return None
+    entry_id, profile = texts["id"], texts["profile"]
+    assert entry_id is not None and profile is not None
+    return ListEntry(entry_id, profile, copies, list(upgrades), texts["hero"],
+                     texts["hero_id"] if texts["hero"] is not None else None)
 
 
 def check_list_file(path: str | Path) -> list[str]:
@@ -600,15 +639,6 @@ def check_list_file(path: str | Path) -> list[str]:
     except ArmyListError as e:
         return list(e.problems)
     return [f"{display_name(path)}:1: (list): {p}" for p in validate(lst)]
-
-
-def _nodes(node: yaml.Node | None) -> dict[str, yaml.Node]:
-    """Value nodes of a mapping node by key (for line numbers)."""
-    out: dict[str, yaml.Node] = {}
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            out[str(k.value)] = v
-    return out
 
 
 __all__ = [

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from game.ai import LEVELS, SearchPlayer
 from game.autoplay import Player
 from game.engine.actions import Action
 from game.engine.dice import Dice, Roll
@@ -366,8 +367,6 @@ class LessonRun:
             return None
         if o.policy == "simple":
             return SimplePlayer(o.seed)
-        from game.ai import LEVELS, SearchPlayer
-
         return SearchPlayer(o.seed, LEVELS[o.policy])
 
     def _dice(self) -> Dice:

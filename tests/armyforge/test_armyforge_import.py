@@ -16,7 +16,8 @@ from game.armyforge.importer import plan_import, read_export, write_import
 from game.armyforge.rulesets import known_rules
 from game.engine.profiles import KNOWN_RULES
 from game.engine.rulesets import RULESETS
-from game.scenario import check_scenario_file, load_army
+from game.file_check import check_scenario_file
+from game.scenario import load_army
 from game.setup.army_list import load_list, validate
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "armyforge"

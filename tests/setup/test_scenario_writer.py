@@ -12,7 +12,8 @@ from game.autoplay import play_out
 from game.engine.dice import Dice
 from game.engine.game import Game
 from game.engine.state import Phase, Step, Table
-from game.scenario import ScenarioError, check_scenario_file, load_army, load_scenario, new_game_state
+from game.file_check import check_scenario_file
+from game.scenario import ScenarioError, load_army, load_scenario, new_game_state
 from game.setup.army_list import ArmyList, load_list, save_list
 from game.setup.scenario_writer import pieces_from_scenario, scenario_unit_ids, write_scenario
 from game.setup.terrain_gen import generate_table

@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.scenario import check_scenario_file
+from game.file_check import check_scenario_file
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "armyforge"
 SHOTS = os.environ.get("ARMYFORGE_SHOTS")   # a folder: save screenshots there (looked at under Xvfb)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.scenario import check_scenario_file
+from game.file_check import check_scenario_file
 from game.setup.terrain_gen import generate_table
 
 

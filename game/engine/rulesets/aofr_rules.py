@@ -27,8 +27,8 @@ from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
 from game.engine.profiles import Profile, Weapon
 from game.engine.shooting import ShotRules
-from game.engine.special_rules import BANNER, MUSICIAN, carries
-from game.engine.state import GameState, Unit
+from game.engine.special_rules import BANNER, MUSICIAN, carries, defense_profile, fast_modifier, slow_modifier
+from game.engine.state import GameState, MoveAction, Unit
 from geometry.arcs import Arc
 from geometry.formation import hero_index
 from geometry.pose import Pose
@@ -114,8 +114,6 @@ def fearless(unit: Unit, taker: Profile) -> Modifier | None:
 def in_force_words(state: GameState, unit: Unit, fatigued: bool) -> list[str]:
     """What changes ``unit``'s rolls and moves right now under AoF:R 2.16, in words for the unit card (its book's
     meanings: no AoWFBR Musician move, Stealth at any distance...). ``fatigued``: it struck in a melee this round."""
-    from game.engine.special_rules import defense_profile, fast_modifier, slow_modifier
-    from game.engine.state import MoveAction
     out: list[str] = []
     if unit.shaken:
         out.append("Wavering: hits only on unmodified 6s in melee, fails morale tests; its next activation is idle")

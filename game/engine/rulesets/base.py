@@ -81,6 +81,7 @@ from game.engine.morale import MoraleTerms, morale_terms
 from game.engine.profiles import Profile
 from game.engine.shooting import AOWFBR_SHOTS, ShotRules
 from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, SideMissionRules
+from game.engine.special_rules import modifiers_in_force
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
@@ -249,7 +250,6 @@ class Ruleset(ABC):
     def in_force_words(cls, state: GameState, unit: Unit) -> list[str]:
         """What changes the unit's rolls and moves right now, in words, for the unit card (default: AoWFBR's
         ``special_rules.modifiers_in_force``)."""
-        from game.engine.special_rules import modifiers_in_force
         return modifiers_in_force(state, unit)
 
     @classmethod
