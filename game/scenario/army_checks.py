@@ -140,8 +140,7 @@ def _check_transports(doc: _Doc, entries: list[_UnitEntry], broken_ids: set[str]
                                    "a unit inside a Transport has no pose"))
         else:
             per = model_spaces(e.profile)
-            hero = joined.get(e.spec.id)
-            hero_entry = next((h for h in entries if hero is not None and h.spec.id == e.spec.joined_by), None)
+            hero_entry = _army_unit(entries, e.army, e.spec.joined_by) if e.spec.joined_by is not None else None
             hero_spaces = model_spaces(hero_entry.profile) if hero_entry and hero_entry.profile else 0
             if per is None or hero_spaces is None or e.profile.has("Transport"):
                 out.append(doc.problem(where, f"{e.spec.id!r} cannot be transported (too tough, or a Transport)"))

@@ -485,6 +485,24 @@ def test_units_may_start_inside_a_placed_transport(tmp_path: Path):
     assert "no Transport rule" in str(e.value)
 
 
+def test_a_joined_hero_takes_its_space_in_the_transport_it_starts_in(tmp_path: Path):
+    """Rulebook "Transport(X)": a unit starting inside takes its models' spaces and its joined hero's ("each hero
+    counts as 1 space"); a Transport(11) holds 10 foot, and 10 foot with their hero do not fit in a Transport(10)."""
+    hero = ("      Captain: {quality: 4, defense: 4, base: [20, 20], size: 1, cost: 50, rules: [Hero],\n"
+            "                weapons: [{name: Sword, attacks: 3}]}\n")
+    text = SCENARIO.replace("#INSIDE", "embarked_in: wagon, joined_by: cap").replace("#RULES", "")
+    text = text.replace("    units:\n      - {id: wagon",
+                        hero + "    units:\n      - {id: cap, profile: Captain, models: 1}\n      - {id: wagon", 1)
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    state = new_game_state(load_scenario(path))
+    assert state.units["foot"].embarked_in == "wagon"
+    path.write_text(text.replace("Transport(11)", "Transport(10)"))
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(path)
+    assert "has no room for 'foot' (11 spaces" in str(e.value)
+
+
 def test_unload_destroyed_is_a_no_op_without_passengers():
     """Rulebook "Transport(X)": only units inside are put down."""
     s = wagon_state()
