@@ -185,3 +185,30 @@ def test_set_aside_for_ambush_and_place_it_in_round_2(driver_factory) -> None:  
     assert isinstance(last, PlaceModels) and last.unit == "goblins" and scene.last_exception is None
     goblins = game.state.units["goblins"]
     assert goblins.on_table and all(unit_gap(game.state, goblins, e) > 9 for e in game.state.enemies_of(2))
+
+
+def test_the_skirmish_replay_log_follows_back_and_jumps(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Back and Start show the log up to the position shown (not the later steps again) and the dice of the last
+    roll at or before it, as the regiments replay does (game.ui.event_feed)."""
+    from game.autoplay import play_out
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.saves import save_game
+    from game.scenario import load_scenario, new_game_state
+    from game.ui.event_feed import rolls_before
+    game = Game.start(new_game_state(load_scenario(PLACED)), Dice(seed=2))
+    play_out(game, 2)
+    path = tmp_path / "g.yaml"
+    save_game(game, PLACED, path)
+    d = driver_factory(seed=1)
+    d.frames(2)
+    assert d.app.watch_replay(path) is True
+    scene = d.scene
+    for _ in range(8):
+        d.key(pygame.K_RIGHT, frames=1)
+    d.key(pygame.K_LEFT)
+    assert scene.index == 7
+    assert list(scene.log_lines) == list(scene.cursor.game_at(7).log)
+    assert scene.rolls == rolls_before(scene.cursor, 7, scene.game.log)
+    d.key(pygame.K_HOME)
+    assert scene.index == 0 and list(scene.log_lines) == list(scene.cursor.game_at(0).log)
