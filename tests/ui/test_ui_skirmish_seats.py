@@ -88,7 +88,7 @@ def test_against_the_computer_in_the_skirmish_window(driver_factory) -> None:  #
     d.key(pygame.K_g)
     assert scene.turns is not None and scene.turns.pace == "fast"
     _until(d, lambda: any(a.player == 2 for a in scene.game.history))
-    lines = [e.text for e in scene.log_lines if getattr(e, "kind", "") == "computer"]
+    lines = [e.text for e in scene.feed.lines if getattr(e, "kind", "") == "computer"]
     assert lines and lines[0].startswith("The computer (easy): ") and " — " in lines[0]
     # the reason is the search's (game/ai/explain.py), not a rule of thumb
     assert "level judges one unit" in lines[0] or "units judged" in lines[0]
@@ -160,15 +160,20 @@ def test_a_saved_game_against_the_computer_resumes_on_the_skirmish_screen(driver
     assert resumed.game.history == []
 
 
-def test_no_undo_in_the_skirmish_lesson(driver_factory) -> None:  # type: ignore[no-untyped-def]
+def _lesson_16(driver_factory):  # type: ignore[no-untyped-def]
+    """Lesson 16 (AoF: Skirmish) open in the window: (driver, scene)."""
     from game.ui.scenes.lesson import start_lesson
     from game.ui.scenes.skirmish_lesson import SkirmishLessonScene
     d = driver_factory(seed=3)
     d.frames(2)
     assert start_lesson(d.app, str(ROOT / "scenarios" / "lessons" / "16_skirmish.yaml"))
     d.frames(2)
-    scene = d.scene
-    assert isinstance(scene, SkirmishLessonScene)
+    assert isinstance(d.scene, SkirmishLessonScene)
+    return d, d.scene
+
+
+def test_no_undo_in_the_skirmish_lesson(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    d, scene = _lesson_16(driver_factory)
     assert not scene.actions.buttons["undo"].is_enabled
     assert "see Restart" in scene.actions.buttons["undo"].text
 
@@ -207,15 +212,10 @@ def test_the_seat_banner_goes_once_the_player_has_acted(driver_factory) -> None:
 def test_the_skirmish_lesson_restart_starts_the_dice_panel_again(driver_factory) -> None:  # type: ignore[no-untyped-def]
     """Restart plays the lesson from its start: its log lines and the dice panel start again with it."""
     from game.engine.events import Event
-    from game.ui.scenes.lesson import start_lesson
-    d = driver_factory(seed=3)
-    d.frames(2)
-    assert start_lesson(d.app, str(ROOT / "scenarios" / "lessons" / "16_skirmish.yaml"))
-    d.frames(2)
-    scene = d.scene
+    d, scene = _lesson_16(driver_factory)
     scene._add_events([Event("roll", "a roll of an earlier try", {"purpose": "test", "dice": [6]})])
-    assert scene.rolls
-    d.click_button(scene.lesson_panel.buttons["restart"])
-    assert scene.rolls == [e for e in scene.game.log if e.kind == "roll"][-6:]
-    assert all(e.text != "a roll of an earlier try" for e in scene.log_lines if isinstance(e, Event))
+    assert scene.feed.rolls
+    d.click_button(scene.desk.panel.buttons["restart"])
+    assert scene.feed.rolls == [e for e in scene.game.log if e.kind == "roll"][-6:]
+    assert all(e.text != "a roll of an earlier try" for e in scene.feed.lines if isinstance(e, Event))
     assert scene.run.step_number == 1 and scene.last_exception is None

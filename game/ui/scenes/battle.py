@@ -8,7 +8,6 @@ choices. Every change to the game goes through ``BattleScene.act`` -> ``Game.app
 from __future__ import annotations
 
 import math
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -182,8 +181,8 @@ class BattleScene(ComputerSide, Scene):
         self.actions = ActionBar(m, lay.actions)
         self.card = UnitCard(m, lay.card)
         self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.rolls)
-        self.log = LogPanel(m, lay.log, self.log_lines)
+        self.dice.show_events(self.feed.rolls)
+        self.log = LogPanel(m, lay.log, self.feed.lines)
         self.tools = ViewTools(m, lay.table)
         self._refresh_widgets()
 
@@ -229,16 +228,6 @@ class BattleScene(ComputerSide, Scene):
         announce(self, events)
         keep_record(self)
         self._sync()
-
-    @property
-    def log_lines(self) -> deque[str | Event]:
-        """The log's lines: the game's events and the window's notes (the last ``MAX_LINES``)."""
-        return self.feed.lines
-
-    @property
-    def rolls(self) -> list[Event]:
-        """The rolls the dice panel shows."""
-        return self.feed.rolls
 
     def _add_events(self, events: list[Event]) -> None:
         self.feed.add(events, self.log, self.dice)

@@ -30,7 +30,7 @@ from game.ui import battle_draw, palette
 from game.ui.acting import announce
 from game.ui.computer_play import legal_answer
 from game.ui.label_layout import LESSON, LabelLayout
-from game.ui.lesson_panel import GOAL, HIGHLIGHT, NO_UNDO, NOT_SAVED, LessonDesk, LessonPanel
+from game.ui.lesson_panel import GOAL, HIGHLIGHT, NO_UNDO, NOT_SAVED, LessonDesk
 from game.ui.overlays import dashed_polyline, label_at, pulse
 from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
@@ -56,16 +56,6 @@ class LessonScene(BattleScene):
         self.desk = LessonDesk(run)
         """The lesson panel and what the lesson said since the step began (``game.ui.lesson_panel``)."""
         self._blinking: dict[str, Any] = {}
-
-    @property
-    def lesson_panel(self) -> LessonPanel | None:
-        """The lesson panel (where the log was), while the widgets are built."""
-        return self.desk.panel
-
-    @property
-    def notes(self) -> list[tuple[str, str]]:
-        """What the lesson said since the last step began: (kind, text)."""
-        return self.desk.notes
 
     # --- widgets ------------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -130,8 +120,8 @@ class LessonScene(BattleScene):
             out = self.run.opponent_acts(action)
         if out.messages:
             self.desk.note(out)
-        kept = [n for n in self.notes if n[0] == "computer"][-1:]      # its last two decisions, the rest stays
-        self.desk.notes = [n for n in self.notes if n[0] != "computer" or n in kept]
+        kept = [n for n in self.desk.notes if n[0] == "computer"][-1:]      # its last two decisions, the rest stays
+        self.desk.notes = [n for n in self.desk.notes if n[0] != "computer" or n in kept]
         self.desk.notes.append(("computer", f"The computer: {text} — {reason}"))
         turns.applied(self.time, any(e.kind not in ("phase", "info", "roll") for e in out.events))
         self._adopt(out)
@@ -197,7 +187,7 @@ class LessonScene(BattleScene):
         if self.app.scene is not self:
             return
         self.desk.update()
-        panel = self.lesson_panel
+        panel = self.desk.panel
         names = set(self.run.highlights.buttons)
         if panel is not None and self.run.wrong_tries and not self.run.hint_visible:
             names.add("hint")

@@ -273,8 +273,8 @@ class ReplayScene(BattleScene):
         self.hud = Hud(m, lay.top)
         self.card = UnitCard(m, lay.card)
         self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.rolls)
-        self.log = LogPanel(m, lay.log, list(self.log_lines)[-LOG_LINES:])
+        self.dice.show_events(self.feed.rolls)
+        self.log = LogPanel(m, lay.log, list(self.feed.lines)[-LOG_LINES:])
         self._log_stale = None
         self.tools = ViewTools(m, table)
         self.actions = None
@@ -468,7 +468,7 @@ class ReplayScene(BattleScene):
         if self.log is None or self.layout is None:
             return
         self.log.kill()
-        self.log = LogPanel(self.app.manager, self.layout.log, list(self.log_lines)[-LOG_LINES:])
+        self.log = LogPanel(self.app.manager, self.layout.log, list(self.feed.lines)[-LOG_LINES:])
 
     def step(self, delta: int) -> None:
         """``delta`` actions forward (or back)."""
@@ -488,7 +488,7 @@ class ReplayScene(BattleScene):
         if self.dice is not None and self.layout is not None:
             self.dice.kill()
             self.dice = DicePanel(self.app.manager, self.layout.dice)
-            self.dice.show_events(self.rolls)
+            self.dice.show_events(self.feed.rolls)
 
     def jump(self, key: str) -> None:
         """A jump button: ``round:N``, ``player:N``, ``phase:NAME``."""

@@ -20,7 +20,6 @@ screen's ``ComputerSide`` (a pause per decision, a log line with the reason its 
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING
 
 import pygame
@@ -51,7 +50,7 @@ from game.engine.skirmish.loose import XY, base_radius, warband_of
 from game.engine.skirmish.push import PUSH_REACH
 from game.replay import Rewinder
 from game.skirmish_play import grid
-from game.ui import draw_loose, palette
+from game.ui import draw_loose, palette, record_controls
 from game.ui.acting import announce, apply_action
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
@@ -65,15 +64,6 @@ from game.ui.layout import BattleLayout
 from game.ui.log_panel import LogPanel
 from game.ui.loose_tool import SPREAD_STEP, LooseMoveTool
 from game.ui.overlays import draw_news
-from game.ui.record_controls import (
-    hotseat_refusal,
-    keep_record,
-    leave_to_menu,
-    record_buttons,
-    record_key,
-    save_now,
-    take_back_hotseat,
-)
 from game.ui.scenes.battle_computer import ComputerSide
 from game.ui.stats_draw import fit_text
 from game.ui.table_view import TableView
@@ -164,8 +154,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
         self.actions = ActionBar(m, lay.actions)
         self.card = UnitCard(m, lay.card)
         self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.rolls)
-        self.log = LogPanel(m, lay.log, self.log_lines)
+        self.dice.show_events(self.feed.rolls)
+        self.log = LogPanel(m, lay.log, self.feed.lines)
         self._pending_key = None
         self._sync()
 
@@ -193,16 +183,6 @@ class SkirmishBattleScene(ComputerSide, Scene):
         self.show_banner(f"{e.rule}: {e.message}", palette.ILLEGAL, 6.0)
         self.feed.note(f"Not allowed — {e.rule}: {e.message}", "illegal", self.log)
 
-    @property
-    def log_lines(self) -> deque[str | Event]:
-        """The log's lines: the game's events and the window's notes (the last ``MAX_LINES``)."""
-        return self.feed.lines
-
-    @property
-    def rolls(self) -> list[Event]:
-        """The rolls the dice panel shows."""
-        return self.feed.rolls
-
     def _add_events(self, events: list[Event]) -> None:
         """Events into the log and the dice panel."""
         self.feed.add(events, self.log, self.dice)
@@ -212,7 +192,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
         Undo, the next decision. ``placed`` is unused (no glides here)."""
         self._add_events(events)
         announce(self, events)
-        keep_record(self)
+        record_controls.keep_record(self)
         self._sync()
 
     # --- take back (the regiments screen's Undo: game/ui/scenes/battle.py) ----------------------------------------
@@ -229,7 +209,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
         or None. Against the computer: why the person may not take back their last own action."""
         if self.computer is not None:
             return self._computer_undo()[0]
-        return hotseat_refusal(self.game, self.rewinder, self._taker())
+        return record_controls.hotseat_refusal(self.game, self.rewinder, self._taker())
 
     def undo(self) -> bool:
         """Ctrl+Z / Undo: take back the last action while no die has been rolled since (against the computer: the
@@ -241,7 +221,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
                 self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
                 return False
             return self._undo_against_computer()
-        return take_back_hotseat(self, self._taker(), why, self._keep_seat)
+        return record_controls.take_back_hotseat(self, self._taker(), why, self._keep_seat)
 
     def _keep_seat(self, player: int) -> None:
         """The one who took back keeps the seat: no seat banner."""
@@ -259,7 +239,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
 
     def save(self) -> bool:
         """Ctrl+S / Save: write the record now (``record_controls.save_now``). True if it was written."""
-        return save_now(self)
+        return record_controls.save_now(self)
 
     def _rolls_here(self) -> list[Event] | None:
         """The rolls the dice panel shows after the game was replaced (None: the log's last ones)."""
@@ -456,8 +436,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
         if self.game.pending is None:
             return []
         if self.computer_deciding:
-            return self._computer_buttons() + record_buttons(self.undo_refusal())
-        return self._decision_buttons() + record_buttons(self.undo_refusal())
+            return self._computer_buttons() + record_controls.record_buttons(self.undo_refusal())
+        return self._decision_buttons() + record_controls.record_buttons(self.undo_refusal())
 
     def _decision_buttons(self) -> list[ButtonSpec]:
         p = self.game.pending
@@ -532,7 +512,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
             self.save()
             return
         if key == "menu":
-            leave_to_menu(self)
+            record_controls.leave_to_menu(self)
             return
         if self._computer_command(key) or self.computer_deciding or key.startswith("computer_"):
             self._refresh()
@@ -714,7 +694,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
         p = self.game.pending
         if p is None:
             return
-        shared = record_key(event) or self._computer_key(event)
+        shared = record_controls.record_key(event) or self._computer_key(event)
         if shared is not None:
             self.command(shared)
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and p.decision == "push":

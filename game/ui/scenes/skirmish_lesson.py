@@ -19,7 +19,7 @@ from game.tutorial import LessonRun
 from game.ui import palette
 from game.ui.acting import announce
 from game.ui.layout import BattleLayout
-from game.ui.lesson_panel import GOAL, HIGHLIGHT, NO_UNDO, NOT_SAVED, LessonDesk, LessonPanel
+from game.ui.lesson_panel import GOAL, HIGHLIGHT, NO_UNDO, NOT_SAVED, LessonDesk
 from game.ui.overlays import pulse
 from game.ui.scenes.skirmish_battle import SkirmishBattleScene
 
@@ -39,16 +39,6 @@ class SkirmishLessonScene(SkirmishBattleScene):
         self.results_shown = True          # the lesson panel says when the game is over
         self.desk = LessonDesk(run)
         """The lesson panel and what the lesson said since the step began (``game.ui.lesson_panel``)."""
-
-    @property
-    def lesson_panel(self) -> LessonPanel | None:
-        """The lesson panel (where the log was), while the widgets are built."""
-        return self.desk.panel
-
-    @property
-    def notes(self) -> list[tuple[str, str]]:
-        """What the lesson said since the last step began: (kind, text)."""
-        return self.desk.notes
 
     def build_ui(self) -> None:
         """The skirmish battle's widgets, with the lesson panel where the log was."""
