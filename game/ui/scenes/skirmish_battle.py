@@ -765,9 +765,15 @@ class SkirmishBattleScene(ComputerSide, Scene):
             for enemy in s.enemies_of(p.player):
                 draw_loose.draw_reach(screen, self.view, s, enemy.id, 9.0, (255, 120, 100, 255))
         screen.set_clip(self.view.rect)
+        shy = list(heights)
+        pushed = p.unit if p is not None and p.decision == "push" and p.unit in s.units else None
+        if pushed is not None and s.units[pushed].on_table:     # the names keep off the push ring
+            cx, cy = self.view.to_screen(warband_of(s).models[pushed][0].xy)
+            r = self.view.length(PUSH_REACH + base_radius(s.units[pushed].profile))
+            shy.append(pygame.Rect(int(cx - r), int(cy - r), int(2 * r) + 1, int(2 * r) + 1))
         draw_loose.draw_models(screen, self.view, s, shown, actors, self._targets(), self.hover,
                                hide=self.tool.unit_id if self.tool is not None and self.tool.moved() else None,
-                               shy_of=heights)
+                               shy_of=shy)
         if self.tool is not None and (self.tool.moved() or self.tool.dragging):
             draw_loose.draw_ghost(screen, self.view, self.tool, self.tool.problem() is None)
         if p is not None and p.decision == "push" and p.unit in s.units and s.units[p.unit].on_table:
