@@ -10,8 +10,9 @@ or none). "Pushing" (decision ``push``): click or drag where the Shaken model go
 (Enter) or Don't push (Space). Every change goes
 through ``SkirmishBattleScene.act`` -> ``Game.apply``; drawing only reads (``game.ui.draw_loose``).
 
-Undo (Ctrl+Z) takes back the last action while no die was rolled since, as on the regiments screen
-(``game.replay.Rewinder``); hotseat, the seat changes with a banner in the player's colour, not a hand-over screen
+Undo (Ctrl+Z) takes back the last action while no die was rolled since, Save (Ctrl+S) writes the record now and
+Menu leaves with the game saved, as on the regiments screen (one implementation: ``game.ui.record_controls``);
+hotseat, the seat changes with a banner in the player's colour, not a hand-over screen
 (everything in AoF: Skirmish is open information: docs/rulings.md "AoF Skirmish", "The seat in hotseat"). Against
 the computer (``computer``), its seat is played by ``game.ui.computer_play.ComputerTurns`` through the regiments
 screen's ``ComputerSide`` (a pause per decision, a log line with the reason its search computed:
@@ -195,7 +196,7 @@ class SkirmishBattleScene(ComputerSide, Scene):
         record_controls.keep_record(self)
         self._sync()
 
-    # --- take back (the regiments screen's Undo: game/ui/scenes/battle.py) ----------------------------------------
+    # --- take back (shared with the regiments screen: game/ui/record_controls.py) --------------------------------
     def _taker(self) -> int:
         """Who takes back in hotseat: the player who made the last action (the seat changes without a hand-over
         screen, so they may take it back while the other player has not acted since); else the deciding one."""
