@@ -149,6 +149,14 @@ class LessonDesk:
         """The key of the panel button ``event`` pressed, or None."""
         return self.panel.pressed(event) if self.panel is not None else None
 
+    def handle(self, event: pygame.event.Event, host: LessonHost) -> bool:
+        """A press of one of the panel's buttons, done (``command``); True if ``event`` was one."""
+        key = self.pressed(event)
+        if key is None:
+            return False
+        self.command(key, host)
+        return True
+
     def command(self, key: str, host: LessonHost) -> None:
         """Hint, Skip step (Next lesson once done), Restart or Lessons (the main menu)."""
         if key == "hint":

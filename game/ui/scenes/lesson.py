@@ -165,15 +165,8 @@ class LessonScene(BattleScene):
     # --- input ----------------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """The lesson panel's buttons; everything else as in a battle."""
-        key = self.desk.pressed(event)
-        if key is not None:
-            self.lesson_command(key)
-            return
-        super().handle_event(event, consumed)
-
-    def lesson_command(self, key: str) -> None:
-        """Hint, Skip step, Restart or Lessons (``LessonDesk.command``)."""
-        self.desk.command(key, self)
+        if not self.desk.handle(event, self):
+            super().handle_event(event, consumed)
 
     def next_lesson(self) -> None:
         """Open the lesson after this one (the menu after the last)."""

@@ -92,10 +92,6 @@ class SkirmishLessonScene(SkirmishBattleScene):
         self.show_banner(NOT_SAVED, palette.SHAKEN)
         return False
 
-    def lesson_command(self, key: str) -> None:
-        """Hint, Skip step (Next lesson once done), Restart or Lessons (``LessonDesk.command``)."""
-        self.desk.command(key, self)
-
     def skip(self) -> None:
         """Skip step: the lesson plays the step for the player."""
         out = self.run.skip()
@@ -118,11 +114,8 @@ class SkirmishLessonScene(SkirmishBattleScene):
 
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """The lesson panel's buttons; everything else as in a skirmish battle."""
-        key = self.desk.pressed(event)
-        if key is not None:
-            self.lesson_command(key)
-            return
-        super().handle_event(event, consumed)
+        if not self.desk.handle(event, self):
+            super().handle_event(event, consumed)
 
     def update(self, dt: float) -> None:
         """As in a battle; the Skip button reads Next lesson once the lesson is done."""
