@@ -41,8 +41,8 @@ from game.ui.overlays import (
     AlphaLayer,
     dashed_polyline,
     draw_arrow,
-    draw_banner,
     draw_cross,
+    draw_news,
     draw_note,
     draw_tape,
     draw_zone_polygon,
@@ -286,13 +286,7 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface,
     tools = scene.tools.rect.right if scene.tools is not None else view.rect.x
     draw_seat_line(screen, view.rect, tools, seat_line(s, scene.seat))
     screen.set_clip(clip)
-    if scene.banner is not None:
-        text, colour, until = scene.banner
-        alpha = max(0.0, min(1.0, (until - scene.time) / 0.6))
-        draw_banner(screen, view.rect, text, colour, alpha)
-    if scene.last_exception is not None:
-        draw_banner(screen, pygame.Rect(view.rect.x, view.rect.y, view.rect.w, 60),
-                    f"Engine error (see the terminal): {scene.last_exception}", palette.ILLEGAL)
+    draw_news(screen, view.rect, scene.banner, scene.time, scene.last_exception)
 
 
 def _standing_labels(scene: BattleSceneLike, labels: LabelLayout, poses: Any) -> None:

@@ -4,7 +4,7 @@ regiments' lesson scene (``game.ui.scenes.lesson``) and AoF: Skirmish's (``game.
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
@@ -13,12 +13,19 @@ from game.tutorial import LessonRun
 from game.tutorial.runner import Outcome
 from game.ui.action_bar import pressed_key
 
+if TYPE_CHECKING:
+    from game.ui.window import Window
+
 HIGHLIGHT = (255, 236, 120)
 """Outline of the units, points and areas a step points at."""
 GOAL = (120, 255, 170)
 """The circle a move must end in."""
 PANEL_BUTTONS = (("hint", "Hint"), ("skip", "Skip step"), ("restart", "Restart"), ("lessons", "Lessons"))
 """The lesson panel's buttons: key and label."""
+NO_UNDO = "A lesson takes back a wrong try itself; Restart plays the lesson again from the start."
+"""Why Undo is greyed in a lesson (its button reads "see Restart")."""
+NOT_SAVED = "Lessons are not saved: Restart plays the lesson again from the start."
+"""What Save (Ctrl+S) says in a lesson."""
 
 
 class LessonPanel:
@@ -80,3 +87,95 @@ def notes_after(run: LessonRun, notes: list[tuple[str, str]], outcome: Outcome) 
     if outcome.wrong:
         return notes + [("wrong", outcome.messages[0])]
     return notes + [("rule", outcome.messages[0] if outcome.messages else "Not allowed.")]
+
+
+class LessonHost(Protocol):
+    """What the lesson desk's buttons ask of the lesson scene they sit in."""
+
+    app: Window
+
+    def skip(self) -> None:
+        """Skip step: the lesson plays the step for the player."""
+        ...
+
+    def restart(self) -> None:
+        """Restart: the lesson from its first step, the screen from its start."""
+        ...
+
+    def next_lesson(self) -> None:
+        """Next lesson (the Skip button once the lesson is done)."""
+        ...
+
+
+class LessonDesk:
+    """A lesson scene's lesson side: the panel where the log was and what the lesson said since the step began;
+    shared by the regiments' lesson scene and AoF: Skirmish's."""
+
+    def __init__(self, run: LessonRun) -> None:
+        self.run = run
+        self.panel: LessonPanel | None = None
+        self.notes: list[tuple[str, str]] = []
+        """What the lesson said since the last step began: (kind, text), kind ``explain``, ``wrong``, ``rule``,
+        ``note``, ``computer``."""
+        self.restart()
+
+    def build(self, manager: Any, rect: pygame.Rect) -> None:
+        """The panel at ``rect`` (the log's place), showing the step."""
+        self.panel = LessonPanel(manager, rect)
+        self.show()
+
+    def kill(self) -> None:
+        """Remove the panel."""
+        if self.panel is not None:
+            self.panel.kill()
+            self.panel = None
+
+    def show(self) -> None:
+        """The step, the notes and the hint into the panel."""
+        if self.panel is not None:
+            self.panel.show(*lesson_text(self.run, self.notes))
+
+    def note(self, outcome: Outcome) -> None:
+        """What ``outcome`` says, into the notes and the panel (``notes_after``)."""
+        self.notes = notes_after(self.run, self.notes, outcome)
+        self.show()
+
+    def restart(self) -> None:
+        """The notes of a lesson started again: its introduction."""
+        self.notes = [("note", self.run.lesson.intro)] if self.run.lesson.intro else []
+        self.show()
+
+    def pressed(self, event: pygame.event.Event) -> str | None:
+        """The key of the panel button ``event`` pressed, or None."""
+        return self.panel.pressed(event) if self.panel is not None else None
+
+    def handle(self, event: pygame.event.Event, host: LessonHost) -> bool:
+        """A press of one of the panel's buttons, done (``command``); True if ``event`` was one."""
+        key = self.pressed(event)
+        if key is None:
+            return False
+        self.command(key, host)
+        return True
+
+    def command(self, key: str, host: LessonHost) -> None:
+        """Hint, Skip step (Next lesson once done), Restart or Lessons (the main menu)."""
+        if key == "hint":
+            self.run.hint_visible = True
+            self.show()
+        elif key == "skip":
+            if self.run.finished:
+                host.next_lesson()
+            else:
+                host.skip()
+        elif key == "restart":
+            host.restart()
+        elif key == "lessons":
+            host.app.show_menu()
+
+    def update(self) -> None:
+        """The Skip button reads Next lesson once the lesson is done."""
+        if self.panel is not None and "skip" in self.panel.buttons:
+            b = self.panel.buttons["skip"]
+            label = "Next lesson" if self.run.finished else "Skip step"
+            if b.text != label:
+                b.set_text(label)

@@ -133,6 +133,19 @@ def draw_banner(screen: pygame.Surface, rect: pygame.Rect, text: str, colour: tu
     screen.blit(box, (rect.centerx - w // 2, rect.bottom - h - 14))
 
 
+def draw_news(screen: pygame.Surface, rect: pygame.Rect, banner: tuple[str, tuple[int, int, int], float] | None,
+              now: float, error: BaseException | None = None) -> None:
+    """A battle screen's messages over the table ``rect``: ``banner`` (text, colour, until: the time it is gone)
+    fading out over its last 0.6 s near the bottom, and an unexpected engine ``error`` at the top until the game is
+    left (the window keeps the players' game: see the terminal)."""
+    if banner is not None and now < banner[2]:
+        text, colour, until = banner
+        draw_banner(screen, rect, text, colour, max(0.0, min(1.0, (until - now) / 0.6)))
+    if error is not None:
+        draw_banner(screen, pygame.Rect(rect.x, rect.y, rect.w, 60), f"Engine error (see the terminal): {error}",
+                    palette.ILLEGAL)
+
+
 def draw_zone(screen: pygame.Surface, view: TableView, x0: float, y0: float, x1: float, y1: float,
               colour: tuple[int, int, int]) -> None:
     """A translucent table rectangle (a deployment zone)."""

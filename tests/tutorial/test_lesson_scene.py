@@ -42,26 +42,26 @@ def test_lesson_scene_routes_actions_through_the_lesson(scene):  # type: ignore[
     from game.ui.scenes.lesson import LessonScene
 
     s = scene.scene
-    assert isinstance(s, LessonScene) and s.lesson_panel is not None and s.log is None
-    assert "step 1/" in s.lesson_panel.title.text
+    assert isinstance(s, LessonScene) and s.desk.panel is not None and s.log is None
+    assert "step 1/" in s.desk.panel.title.text
     assert s.act(Done(1)) and s.run.step_index == 1 and s.game is s.run.game
     digest = state_digest(s.game)
     pikemen = s.game.state.units["pikemen-1"].pose
     assert not s.act(Move(1, "pikemen-1", "advance", (pikemen.moved(0, 3),)))   # wrong: taken back
-    assert state_digest(s.game) == digest and s.run.hint_visible and s.notes[-1][0] == "wrong"
+    assert state_digest(s.game) == digest and s.run.hint_visible and s.desk.notes[-1][0] == "wrong"
     halberds = s.game.state.units["halberds-1"].pose
     assert not s.act(Move(1, "halberds-1", "advance", (halberds.moved(-1.7, 0),)))   # illegal: 1" rule
     assert s.error is not None and s.error.rule == "General Movement"
     for _ in range(3):
         scene.step(1 / 60)   # draws the highlights and the pulsing buttons
-    _press(scene, s.lesson_panel.buttons["skip"])
+    _press(scene, s.desk.panel.buttons["skip"])
     assert s.run.step_index == 2 and s.game is s.run.game
-    _press(scene, s.lesson_panel.buttons["restart"])
+    _press(scene, s.desk.panel.buttons["restart"])
     assert s.run.step_index == 0 and state_digest(s.game) == state_digest(LessonRun(lesson_files()[0]).game)
     while not s.run.finished:
-        _press(scene, s.lesson_panel.buttons["skip"])
+        _press(scene, s.desk.panel.buttons["skip"])
     assert s.run.progress is not None and s.run.progress.is_done("01_moving")
     scene.step(1 / 60)
-    assert s.lesson_panel.buttons["skip"].text == "Next lesson"
-    _press(scene, s.lesson_panel.buttons["skip"])
+    assert s.desk.panel.buttons["skip"].text == "Next lesson"
+    _press(scene, s.desk.panel.buttons["skip"])
     assert isinstance(scene.scene, LessonScene) and scene.scene.run.lesson.id == "02_shooting"

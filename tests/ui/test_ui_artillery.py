@@ -56,7 +56,7 @@ def test_aim_refuse_fire_and_show_the_shot(driver_factory) -> None:  # type: ign
     assert abs(action.x - 24.0) < 0.1 and abs(action.y - 22.0) < 0.1
     shots = scene.artillery.last_shots()
     assert len(shots) == 1 and shots[0].data["target"] == [action.x, action.y]
-    assert any("scatter die" in str(r.data.get("purpose")) for r in scene.rolls)
+    assert any("scatter die" in str(r.data.get("purpose")) for r in scene.feed.rolls)
     d.frames(2)                                                     # the shot is drawn without error
     assert scene.last_exception is None
 

@@ -40,7 +40,7 @@ def _until(d, test, frames: int = 6000) -> None:  # type: ignore[no-untyped-def]
 
 
 def _computer_lines(scene: BattleScene) -> list[str]:
-    return [e.text for e in scene.log_lines if getattr(e, "kind", "") == "computer"]
+    return [e.text for e in scene.feed.lines if getattr(e, "kind", "") == "computer"]
 
 
 def _vs_computer(driver_factory, player: int = 2, level: str = "ai-easy"):  # type: ignore[no-untyped-def]
@@ -287,8 +287,8 @@ def test_the_free_play_lesson_seats_the_thinking_computer_at_a_pace(driver_facto
 
     _until(d, through_the_computers_turn, frames=20000)
     assert scene.run.step_index >= 1 and scene.run.game.state.round > start_round   # round 1 played out
-    said = [text for kind, text in scene.notes if kind == "computer"] + \
-        [text for kind, text in scene.notes if kind == "explain"]
+    said = [text for kind, text in scene.desk.notes if kind == "computer"] + \
+        [text for kind, text in scene.desk.notes if kind == "explain"]
     assert said and scene.last_exception is None
     assert any(a.player == 2 for a in scene.game.history)
 

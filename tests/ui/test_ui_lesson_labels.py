@@ -17,9 +17,9 @@ def test_a_lesson_goal_label_is_laid_out_with_the_battle_labels(driver_factory, 
     d = driver_factory(size=(1600, 1000))
     assert start_lesson(d.app, "1")
     scene = d.scene
-    assert isinstance(scene, LessonScene) and scene.lesson_panel is not None
+    assert isinstance(scene, LessonScene) and scene.desk.panel is not None
     d.frames(2)
-    d.click_button(scene.lesson_panel.buttons["skip"])       # step 2: move the Halberds into the goal circle
+    d.click_button(scene.desk.panel.buttons["skip"])       # step 2: move the Halberds into the goal circle
     goal = [a for a in scene.run.highlights.areas if a.goal]
     assert goal, "lesson 1 step 2 shows a goal area"
     halberds = scene.game.state.units["halberds-1"]

@@ -56,5 +56,5 @@ def test_shoot_one_weapon_group_at_a_clicked_target(driver_factory) -> None:  # 
     shot = game.history[-1]
     assert isinstance(shot, Shoot) and shot.unit == "archers-1" and shot.target == enemy
     assert shot.weapons == ("Longbow",)
-    assert any(e.data.get("need") for e in scene.rolls)         # the dice panel shows the hit rolls
+    assert any(e.data.get("need") for e in scene.feed.rolls)         # the dice panel shows the hit rolls
     assert scene.last_exception is None

@@ -102,16 +102,14 @@ def test_deployment_with_real_input(driver_factory) -> None:  # type: ignore[no-
     assert isinstance(game.history[-1], PlaceModels) and game.history[-1].unit == "landvogt"
 
 
-def test_the_replay_viewer_steps_through_a_skirmish_record(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """A skirmish record is watched in the skirmish battle screen: Right steps on, End goes to the last position,
-    the models stand where the record put them; nothing can be played there."""
+def _watch_a_played_record(driver_factory, tmp_path):  # type: ignore[no-untyped-def]
+    """A game of the placed test scenario played out by random players, saved and opened in the replay viewer:
+    (driver, scene, the game played)."""
     from game.autoplay import play_out
     from game.engine.dice import Dice
     from game.engine.game import Game
-    from game.engine.skirmish.loose import points_of
     from game.saves import save_game
     from game.scenario import load_scenario, new_game_state
-    from game.ui.scenes.skirmish_replay import SkirmishReplayScene
     game = Game.start(new_game_state(load_scenario(PLACED)), Dice(seed=2))
     play_out(game, 2)
     path = tmp_path / "g.yaml"
@@ -119,7 +117,15 @@ def test_the_replay_viewer_steps_through_a_skirmish_record(driver_factory, tmp_p
     d = driver_factory(seed=1)
     d.frames(2)
     assert d.app.watch_replay(path) is True
-    scene = d.scene
+    return d, d.scene, game
+
+
+def test_the_replay_viewer_steps_through_a_skirmish_record(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A skirmish record is watched in the skirmish battle screen: Right steps on, End goes to the last position,
+    the models stand where the record put them; nothing can be played there."""
+    from game.engine.skirmish.loose import points_of
+    from game.ui.scenes.skirmish_replay import SkirmishReplayScene
+    d, scene, game = _watch_a_played_record(driver_factory, tmp_path)
     assert isinstance(scene, SkirmishReplayScene) and scene.index == 0
     d.key(pygame.K_RIGHT)
     assert scene.index == 1
@@ -185,3 +191,18 @@ def test_set_aside_for_ambush_and_place_it_in_round_2(driver_factory) -> None:  
     assert isinstance(last, PlaceModels) and last.unit == "goblins" and scene.last_exception is None
     goblins = game.state.units["goblins"]
     assert goblins.on_table and all(unit_gap(game.state, goblins, e) > 9 for e in game.state.enemies_of(2))
+
+
+def test_the_skirmish_replay_log_follows_back_and_jumps(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Back and Start show the log up to the position shown (not the later steps again) and the dice of the last
+    roll at or before it, as the regiments replay does (game.ui.event_feed)."""
+    from game.ui.event_feed import rolls_before
+    d, scene, _ = _watch_a_played_record(driver_factory, tmp_path)
+    for _ in range(8):
+        d.key(pygame.K_RIGHT, frames=1)
+    d.key(pygame.K_LEFT)
+    assert scene.index == 7
+    assert list(scene.feed.lines) == list(scene.cursor.game_at(7).log)
+    assert scene.feed.rolls == rolls_before(scene.cursor, 7, scene.game.log)
+    d.key(pygame.K_HOME)
+    assert scene.index == 0 and list(scene.feed.lines) == list(scene.cursor.game_at(0).log)

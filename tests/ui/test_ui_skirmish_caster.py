@@ -111,7 +111,7 @@ def test_the_computer_spends_its_tokens_against_the_persons_cast(driver_factory)
         d.frames(1)
         time.sleep(0.001)
     assert game.history[-1] == Dispel(2, (TokenSpend(2, "shaman"),))
-    assert any(getattr(e, "kind", "") == "computer" and "tokens against" in e.text for e in scene.log_lines)
+    assert any(getattr(e, "kind", "") == "computer" and "tokens against" in e.text for e in scene.feed.lines)
     assert game.pending.player == 1 and game.pending.decision in ("action", "activate")
     scene.turns.wait()
     assert scene.last_exception is None

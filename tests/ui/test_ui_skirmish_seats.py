@@ -88,7 +88,7 @@ def test_against_the_computer_in_the_skirmish_window(driver_factory) -> None:  #
     d.key(pygame.K_g)
     assert scene.turns is not None and scene.turns.pace == "fast"
     _until(d, lambda: any(a.player == 2 for a in scene.game.history))
-    lines = [e.text for e in scene.log_lines if getattr(e, "kind", "") == "computer"]
+    lines = [e.text for e in scene.feed.lines if getattr(e, "kind", "") == "computer"]
     assert lines and lines[0].startswith("The computer (easy): ") and " — " in lines[0]
     # the reason is the search's (game/ai/explain.py), not a rule of thumb
     assert "level judges one unit" in lines[0] or "units judged" in lines[0]
@@ -160,14 +160,62 @@ def test_a_saved_game_against_the_computer_resumes_on_the_skirmish_screen(driver
     assert resumed.game.history == []
 
 
-def test_no_undo_in_the_skirmish_lesson(driver_factory) -> None:  # type: ignore[no-untyped-def]
+def _lesson_16(driver_factory):  # type: ignore[no-untyped-def]
+    """Lesson 16 (AoF: Skirmish) open in the window: (driver, scene)."""
     from game.ui.scenes.lesson import start_lesson
     from game.ui.scenes.skirmish_lesson import SkirmishLessonScene
     d = driver_factory(seed=3)
     d.frames(2)
     assert start_lesson(d.app, str(ROOT / "scenarios" / "lessons" / "16_skirmish.yaml"))
     d.frames(2)
-    scene = d.scene
-    assert isinstance(scene, SkirmishLessonScene)
+    assert isinstance(d.scene, SkirmishLessonScene)
+    return d, d.scene
+
+
+def test_no_undo_in_the_skirmish_lesson(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    d, scene = _lesson_16(driver_factory)
     assert not scene.actions.buttons["undo"].is_enabled
     assert "see Restart" in scene.actions.buttons["undo"].text
+
+
+def test_save_and_menu_as_on_the_regiments_screen(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl+S writes the record now and Menu goes back to the main menu with the game saved (the record controls
+    the regiments screen has: game.ui.record_controls)."""
+    from game.ui.scenes.menu import MenuScene
+    d = driver_factory(start_scenario=PLACED, seed=3)
+    d.frames(2)
+    scene = d.scene
+    assert {"undo", "save", "menu"} <= set(scene.actions.buttons)
+    d.click(d.table_px(points_of(scene.game.state, "swords")[0]))
+    d.key(pygame.K_s, pygame.KMOD_CTRL)
+    assert scene.banner is not None and scene.banner[0].startswith("Saved: ")
+    path = d.app.record_path(scene.game)
+    assert path is not None and path.exists()
+    d.click_button(scene.actions.buttons["menu"])
+    assert isinstance(d.scene, MenuScene) and scene.last_exception is None
+
+
+def test_the_seat_banner_goes_once_the_player_has_acted(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """The banner "Player 2, your turn: ..." names the decision at hand; once that player has acted it would name
+    an old one, so it goes."""
+    d = driver_factory(start_scenario=PLACED, seed=3)
+    d.frames(2)
+    scene = d.scene
+    d.click(d.table_px(points_of(scene.game.state, "swords")[0]))
+    d.key(pygame.K_SPACE)                                           # Hold: player 2 activates next
+    assert scene.seat_banner is not None and scene.seat_banner[0].startswith("Player 2, your turn")
+    uid = scene.game.pending.options[0]
+    d.click(d.table_px(points_of(scene.game.state, uid)[0]))
+    assert scene.game.history[-1] == Activate(2, uid) and scene.seat_banner is None
+
+
+def test_the_skirmish_lesson_restart_starts_the_dice_panel_again(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Restart plays the lesson from its start: its log lines and the dice panel start again with it."""
+    from game.engine.events import Event
+    d, scene = _lesson_16(driver_factory)
+    scene._add_events([Event("roll", "a roll of an earlier try", {"purpose": "test", "dice": [6]})])
+    assert scene.feed.rolls
+    d.click_button(scene.desk.panel.buttons["restart"])
+    assert scene.feed.rolls == [e for e in scene.game.log if e.kind == "roll"][-6:]
+    assert all(e.text != "a roll of an earlier try" for e in scene.feed.lines if isinstance(e, Event))
+    assert scene.run.step_number == 1 and scene.last_exception is None

@@ -85,7 +85,7 @@ def test_the_area_follows_the_mouse_and_a_click_casts_there(aim) -> None:  # typ
     if isinstance(aim.scene, HandoverScene):
         aim.pass_handover()
     assert aim.scene is scene and game.pending.player == 1 and game.pending.decision == "strategy"
-    assert any(e.kind == "roll" and "Casting Mountain Gale" in e.data["purpose"] for e in scene.rolls)  # dice panel
+    assert any(e.kind == "roll" and "Casting Mountain Gale" in e.data["purpose"] for e in scene.feed.rolls)  # dice
     aim.frames(2)
     spell = [e for e in game.log if e.kind == "spell" and "cast" in e.data][-1]
     assert spell.data["point"] == [casts[0].point.x, casts[0].point.y]
@@ -95,7 +95,7 @@ def test_the_area_follows_the_mouse_and_a_click_casts_there(aim) -> None:  # typ
         assert set(spell.data["affected"]) == {"spearmen-1", "brutes-1", "ember-warlock"}
         assert all(any(e.spell == "Mountain Gale" for e in game.state.units[u].effects)
                    for u in ("spearmen-1", "brutes-1", "ember-warlock"))
-    assert any("Mountain Gale" in str(line.text) for line in scene.log_lines)   # the log
+    assert any("Mountain Gale" in str(line.text) for line in scene.feed.lines)   # the log
     assert scene.spell is None and scene.last_exception is None
     assert "spell:Mountain Gale" not in scene.actions.keys          # one try per spell per round (on any page)
 

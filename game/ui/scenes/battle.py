@@ -8,10 +8,6 @@ choices. Every change to the game goes through ``BattleScene.act`` -> ``Game.app
 from __future__ import annotations
 
 import math
-import random
-import sys
-import traceback
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -35,21 +31,31 @@ from game.engine.events import Event
 from game.engine.movement import can_move
 from game.engine.objectives import placement_point
 from game.engine.shooting import shooting_restriction
-from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
+from game.replay import Rewinder
 from game.ui import battle_draw, decisions, describe, palette, spell_aim
+from game.ui.acting import announce, apply_action
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
 from game.ui.artillery_tool import ArtilleryTool
-from game.ui.computer_play import ComputerTurns
 from game.ui.dice_panel import DicePanel, short_purpose
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
+from game.ui.event_feed import EventFeed
 from game.ui.hud import Hud
 from game.ui.insight import Insight
 from game.ui.layout import BattleLayout
-from game.ui.log_panel import MAX_LINES, LogPanel, event_html
+from game.ui.log_panel import LogPanel, event_html
 from game.ui.move_tool import MoveTool
 from game.ui.picking import point_in_unit, unit_at
+from game.ui.record_controls import (
+    hotseat_refusal,
+    keep_record,
+    leave_to_menu,
+    record_buttons,
+    record_key,
+    save_now,
+    take_back_hotseat,
+)
 from game.ui.scenes.battle_computer import ComputerSide
 from game.ui.scenes.handover import HandoverScene
 from game.ui.table_view import TableView
@@ -77,18 +83,6 @@ screen (a banner says whose placement it is)."""
 
 
 
-def _undo_word(why: str) -> str:
-    """A greyed Undo's reason in two or three words on the button itself (the tooltip has it in full): a newcomer
-    does not think of hovering a greyed button."""
-    for start, word in (("Dice were rolled", "dice rolled"), ("Nothing to take back", "nothing yet"),
-                        ("The last action was Player", "not yours"), ("The game is over", "game over"),
-                        ("That action was made before", "made earlier"), ("A lesson takes back", "see Restart"),
-                        ("Nothing of yours", "nothing yet"), ("The computer's turn came", "its turn came")):
-        if why.startswith(start):
-            return word
-    return "not now"
-
-
 class BattleScene(ComputerSide, Scene):
     """A hotseat battle in progress."""
 
@@ -106,8 +100,8 @@ class BattleScene(ComputerSide, Scene):
         self.static.home = home_edge(s, 1)
         self.painter = UnitPainter()
         self.anims = Animations()
-        self.log_lines: deque[str | Event] = deque(game.log, maxlen=MAX_LINES)
-        self.rolls: list[Event] = [e for e in game.log if e.kind == "roll"][-6:]
+        self.feed = EventFeed(game.log)
+        """The log's lines and the latest rolls (``game.ui.event_feed``)."""
         self.layout: BattleLayout | None = None
         self.hud: Hud | None = None
         self.card: UnitCard | None = None
@@ -172,14 +166,8 @@ class BattleScene(ComputerSide, Scene):
         """Random Scatter for Artillery: aiming at target points and the last shots (game/ui/artillery_tool.py)."""
         self.rewinder: Rewinder | None = Rewinder(game)
         """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
-        self.computer = computer
-        """The seat the computer opponent plays (None: two people, hotseat)."""
-        self.turns: ComputerTurns | None = None
-        """The computer's thinking and pacing (game/ui/computer_play.py), in a game against it."""
-        self._undo_cache: tuple[object, str | None, Game | None] | None = None
+        self._seat_computer(app.seed, computer)     # computer, turns: the computer opponent (None: hotseat)
         if computer is not None:
-            seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2**31)
-            self.turns = ComputerTurns(computer, seed)
             self._seat = self._private = computer.person      # the person keeps the seat: no hand-over screens
             self.view.set_flipped(computer.person == 2)
 
@@ -193,8 +181,8 @@ class BattleScene(ComputerSide, Scene):
         self.actions = ActionBar(m, lay.actions)
         self.card = UnitCard(m, lay.card)
         self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.rolls)
-        self.log = LogPanel(m, lay.log, self.log_lines)
+        self.dice.show_events(self.feed.rolls)
+        self.log = LogPanel(m, lay.log, self.feed.lines)
         self.tools = ViewTools(m, lay.table)
         self._refresh_widgets()
 
@@ -221,19 +209,10 @@ class BattleScene(ComputerSide, Scene):
     def act(self, action: Action) -> bool:
         """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied.
         While the computer decides, the person's actions are refused (the computer answers for its seat)."""
-        if self.computer_deciding:
-            self.show_banner(f"Wait: {self.computer.words if self.computer else 'the computer'} is deciding "
-                             "(N skips to your next decision).", palette.SHAKEN)
+        if self._person_waits():
             return False
-        try:
-            events = self.game.apply(action)
-        except IllegalAction as e:
-            self.show_error(e)
-            return False
-        except Exception as e:  # noqa: BLE001 - an engine bug must not close the players' game
-            self.last_exception = e
-            traceback.print_exc(file=sys.stderr)
-            self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
+        events = apply_action(self, action, self.show_error)
+        if events is None:
             return False
         self._applied(events, getattr(action, "unit", None))
         return True
@@ -246,33 +225,18 @@ class BattleScene(ComputerSide, Scene):
         self._add_events(events)
         self.anims.add(events, self.time, skip=placed)
         self.trails.add(self.game.state, events, self.time)
-        self.app.record(self.game, self.scenario_path)
-        if self.rewinder is not None:
-            self.rewinder.remember(self.game)
-        news = [e for e in events if e.kind not in ("roll", "phase", "info")]
-        if news:
-            self.show_banner(news[-1].text, (140, 200, 255), 3.5)
-        if self.app.record_error:
-            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
+        announce(self, events)
+        keep_record(self)
         self._sync()
 
     def _add_events(self, events: list[Event]) -> None:
-        self.log_lines.extend(events)
-        if self.log is not None:
-            self.log.add(events)
-        rolls = [e for e in events if e.kind == "roll"]
-        if rolls:
-            self.rolls = rolls
-            if self.dice is not None:
-                self.dice.show_events(rolls)
+        self.feed.add(events, self.log, self.dice)
 
     def show_error(self, error: IllegalAction) -> None:
         """Show a broken rule: in the banner, in the log and at its place on the table."""
         self.error = error
         self.show_banner(f"{error.rule}: {error.message}", palette.ILLEGAL, 6.0)
-        if self.log is not None:
-            self.log.note(f"Not allowed — {error.rule}: {error.message}", "illegal")
-        self.log_lines.append(Event("illegal", f"Not allowed — {error.rule}: {error.message}"))
+        self.feed.note(f"Not allowed — {error.rule}: {error.message}", "illegal", self.log)
 
     def show_results(self) -> None:
         """Go to the results of this game (its table one click away, "Look at the table")."""
@@ -467,41 +431,23 @@ class BattleScene(ComputerSide, Scene):
 
     def command(self, key: str) -> None:
         """Run a button or key command (``game.ui.decisions.run``; undo, save and menu here)."""
-        if key == "computer_faster" and self.turns is not None:
-            pace = self.turns.faster()
-            self.show_banner(f"The computer plays at the {pace} pace (G).", (140, 200, 255), 2.5)
-        elif key == "computer_skip" and self.turns is not None:
-            if self.computer_deciding:
-                self.turns.skip()
-                self.show_banner("Skipping to your next decision…", (140, 200, 255), 2.5)
-            else:
-                self.show_banner("Nothing to skip: this decision is yours.", palette.SHAKEN, 2.5)
-        elif self.computer_deciding and key not in VIEW_COMMANDS and key not in ("undo", "save", "menu"):
+        if self._computer_command(key):
+            return
+        if self.computer_deciding and key not in VIEW_COMMANDS and key not in ("undo", "save", "menu"):
             return       # a decision's button or key while the computer decides: not the person's to answer
-        elif key == "undo":
+        if key == "undo":
             self.undo()
         elif key == "save":
             self.save()
         elif key == "menu":
-            self.app.record(self.game, self.scenario_path)
-            self.app.show_menu()
+            leave_to_menu(self)
         else:
             decisions.run(self, key)
 
     # --- the game record: take back, save, leave (issue "Game records: replay, save and undo") ---------------
     def _record_buttons(self) -> list[ButtonSpec]:
-        """Undo, Save and Menu at the right end of the action bar (right to left)."""
-        why = self.undo_refusal()
-        undo_tip = ("Take back your last action (Ctrl+Z): no die has been rolled since" if why is None
-                    else f"Cannot take back: {why}")
-        return [
-            ButtonSpec("menu", "Menu", "Back to the main menu: the game is saved, resume it from there", right=True),
-            ButtonSpec("save", "Save (Ctrl+S)", "The game is saved after every action; this saves it now too "
-                       "(same file)", right=True, short="Save"),
-            ButtonSpec("undo", "↶ Undo (Ctrl+Z)" if why is None else f"↶ Undo: {_undo_word(why)}", undo_tip,
-                       enabled=why is None, right=True,
-                       short="↶ Undo" if why is None else f"↶ Undo: {_undo_word(why)}"),
-        ]
+        """Undo, Save and Menu at the right end of the action bar (``game.ui.record_controls``)."""
+        return record_buttons(self.undo_refusal())
 
     def _undo_player(self) -> int:
         pending = self.game.pending
@@ -512,10 +458,7 @@ class BattleScene(ComputerSide, Scene):
         Against the computer: why the person may not take back their last own action (``game.computer_seat``)."""
         if self.computer is not None:
             return self._computer_undo()[0]
-        why = take_back_refusal(self.game, self._undo_player() if player is None else player)
-        if why is None and (self.rewinder is None or len(self.game.history) - 1 < self.rewinder.base):
-            why = "That action was made before this game was opened here."
-        return why
+        return hotseat_refusal(self.game, self.rewinder, self._undo_player() if player is None else player)
 
     def undo(self, player: int | None = None) -> bool:
         """Take back the deciding player's last action (Ctrl+Z) while no die has been rolled since.
@@ -530,31 +473,15 @@ class BattleScene(ComputerSide, Scene):
                 self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
                 return False
             return self._undo_against_computer()
-        why = self.undo_refusal(player)
-        if why is not None or self.rewinder is None:
-            self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
-            return False
-        old = self.game
-        taken = old.history[-1]
-        try:
-            game = self.rewinder.take_back(old, self._undo_player() if player is None else player)
-        except TakeBackRefused as e:
-            self.show_banner(f"Cannot take back: {e}", palette.SHAKEN, 5.0)
-            return False
-        self.app.replace_game(old, game)
-        self.game = game
-        if player is not None:
-            self._seat = player          # the player who took back keeps the seat: no hand-over
-            self._private = player
-            self._handover_from = len(game.log)
-        self._reset_view_of_game()
-        self.app.record(game, self.scenario_path)
-        self.show_banner(f"Taken back — {action_text(game, taken)}", (140, 200, 255), 3.5)
-        if self.app.record_error:
-            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
-        self._pending_key = None
-        self._sync()
-        return True
+        taker = self._undo_player() if player is None else player
+        return take_back_hotseat(self, taker, self.undo_refusal(player),
+                                 self._keep_seat if player is not None else None)
+
+    def _keep_seat(self, player: int) -> None:
+        """The player who took back from the hand-over screen keeps the seat: no hand-over."""
+        self._seat = player
+        self._private = player
+        self._handover_from = len(self.game.log)
 
     def _reset_view_of_game(self) -> None:
         """After the game object was replaced (undo, a replay's jump): log, dice, animations, trails and the
@@ -564,8 +491,7 @@ class BattleScene(ComputerSide, Scene):
         self.error = None
         self._targets.clear()
         self.anims = Animations()
-        self.log_lines = deque(game.log, maxlen=MAX_LINES)
-        self.rolls = [e for e in game.log if e.kind == "roll"][-6:]
+        self.feed.reset(game.log)
         self.trails = CombatTrails()
         self.trails.add(game.state, game.log, self.time, fresh=False)
         if self.layout is not None and self.app.scene is self:   # else they are built when it is entered again
@@ -574,13 +500,7 @@ class BattleScene(ComputerSide, Scene):
 
     def save(self) -> bool:
         """Ctrl+S: write the record now (the same file the autosave writes). True if it was written."""
-        self.app.record(self.game, self.scenario_path)
-        if self.app.record_error:
-            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
-            return False
-        path = self.app.record_path(self.game)
-        self.show_banner(f"Saved: {path.name if path else 'game'} (resume it from the main menu)", palette.LEGAL, 3.5)
-        return path is not None
+        return save_now(self)
 
     # --- input ------------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
@@ -659,8 +579,9 @@ class BattleScene(ComputerSide, Scene):
         k = event.key
         shift = bool(event.mod & pygame.KMOD_SHIFT)
         step = PIVOT_STEP_SHIFT if shift else PIVOT_STEP
-        if event.mod & pygame.KMOD_CTRL and k in (pygame.K_z, pygame.K_s):
-            self.command("undo" if k == pygame.K_z else "save")
+        shared = record_key(event) or self._computer_key(event)
+        if shared is not None:
+            self.command(shared)
         elif k == pygame.K_SPACE:
             self.command("done")
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -684,10 +605,6 @@ class BattleScene(ComputerSide, Scene):
             self.command("trails")
         elif k in (pygame.K_f, pygame.K_HOME):
             self.command("fit")
-        elif k == pygame.K_g and self.turns is not None:
-            self.command("computer_faster")
-        elif k == pygame.K_n and self.turns is not None:
-            self.command("computer_skip")
         elif k == pygame.K_t:
             self.command("turn")
         elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):

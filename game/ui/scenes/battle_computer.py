@@ -11,9 +11,12 @@ take-back, which replaces the game as the hotseat Undo does.
 
 from __future__ import annotations
 
+import random
 import sys
 import traceback
 from typing import TYPE_CHECKING
+
+import pygame
 
 from game.computer_seat import ComputerSeat, quick_refusal, take_back
 from game.engine.actions import Action
@@ -21,9 +24,11 @@ from game.engine.errors import IllegalAction
 from game.engine.events import Event
 from game.replay import Rewinder, TakeBackRefused, action_text
 from game.ui import palette
+from game.ui.acting import NEWS
 from game.ui.action_bar import ButtonSpec
 from game.ui.animation import Animations
 from game.ui.computer_play import ComputerTurns, legal_answer
+from game.ui.record_controls import adopt_taken_back
 
 if TYPE_CHECKING:
     from game.engine.game import Game
@@ -53,10 +58,29 @@ class ComputerSide:
         def _reset_view_of_game(self) -> None: ...
         def _sync(self) -> None: ...
 
+    def _seat_computer(self, seed: int | None, computer: ComputerSeat | None) -> None:
+        """The seat ``computer`` plays (None: two people, hotseat), its thinking and pacing seeded with ``seed``
+        (the window's; None: at random)."""
+        self.computer = computer
+        self.turns = None
+        self._undo_cache = None
+        if computer is not None:
+            seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+            self.turns = ComputerTurns(computer, seed)
+
     @property
     def computer_deciding(self) -> bool:
         """True while the game waits for the computer's seat."""
         return self.turns is not None and self.turns.deciding(self.game)
+
+    def _person_waits(self) -> bool:
+        """True while the computer decides, with a banner saying so: the person's actions are refused meanwhile
+        (the computer answers for its seat)."""
+        if not self.computer_deciding:
+            return False
+        self.show_banner(f"Wait: {self.computer.words if self.computer else 'the computer'} is deciding "
+                         "(N skips to your next decision).", palette.SHAKEN)
+        return True
 
     def _computer_turn(self) -> None:
         """Every frame of a game against the computer: apply its answer when it is ready and its time has come."""
@@ -155,17 +179,30 @@ class ComputerSide:
         old = self.game
         taken = old.history[len(before.history)]
         answers = len(old.history) - len(before.history) - 1
-        game = before.clone()      # the cached game stays as the rewinder made it
-        self.app.replace_game(old, game)
-        self.game = game
-        if self.turns is not None:
-            self.turns.forget()    # a thought about the position taken back is dropped
-        self._reset_view_of_game()
-        self.app.record(game, self.scenario_path)
         also = f" and the computer's {answers} answer{'s' if answers != 1 else ''} since" if answers else ""
-        self.show_banner(f"Taken back — {action_text(game, taken)}{also}", (140, 200, 255), 3.5)
-        if self.app.record_error:
-            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
-        self._pending_key = None
-        self._sync()
+        game = before.clone()      # the cached game stays as the rewinder made it
+        # a thought about the position taken back is dropped
+        adopt_taken_back(self, old, game, f"Taken back — {action_text(game, taken)}{also}",
+                         self.turns.forget if self.turns is not None else None)
         return True
+
+    def _computer_command(self, key: str) -> bool:
+        """The computer's pace (``computer_faster``, G) and Skip (``computer_skip``, N); True if ``key`` was one."""
+        if key == "computer_faster" and self.turns is not None:
+            pace = self.turns.faster()
+            self.show_banner(f"The computer plays at the {pace} pace (G).", NEWS, 2.5)
+        elif key == "computer_skip" and self.turns is not None:
+            if self.computer_deciding:
+                self.turns.skip()
+                self.show_banner("Skipping to your next decision…", NEWS, 2.5)
+            else:
+                self.show_banner("Nothing to skip: this decision is yours.", palette.SHAKEN, 2.5)
+        else:
+            return False
+        return True
+
+    def _computer_key(self, event: pygame.event.Event) -> str | None:
+        """The command of a key press against the computer: G ``computer_faster``, N ``computer_skip``."""
+        if self.turns is None or event.type != pygame.KEYDOWN:
+            return None
+        return {pygame.K_g: "computer_faster", pygame.K_n: "computer_skip"}.get(event.key)

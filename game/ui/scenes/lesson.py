@@ -27,9 +27,10 @@ from game.replay import action_text
 from game.tutorial import LessonRun, Progress, find_lesson, list_lessons
 from game.tutorial.runner import Outcome
 from game.ui import battle_draw, palette
+from game.ui.acting import announce
 from game.ui.computer_play import legal_answer
 from game.ui.label_layout import LESSON, LabelLayout
-from game.ui.lesson_panel import GOAL, HIGHLIGHT, LessonPanel, lesson_text, notes_after
+from game.ui.lesson_panel import GOAL, HIGHLIGHT, NO_UNDO, NOT_SAVED, LessonDesk
 from game.ui.overlays import dashed_polyline, label_at, pulse
 from game.ui.scenes.battle import BattleScene
 from geometry.formation import footprint_corners
@@ -52,13 +53,9 @@ class LessonScene(BattleScene):
         self.rewinder = None          # wrong tries are taken back by the lesson; Restart starts again
         self.turn_with_seat = False
         self._seat = run.learner      # no hand-over screen: the computer plays the other side
-        self.lesson_panel: LessonPanel | None = None
+        self.desk = LessonDesk(run)
+        """The lesson panel and what the lesson said since the step began (``game.ui.lesson_panel``)."""
         self._blinking: dict[str, Any] = {}
-        self.notes: list[tuple[str, str]] = []
-        """What the lesson said since the last step began: (kind, text), kind ``explain``, ``wrong``, ``rule``,
-        ``note``."""
-        if run.lesson.intro:
-            self.notes.append(("note", run.lesson.intro))
 
     # --- widgets ------------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -69,24 +66,13 @@ class LessonScene(BattleScene):
         if self.log is not None:
             self.log.kill()
             self.log = None
-        self.lesson_panel = LessonPanel(self.app.manager, self.layout.log)
+        self.desk.build(self.app.manager, self.layout.log)
         self._blinking.clear()
-        self._show_lesson()
 
     def kill_ui(self) -> None:
         """Remove the widgets."""
         super().kill_ui()
-        if self.lesson_panel is not None:
-            self.lesson_panel.kill()
-            self.lesson_panel = None
-
-    def _show_lesson(self) -> None:
-        if self.lesson_panel is not None:
-            self.lesson_panel.show(*lesson_text(self.run, self.notes))
-
-    def _note(self, outcome: Outcome) -> None:
-        self.notes = notes_after(self.run, self.notes, outcome)
-        self._show_lesson()
+        self.desk.kill()
 
     # --- acting ---------------------------------------------------------------------------------------------------
     def act(self, action: Action) -> bool:
@@ -100,7 +86,7 @@ class LessonScene(BattleScene):
             self.last_exception = e
             self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
             return False
-        self._note(out)
+        self.desk.note(out)
         if out.illegal:
             text = out.messages[0] if out.messages else "not now"
             if out.rule is not None:
@@ -133,10 +119,10 @@ class LessonScene(BattleScene):
             reason = "the rules refused its own choice here, so it plays a legal answer at random"
             out = self.run.opponent_acts(action)
         if out.messages:
-            self._note(out)
-        kept = [n for n in self.notes if n[0] == "computer"][-1:]      # its last two decisions, the rest stays
-        self.notes = [n for n in self.notes if n[0] != "computer" or n in kept]
-        self.notes.append(("computer", f"The computer: {text} — {reason}"))
+            self.desk.note(out)
+        kept = [n for n in self.desk.notes if n[0] == "computer"][-1:]      # its last two decisions, the rest stays
+        self.desk.notes = [n for n in self.desk.notes if n[0] != "computer" or n in kept]
+        self.desk.notes.append(("computer", f"The computer: {text} — {reason}"))
         turns.applied(self.time, any(e.kind not in ("phase", "info", "roll") for e in out.events))
         self._adopt(out)
 
@@ -145,7 +131,7 @@ class LessonScene(BattleScene):
         if self.turns is not None:
             self.turns.forget()
         out = self.run.skip()
-        self._note(out)
+        self.desk.note(out)
         if out.accepted:
             self._adopt(out)
 
@@ -155,11 +141,10 @@ class LessonScene(BattleScene):
         if self.turns is not None:
             self.turns.forget()
         self.game = self.run.game
-        self.notes = [("note", self.run.lesson.intro)] if self.run.lesson.intro else []
         self._reset_view_of_game()
         self._pending_key = None
         self._sync()
-        self._show_lesson()
+        self.desk.restart()
 
     def _adopt(self, out: Outcome) -> None:
         """An accepted outcome: the lesson's game is now the game shown."""
@@ -169,12 +154,10 @@ class LessonScene(BattleScene):
         self._add_events(out.events)
         self.anims.add(out.events, self.time)
         self.trails.add(self.game.state, out.events, self.time)
-        news = [e for e in out.events if e.kind not in ("roll", "phase", "info")]
-        if news:
-            self.show_banner(news[-1].text, (140, 200, 255), 3.5)
+        announce(self, out.events)
         self._pending_key = None
         self._sync()
-        self._show_lesson()
+        self.desk.show()
 
     def _hand_over(self, player: int) -> None:
         self._seat = player  # no hand-over screen in a lesson
@@ -182,29 +165,11 @@ class LessonScene(BattleScene):
     # --- input ----------------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """The lesson panel's buttons; everything else as in a battle."""
-        if self.lesson_panel is not None:
-            key = self.lesson_panel.pressed(event)
-            if key is not None:
-                self.lesson_command(key)
-                return
-        super().handle_event(event, consumed)
+        if not self.desk.handle(event, self):
+            super().handle_event(event, consumed)
 
-    def lesson_command(self, key: str) -> None:
-        """Hint, Skip step, Restart or Lessons."""
-        if key == "hint":
-            self.run.hint_visible = True
-            self._show_lesson()
-        elif key == "skip":
-            if self.run.finished:
-                self._next_lesson()
-            else:
-                self.skip()
-        elif key == "restart":
-            self.restart()
-        elif key == "lessons":
-            self.app.show_menu()
-
-    def _next_lesson(self) -> None:
+    def next_lesson(self) -> None:
+        """Open the lesson after this one (the menu after the last)."""
         next_lesson(self.app, self.run)
 
     # --- drawing ----------------------------------------------------------------------------------------------------
@@ -214,12 +179,8 @@ class LessonScene(BattleScene):
         super().update(dt)
         if self.app.scene is not self:
             return
-        panel = self.lesson_panel
-        if panel is not None and "skip" in panel.buttons:
-            b = panel.buttons["skip"]
-            label = "Next lesson" if self.run.finished else "Skip step"
-            if b.text != label:
-                b.set_text(label)
+        self.desk.update()
+        panel = self.desk.panel
         names = set(self.run.highlights.buttons)
         if panel is not None and self.run.wrong_tries and not self.run.hint_visible:
             names.add("hint")
@@ -238,11 +199,11 @@ class LessonScene(BattleScene):
 
     def undo_refusal(self, player: int | None = None) -> str | None:
         """No Undo in a lesson: a wrong try is taken back by the lesson; Restart plays it again."""
-        return "A lesson takes back a wrong try itself; Restart plays the lesson again from the start."
+        return NO_UNDO
 
     def save(self) -> bool:
         """Ctrl+S: lessons are not saved (Restart plays one again from the start)."""
-        self.show_banner("Lessons are not saved: Restart plays the lesson again from the start.", palette.SHAKEN)
+        self.show_banner(NOT_SAVED, palette.SHAKEN)
         return False
 
     def draw(self, screen: pygame.Surface) -> None:

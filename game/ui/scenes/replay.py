@@ -13,7 +13,6 @@ the battle.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +21,6 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UIPanel
 
-from game.engine.events import Event
 from game.engine.state import Phase
 from game.replay import ReplayCursor, TimelineEntry, action_text
 from game.ui import palette
@@ -30,9 +28,10 @@ from game.ui.animation import Animations
 from game.ui.assets import font, text_cache
 from game.ui.dice_panel import DicePanel
 from game.ui.draw_terrain import StaticLayer
+from game.ui.event_feed import rolls_before
 from game.ui.hud import Hud
 from game.ui.layout import BattleLayout
-from game.ui.log_panel import MAX_LINES, LogPanel
+from game.ui.log_panel import LogPanel
 from game.ui.overlays import draw_banner, draw_note
 from game.ui.scenes.battle import BattleScene
 from game.ui.scenes.saves import PHASE_WORDS
@@ -274,8 +273,8 @@ class ReplayScene(BattleScene):
         self.hud = Hud(m, lay.top)
         self.card = UnitCard(m, lay.card)
         self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.rolls)
-        self.log = LogPanel(m, lay.log, list(self.log_lines)[-LOG_LINES:])
+        self.dice.show_events(self.feed.rolls)
+        self.log = LogPanel(m, lay.log, list(self.feed.lines)[-LOG_LINES:])
         self._log_stale = None
         self.tools = ViewTools(m, table)
         self.actions = None
@@ -453,13 +452,8 @@ class ReplayScene(BattleScene):
             self.game.apply(action)
             self.index = index
             events = self.cursor.events_of(index)
-            self.log_lines.extend(events)
+            self.feed.add(events, None, self.dice)     # the log panel is rebuilt a moment later
             self._log_stale = self.time
-            rolls = [e for e in events if e.kind == "roll"]
-            if rolls:
-                self.rolls = rolls
-                if self.dice is not None:
-                    self.dice.show_events(rolls)
             self.anims.add(events, self.time)
             self.trails.add(self.game.state, events, self.time)
             return
@@ -474,7 +468,7 @@ class ReplayScene(BattleScene):
         if self.log is None or self.layout is None:
             return
         self.log.kill()
-        self.log = LogPanel(self.app.manager, self.layout.log, list(self.log_lines)[-LOG_LINES:])
+        self.log = LogPanel(self.app.manager, self.layout.log, list(self.feed.lines)[-LOG_LINES:])
 
     def step(self, delta: int) -> None:
         """``delta`` actions forward (or back)."""
@@ -489,21 +483,12 @@ class ReplayScene(BattleScene):
         self.anims = Animations()
         self.trails = CombatTrails()
         self.trails.add(game.state, game.log, self.time, fresh=False)
-        self.log_lines = deque(game.log, maxlen=MAX_LINES)
-        self.rolls = self._last_rolls()
+        self.feed.reset(game.log, rolls_before(self.cursor, self.index, game.log))
         self._log_stale = self.time
         if self.dice is not None and self.layout is not None:
             self.dice.kill()
             self.dice = DicePanel(self.app.manager, self.layout.dice)
-            self.dice.show_events(self.rolls)
-
-    def _last_rolls(self) -> list[Event]:
-        """The rolls of the latest action at or before this position that rolled dice."""
-        for k in range(self.index, 0, -1):
-            rolls = [e for e in self.cursor.events_of(k) if e.kind == "roll"]
-            if rolls:
-                return rolls
-        return [e for e in self.game.log if e.kind == "roll"][-6:]    # roll-offs before the first action
+            self.dice.show_events(self.feed.rolls)
 
     def jump(self, key: str) -> None:
         """A jump button: ``round:N``, ``player:N``, ``phase:NAME``."""

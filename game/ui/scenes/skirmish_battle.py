@@ -10,8 +10,9 @@ or none). "Pushing" (decision ``push``): click or drag where the Shaken model go
 (Enter) or Don't push (Space). Every change goes
 through ``SkirmishBattleScene.act`` -> ``Game.apply``; drawing only reads (``game.ui.draw_loose``).
 
-Undo (Ctrl+Z) takes back the last action while no die was rolled since, as on the regiments screen
-(``game.replay.Rewinder``); hotseat, the seat changes with a banner in the player's colour, not a hand-over screen
+Undo (Ctrl+Z) takes back the last action while no die was rolled since, Save (Ctrl+S) writes the record now and
+Menu leaves with the game saved, as on the regiments screen (one implementation: ``game.ui.record_controls``);
+hotseat, the seat changes with a banner in the player's colour, not a hand-over screen
 (everything in AoF: Skirmish is open information: docs/rulings.md "AoF Skirmish", "The seat in hotseat"). Against
 the computer (``computer``), its seat is played by ``game.ui.computer_play.ComputerTurns`` through the regiments
 screen's ``ComputerSide`` (a pause per decision, a log line with the reason its search computed:
@@ -20,10 +21,6 @@ screen's ``ComputerSide`` (a pause per decision, a log line with the reason its 
 
 from __future__ import annotations
 
-import random
-import sys
-import traceback
-from collections import deque
 from typing import TYPE_CHECKING
 
 import pygame
@@ -52,21 +49,22 @@ from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSki
 from game.engine.skirmish import moves
 from game.engine.skirmish.loose import XY, base_radius, warband_of
 from game.engine.skirmish.push import PUSH_REACH
-from game.replay import Rewinder, TakeBackRefused, action_text, take_back_refusal
+from game.replay import Rewinder
 from game.skirmish_play import grid
-from game.ui import draw_loose, palette
+from game.ui import draw_loose, palette, record_controls
+from game.ui.acting import announce, apply_action
 from game.ui.action_bar import ActionBar, ButtonSpec
 from game.ui.animation import Animations
 from game.ui.assets import font
-from game.ui.computer_play import ComputerTurns
 from game.ui.dice_panel import DicePanel
 from game.ui.draw_objectives import draw_objectives
 from game.ui.draw_terrain import StaticLayer
+from game.ui.event_feed import EventFeed
 from game.ui.hud import Hud
 from game.ui.layout import BattleLayout
-from game.ui.log_panel import MAX_LINES, LogPanel
+from game.ui.log_panel import LogPanel
 from game.ui.loose_tool import SPREAD_STEP, LooseMoveTool
-from game.ui.scenes.battle import _undo_word
+from game.ui.overlays import draw_news
 from game.ui.scenes.battle_computer import ComputerSide
 from game.ui.stats_draw import fit_text
 from game.ui.table_view import TableView
@@ -96,8 +94,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
         s = game.state
         self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
         self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds, names=False)
-        self.log_lines: deque[str | Event] = deque(game.log, maxlen=MAX_LINES)
-        self.rolls: list[Event] = [e for e in game.log if e.kind == "roll"][-6:]
+        self.feed = EventFeed(game.log)
+        """The log's lines and the latest rolls (``game.ui.event_feed``)."""
         self.hud: Hud | None = None
         self.actions: ActionBar | None = None
         self.card: UnitCard | None = None
@@ -124,13 +122,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
         """Loose models do not glide: always empty (the computer's pacing asks it)."""
         self.rewinder: Rewinder | None = Rewinder(game)
         """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
-        self.computer = computer
-        """The seat the computer opponent plays (None: two people, hotseat)."""
-        self.turns: ComputerTurns | None = None
-        self._undo_cache: tuple[object, str | None, Game | None] | None = None
+        self._seat_computer(app.seed, computer)     # computer, turns: the computer opponent (None: hotseat)
         if computer is not None:
-            seed = app.seed if app.seed is not None else random.SystemRandom().randrange(1, 2**31)
-            self.turns = ComputerTurns(computer, seed)
             self._seat = computer.person
         self.results_shown = False
         """The results were shown once (coming back looks at the table)."""
@@ -162,8 +155,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
         self.actions = ActionBar(m, lay.actions)
         self.card = UnitCard(m, lay.card)
         self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.rolls)
-        self.log = LogPanel(m, lay.log, self.log_lines)
+        self.dice.show_events(self.feed.rolls)
+        self.log = LogPanel(m, lay.log, self.feed.lines)
         self._pending_key = None
         self._sync()
 
@@ -178,51 +171,32 @@ class SkirmishBattleScene(ComputerSide, Scene):
     def act(self, action: Action) -> bool:
         """Send ``action`` to the engine; show the rule it breaks if it is illegal. True if it was applied.
         While the computer decides, the person's actions are refused (it answers for its seat)."""
-        if self.computer_deciding:
-            self.show_banner(f"Wait: {self.computer.words if self.computer else 'the computer'} is deciding "
-                             "(N: skip to your decision)", palette.SHAKEN, 2.5)
+        if self._person_waits():
             return False
-        try:
-            events = self.game.apply(action)
-        except IllegalAction as e:
-            self.show_banner(f"{e.rule}: {e.message}", palette.ILLEGAL, 6.0)
-            if self.log is not None:
-                self.log.note(f"Not allowed — {e.rule}: {e.message}", "illegal")
-            return False
-        except Exception as e:  # noqa: BLE001 - an engine bug must not close the players' game
-            self.last_exception = e
-            traceback.print_exc(file=sys.stderr)
-            self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
+        events = apply_action(self, action, self._illegal)
+        if events is None:
             return False
         self._applied(events, None)
         return True
 
+    def _illegal(self, e: IllegalAction) -> None:
+        """An illegal action: the rule it breaks in the banner and in the log."""
+        self.show_banner(f"{e.rule}: {e.message}", palette.ILLEGAL, 6.0)
+        self.feed.note(f"Not allowed — {e.rule}: {e.message}", "illegal", self.log)
+
     def _add_events(self, events: list[Event]) -> None:
         """Events into the log and the dice panel."""
-        self.log_lines.extend(events)
-        if self.log is not None:
-            self.log.add(events)
-        rolls = [e for e in events if e.kind == "roll"]
-        if rolls:
-            self.rolls = rolls
-            if self.dice is not None:
-                self.dice.show_events(rolls)
+        self.feed.add(events, self.log, self.dice)
 
     def _applied(self, events: list[Event], placed: str | None) -> None:
         """After an action was applied (the person's or the computer's): log, dice, banner, record, snapshot for
         Undo, the next decision. ``placed`` is unused (no glides here)."""
         self._add_events(events)
-        if self.rewinder is not None:
-            self.rewinder.remember(self.game)
-        news = [e for e in events if e.kind not in ("roll", "phase", "info")]
-        if news:
-            self.show_banner(news[-1].text, (140, 200, 255), 3.5)
-        self.app.record(self.game, self.scenario_path)
-        if self.app.record_error:
-            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
+        announce(self, events)
+        record_controls.keep_record(self)
         self._sync()
 
-    # --- take back (the regiments screen's Undo: game/ui/scenes/battle.py) ----------------------------------------
+    # --- take back (shared with the regiments screen: game/ui/record_controls.py) --------------------------------
     def _taker(self) -> int:
         """Who takes back in hotseat: the player who made the last action (the seat changes without a hand-over
         screen, so they may take it back while the other player has not acted since); else the deciding one."""
@@ -236,54 +210,41 @@ class SkirmishBattleScene(ComputerSide, Scene):
         or None. Against the computer: why the person may not take back their last own action."""
         if self.computer is not None:
             return self._computer_undo()[0]
-        why = take_back_refusal(self.game, self._taker())
-        if why is None and (self.rewinder is None or len(self.game.history) - 1 < self.rewinder.base):
-            why = "That action was made before this game was opened here."
-        return why
+        return record_controls.hotseat_refusal(self.game, self.rewinder, self._taker())
 
     def undo(self) -> bool:
         """Ctrl+Z / Undo: take back the last action while no die has been rolled since (against the computer: the
         person's last own action and the computer's answers since). The game is replayed without it and the
         record rewritten. True if done."""
+        why = self.undo_refusal()
         if self.computer is not None:
-            why = self.undo_refusal()
             if why is not None:
                 self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
                 return False
             return self._undo_against_computer()
-        why = self.undo_refusal()
-        if why is not None or self.rewinder is None:
-            self.show_banner(f"Cannot take back: {why}", palette.SHAKEN, 5.0)
-            return False
-        old = self.game
-        taken = old.history[-1]
-        try:
-            game = self.rewinder.take_back(old, self._taker())
-        except TakeBackRefused as e:
-            self.show_banner(f"Cannot take back: {e}", palette.SHAKEN, 5.0)
-            return False
-        self.app.replace_game(old, game)
-        self.game = game
-        self._seat = taken.player        # the one who took back keeps the seat: no seat banner
-        self._reset_view_of_game()
-        self.app.record(game, self.scenario_path)
-        self.show_banner(f"Taken back — {action_text(game, taken)}", (140, 200, 255), 3.5)
-        if self.app.record_error:
-            self.show_banner(self.app.record_error, palette.ILLEGAL, 8.0)
-        self._pending_key = None
-        self._sync()
-        return True
+        return record_controls.take_back_hotseat(self, self._taker(), why, self._keep_seat)
+
+    def _keep_seat(self, player: int) -> None:
+        """The one who took back keeps the seat: no seat banner."""
+        self._seat = player
 
     def _reset_view_of_game(self) -> None:
         """After the game object was replaced (a take-back): log, dice and widgets start again from the new game."""
         game = self.game
         self.tool = None
         self._target_cache = (None, set())
-        self.log_lines = deque(game.log, maxlen=MAX_LINES)
-        self.rolls = [e for e in game.log if e.kind == "roll"][-6:]
+        self.feed.reset(game.log, self._rolls_here())
         if self.hud is not None and self.app.scene is self:    # else they are built when it is entered again
             self.kill_ui()
             self.build_ui()
+
+    def save(self) -> bool:
+        """Ctrl+S / Save: write the record now (``record_controls.save_now``). True if it was written."""
+        return record_controls.save_now(self)
+
+    def _rolls_here(self) -> list[Event] | None:
+        """The rolls the dice panel shows after the game was replaced (None: the log's last ones)."""
+        return None
 
     def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
         """A message over the bottom of the table for a few seconds."""
@@ -313,6 +274,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
                     self.seat_banner = (f"Player {p.player}, your turn: {self._hint(p)}", palette.PLAYER[p.player],
                                         self.time + 3.0)
                 self._seat = p.player
+            else:       # the same player's next decision: the banner's words are out of date
+                self.seat_banner = None
             if p.unit is not None:
                 self.selected = p.unit
             if p.decision == "action" and p.unit is not None and self.ruleset.units_to_move(p.player):
@@ -469,20 +432,13 @@ class SkirmishBattleScene(ComputerSide, Scene):
         return hints.get(p.decision, p.decision)
 
     def _buttons(self) -> list[ButtonSpec]:
-        """The decision's buttons, then Undo at the right end (the computer's pace and Skip while it decides)."""
+        """The decision's buttons (the computer's pace and Skip while it decides), then Undo, Save and Menu at the
+        right end (``game.ui.record_controls``)."""
         if self.game.pending is None:
             return []
         if self.computer_deciding:
-            return self._computer_buttons() + [self._undo_button()]
-        return self._decision_buttons() + [self._undo_button()]
-
-    def _undo_button(self) -> ButtonSpec:
-        why = self.undo_refusal()
-        word = "" if why is None else f": {_undo_word(why)}"
-        tip = ("Take back the last action (Ctrl+Z): no die has been rolled since" if why is None
-               else f"Cannot take back: {why}")
-        return ButtonSpec("undo", f"↶ Undo{word}" if why else "↶ Undo (Ctrl+Z)", tip, enabled=why is None,
-                          right=True, short=f"↶ Undo{word}")
+            return self._computer_buttons() + record_controls.record_buttons(self.undo_refusal())
+        return self._decision_buttons() + record_controls.record_buttons(self.undo_refusal())
 
     def _decision_buttons(self) -> list[ButtonSpec]:
         p = self.game.pending
@@ -553,16 +509,13 @@ class SkirmishBattleScene(ComputerSide, Scene):
         if key == "undo":
             self.undo()
             return
-        if key == "computer_faster" and self.turns is not None:
-            pace = self.turns.faster()
-            self.show_banner(f"The computer plays at the {pace} pace (G).", (140, 200, 255), 2.5)
-        elif key == "computer_skip" and self.turns is not None:
-            if self.computer_deciding:
-                self.turns.skip()
-                self.show_banner("Skipping to your next decision…", (140, 200, 255), 2.5)
-            else:
-                self.show_banner("Nothing to skip: this decision is yours.", palette.SHAKEN, 2.5)
-        if self.computer_deciding or key.startswith("computer_"):
+        if key == "save":
+            self.save()
+            return
+        if key == "menu":
+            record_controls.leave_to_menu(self)
+            return
+        if self._computer_command(key) or self.computer_deciding or key.startswith("computer_"):
             self._refresh()
             return         # a decision's button while the computer decides: not the person's to answer
         if key.startswith("edge:"):
@@ -742,12 +695,9 @@ class SkirmishBattleScene(ComputerSide, Scene):
         p = self.game.pending
         if p is None:
             return
-        if event.mod & pygame.KMOD_CTRL and event.key == pygame.K_z:
-            self.command("undo")
-        elif event.key == pygame.K_g and self.turns is not None:
-            self.command("computer_faster")
-        elif event.key == pygame.K_n and self.turns is not None:
-            self.command("computer_skip")
+        shared = record_controls.record_key(event) or self._computer_key(event)
+        if shared is not None:
+            self.command(shared)
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and p.decision == "push":
             why = self._push_problem()
             if why is None:
@@ -816,9 +766,15 @@ class SkirmishBattleScene(ComputerSide, Scene):
             for enemy in s.enemies_of(p.player):
                 draw_loose.draw_reach(screen, self.view, s, enemy.id, 9.0, (255, 120, 100, 255))
         screen.set_clip(self.view.rect)
+        shy = list(heights)
+        pushed = p.unit if p is not None and p.decision == "push" and p.unit in s.units else None
+        if pushed is not None and s.units[pushed].on_table:     # the names keep off the push ring
+            cx, cy = self.view.to_screen(warband_of(s).models[pushed][0].xy)
+            r = self.view.length(PUSH_REACH + base_radius(s.units[pushed].profile))
+            shy.append(pygame.Rect(int(cx - r), int(cy - r), int(2 * r) + 1, int(2 * r) + 1))
         draw_loose.draw_models(screen, self.view, s, shown, actors, self._targets(), self.hover,
                                hide=self.tool.unit_id if self.tool is not None and self.tool.moved() else None,
-                               shy_of=heights)
+                               shy_of=shy)
         if self.tool is not None and (self.tool.moved() or self.tool.dragging):
             draw_loose.draw_ghost(screen, self.view, self.tool, self.tool.problem() is None)
         if p is not None and p.decision == "push" and p.unit in s.units and s.units[p.unit].on_table:
@@ -851,16 +807,8 @@ class SkirmishBattleScene(ComputerSide, Scene):
             x = self.view.rect.centerx - bg.get_width() // 2
             screen.blit(bg, (x, self.view.rect.top + 10))
             screen.blit(text, (x + 10, self.view.rect.top + 15))
-        if self.banner is not None and self.time < self.banner[2]:
-            line = fit_text(self.banner[0], 16, self.view.rect.w - 40, bold=True)
-            text = font(16, True).render(line, True, self.banner[1])
-            bg = pygame.Surface((text.get_width() + 16, text.get_height() + 8), pygame.SRCALPHA)
-            bg.fill((0, 0, 0, 190))
-            x = self.view.rect.centerx - bg.get_width() // 2
-            y = self.view.rect.bottom - bg.get_height() - 8
-            screen.blit(bg, (x, y))
-            screen.blit(text, (x + 8, y + 4))
         screen.set_clip(clip)
+        draw_news(screen, self.view.rect, self.banner, self.time, self.last_exception)
 
 
 def is_loose(game: Game) -> bool:

@@ -17,8 +17,9 @@ from game.engine.actions import Action
 from game.engine.skirmish.loose import base_radius, warband_of
 from game.tutorial import LessonRun
 from game.ui import palette
+from game.ui.acting import announce
 from game.ui.layout import BattleLayout
-from game.ui.lesson_panel import GOAL, HIGHLIGHT, LessonPanel, lesson_text, notes_after
+from game.ui.lesson_panel import GOAL, HIGHLIGHT, NO_UNDO, NOT_SAVED, LessonDesk
 from game.ui.overlays import pulse
 from game.ui.scenes.skirmish_battle import SkirmishBattleScene
 
@@ -33,12 +34,11 @@ class SkirmishLessonScene(SkirmishBattleScene):
         super().__init__(app, run.game, None, list(run.lesson.scenario.terrain_kinds))
         self.run = run
         """The lesson: the only way the game changes."""
-        self.next_lesson = next_lesson
+        self._next_lesson = next_lesson
         """Opens the lesson after this one (``game.ui.scenes.lesson.next_lesson``: it knows every lesson scene)."""
         self.results_shown = True          # the lesson panel says when the game is over
-        self.lesson_panel: LessonPanel | None = None
-        self.notes: list[tuple[str, str]] = [("note", run.lesson.intro)] if run.lesson.intro else []
-        """What the lesson said since the last step began: (kind, text)."""
+        self.desk = LessonDesk(run)
+        """The lesson panel and what the lesson said since the step began (``game.ui.lesson_panel``)."""
 
     def build_ui(self) -> None:
         """The skirmish battle's widgets, with the lesson panel where the log was."""
@@ -46,19 +46,12 @@ class SkirmishLessonScene(SkirmishBattleScene):
         if self.log is not None:
             self.log.kill()
             self.log = None
-        self.lesson_panel = LessonPanel(self.app.manager, BattleLayout.for_size(self.app.size).log)
-        self._show_lesson()
+        self.desk.build(self.app.manager, BattleLayout.for_size(self.app.size).log)
 
     def kill_ui(self) -> None:
         """Remove the widgets."""
         super().kill_ui()
-        if self.lesson_panel is not None:
-            self.lesson_panel.kill()
-            self.lesson_panel = None
-
-    def _show_lesson(self) -> None:
-        if self.lesson_panel is not None:
-            self.lesson_panel.show(*lesson_text(self.run, self.notes))
+        self.desk.kill()
 
     # --- acting ---------------------------------------------------------------------------------------------------
     def act(self, action: Action) -> bool:
@@ -69,8 +62,7 @@ class SkirmishLessonScene(SkirmishBattleScene):
             self.last_exception = e
             self.show_banner(f"Engine error: {e}", palette.ILLEGAL)
             return False
-        self.notes = notes_after(self.run, self.notes, out)
-        self._show_lesson()
+        self.desk.note(out)
         if out.illegal:
             self.show_banner(out.messages[0] if out.messages else "Not allowed now", palette.ILLEGAL, 6.0)
             return False
@@ -85,61 +77,50 @@ class SkirmishLessonScene(SkirmishBattleScene):
     def _adopt(self, events: list) -> None:  # type: ignore[type-arg]
         """An accepted outcome: the lesson's game is now the game shown."""
         self.game = self.run.game
-        self.log_lines.extend(events)
-        rolls = [e for e in events if e.kind == "roll"]
-        if rolls:
-            self.rolls = rolls
-            if self.dice is not None:
-                self.dice.show_events(rolls)
-        news = [e for e in events if e.kind not in ("roll", "phase", "info")]
-        if news:
-            self.show_banner(news[-1].text, (140, 200, 255), 3.5)
+        self._add_events(events)
+        announce(self, events)
         self._pending_key = None
         self._sync()
-        self._show_lesson()
+        self.desk.show()
 
     def undo_refusal(self) -> str | None:
         """No Undo in a lesson: a wrong try is taken back by the lesson; Restart plays it again."""
-        return "A lesson takes back a wrong try itself; Restart plays the lesson again from the start."
+        return NO_UNDO
 
-    def lesson_command(self, key: str) -> None:
-        """Hint, Skip step (Next lesson once done), Restart or Lessons."""
-        if key == "hint":
-            self.run.hint_visible = True
-            self._show_lesson()
-        elif key == "skip":
-            if self.run.finished:
-                self.next_lesson(self.app, self.run)
-                return
-            out = self.run.skip()
-            self.notes = notes_after(self.run, self.notes, out)
-            if out.accepted:
-                self._adopt(out.events)
-            self._show_lesson()
-        elif key == "restart":
-            self.run.restart()
-            self.notes = [("note", self.run.lesson.intro)] if self.run.lesson.intro else []
-            self._adopt([])
-        elif key == "lessons":
-            self.app.show_menu()
+    def save(self) -> bool:
+        """Ctrl+S: lessons are not saved (Restart plays one again from the start)."""
+        self.show_banner(NOT_SAVED, palette.SHAKEN)
+        return False
+
+    def skip(self) -> None:
+        """Skip step: the lesson plays the step for the player."""
+        out = self.run.skip()
+        self.desk.note(out)
+        if out.accepted:
+            self._adopt(out.events)
+
+    def restart(self) -> None:
+        """Restart: the lesson from its first step; the log and the dice start again with it."""
+        self.run.restart()
+        self.game = self.run.game
+        self._reset_view_of_game()
+        self.desk.restart()
+        self._pending_key = None
+        self._sync()
+
+    def next_lesson(self) -> None:
+        """Open the lesson after this one (the menu after the last)."""
+        self._next_lesson(self.app, self.run)
 
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """The lesson panel's buttons; everything else as in a skirmish battle."""
-        if self.lesson_panel is not None:
-            key = self.lesson_panel.pressed(event)
-            if key is not None:
-                self.lesson_command(key)
-                return
-        super().handle_event(event, consumed)
+        if not self.desk.handle(event, self):
+            super().handle_event(event, consumed)
 
     def update(self, dt: float) -> None:
         """As in a battle; the Skip button reads Next lesson once the lesson is done."""
         super().update(dt)
-        panel = self.lesson_panel
-        if panel is not None and "skip" in panel.buttons:
-            label = "Next lesson" if self.run.finished else "Skip step"
-            if panel.buttons["skip"].text != label:
-                panel.buttons["skip"].set_text(label)
+        self.desk.update()
 
     # --- drawing ----------------------------------------------------------------------------------------------------
     def draw(self, screen: pygame.Surface) -> None:

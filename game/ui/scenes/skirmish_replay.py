@@ -1,6 +1,6 @@
 """Watching a recorded game of AoF: Skirmish (issue 18): the skirmish battle screen, watch only, stepping through
-the record (``game.replay.ReplayCursor``): Back / Next (Left / Right), Start / End (Home / End), the events of each
-step in the log and the dice panel. Nothing here acts: clicks only select a unit for its card."""
+the record (``game.replay.ReplayCursor``): Back / Next (Left / Right), Start / End (Home / End), the log up to the
+position shown and the dice of its last roll. Nothing here acts: clicks only select a unit for its card."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.engine.actions import Action
+from game.engine.events import Event
 from game.engine.skirmish.loose import XY
 from game.replay import ReplayCursor, action_text
 from game.ui.action_bar import ButtonSpec
+from game.ui.event_feed import rolls_before
 from game.ui.scenes.skirmish_battle import SkirmishBattleScene
 
 if TYPE_CHECKING:
@@ -36,18 +38,19 @@ class SkirmishReplayScene(SkirmishBattleScene):
         index = max(0, min(self.cursor.length, index))
         if index == self.index:
             return
+        forward = index == self.index + 1
         self.index = index
         self.game = self.cursor.game_at(index)
-        events = self.cursor.events_of(index)
-        self.log_lines.extend(events)
-        if self.log is not None:
-            self.log.add(events)
-        rolls = [e for e in events if e.kind == "roll"]
-        if rolls and self.dice is not None:
-            self.rolls = rolls
-            self.dice.show_events(rolls)
+        if forward:       # one step on: its events join the log
+            self._add_events(self.cursor.events_of(index))
+        else:             # a jump: the log up to here, the dice of the last roll before here
+            self._reset_view_of_game()
         self._pending_key = None
         self._sync()
+
+    def _rolls_here(self) -> list[Event] | None:
+        """The dice panel after a jump: the rolls of the last action at or before this position that rolled."""
+        return rolls_before(self.cursor, self.index, self.game.log)
 
     def act(self, action: Action) -> bool:
         """Watching only: nothing is applied."""
