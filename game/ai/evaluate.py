@@ -37,6 +37,7 @@ import math
 
 from game.ai.route import clearance, detour
 from game.engine import objectives
+from game.engine.magic import caster_value, spells_of
 from game.engine.charge import charge_action_refusal
 from game.engine.game import Game
 from game.engine.random_charge import charge_allowance
@@ -149,6 +150,24 @@ def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
 
+def turns_left(game: Game, next_to_act: int) -> dict[int, int] | None:
+    """Turns each side still plays from the turn of ``next_to_act`` on (AoWFBR's turns: the first player's, then the
+    second's, each round up to the scenario's ``rounds``), by seat; None where the game is played by alternating
+    activations (AoF:R 2.16, whose rounds are not turns). A side with no turn left can neither charge nor shoot
+    again, so its threats are worth nothing (rulebook "Game Length"/"Victory Conditions": the game ends after the
+    last round's second turn)."""
+    s = game.state
+    if s.activation is not None or not game.ruleset.units_score:
+        return None
+    if next_to_act == s.active_player:
+        start = s.round                 # the turn of next_to_act is the current one (or starts now)
+    else:
+        start = s.round if s.active_player == s.first_player else s.round + 1
+    mine = max(0, s.rounds - start + 1)
+    after = mine if next_to_act == s.first_player else max(0, s.rounds - start)
+    return {next_to_act: mine, 3 - next_to_act: after}
+
+
 def evaluate(game: Game, seat: int, next_to_act: int) -> float:
     """The position for ``seat`` (points, positive = good), ``next_to_act`` being the player whose turn comes
     next (their charges count fully). See the module docstring for the terms."""
@@ -161,6 +180,11 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         return score * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat] else 0.0)
     scene = s.scene
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
+    # the threats of each side: fully for the side acting next, LATER for the other, nothing for a side whose turns
+    # are over (the last round's last turn: nothing to hold back for)
+    left = turns_left(game, next_to_act)
+    weight = {p: (1.0 if p == next_to_act else LATER) if left is None or left[p] > 0 else 0.0 for p in (1, 2)}
+    approach = left is None or left[seat] > 0
     for u in s.units.values():
         w = worth(u)
         if w <= 0.0:
@@ -183,19 +207,23 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             reach = charge_reach(game, u)
             best = max((charge_value(u, e) for g, e in gaps if g <= reach), default=0.0)
             if best > 0.0:
-                score += sign * best * (1.0 if u.player == next_to_act else LATER)
+                score += sign * best * weight[u.player]
         shot_at = any(_reach(e) >= g for g, e in gaps if not e.fleeing and not e.engaged_with)
         if shot_at and not u.engaged_with:
-            later = 1.0 if u.player != next_to_act else LATER
-            score -= sign * SHOT_AT["alone" if u.starting_models == 1 else "unit"] * later * w
+            score -= sign * SHOT_AT["alone" if u.starting_models == 1 else "unit"] * weight[3 - u.player] * w
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
         if fire > 0.0 and nearest <= fire:
             score += sign * SHOOT_READY * w
-        if u.player == seat and u.starting_models > 1:
-            # only its own side's units (the other side keeping away is no gain); a lone hero stays back. The
-            # way to the nearest enemy goes round impassable terrain (a unit behind a building is not close)
+        if u.player == seat and approach:
+            if caster_value(u) > 0:
+                # a caster does its work from its spells' range (it need not close in further)
+                fire = max(fire, max((sp.range or 0.0 for sp in spells_of(s, u.player).values()
+                                      if sp.target in ("enemy", "point")), default=0.0))
+            # only its own side's units (the other side keeping away is no gain), heroes too (a hero that never
+            # closes in never fights), and while its side has a turn left to close in. The way to the nearest
+            # enemy goes round impassable terrain (a unit behind a building is not close)
             if nearest > fire:
                 closest = min(gaps, key=lambda ge: (ge[0], ge[1].id))[1]
                 assert u.pose is not None and closest.pose is not None
