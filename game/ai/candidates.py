@@ -119,6 +119,27 @@ def _route_move(game: Game, unit: Unit, kind: str, goal: tuple[float, float], di
             d = min(dist, d1) * f
             if d >= 0.3:
                 tries.append(_path(start, first.facing, d))
+    else:
+        # the way point lies behind the unit's flank (it faces away, e.g. after a pivot beside a building): a
+        # sideways or backward step straight at it, at most half the move (rulebook "Advance"; docs/rulings.md
+        # "Sideways and backward"), then a pivot toward the way on (up to 90 degrees); or a pivot of 90 toward it
+        # and a forward move along the new facing
+        aim = pts[1] if len(pts) > 1 and d1 < ADVANCE / 2 else w1
+        if kind == "advance":
+            b = bearing_to(start.xy, w1)
+            r = math.radians(b)
+            for f in SHORTER:
+                d = min(ADVANCE / 2, d1) * f
+                if d < 0.3:
+                    continue
+                end = Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing)
+                turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(end.xy, aim))))
+                tries.append((rounded_pose(end.turned(turn)),))
+        side = start.turned(90.0 if t1 > 0 else -90.0)
+        for f in SHORTER:
+            d = min(dist, d1) * f
+            if d >= 0.3:
+                tries.append(_path(start, side.facing, d))
     for path in tries:
         move = Move(unit.player, unit.id, kind, path)
         if game.check_move(move) is None:

@@ -60,9 +60,9 @@ EDGE_SCALE = 2.0
 """Resolution points that turn an even melee into a likely win (the logistic's scale)."""
 LATER = 0.3
 """Weight of the charges of the side that does not act next (the other side moves first)."""
-SHOT_AT = {"alone": 0.25, "unit": 0.04}
-"""Share of a unit's worth at risk when an enemy shooting unit has it within range: a lone model (a hero, a
-monster) falls to a few hits."""
+SHOT_AT = 1.0
+"""Weight of the worth the shooting still to come is expected to take (``volley``) from the nearest target of each
+shooting unit, on each turn left to its side (two at most)."""
 SHOOT_READY = 0.12
 """Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
 APPROACH = 2.0
@@ -146,6 +146,22 @@ def score_worth(game: Game) -> float:
     return 1.0 if game.ruleset.units_score else MARKER
 
 
+def volley(shooter: Unit, target: Unit) -> float:
+    """Points of ``target``'s worth one round of ``shooter``'s ranged weapons is expected to take (rulebook
+    "Shooting": each model's attacks hit on its Quality, the target blocks on its Defense worsened by AP; Tough(X)
+    models take X wounds each), at most the target's worth: a rough figure for the evaluation only."""
+    p = shooter.profile
+    if target.models <= 0:
+        return 0.0
+    hit = max(1, min(5, 7 - p.quality)) / 6.0
+    wounds = 0.0
+    for w in p.ranged_weapons:
+        block = max(0, min(5, 7 - (target.profile.defense + w.ap))) / 6.0
+        wounds += shooter.models * w.attacks * hit * (1.0 - block)
+    per_model = worth(target) / target.models
+    return min(worth(target), wounds / max(target.profile.tough, 1) * per_model)
+
+
 def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
@@ -208,9 +224,6 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             best = max((charge_value(u, e) for g, e in gaps if g <= reach), default=0.0)
             if best > 0.0:
                 score += sign * best * weight[u.player]
-        shot_at = any(_reach(e) >= g for g, e in gaps if not e.fleeing and not e.engaged_with)
-        if shot_at and not u.engaged_with:
-            score -= sign * SHOT_AT["alone" if u.starting_models == 1 else "unit"] * weight[3 - u.player] * w
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
@@ -229,6 +242,19 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
                 assert u.pose is not None and closest.pose is not None
                 nearest += detour(scene, u.pose.xy, closest.pose.xy, clearance(scene, u.id))
             score -= APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
+    # shooting to come: each unit with ranged weapons shoots its nearest target in range (as the rollouts do), on
+    # each turn its side has left (two at most): a unit that holds back within the enemy's range is not safe
+    for e in on:
+        fire = _reach(e)
+        if fire <= 0.0 or e.fleeing or e.engaged_with or weight[e.player] <= 0.0:
+            continue
+        targets = [(scene.distance(e.id, t.id), t.id, t) for t in on if t.player != e.player and not t.engaged_with]
+        targets = [x for x in targets if x[0] <= fire]
+        if not targets:
+            continue
+        target = min(targets)[2]
+        turns = 1 if left is None else min(left[e.player], 2)
+        score += (1.0 if e.player == seat else -1.0) * SHOT_AT * weight[e.player] * turns * volley(e, target)
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls
