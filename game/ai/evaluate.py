@@ -37,11 +37,12 @@ import math
 
 from game.ai.route import clearance, detour
 from game.engine import objectives
-from game.engine.magic import caster_value, spells_of
 from game.engine.charge import charge_action_refusal
 from game.engine.game import Game
+from game.engine.magic import caster_value, spells_of
 from game.engine.random_charge import charge_allowance
-from game.engine.state import Unit
+from game.engine.state import GameState, Unit
+from game.engine.victory import BANNER, BANNER_BONUS, GENERAL_BONUS
 from geometry.pose import bearing_difference, bearing_to
 
 MATERIAL = 0.5
@@ -87,6 +88,22 @@ def worth(unit: Unit) -> float:
     return w
 
 
+def at_stake(unit: Unit, state: GameState | None = None) -> float:
+    """Points the enemy scores once ``unit`` is gone beyond its worth (``worth``), where units score (AoWFBR
+    "Victory Conditions": +50 for a unit with a banner, +100 for the General when the enemy has a General of its
+    own), plus its worth; only ``worth`` without ``state`` or where only markers score (AoF:R 2.16)."""
+    w = worth(unit)
+    if state is None or w <= 0.0 or state.activation is not None:
+        return w
+    if BANNER in unit.upgrades:
+        w += BANNER_BONUS
+    general = state.generals.get(unit.player)
+    if general is not None and state.generals.get(3 - unit.player) is not None and \
+            (general == unit.id or (unit.hero is not None and unit.hero_alive and unit.hero.id == general)):
+        w += GENERAL_BONUS
+    return w
+
+
 def side_of(target: Unit, enemy: Unit) -> str:
     """``front``, ``flank`` or ``rear``: where ``enemy``'s centre stands seen from ``target``'s facing."""
     assert target.pose is not None and enemy.pose is not None
@@ -123,20 +140,21 @@ def _rows(unit: Unit) -> float:
     return float(min(3, unit.models // max(unit.per_row, 1)))
 
 
-def charge_value(charger: Unit, target: Unit) -> float:
+def charge_value(charger: Unit, target: Unit, state: GameState | None = None) -> float:
     """Points ``charger``'s side expects to gain by charging ``target`` now: the chance to win the melee (a
     logistic of the expected resolution edge: wounds both ways, full rows, the charge bonus, the flank or rear
     bonus of the side it would hit; a target hit in the flank or rear strikes back with half its models and
     counts no rows) times ``BREAK`` of the target's worth, less the chance to lose it times ``BREAK`` of the
-    charger's worth. A fleeing target is simply caught."""
+    charger's worth (each with what its removal scores beyond its cost, ``at_stake``, given ``state``). A fleeing
+    target is simply caught."""
     if target.fleeing:
-        return BREAK * worth(target)
+        return BREAK * at_stake(target, state)
     side = side_of(target, charger)
     front = side == "front"
     edge = strikes(charger, target, True) + _rows(charger) + CHARGE_BONUS + SIDE_BONUS[side]
     edge -= strikes(target, charger, False) * (1.0 if front else 0.5) + (_rows(target) if front else 0.0)
     win = 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
-    return BREAK * (win * worth(target) - (1.0 - win) * worth(charger))
+    return BREAK * (win * at_stake(target, state) - (1.0 - win) * at_stake(charger, state))
 
 
 def score_worth(game: Game) -> float:
@@ -146,10 +164,11 @@ def score_worth(game: Game) -> float:
     return 1.0 if game.ruleset.units_score else MARKER
 
 
-def volley(shooter: Unit, target: Unit) -> float:
+def volley(shooter: Unit, target: Unit, state: GameState | None = None) -> float:
     """Points of ``target``'s worth one round of ``shooter``'s ranged weapons is expected to take (rulebook
     "Shooting": each model's attacks hit on its Quality, the target blocks on its Defense worsened by AP; Tough(X)
-    models take X wounds each), at most the target's worth: a rough figure for the evaluation only."""
+    models take X wounds each), at most the target's worth: a rough figure for the evaluation only. A lone model
+    (a hero, a monster) is worth what its removal scores (``at_stake``, given ``state``)."""
     p = shooter.profile
     if target.models <= 0:
         return 0.0
@@ -158,8 +177,8 @@ def volley(shooter: Unit, target: Unit) -> float:
     for w in p.ranged_weapons:
         block = max(0, min(5, 7 - (target.profile.defense + w.ap))) / 6.0
         wounds += shooter.models * w.attacks * hit * (1.0 - block)
-    per_model = worth(target) / target.models
-    return min(worth(target), wounds / max(target.profile.tough, 1) * per_model)
+    whole = at_stake(target, state) if target.starting_models == 1 else worth(target)
+    return min(whole, wounds / max(target.profile.tough, 1) * whole / target.models)
 
 
 def _reach(unit: Unit) -> float:
@@ -221,7 +240,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         nearest = min(g for g, _ in gaps)
         if not u.fleeing and not u.engaged_with and charge_action_refusal(u) is None:
             reach = charge_reach(game, u)
-            best = max((charge_value(u, e) for g, e in gaps if g <= reach), default=0.0)
+            best = max((charge_value(u, e, s) for g, e in gaps if g <= reach), default=0.0)
             if best > 0.0:
                 score += sign * best * weight[u.player]
         if u.fleeing or u.engaged_with:
@@ -254,7 +273,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             continue
         target = min(targets)[2]
         turns = 1 if left is None else min(left[e.player], 2)
-        score += (1.0 if e.player == seat else -1.0) * SHOT_AT * weight[e.player] * turns * volley(e, target)
+        score += (1.0 if e.player == seat else -1.0) * SHOT_AT * weight[e.player] * turns * volley(e, target, s)
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls
