@@ -13,15 +13,22 @@ of:
 * charges in the offing: each unit that may charge and has enemies within its charge reach (``charge_reach``)
   counts its best charge (``charge_value``: the chance to win the melee, from the expected wounds of both sides'
   two front rows, full rows, the charge bonus and the flank or rear bonus of the side it would hit, rulebook
-  "Melee Resolution", times the worth broken on each side), fully for the side that acts next, ``LATER`` of it for
-  the other (which must survive the other side's turn first). So a unit stays out of the reach of enemies that
-  would beat it, and steps into reach where it would win the charge;
-* shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
+  "Melee Resolution", times what is at stake on each side: the worth, and where units score what their removal
+  adds, +50 for a banner and +100 for the General, ``at_stake``), fully for the side that acts next, ``LATER`` of
+  it for the other (which must survive the other side's turn first), nothing for a side with no turn left
+  (``turns_left``: in AoWFBR the game ends after the last round's second turn, so the last turn has nothing to hold
+  back for). So a unit stays out of the reach of enemies that would beat it, and steps into reach where it would
+  win the charge;
+* shooting to come: each unit with ranged weapons shoots its nearest target in range (as the rollouts play it),
+  taking the expected worth of one volley (``volley``: hits on its Quality, blocks on the target's Defense and AP,
+  Tough; a lone model counts what its removal scores) on each turn its side has left (two at most), weighted as
+  charges are: a unit that holds back within the enemy's range is not safe;
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
-* closing in: a unit of ``seat`` of several models loses a little for each inch to the nearest enemy beyond its
-  weapons' range (``APPROACH``; counting the inches round impassable terrain, ``game.ai.route.detour``), so
-  moves that lead to a charge or a shot are preferred over standing still (this term alone is not zero-sum: the
-  enemy keeping away is no gain, or the search would learn to stand still);
+* closing in: a unit of ``seat`` (heroes too: a hero that never closes in never fights) loses a little for each
+  inch to the nearest enemy beyond its weapons' range (a caster's: its spells' range) while its side has a turn
+  left (``APPROACH``; counting the inches round impassable terrain, ``game.ai.route.detour``), so moves that lead
+  to a charge or a shot are preferred over standing still (this term alone is not zero-sum: the enemy keeping away
+  is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
   within 3") counts ``SEIZING`` of its worth, and each marker is worth up to ``OBJECTIVE_PULL`` to the side whose
   nearest unit is closer to it.

@@ -4,7 +4,7 @@ hold back for, shooting still to come costs the unit it will hit. Never timed.""
 from __future__ import annotations
 
 from game.ai import SearchPlayer
-from game.ai.evaluate import MATERIAL, charge_value, evaluate, turns_left, volley, worth
+from game.ai.evaluate import MATERIAL, at_stake, charge_value, evaluate, turns_left, volley, worth
 from game.engine.actions import Done, Move
 from game.engine.dice import Dice
 from game.engine.game import Game
@@ -25,7 +25,7 @@ def _game(units: list[Unit], rounds: int = 4) -> Game:
 
 
 def _until_move(game: Game, player: int) -> None:
-    while not (game.pending.decision == "move" and game.pending.player == player):
+    while game.pending is not None and not (game.pending.decision == "move" and game.pending.player == player):
         game.apply(Done(game.pending.player))
 
 
@@ -92,3 +92,19 @@ def test_a_volley_takes_the_expected_worth() -> None:
     assert abs(volley(archers, orcs) - 10 * 0.5 * (2 / 3) * 10.0) < 1e-6
     few = make_unit("orcs-2", 2, ORCS, 1, pose_with_front(ORCS, 1, 20.0, 180.0))
     assert volley(archers, few) == worth(few) == 100.0
+
+
+def test_a_general_and_a_banner_are_at_stake_beyond_their_cost() -> None:
+    """Rulebook "Victory Conditions": a unit with a banner scores +50 once destroyed, routed or fled, the General
+    +100 (for a player with a General of their own): the charge and shooting risks count them."""
+    captain = make_unit("captain", 1, HERO, 1, pose_with_front(HERO, 1, 6.0, 0.0, x=36.0))
+    orcs = make_unit("orcs-1", 2, ORCS, 10, pose_with_front(ORCS, 10, 40.0, 180.0, x=36.0),
+                     upgrades=frozenset({"banner"}))
+    boss = make_unit("boss", 2, HERO, 1, pose_with_front(HERO, 1, 44.0, 180.0, x=20.0))
+    state = GameState("ai test", Table(), terrain=[], units={u.id: u for u in (captain, orcs, boss)},
+                      generals={1: "captain", 2: "boss"})
+    assert at_stake(captain, state) == worth(captain) + 100.0
+    assert at_stake(orcs, state) == worth(orcs) + 50.0
+    assert at_stake(orcs) == worth(orcs)                     # no state: the worth alone
+    state.generals[2] = None                                 # an army without a General cannot score the bonus
+    assert at_stake(captain, state) == worth(captain)
