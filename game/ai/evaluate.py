@@ -13,22 +13,15 @@ of:
 * charges in the offing: each unit that may charge and has enemies within its charge reach (``charge_reach``)
   counts its best charge (``charge_value``: the chance to win the melee, from the expected wounds of both sides'
   two front rows, full rows, the charge bonus and the flank or rear bonus of the side it would hit, rulebook
-  "Melee Resolution", times what is at stake on each side: the worth, and where units score what their removal
-  adds, +50 for a banner and +100 for the General, ``at_stake``), fully for the side that acts next, ``LATER`` of
-  it for the other (which must survive the other side's turn first), nothing for a side with no turn left
-  (``turns_left``: in AoWFBR the game ends after the last round's second turn, so the last turn has nothing to hold
-  back for). So a unit stays out of the reach of enemies that would beat it, and steps into reach where it would
-  win the charge;
-* shooting to come: each unit with ranged weapons shoots its nearest target in range (as the rollouts play it),
-  taking the expected worth of one volley (``volley``: hits on its Quality, blocks on the target's Defense and AP,
-  Tough; a lone model counts what its removal scores) on each turn its side has left (two at most), weighted as
-  charges are: a unit that holds back within the enemy's range is not safe;
+  "Melee Resolution", times the worth broken on each side), fully for the side that acts next, ``LATER`` of it for
+  the other (which must survive the other side's turn first). So a unit stays out of the reach of enemies that
+  would beat it, and steps into reach where it would win the charge;
+* shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
-* closing in: a unit of ``seat`` (heroes too: a hero that never closes in never fights) loses a little for each
-  inch to the nearest enemy beyond its weapons' range (a caster's: its spells' range) while its side has a turn
-  left (``APPROACH``; counting the inches round impassable terrain, ``game.ai.route.detour``), so moves that lead
-  to a charge or a shot are preferred over standing still (this term alone is not zero-sum: the enemy keeping away
-  is no gain, or the search would learn to stand still);
+* closing in: a unit of ``seat`` of several models loses a little for each inch to the nearest enemy beyond its
+  weapons' range (``APPROACH``; counting the inches round impassable terrain, ``game.ai.route.detour``), so
+  moves that lead to a charge or a shot are preferred over standing still (this term alone is not zero-sum: the
+  enemy keeping away is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
   within 3") counts ``SEIZING`` of its worth, and each marker is worth up to ``OBJECTIVE_PULL`` to the side whose
   nearest unit is closer to it.
@@ -46,10 +39,8 @@ from game.ai.route import clearance, detour
 from game.engine import objectives
 from game.engine.charge import charge_action_refusal
 from game.engine.game import Game
-from game.engine.magic import caster_value, spells_of
 from game.engine.random_charge import charge_allowance
-from game.engine.state import GameState, Unit
-from game.engine.victory import BANNER, BANNER_BONUS, GENERAL_BONUS
+from game.engine.state import Unit
 from geometry.pose import bearing_difference, bearing_to
 
 MATERIAL = 0.5
@@ -68,9 +59,9 @@ EDGE_SCALE = 2.0
 """Resolution points that turn an even melee into a likely win (the logistic's scale)."""
 LATER = 0.3
 """Weight of the charges of the side that does not act next (the other side moves first)."""
-SHOT_AT = 1.0
-"""Weight of the worth the shooting still to come is expected to take (``volley``) from the nearest target of each
-shooting unit, on each turn left to its side (two at most)."""
+SHOT_AT = {"alone": 0.25, "unit": 0.04}
+"""Share of a unit's worth at risk when an enemy shooting unit has it within range: a lone model (a hero, a
+monster) falls to a few hits."""
 SHOOT_READY = 0.12
 """Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
 APPROACH = 2.0
@@ -92,22 +83,6 @@ def worth(unit: Unit) -> float:
     w = unit.cost * unit.models / unit.starting_models
     if unit.hero is not None and unit.hero_alive:
         w += unit.hero.cost
-    return w
-
-
-def at_stake(unit: Unit, state: GameState | None = None) -> float:
-    """Points the enemy scores once ``unit`` is gone beyond its worth (``worth``), where units score (AoWFBR
-    "Victory Conditions": +50 for a unit with a banner, +100 for the General when the enemy has a General of its
-    own), plus its worth; only ``worth`` without ``state`` or where only markers score (AoF:R 2.16)."""
-    w = worth(unit)
-    if state is None or w <= 0.0 or state.activation is not None:
-        return w
-    if BANNER in unit.upgrades:
-        w += BANNER_BONUS
-    general = state.generals.get(unit.player)
-    if general is not None and state.generals.get(3 - unit.player) is not None and \
-            (general == unit.id or (unit.hero is not None and unit.hero_alive and unit.hero.id == general)):
-        w += GENERAL_BONUS
     return w
 
 
@@ -147,21 +122,20 @@ def _rows(unit: Unit) -> float:
     return float(min(3, unit.models // max(unit.per_row, 1)))
 
 
-def charge_value(charger: Unit, target: Unit, state: GameState | None = None) -> float:
+def charge_value(charger: Unit, target: Unit) -> float:
     """Points ``charger``'s side expects to gain by charging ``target`` now: the chance to win the melee (a
     logistic of the expected resolution edge: wounds both ways, full rows, the charge bonus, the flank or rear
     bonus of the side it would hit; a target hit in the flank or rear strikes back with half its models and
     counts no rows) times ``BREAK`` of the target's worth, less the chance to lose it times ``BREAK`` of the
-    charger's worth (each with what its removal scores beyond its cost, ``at_stake``, given ``state``). A fleeing
-    target is simply caught."""
+    charger's worth. A fleeing target is simply caught."""
     if target.fleeing:
-        return BREAK * at_stake(target, state)
+        return BREAK * worth(target)
     side = side_of(target, charger)
     front = side == "front"
     edge = strikes(charger, target, True) + _rows(charger) + CHARGE_BONUS + SIDE_BONUS[side]
     edge -= strikes(target, charger, False) * (1.0 if front else 0.5) + (_rows(target) if front else 0.0)
     win = 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
-    return BREAK * (win * at_stake(target, state) - (1.0 - win) * at_stake(charger, state))
+    return BREAK * (win * worth(target) - (1.0 - win) * worth(charger))
 
 
 def score_worth(game: Game) -> float:
@@ -171,43 +145,8 @@ def score_worth(game: Game) -> float:
     return 1.0 if game.ruleset.units_score else MARKER
 
 
-def volley(shooter: Unit, target: Unit, state: GameState | None = None) -> float:
-    """Points of ``target``'s worth one round of ``shooter``'s ranged weapons is expected to take (rulebook
-    "Shooting": each model's attacks hit on its Quality, the target blocks on its Defense worsened by AP; Tough(X)
-    models take X wounds each), at most the target's worth: a rough figure for the evaluation only. A lone model
-    (a hero, a monster) is worth what its removal scores (``at_stake``, given ``state``)."""
-    p = shooter.profile
-    if target.models <= 0:
-        return 0.0
-    hit = max(1, min(5, 7 - p.quality)) / 6.0
-    wounds = 0.0
-    for w in p.ranged_weapons:
-        block = max(0, min(5, 7 - (target.profile.defense + w.ap))) / 6.0
-        wounds += shooter.models * w.attacks * hit * (1.0 - block)
-    whole = at_stake(target, state) if target.starting_models == 1 else worth(target)
-    return min(whole, wounds / max(target.profile.tough, 1) * whole / target.models)
-
-
 def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
-
-
-def turns_left(game: Game, next_to_act: int) -> dict[int, int] | None:
-    """Turns each side still plays from the turn of ``next_to_act`` on (AoWFBR's turns: the first player's, then the
-    second's, each round up to the scenario's ``rounds``), by seat; None where the game is played by alternating
-    activations (AoF:R 2.16, whose rounds are not turns). A side with no turn left can neither charge nor shoot
-    again, so its threats are worth nothing (rulebook "Game Length"/"Victory Conditions": the game ends after the
-    last round's second turn)."""
-    s = game.state
-    if s.activation is not None or not game.ruleset.units_score:
-        return None
-    if next_to_act == s.active_player:
-        start = s.round                 # the turn of next_to_act is the current one (or starts now)
-    else:
-        start = s.round if s.active_player == s.first_player else s.round + 1
-    mine = max(0, s.rounds - start + 1)
-    after = mine if next_to_act == s.first_player else max(0, s.rounds - start)
-    return {next_to_act: mine, 3 - next_to_act: after}
 
 
 def evaluate(game: Game, seat: int, next_to_act: int) -> float:
@@ -222,11 +161,6 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         return score * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat] else 0.0)
     scene = s.scene
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
-    # the threats of each side: fully for the side acting next, LATER for the other, nothing for a side whose turns
-    # are over (the last round's last turn: nothing to hold back for)
-    left = turns_left(game, next_to_act)
-    weight = {p: (1.0 if p == next_to_act else LATER) if left is None or left[p] > 0 else 0.0 for p in (1, 2)}
-    approach = left is None or left[seat] > 0
     for u in s.units.values():
         w = worth(u)
         if w <= 0.0:
@@ -247,40 +181,26 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         nearest = min(g for g, _ in gaps)
         if not u.fleeing and not u.engaged_with and charge_action_refusal(u) is None:
             reach = charge_reach(game, u)
-            best = max((charge_value(u, e, s) for g, e in gaps if g <= reach), default=0.0)
+            best = max((charge_value(u, e) for g, e in gaps if g <= reach), default=0.0)
             if best > 0.0:
-                score += sign * best * weight[u.player]
+                score += sign * best * (1.0 if u.player == next_to_act else LATER)
+        shot_at = any(_reach(e) >= g for g, e in gaps if not e.fleeing and not e.engaged_with)
+        if shot_at and not u.engaged_with:
+            later = 1.0 if u.player != next_to_act else LATER
+            score -= sign * SHOT_AT["alone" if u.starting_models == 1 else "unit"] * later * w
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
         if fire > 0.0 and nearest <= fire:
             score += sign * SHOOT_READY * w
-        if u.player == seat and approach:
-            if caster_value(u) > 0:
-                # a caster does its work from its spells' range (it need not close in further)
-                fire = max(fire, max((sp.range or 0.0 for sp in spells_of(s, u.player).values()
-                                      if sp.target in ("enemy", "point")), default=0.0))
-            # only its own side's units (the other side keeping away is no gain), heroes too (a hero that never
-            # closes in never fights), and while its side has a turn left to close in. The way to the nearest
-            # enemy goes round impassable terrain (a unit behind a building is not close)
+        if u.player == seat and u.starting_models > 1:
+            # only its own side's units (the other side keeping away is no gain); a lone hero stays back. The
+            # way to the nearest enemy goes round impassable terrain (a unit behind a building is not close)
             if nearest > fire:
                 closest = min(gaps, key=lambda ge: (ge[0], ge[1].id))[1]
                 assert u.pose is not None and closest.pose is not None
                 nearest += detour(scene, u.pose.xy, closest.pose.xy, clearance(scene, u.id))
             score -= APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
-    # shooting to come: each unit with ranged weapons shoots its nearest target in range (as the rollouts do), on
-    # each turn its side has left (two at most): a unit that holds back within the enemy's range is not safe
-    for e in on:
-        fire = _reach(e)
-        if fire <= 0.0 or e.fleeing or e.engaged_with or weight[e.player] <= 0.0:
-            continue
-        targets = [(scene.distance(e.id, t.id), t.id, t) for t in on if t.player != e.player and not t.engaged_with]
-        targets = [x for x in targets if x[0] <= fire]
-        if not targets:
-            continue
-        target = min(targets)[2]
-        turns = 1 if left is None else min(left[e.player], 2)
-        score += (1.0 if e.player == seat else -1.0) * SHOT_AT * weight[e.player] * turns * volley(e, target, s)
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls
