@@ -14,8 +14,9 @@ longest legal distance of each idea is kept, trying shorter ones when the engine
 
 Where impassable terrain stands between a unit and the enemy it would charge or the objective it goes for, the
 first ideas follow the shortest route round it (``game.ai.route``: to the first corner and on toward the next,
-within the Advance's or Rush's pivots); a unit that can neither go ahead nor pivot where it stands (its frontage
-would swing into the piece) steps back or sideways first (``_unstick``).
+within the Advance's or Rush's pivots; a way point behind the unit's flank, beyond one pivot, is reached by a
+sideways or backward step straight at it, or a pivot of 90 degrees toward it); a unit that can neither go ahead nor
+pivot where it stands (its frontage would swing into the piece) steps back or sideways first (``_unstick``).
 
 Other decisions take the engine's own options (charge targets, shooting targets, reactions, redirects, pursuit and
 follow-up choices, casts from ``magic.cast_options``), pruned to the nearest few per unit. Nothing here judges a
@@ -88,7 +89,9 @@ def _route_move(game: Game, unit: Unit, kind: str, goal: tuple[float, float], di
     """The first legal move of up to ``dist`` inches along the route round impassable terrain toward ``goal``
     (``game.ai.route``), or None when the straight way is free or nothing along the route is accepted: to the
     first way point and on toward the next (two pivots of up to 45 degrees: rulebook "Advance"), else toward the
-    first way point only (one pivot of up to 90), each at ``SHORTER`` fractions."""
+    first way point only (one pivot of up to 90), each at ``SHORTER`` fractions; a first way point more than 90
+    degrees off the facing: a sideways or backward step at it (an Advance: half the move) then a pivot toward the
+    way on, or a pivot of 90 toward it and a move along the new facing."""
     assert unit.pose is not None
     start = unit.pose
     scene = game.state.scene
@@ -119,6 +122,27 @@ def _route_move(game: Game, unit: Unit, kind: str, goal: tuple[float, float], di
             d = min(dist, d1) * f
             if d >= 0.3:
                 tries.append(_path(start, first.facing, d))
+    else:
+        # the way point lies behind the unit's flank (it faces away, e.g. after a pivot beside a building): a
+        # sideways or backward step straight at it, at most half the move (rulebook "Advance"; docs/rulings.md
+        # "Sideways and backward"), then a pivot toward the way on (up to 90 degrees); or a pivot of 90 toward it
+        # and a forward move along the new facing
+        aim = pts[1] if len(pts) > 1 and d1 < ADVANCE / 2 else w1
+        if kind == "advance":
+            b = bearing_to(start.xy, w1)
+            r = math.radians(b)
+            for f in SHORTER:
+                d = min(ADVANCE / 2, d1) * f
+                if d < 0.3:
+                    continue
+                end = Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing)
+                turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(end.xy, aim))))
+                tries.append((rounded_pose(end.turned(turn)),))
+        side = start.turned(90.0 if t1 > 0 else -90.0)
+        for f in SHORTER:
+            d = min(dist, d1) * f
+            if d >= 0.3:
+                tries.append(_path(start, side.facing, d))
     for path in tries:
         move = Move(unit.player, unit.id, kind, path)
         if game.check_move(move) is None:

@@ -16,6 +16,7 @@ from game.engine.dice import Dice
 from game.engine.game import Game
 from game.players import make_player
 from game.scenario import load_scenario, new_game_state
+from geometry.pose import Pose, bearing_difference, bearing_to
 from geometry.scene_data import SceneData
 from geometry.terrain import TerrainShape
 
@@ -66,3 +67,24 @@ def test_a_move_toward_a_goal_behind_the_burnt_mill_goes_round_it() -> None:
     end = move.path[-1]
     assert end.x > 20.0 + 2.0          # east of the Mill: round it
     assert math.dist(end.xy, goal) < math.dist(brutes.pose.xy, goal)
+
+
+def test_a_unit_facing_away_from_its_way_round_steps_there_sideways() -> None:
+    """The Host's Spearmen (default.yaml) beside the Burnt Mill, turned east toward it, with the way round the
+    Mill's west side behind their flank (more than the one 90-degree pivot of an Advance away): they step sideways
+    or back toward it (rulebook "Advance": up to half the move) instead of only edging along the Mill."""
+    game = Game.start(new_game_state(load_scenario(ROOT / "scenarios" / "default.yaml")), Dice(seed=3))
+    players = {1: make_player("simple", 1), 2: make_player("simple", 2)}
+    while game.pending is not None and not (game.pending.decision == "move" and game.pending.player == 2):
+        game.apply(players[game.pending.player].choose(game))
+    s = game.state
+    spearmen = s.units["spearmen-1"]
+    s.place(spearmen, Pose(17.275, 41.596, 108.0))
+    goal = (14.5, 16.0)
+    pts = route(s.scene, (17.275, 41.596), goal, 2.75)
+    assert pts is not None and pts[0][0] < 15.0        # round the Mill's west side, first way point behind
+    move = _route_move(game, spearmen, "advance", goal, 6.0)
+    assert move is not None and game.check_move(move) is None
+    end = move.path[-1]
+    assert math.dist(end.xy, pts[0]) < math.dist((17.275, 41.596), pts[0]) - 2.0
+    assert abs(bearing_difference(end.facing, bearing_to(end.xy, goal))) < 45.0   # and turned toward the way on
