@@ -142,8 +142,8 @@ class SearchPlayer:
         the same moment on), then played on and evaluated over the same samples of the AI's own dice, with what the
         unused try or tokens are worth (``magic_choice.in_hand``). The earliest wins a tie, so a cast must gain."""
         p = view.pending
-        if p is None or p.decision not in ("action", "shoot"):
-            return None
+        if p is None or p.decision not in ("action", "shoot") or ruleset_ai(view) is not None:
+            return None     # a ruleset of its own (AoF: Skirmish's loose models) casts by its own knowledge
         listed = view.ruleset.decision_options()
         if listed is None:
             return None

@@ -27,6 +27,13 @@ class SkirmishAI:
     def candidates(self, game: Game, me: int, budget: Budget, rng: random.Random) -> tuple[list[Action], int]:
         """``skirmish_candidates.candidates`` with the budget's figures; for a decision it does not know, the simple
         player's answer alone (judged by the engine before it is played)."""
+        p = game.pending
+        if p is not None and p.decision in ("action", "shoot"):
+            # "Caster(X)": a caster casts by the simple player's rule of thumb (a spell on the nearest enemy in
+            # sight first) before its action or its shots; the search judges the rest
+            cast = skirmish_play.cast(game, me, None)
+            if cast is not None:
+                return [cast], 0
         got = skirmish_candidates.candidates(game, me, max(1, budget.candidates - 2), budget.per_unit,
                                              max(1, budget.moves // 3), budget.depth)
         if got is None:

@@ -13,9 +13,11 @@ from game.ai.by_ruleset import ruleset_ai
 from game.ai.explain import ExplainedPlayer
 from game.ai.skirmish_evaluate import marker_gap
 from game.autoplay import state_is_consistent
-from game.engine.actions import Activate, DeclareCharge, Done, MoveModels, Shoot
+from game.engine import magic
+from game.engine.actions import Activate, CastSpell, DeclareCharge, Done, MoveModels, Shoot
 from game.engine.dice import Dice
 from game.engine.game import Game
+from game.engine.magic import Spell, SpellHits
 from game.engine.profiles import Profile
 from game.engine.state import Objective, Pending
 from game.players import make_player
@@ -123,3 +125,18 @@ def test_plays_whole_games_legally_against_the_simple_player() -> None:
         assert state_is_consistent(game.state) == [], f"after {action.to_dict()}"
         assert actions < 1000
     assert game.state.game_over
+
+
+def test_a_caster_casts_at_the_enemy_in_sight_before_acting() -> None:
+    """AoF: Skirmish "Caster(X)" (line 87): the activated caster with tokens and an enemy in range and in sight tries
+    its damaging spell before its action (the simple player's rule of thumb, which the search player uses for
+    casts); the regiments' cast search (footprints) is not used on loose models."""
+    mage_profile = Profile("Mage", 4, 5, 25.4, 25.4, 1, 40, (), ("Caster(2)",))
+    mage, w = unit("mage", 1, mage_profile, 1), unit("w", 2, WARRIOR, 4)
+    game = skirmish_game([(mage, [(10, 10)]), (w, line(10, 25, 4))], dice=[])
+    magic.magic_of(game.state).spells = {1: {"Bolt": Spell("Bolt", 1, "enemy", 18.0, hits=SpellHits(2, ap=1))},
+                                         2: {}}
+    game.apply(Activate(1, "mage"))
+    action = make_player("ai", 3).choose(game)
+    assert isinstance(action, CastSpell) and action.spell == "Bolt" and action.target == "w"
+    assert game.dice.consumed == 0
