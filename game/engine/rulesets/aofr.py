@@ -35,6 +35,7 @@ this module adds the book's names and texts, the actions' handlers, the decision
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from game.engine import objectives
@@ -59,6 +60,7 @@ from game.engine.actions import (
     Shoot,
     StrikeBack,
 )
+from game.engine.activation_order import listed_answers
 from game.engine.events import Event
 from game.engine.rulesets.aofr_casting import AoFRCasting
 from game.engine.rulesets.aofr_rules import AOFR_SHOTS
@@ -190,25 +192,21 @@ class AoFR216(AoFRCasting):
         p, a = s.pending, self._current()
         if p is None or a is None or s.phase is not Phase.ACTIVATION:
             return None
-        me = p.player
-        if p.decision == "activate":
-            return [Activate(me, uid) for uid in p.options]
-        unit = p.unit
-        if unit is None:
-            return None
+        listed = listed_answers(p, self.charge_targets, self.shooting_targets, ("consolidate", "wavering"))
+        me, unit = p.player, p.unit
+        if listed is None or unit is None:
+            return listed
         # "Breath Attack": the answers that use it come first (a fixed policy taking the first answer breathes)
-        breath = self.breath_in_melee(unit)
-        if p.decision == "action":
-            return [Done(me)] + [DeclareCharge(me, unit, t, breath=b) for t in self.charge_targets(unit)
-                                 for b in ((True, False) if breath else (False,))]
         if p.decision == "shoot":
-            return [Shoot(me, unit, t, breath=True) for t in self.breath_targets(unit)] + \
-                [Shoot(me, unit, t) for t in self.shooting_targets(unit)] + [Done(me)]
+            return [Shoot(me, unit, t, breath=True) for t in self.breath_targets(unit)] + listed
+        if not self.breath_in_melee(unit):
+            return listed
+        if p.decision == "action":
+            return listed[:1] + [answer for charge in listed[1:] if isinstance(charge, DeclareCharge)
+                                 for answer in (replace(charge, breath=True), charge)]
         if p.decision == "strike_back":
-            return ([StrikeBack(me, unit, breath=True)] if breath else []) + [StrikeBack(me, unit), Done(me)]
-        if p.decision in ("consolidate", "wavering"):
-            return [Done(me)]
-        return None
+            return [StrikeBack(me, unit, breath=True), *listed]
+        return listed
 
     def _done(self, action: Done) -> list[Event]:
         s = self.state
