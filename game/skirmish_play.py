@@ -280,14 +280,7 @@ def dispel(game: Game, player: int, rng: random.Random | None) -> Dispel:
         return Dispel(player, (TokenSpend(rng.randint(1, n), u),))
     spell = magic.spells_of(s, cast_.player).get(cast_.spell)
     want = 2 if spell is not None and spell.hits is not None else 1
-    spends = []
-    for u, n in sources:
-        if want <= 0:
-            break
-        k = min(n, want)
-        spends.append(TokenSpend(k, u))
-        want -= k
-    return Dispel(player, tuple(spends))
+    return Dispel(player, magic.take_tokens(sources, want))
 
 
 def push_to(game: Game, player: int, rng: random.Random | None) -> Action:

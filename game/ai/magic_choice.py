@@ -90,24 +90,11 @@ def boosts(game: Game, cast: CastSpell) -> list[CastSpell]:
     most = min(sum(n for _, n in sources), MAX_BOOST + against)
     out: list[CastSpell] = []
     for total in range(1, most + 1):
-        spend = _take(sources, total)
+        spend = magic.take_tokens(sources, total)
         boosted = CastSpell(cast.player, cast.unit, cast.spell, cast.target, spend, cast.point)
         if game.check_magic(boosted) is None:
             out.append(boosted)
     return out
-
-
-def _take(sources: list[tuple[str | None, int]], total: int) -> tuple[TokenSpend, ...]:
-    """``total`` tokens from ``sources`` in their order, as token spends."""
-    out: list[TokenSpend] = []
-    left = total
-    for uid, n in sources:
-        if left <= 0:
-            break
-        k = min(n, left)
-        out.append(TokenSpend(k, uid))
-        left -= k
-    return tuple(out)
 
 
 def block_candidates(game: Game, me: int) -> list[Action]:
@@ -142,7 +129,7 @@ def dispel_candidates(game: Game, me: int) -> list[Action]:
     boost = cast.boost if cast is not None else 0
     most = min(sum(n for _, n in sources), MAX_BOOST + boost)
     for total in range(1, most + 1):
-        action = Dispel(me, _take(sources, total))
+        action = Dispel(me, magic.take_tokens(sources, total))
         if game.check_magic(action) is None:
             out.append(action)
     return out

@@ -45,6 +45,7 @@ Regeneration rolls).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import shapely
@@ -673,6 +674,20 @@ class _CastPlan:
     """The target unit; None for a spell aimed at ``point``."""
     boost: tuple[tuple[str | None, int], ...]
     point: Point | None = None
+
+
+def take_tokens(sources: Sequence[tuple[str | None, int]], total: int) -> tuple[TokenSpend, ...]:
+    """``total`` tokens (at most what they hold) from ``sources`` (``token_sources``' (unit id or None, tokens held)
+    pairs) in their order, as the token spends of a cast or a ``dispel``."""
+    out: list[TokenSpend] = []
+    left = total
+    for uid, n in sources:
+        k = min(n, left)
+        if k <= 0:
+            break
+        out.append(TokenSpend(k, uid))
+        left -= k
+    return tuple(out)
 
 
 def _spend_check(state: GameState, caster: Unit, player: int, spends: tuple[TokenSpend, ...], reserved: int,

@@ -163,14 +163,9 @@ class SimplePlayer:
         if cast is None or caster is None or not _falls_on(game, player, cast.caster, cast.spell, cast.target,
                                                            cast.point):
             return Done(player)
-        spends: list[TokenSpend] = []
-        left = DISPEL_TOKENS
-        for uid, n in sorted(magic.token_sources(s, caster, player), key=lambda un: (-un[1], str(un[0]))):
-            k = min(n, left)
-            if k > 0:
-                spends.append(TokenSpend(k, uid))
-                left -= k
-        action = Dispel(player, tuple(spends))
+        sources = sorted(magic.token_sources(s, caster, player), key=lambda un: (-un[1], str(un[0])))
+        spends = magic.take_tokens(sources, DISPEL_TOKENS)
+        action = Dispel(player, spends)
         return action if spends and game.check_magic(action) is None else Done(player)
 
     @staticmethod
