@@ -129,7 +129,7 @@ def test_the_replay_viewer_steps_through_a_skirmish_record(driver_factory, tmp_p
     assert isinstance(scene, SkirmishReplayScene) and scene.index == 0
     d.key(pygame.K_RIGHT)
     assert scene.index == 1
-    d.click_button(scene.actions.buttons["end"])
+    d.click_button(scene.buttons["end"])
     assert scene.index == scene.cursor.length == len(game.history)
     assert points_of(scene.game.state, "swords") == points_of(game.state, "swords")
     assert scene.game.state.game_over and len(scene.cursor.record.actions) == len(game.history)
@@ -206,3 +206,55 @@ def test_the_skirmish_replay_log_follows_back_and_jumps(driver_factory, tmp_path
     assert scene.feed.rolls == rolls_before(scene.cursor, 7, scene.game.log)
     d.key(pygame.K_HOME)
     assert scene.index == 0 and list(scene.feed.lines) == list(scene.cursor.game_at(0).log)
+
+
+def test_the_skirmish_replay_has_the_regiments_timeline(driver_factory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The skirmish viewer shows the same controls and timeline as the regiments' (game.ui.replay_controls): a
+    click on the timeline goes to the position under it, a drag scrubs, a marker click goes to its event, Play
+    plays on and pauses, Step and Back step, the Round buttons jump; the log and dice follow the position."""
+    from game.ui.event_feed import rolls_before
+    from game.ui.replay_controls import Timeline
+    d, scene, game = _watch_a_played_record(driver_factory, tmp_path)
+    cursor = scene.cursor
+    tl = scene.timeline
+    assert isinstance(tl, Timeline) and scene.actions is None
+    assert {"start", "back", "play", "forward", "end", "slower", "faster", "prev_event", "next_event",
+            "menu", "round:1", "player:1"} <= set(scene.buttons)
+    assert not tl.rect.colliderect(scene.view.rect) and tl.rect.right <= scene.card.panel.rect.left
+    # a click halfway along the bar: that position, its game, its log and dice
+    d.click((tl.x_of(cursor.length // 2), tl.bar.centery))
+    half = scene.index
+    assert abs(half - cursor.length // 2) <= 1
+    assert scene.game.digests == cursor.game_at(half).digests
+    d.frames(12)        # the log is rebuilt a moment after a jump
+    assert list(scene.feed.lines) == list(cursor.game_at(half).log)
+    assert scene.feed.rolls == rolls_before(cursor, half, scene.game.log)
+    # a drag along the bar scrubs through the positions
+    d.drag((tl.x_of(2), tl.bar.centery), (tl.x_of(cursor.length - 3), tl.bar.centery))
+    assert abs(scene.index - (cursor.length - 3)) <= 1
+    # a marker: its event's position
+    assert cursor.timeline, "the played record has charges or models knocked out"
+    rect, entry = tl.hits[0]
+    d.click(rect.center)
+    assert scene.index == entry.index
+    # Step and Back, then the Round 2 jump
+    here = scene.index
+    d.click_button(scene.buttons["forward"] if here < cursor.length else scene.buttons["back"])
+    assert abs(scene.index - here) == 1
+    d.click_button(scene.buttons["back"])
+    assert scene.index == here - (0 if here < cursor.length else 2)
+    d.click_button(scene.buttons["round:2"])
+    assert scene.index == cursor.find(2) and scene.game.state.round == 2
+    assert "round 2" in scene.hud.title.text
+    # play on (at the fastest speed) to the end, where playing stops and Results opens the results
+    for _ in range(7):
+        d.key(pygame.K_PLUS, frames=1)
+    assert "32" in scene.speed_label.text
+    d.click_button(scene.buttons["play"])
+    assert scene.playing
+    d.frames(int(60 * (cursor.length / 32)) + 30)
+    assert scene.index == cursor.length and not scene.playing and scene.game.state.game_over
+    assert scene.game.digests == game.digests
+    from game.ui.scenes.results import ResultsScene
+    d.click_button(scene.buttons["results"])
+    assert isinstance(d.scene, ResultsScene)

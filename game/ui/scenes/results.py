@@ -124,10 +124,12 @@ class ResultsScene(Scene):
         that viewer; from a battle, its record file is opened (refused with the reason in the window if it cannot
         be read)."""
         from game.replay import ReplayCursor
+        from game.ui.replay_controls import ReplayControls
         from game.ui.scenes.replay import ReplayScene
+        from game.ui.scenes.skirmish_replay import SkirmishReplayScene
 
         back = self.back
-        if isinstance(back, ReplayScene):
+        if isinstance(back, ReplayControls):
             back.playing = False
             self.app.switch(back)
             back.goto(point.position)
@@ -144,7 +146,8 @@ class ResultsScene(Scene):
         except FileProblems as e:
             self.app.show_menu(refusal(path, e.problems, "replay"))
             return False
-        scene = ReplayScene(self.app, cursor, path)
+        loose = cursor.scenario.ruleset == "aof-skirmish"
+        scene = (SkirmishReplayScene if loose else ReplayScene)(self.app, cursor, path)
         self.app.switch(scene)
         scene.goto(point.position)
         return True
