@@ -31,20 +31,17 @@ from game.engine.events import Event
 from game.engine.movement import can_move
 from game.engine.objectives import placement_point
 from game.engine.shooting import shooting_restriction
-from game.replay import Rewinder
 from game.ui import battle_draw, decisions, describe, palette, spell_aim
 from game.ui.acting import announce, apply_action
-from game.ui.action_bar import ActionBar, ButtonSpec
+from game.ui.action_bar import ButtonSpec
 from game.ui.animation import Animations
 from game.ui.artillery_tool import ArtilleryTool
-from game.ui.dice_panel import DicePanel, short_purpose
+from game.ui.dice_panel import short_purpose
 from game.ui.draw_terrain import StaticLayer
 from game.ui.draw_units import UnitPainter
-from game.ui.event_feed import EventFeed
-from game.ui.hud import Hud
 from game.ui.insight import Insight
 from game.ui.layout import BattleLayout
-from game.ui.log_panel import LogPanel, event_html
+from game.ui.log_panel import event_html
 from game.ui.move_tool import MoveTool
 from game.ui.picking import point_in_unit, unit_at
 from game.ui.record_controls import (
@@ -53,16 +50,12 @@ from game.ui.record_controls import (
     leave_to_menu,
     record_buttons,
     record_key,
-    save_now,
     take_back_hotseat,
 )
-from game.ui.scenes.battle_computer import ComputerSide
 from game.ui.scenes.handover import HandoverScene
-from game.ui.table_view import TableView
+from game.ui.scenes.table_scene import TableScene
 from game.ui.trails import CombatTrails
-from game.ui.unit_card import UnitCard
 from game.ui.view_tools import ViewTools, view_below
-from game.ui.window import Scene
 from geometry.formation import hero_index
 from geometry.pose import Point, Pose, bearing_to
 from geometry.shapes import model_polygons
@@ -83,7 +76,7 @@ screen (a banner says whose placement it is)."""
 
 
 
-class BattleScene(ComputerSide, Scene):
+class BattleScene(TableScene):
     """A hotseat battle in progress."""
 
     watch_only = False
@@ -91,24 +84,11 @@ class BattleScene(ComputerSide, Scene):
 
     def __init__(self, app: Window, game: Game, scenario_path: str | None = None,
                  kinds: list[str] | None = None, computer: ComputerSeat | None = None) -> None:
-        super().__init__(app)
-        self.game = game
-        self.scenario_path = scenario_path
+        super().__init__(app, game, scenario_path, kinds, computer)
         s = game.state
-        self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
-        self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds, names=False)
         self.static.home = home_edge(s, 1)
         self.painter = UnitPainter()
-        self.anims = Animations()
-        self.feed = EventFeed(game.log)
-        """The log's lines and the latest rolls (``game.ui.event_feed``)."""
         self.layout: BattleLayout | None = None
-        self.hud: Hud | None = None
-        self.card: UnitCard | None = None
-        self.dice: DicePanel | None = None
-        self.log: LogPanel | None = None
-        self.actions: ActionBar | None = None
-        self.tools: ViewTools | None = None
         # what the table shows (see game/ui/insight.py, game/ui/trails.py, game/ui/battle_draw.py)
         self.insight = Insight(self)
         """Cached geometry answers about the selected unit: reach, sight, shooters, arcs, distances."""
@@ -122,23 +102,11 @@ class BattleScene(ComputerSide, Scene):
         self.show_trails = False
         """C: keep the last combat's moves drawn."""
         # interaction state (never game state)
-        self.selected: str | None = None
-        self.hover: str | None = None
-        self.hover_terrain: int | None = None
         self.tool: MoveTool | None = None
-        self.mouse: tuple[int, int] = (0, 0)
-        self.panning = False
-        self.pan_moved = False
         self.measure = False
         self.turn_with_seat = True
         """Turn the table so that the deciding player's edge is at the bottom at every hand-over."""
         self.error: IllegalAction | None = None
-        self.banner: tuple[str, tuple[int, int, int], float] | None = None
-        self.time = 0.0
-        self.last_exception: BaseException | None = None
-        """An unexpected engine error caught by ``act`` (shown to the player; tests check it stays None)."""
-        self._pending_key: object = None
-        self._seat: int | None = None
         self._private: int | None = None
         """The player alone at the screen: handed it behind a hand-over screen (or who took back); None while
         both players watch (the open decisions of deployment change the seat without a hand-over)."""
@@ -164,9 +132,6 @@ class BattleScene(ComputerSide, Scene):
         """Weapon groups chosen per shooting unit (rulebook "Multiple Weapon Types"); absent = every weapon."""
         self.artillery = ArtilleryTool(self)
         """Random Scatter for Artillery: aiming at target points and the last shots (game/ui/artillery_tool.py)."""
-        self.rewinder: Rewinder | None = Rewinder(game)
-        """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
-        self._seat_computer(app.seed, computer)     # computer, turns: the computer opponent (None: hotseat)
         if computer is not None:
             self._seat = self._private = computer.person      # the person keeps the seat: no hand-over screens
             self.view.set_flipped(computer.person == 2)
@@ -174,25 +139,11 @@ class BattleScene(ComputerSide, Scene):
     # --- widgets --------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
         """Top bar, action bar, unit card, dice panel and log laid out for the window size."""
-        m = self.app.manager
         self.layout = lay = BattleLayout.for_size(self.app.size)
         self.view.set_rect(view_below(lay.table))     # the view tools' band above it
-        self.hud = Hud(m, lay.top)
-        self.actions = ActionBar(m, lay.actions)
-        self.card = UnitCard(m, lay.card)
-        self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.feed.rolls)
-        self.log = LogPanel(m, lay.log, self.feed.lines)
-        self.tools = ViewTools(m, lay.table)
+        self._build_panels(lay)
+        self.tools = ViewTools(self.app.manager, lay.table)
         self._refresh_widgets()
-
-    def kill_ui(self) -> None:
-        """Remove the widgets (the scene keeps its log lines and rolls)."""
-        for part in (self.hud, self.actions, self.card, self.dice, self.log, self.tools):
-            if part is not None:
-                part.kill()
-        self.hud = self.actions = self.card = self.dice = self.log = None
-        self.tools = None
 
     def enter(self) -> None:
         """Build the widgets and catch up with the game (hand-over if another player must decide)."""
@@ -229,9 +180,6 @@ class BattleScene(ComputerSide, Scene):
         keep_record(self)
         self._sync()
 
-    def _add_events(self, events: list[Event]) -> None:
-        self.feed.add(events, self.log, self.dice)
-
     def show_error(self, error: IllegalAction) -> None:
         """Show a broken rule: in the banner, in the log and at its place on the table."""
         self.error = error
@@ -241,10 +189,6 @@ class BattleScene(ComputerSide, Scene):
     def show_results(self) -> None:
         """Go to the results of this game (its table one click away, "Look at the table")."""
         self.app.show_results(self.game, back=self)
-
-    def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
-        """A message over the bottom of the table for a few seconds."""
-        self.banner = (text, colour, self.time + seconds)
 
     def _sync(self) -> None:
         """React to a new pending decision: game over, hand-over, selection, ghosts, buttons."""
@@ -498,85 +442,51 @@ class BattleScene(ComputerSide, Scene):
             self.kill_ui()
             self.build_ui()
 
-    def save(self) -> bool:
-        """Ctrl+S: write the record now (the same file the autosave writes). True if it was written."""
-        return save_now(self)
-
     # --- input ------------------------------------------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
-        """Route buttons, keys and table clicks."""
-        if self.actions is not None:
-            key = self.actions.pressed(event)
-            if key is not None:
-                self.command(key)
-                return
-        if self.tools is not None:
-            key = self.tools.pressed(event)
-            if key is not None:
-                self.command(key)
-                return
-        if self.log is not None and self.log.handle(event):
-            return
+    def _widget_event(self, event: pygame.event.Event) -> bool:
+        """The action bar's and view strip's buttons, the log's links, then the unit card's unit links."""
+        if super()._widget_event(event):
+            return True
         if self.card is not None:
             picked = self.card.clicked_unit(event)
             if picked is not None:
                 self._pick_from_card(picked)
-                return
-        if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-                if event.key in self._held:
-                    return          # key repeat: Done and Confirm need a fresh press
-                self._held.add(event.key)
-            self._key(event)
-            return
-        if event.type == pygame.KEYUP:
-            self._held.discard(event.key)
-            return
-        if event.type == pygame.MOUSEMOTION:
-            self.mouse = event.pos
-            if self.panning:
-                self.view.pan(*event.rel)
-                if abs(event.rel[0]) + abs(event.rel[1]) > 0:
-                    self.pan_moved = True
-            elif self.tool is not None and self.tool.dragging:
-                self.tool.drag_to(self.view.to_table(event.pos))
-            inside = self.view.rect.collidepoint(event.pos)
-            point = self.view.to_table(event.pos)
-            self.hover = unit_at(self.game.state, point) if inside else None
-            self.hover_terrain = self.static.piece_at(point) if inside and self.hover is None else None
-            return
-        if event.type == pygame.MOUSEBUTTONUP:
-            if event.button == 1 and self.tool is not None:
-                self.tool.end_drag()
-            elif event.button in (2, 3) and self.panning:
-                self.panning = False
-                if event.button == 3 and not self.pan_moved:
-                    self._cancel()
-            return
-        if consumed:
-            return
-        if event.type == pygame.MOUSEBUTTONDOWN and self.view.rect.collidepoint(event.pos):
-            self.mouse = event.pos
-            if event.button == 1:
-                self._click(self.view.to_table(event.pos))
-            elif event.button in (2, 3):
-                self.panning = True
-                self.pan_moved = False
-        elif event.type == pygame.MOUSEWHEEL:
-            pos = self.mouse
-            if not self.view.rect.collidepoint(pos):
-                return
-            shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-            step = PIVOT_STEP_SHIFT if shift else PIVOT_STEP
-            t = self.tool
-            if t is not None and (t.dragging or point_in_unit(t.unit, self.view.to_table(pos), pose=t.ghost, slack=0.5)
-                                  or t.kind == "rally"):
-                t.pivot(-step * event.y)
-            else:
-                self.view.zoom_at(pos, 1.15 ** event.y)
+                return True
+        return False
+
+    def _unit_under(self, point: Point) -> str | None:
+        return unit_at(self.game.state, point)
+
+    def _drag(self, pos: tuple[int, int]) -> None:
+        if self.tool is not None and self.tool.dragging:
+            self.tool.drag_to(self.view.to_table(pos))
+
+    def _release(self) -> None:
+        if self.tool is not None:
+            self.tool.end_drag()
+
+    def _right_click(self) -> None:
+        self._cancel()
+
+    def _wheel(self, event: pygame.event.Event) -> bool:
+        """Over the ghost (or while dragging it, or rallying): the wheel pivots it (Shift: bigger steps)."""
+        t = self.tool
+        if t is None or not (t.dragging or t.kind == "rally"
+                             or point_in_unit(t.unit, self.view.to_table(self.mouse), pose=t.ghost, slack=0.5)):
+            return False
+        step = PIVOT_STEP_SHIFT if pygame.key.get_mods() & pygame.KMOD_SHIFT else PIVOT_STEP
+        t.pivot(-step * event.y)
+        return True
+
+    def _key_up(self, event: pygame.event.Event) -> None:
+        self._held.discard(event.key)
 
     def _key(self, event: pygame.event.Event) -> None:
         k = event.key
+        if k in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+            if k in self._held:
+                return          # key repeat: Done and Confirm need a fresh press
+            self._held.add(k)
         shift = bool(event.mod & pygame.KMOD_SHIFT)
         step = PIVOT_STEP_SHIFT if shift else PIVOT_STEP
         shared = record_key(event) or self._computer_key(event)
@@ -655,8 +565,8 @@ class BattleScene(ComputerSide, Scene):
         elif pending.decision == "wavering" and uid == pending.unit:
             self.tool = MoveTool(self.game, unit, pending.player, "rally")
 
-    def _click(self, point: Point) -> None:
-        """Left click on the table at ``point`` (inches)."""
+    def _click(self, point: Point, shift: bool = False) -> None:
+        """Left click on the table at ``point`` (inches); ``shift`` is not used here."""
         pending = self.pending
         if pending is None:
             return

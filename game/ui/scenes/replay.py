@@ -22,16 +22,12 @@ import pygame
 from game.replay import ReplayCursor, action_text
 from game.ui import palette
 from game.ui.animation import Animations
-from game.ui.dice_panel import DicePanel
 from game.ui.draw_terrain import StaticLayer
-from game.ui.hud import Hud
 from game.ui.layout import BattleLayout
-from game.ui.log_panel import LogPanel
 from game.ui.overlays import draw_banner
 from game.ui.replay_controls import LOG_LINES, REPLAY_H, ReplayControls, position_title
 from game.ui.scenes.battle import BattleScene
 from game.ui.trails import CombatTrails
-from game.ui.unit_card import UnitCard
 from game.ui.view_tools import ViewTools, view_below
 
 if TYPE_CHECKING:
@@ -71,13 +67,8 @@ class ReplayScene(ReplayControls, BattleScene):
         side_x = lay.card.x
         table = pygame.Rect(0, lay.top.bottom, side_x, h - lay.top.bottom - REPLAY_H)
         self.view.set_rect(view_below(table))     # the view tools' band above it
-        self.hud = Hud(m, lay.top)
-        self.card = UnitCard(m, lay.card)
-        self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.feed.rolls)
-        self.log = LogPanel(m, lay.log, list(self.feed.lines)[-LOG_LINES:])
+        self._build_panels(lay, actions=False, lines=LOG_LINES)
         self.tools = ViewTools(m, table)
-        self.actions = None
         self.build_replay_bars(0, table.bottom, side_x, lay)
         self._refresh_widgets()
 
@@ -162,26 +153,20 @@ class ReplayScene(ReplayControls, BattleScene):
     # --- input ------------------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """Controls, keys, the timeline; the table only for looking (select, hover, pan, zoom)."""
-        if self.replay_event(event, consumed):
-            return
-        if self.tools is not None:
-            tool = self.tools.pressed(event)
-            if tool is not None:
-                self.command(tool)
-                return
-        if self.log is not None and self.log.handle(event):
-            return
-        if event.type == pygame.KEYDOWN:
-            key = self.replay_key(event) or VIEW_KEYS_BY_KEY.get(event.key)
-            if key is not None:
-                self.command(key)
-            elif event.key == pygame.K_TAB:
-                self._cycle_units()
-            return
-        if event.type == pygame.KEYUP:
-            return
-        super().handle_event(event, consumed)
-    def _click(self, point: object) -> None:
+        if not self.replay_event(event, consumed):
+            super().handle_event(event, consumed)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        key = self.replay_key(event) or VIEW_KEYS_BY_KEY.get(event.key)
+        if key is not None:
+            self.command(key)
+        elif event.key == pygame.K_TAB:
+            self._cycle_units()
+
+    def _key_up(self, event: pygame.event.Event) -> None:
+        pass
+
+    def _click(self, point: object, shift: bool = False) -> None:
         """A click on the table only selects (the unit card shows it)."""
         from game.ui.picking import unit_at
         self.selected = unit_at(self.game.state, point)  # type: ignore[arg-type]

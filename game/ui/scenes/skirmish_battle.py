@@ -49,27 +49,17 @@ from game.engine.rulesets.skirmish import EDGES, SCOUT_REACH, ZONE_DEPTH, AoFSki
 from game.engine.skirmish import moves
 from game.engine.skirmish.loose import XY, base_radius, warband_of
 from game.engine.skirmish.push import PUSH_REACH
-from game.replay import Rewinder
 from game.skirmish_play import grid
 from game.ui import draw_loose, palette, record_controls
 from game.ui.acting import announce, apply_action
-from game.ui.action_bar import ActionBar, ButtonSpec
-from game.ui.animation import Animations
+from game.ui.action_bar import ButtonSpec
 from game.ui.assets import font
-from game.ui.dice_panel import DicePanel
 from game.ui.draw_objectives import draw_objectives
-from game.ui.draw_terrain import StaticLayer
-from game.ui.event_feed import EventFeed
-from game.ui.hud import Hud
 from game.ui.layout import BattleLayout
-from game.ui.log_panel import LogPanel
 from game.ui.loose_tool import SPREAD_STEP, LooseMoveTool
 from game.ui.overlays import draw_news
-from game.ui.scenes.battle_computer import ComputerSide
+from game.ui.scenes.table_scene import TableScene
 from game.ui.stats_draw import fit_text
-from game.ui.table_view import TableView
-from game.ui.unit_card import UnitCard
-from game.ui.window import Scene
 
 if TYPE_CHECKING:
     from game.computer_seat import ComputerSeat
@@ -77,52 +67,23 @@ if TYPE_CHECKING:
     from game.engine.state import Pending
     from game.ui.window import Window
 
-ZOOM_STEP = 1.15
-"""Zoom factor per wheel notch."""
 ROWS = (5, 2, 1)
 """Models per row of a unit being deployed (the Formation button cycles them)."""
 
 
-class SkirmishBattleScene(ComputerSide, Scene):
+class SkirmishBattleScene(TableScene):
     """A game of AoF: Skirmish in progress: hotseat, or against the computer playing ``computer``'s seat."""
 
     def __init__(self, app: Window, game: Game, scenario_path: str | None = None,
                  kinds: list[str] | None = None, computer: ComputerSeat | None = None) -> None:
-        super().__init__(app)
-        self.game = game
-        self.scenario_path = scenario_path
-        s = game.state
-        self.view = TableView(pygame.Rect(0, 64, 1200, 880), s.table.width, s.table.depth)
-        self.static = StaticLayer(s.table.width, s.table.depth, s.terrain, kinds, names=False)
-        self.feed = EventFeed(game.log)
-        """The log's lines and the latest rolls (``game.ui.event_feed``)."""
-        self.hud: Hud | None = None
-        self.actions: ActionBar | None = None
-        self.card: UnitCard | None = None
-        self.dice: DicePanel | None = None
-        self.log: LogPanel | None = None
-        self.selected: str | None = None
-        self.hover: str | None = None
-        self.hover_terrain: int | None = None
+        super().__init__(app, game, scenario_path, kinds, computer)
         self.tool: LooseMoveTool | None = None
-        self.mouse: tuple[int, int] = (0, 0)
-        self.panning = False
         self.deploy_unit: str | None = None
         self.rows = ROWS[0]
-        self.banner: tuple[str, tuple[int, int, int], float] | None = None
-        self.time = 0.0
-        self.last_exception: BaseException | None = None
-        """An unexpected engine error caught by ``act`` (tests check it stays None)."""
-        self._pending_key: object = None
-        self._seat: int | None = None
-        """The player the screen was last given to (a banner shows each change of seat)."""
         self.seat_banner: tuple[str, tuple[int, int, int], float] | None = None
         """Whose decision it is now, over the top of the table for a few seconds after the seat changed."""
-        self.anims = Animations()
-        """Loose models do not glide: always empty (the computer's pacing asks it)."""
-        self.rewinder: Rewinder | None = Rewinder(game)
-        """Snapshots for taking actions back by replay (``undo``); a resumed game gets the one of its replay."""
-        self._seat_computer(app.seed, computer)     # computer, turns: the computer opponent (None: hotseat)
+        # self.anims: loose models do not glide, always empty (the computer's pacing asks it); self._seat: the
+        # player the screen was last given to (a banner shows each change of seat)
         if computer is not None:
             self._seat = computer.person
         self.results_shown = False
@@ -148,24 +109,11 @@ class SkirmishBattleScene(ComputerSide, Scene):
     # --- widgets --------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
         """Top bar, action bar, unit card, dice panel and log laid out for the window size."""
-        m = self.app.manager
         lay = BattleLayout.for_size(self.app.size)
         self.view.set_rect(lay.table)
-        self.hud = Hud(m, lay.top)
-        self.actions = ActionBar(m, lay.actions)
-        self.card = UnitCard(m, lay.card)
-        self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.feed.rolls)
-        self.log = LogPanel(m, lay.log, self.feed.lines)
+        self._build_panels(lay)
         self._pending_key = None
         self._sync()
-
-    def kill_ui(self) -> None:
-        """Remove the widgets."""
-        for part in (self.hud, self.actions, self.card, self.dice, self.log):
-            if part is not None:
-                part.kill()
-        self.hud = self.actions = self.card = self.dice = self.log = None
 
     # --- the game ---------------------------------------------------------------------------------------------
     def act(self, action: Action) -> bool:
@@ -183,10 +131,6 @@ class SkirmishBattleScene(ComputerSide, Scene):
         """An illegal action: the rule it breaks in the banner and in the log."""
         self.show_banner(f"{e.rule}: {e.message}", palette.ILLEGAL, 6.0)
         self.feed.note(f"Not allowed — {e.rule}: {e.message}", "illegal", self.log)
-
-    def _add_events(self, events: list[Event]) -> None:
-        """Events into the log and the dice panel."""
-        self.feed.add(events, self.log, self.dice)
 
     def _applied(self, events: list[Event], placed: str | None) -> None:
         """After an action was applied (the person's or the computer's): log, dice, banner, record, snapshot for
@@ -238,17 +182,9 @@ class SkirmishBattleScene(ComputerSide, Scene):
             self.kill_ui()
             self.build_ui()
 
-    def save(self) -> bool:
-        """Ctrl+S / Save: write the record now (``record_controls.save_now``). True if it was written."""
-        return record_controls.save_now(self)
-
     def _rolls_here(self) -> list[Event] | None:
         """The rolls the dice panel shows after the game was replaced (None: the log's last ones)."""
         return None
-
-    def show_banner(self, text: str, colour: tuple[int, int, int], seconds: float = 4.0) -> None:
-        """A message over the bottom of the table for a few seconds."""
-        self.banner = (text, colour, self.time + seconds)
 
     def _sync(self) -> None:
         """React to a new pending decision: results, tool, deploy unit, the seat's banner, texts and buttons."""
@@ -641,57 +577,27 @@ class SkirmishBattleScene(ComputerSide, Scene):
         self._refresh()
 
     # --- input ----------------------------------------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
-        """Route buttons, keys and table clicks."""
-        if self.actions is not None:
-            key = self.actions.pressed(event)
-            if key is not None:
-                self.command(key)
-                return
-        if self.log is not None and self.log.handle(event):
-            return
-        if event.type == pygame.KEYDOWN:
-            self._keydown(event)
-            return
-        if event.type == pygame.MOUSEMOTION:
-            self.mouse = event.pos
-            if self.panning:
-                self.view.pan(*event.rel)
-            elif self.tool is not None and self.tool.dragging:
-                self.tool.drag_to(self.view.to_table(event.pos))
-                self._refresh()        # Advance and Rush follow the ghost
-            elif self.push_drag:
-                self.push_at = self.view.to_table(event.pos)
-                self._refresh()
-            inside = self.view.rect.collidepoint(event.pos)
-            point = self.view.to_table(event.pos)
-            self.hover = self._unit_at(point) if inside else None
-            self.hover_terrain = self.static.piece_at(point) if inside and self.hover is None else None
-            return
-        if event.type == pygame.MOUSEBUTTONUP:
-            if event.button == 1 and self.tool is not None and self.tool.dragging:
-                self.tool.end_drag()
-                self._refresh()
-            elif event.button == 1 and self.push_drag:
-                self.push_drag = False
-                self._refresh()
-            elif event.button in (2, 3):
-                self.panning = False
-            return
-        if consumed:
-            return
-        if event.type == pygame.MOUSEWHEEL:
-            if self.view.rect.collidepoint(self.mouse):
-                self.view.zoom_at(self.mouse, ZOOM_STEP if event.y > 0 else 1 / ZOOM_STEP)
-            return
-        if event.type == pygame.MOUSEBUTTONDOWN and self.view.rect.collidepoint(event.pos):
-            if event.button == 1:
-                shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-                self._click(self.view.to_table(event.pos), shift)
-            elif event.button in (2, 3):
-                self.panning = True
+    def _unit_under(self, point: XY) -> str | None:
+        return self._unit_at(point)
 
-    def _keydown(self, event: pygame.event.Event) -> None:
+    def _drag(self, pos: tuple[int, int]) -> None:
+        """The move tool's drag (Advance and Rush follow the ghost), or where the pushed model goes."""
+        if self.tool is not None and self.tool.dragging:
+            self.tool.drag_to(self.view.to_table(pos))
+            self._refresh()
+        elif self.push_drag:
+            self.push_at = self.view.to_table(pos)
+            self._refresh()
+
+    def _release(self) -> None:
+        if self.tool is not None and self.tool.dragging:
+            self.tool.end_drag()
+            self._refresh()
+        elif self.push_drag:
+            self.push_drag = False
+            self._refresh()
+
+    def _key(self, event: pygame.event.Event) -> None:
         p = self.game.pending
         if p is None:
             return

@@ -14,13 +14,9 @@ import pygame
 from game.engine.actions import Action
 from game.engine.skirmish.loose import XY
 from game.replay import ReplayCursor, action_text
-from game.ui.dice_panel import DicePanel
-from game.ui.hud import Hud
 from game.ui.layout import BattleLayout
-from game.ui.log_panel import LogPanel
 from game.ui.replay_controls import LOG_LINES, REPLAY_H, ReplayControls, position_title
 from game.ui.scenes.skirmish_battle import SkirmishBattleScene
-from game.ui.unit_card import UnitCard
 
 if TYPE_CHECKING:
     from game.ui.window import Window
@@ -41,16 +37,11 @@ class SkirmishReplayScene(ReplayControls, SkirmishBattleScene):
     # --- widgets --------------------------------------------------------------------------------------------------
     def build_ui(self) -> None:
         """Top bar, table, timeline and two rows of controls; unit card, dice and log at the right."""
-        m = self.app.manager
         lay = BattleLayout.for_size(self.app.size)
         side_x = lay.card.x
         table = pygame.Rect(0, lay.top.bottom, side_x, self.app.size[1] - lay.top.bottom - REPLAY_H)
         self.view.set_rect(table)
-        self.hud = Hud(m, lay.top)
-        self.card = UnitCard(m, lay.card)
-        self.dice = DicePanel(m, lay.dice)
-        self.dice.show_events(self.feed.rolls)
-        self.log = LogPanel(m, lay.log, list(self.feed.lines)[-LOG_LINES:])
+        self._build_panels(lay, actions=False, lines=LOG_LINES)
         self.build_replay_bars(0, table.bottom, side_x, lay)
         self._pending_key = None
         self._sync()
@@ -124,14 +115,13 @@ class SkirmishReplayScene(ReplayControls, SkirmishBattleScene):
     # --- input and frame ------------------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event, consumed: bool) -> None:
         """Controls, keys, the timeline; the table only for looking (select, hover, pan, zoom)."""
-        if self.replay_event(event, consumed):
-            return
-        if event.type == pygame.KEYDOWN:
-            key = self.replay_key(event)
-            if key is not None:
-                self.command(key)
-            return
-        super().handle_event(event, consumed)
+        if not self.replay_event(event, consumed):
+            super().handle_event(event, consumed)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        key = self.replay_key(event)
+        if key is not None:
+            self.command(key)
 
     def update(self, dt: float) -> None:
         """Play on at the chosen speed; the log panel."""
