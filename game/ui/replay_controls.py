@@ -265,7 +265,7 @@ class ReplayControls:
         self._button_state: tuple[object, ...] | None = None
         self.speed_label: UILabel | None = None
         self._clock = 0.0
-        self._drag = False
+        self._scrubbing = False
         self._log_stale: float | None = None
         """When the log panel fell behind the position (it is rebuilt a moment later), or None."""
         self._log_built = 0.0
@@ -562,14 +562,14 @@ class ReplayControls:
             entry = tl.marker_at(event.pos)
             self.playing = False
             self.goto(entry.index if entry is not None else tl.index_at(event.pos[0]))
-            self._drag = entry is None
+            self._scrubbing = entry is None
             return True
-        if event.type == pygame.MOUSEMOTION and self._drag and tl is not None:
+        if event.type == pygame.MOUSEMOTION and self._scrubbing and tl is not None:
             self.mouse = event.pos
             self.goto(tl.index_at(event.pos[0]))
             return True
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._drag:
-            self._drag = False
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._scrubbing:
+            self._scrubbing = False
             return True
         return False
 
