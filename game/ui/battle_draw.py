@@ -303,7 +303,7 @@ def _standing_labels(scene: BattleSceneLike, labels: LabelLayout, poses: Any) ->
         s = scene.game.state
         for box in marker_boxes(view, s):
             own.reserve("marker", box)
-        scene.painter.ask_labels(own, view, s, scene.selected, poses)
+        scene.painter.ask_labels(own, view, s, scene.selected, poses, keep_off=scene.static.ruler_band(view))
         lay.standing = (None if poses else key, origin, own.asked)
     was = lay.standing[1]
     labels.extend(lay.standing[2], (origin[0] - was[0], origin[1] - was[1]))

@@ -17,7 +17,7 @@ import pygame
 from game.terrain_kinds import KIND_TRAITS, KINDS
 from game.ui import palette
 from game.ui.assets import text_cache
-from game.ui.label_layout import TERRAIN, Label, LabelLayout
+from game.ui.label_layout import TERRAIN, Label, LabelLayout, clear_of
 from game.ui.table_view import TableView
 from geometry.pose import Point
 from geometry.terrain import TerrainShape
@@ -124,6 +124,15 @@ def _visible_part(points: Sequence[tuple[float, float]],
     return (centre.x, centre.y), [(x0, y0), (x1, y1)]
 
 
+RULER_COLOUR = (200, 210, 190)
+"""Colour of the inch marks along the bottom edge."""
+
+
+def ruler_size(scale: float) -> int:
+    """Font size of the inch marks at ``scale`` pixels per inch."""
+    return max(9, min(14, round(scale * 0.55)))
+
+
 class StaticLayer:
     """Renders and caches the table and terrain for the current zoom."""
 
@@ -186,6 +195,7 @@ class StaticLayer:
             return
         size = max(10, min(15, round(view.scale * 0.6)))
         bounds = view.rect
+        band = self.ruler_band(view)
         for i, piece in enumerate(self.terrain):
             full, name = self._name_label(i, size)
             cx, cy = view.to_screen(self._centres[i])
@@ -205,7 +215,11 @@ class StaticLayer:
                 steps = [(0, 0), (0, -rect.h), (0, rect.h), (-rect.w // 2, 0), (rect.w // 2, 0),
                          (0, -2 * rect.h), (0, 2 * rect.h)]
                 spots = [rect.move(dx, dy) for dx, dy in steps]
-                forms.append((surf, [r for r in spots if box.collidepoint(r.center)] or spots[:1]))
+                inside = [r for r in spots if box.collidepoint(r.center)] or spots[:1]
+                if any(r.colliderect(band) for r in inside):      # a piece on the bottom edge: else just above
+                    up = inside[0].move(0, min(0, band.top - inside[0].bottom))
+                    inside += [up.move(dx, dy) for dy in (0, -up.h) for dx in (0, up.w // 2, -up.w // 2)]
+                forms.append((surf, clear_of(inside, view.table_rect, band)))
             layout.add("terrain", TERRAIN, forms[0][0], forms[0][1], short=forms[1:], shy="never")
 
     def _name_label(self, index: int, size: int) -> tuple[pygame.Surface, pygame.Surface]:
@@ -306,13 +320,22 @@ class StaticLayer:
         for piece, kind in zip(self.terrain, self.kinds, strict=True):
             self._paint_piece(surf, tf, scale, piece, kind)
         # inch marks along the long edges, every 6"
-        size = max(9, min(14, round(scale * 0.55)))
+        size = ruler_size(scale)
         near = 0.0 if tf((0, 0))[1] > tf((0, d))[1] else d     # the edge at the bottom of the screen
         for i in range(0, int(w) + 1, 6):
             if 0 < i < w:
-                label = text_cache.get(f'{i}"', size, (200, 210, 190))
+                label = text_cache.get(f'{i}"', size, RULER_COLOUR)
                 x, y = tf((i, near))
                 surf.blit(label, (x + 3, y - strip - label.get_height()))
+
+    @staticmethod
+    def ruler_band(view: TableView) -> pygame.Rect:
+        """Screen rectangle of the strip along the table's bottom edge (on screen) that holds the player's edge
+        colour and the inch marks (``_paint``): unit labels keep off it (``UnitPainter.ask_labels``)."""
+        table = view.table_rect
+        strip = max(3, round(0.3 * view.scale))
+        high = strip + text_cache.get('6"', ruler_size(view.scale), RULER_COLOUR).get_height()
+        return pygame.Rect(table.x, table.bottom - high, table.w, high)
 
     def _paint_piece(self, surf: pygame.Surface, tf, scale: float, piece: TerrainShape, kind: str) -> None:  # type: ignore[no-untyped-def]
         colour = palette.TERRAIN.get(kind, palette.TERRAIN["open"])

@@ -16,7 +16,7 @@ from game.engine.state import GameState, Unit
 from game.ui import palette
 from game.ui.assets import text_cache
 from game.ui.describe import morale_word
-from game.ui.label_layout import UNIT, LabelLayout
+from game.ui.label_layout import UNIT, LabelLayout, clear_of
 from game.ui.table_view import TableView
 from geometry.formation import Formation, footprint_corners, model_offsets
 from geometry.pose import Pose, forward_vector
@@ -194,9 +194,12 @@ class UnitPainter:
         screen.set_clip(clip)
 
     def ask_labels(self, layout: LabelLayout, view: TableView, state: GameState, selected: str | None = None,
-                   poses: Mapping[str, Pose] | None = None) -> None:
+                   poses: Mapping[str, Pose] | None = None, keep_off: pygame.Rect | None = None) -> None:
         """Ask ``layout`` for each unit's label (name, models left, Shaken / Fleeing / Engaged): just behind the
-        rear edge, else in front, else beside it; else the short name (``short_name``) there; else none."""
+        rear edge, else in front, else beside it; else the short name (``short_name``) there; else none. With
+        ``keep_off`` (the ruler along the table's bottom edge: ``StaticLayer.ruler_band``), the spots on the table
+        and clear of it come first, then those off the table, those over it last (a label there is half hidden
+        by the inch marks and the edge's colour)."""
         size = max(10, min(14, round(view.scale * 0.55)))
         poses = poses or {}
         shaken = morale_word(state)         # "Shaken" (AoWFBR) or "Wavering" (AoF:R 2.16)
@@ -208,8 +211,9 @@ class UnitPainter:
             bold = unit.id == selected
             full = self.label(unit, size, bold, shaken=shaken)
             short = self.label(unit, size, bold, short=True, shaken=shaken)
-            spots = self._spots(view, unit, pose, full.get_size())
-            forms = [(short, self._spots(view, unit, pose, short.get_size()))] if short is not full else []
+            spots = clear_of(self._spots(view, unit, pose, full.get_size()), view.table_rect, keep_off)
+            forms = [(short, clear_of(self._spots(view, unit, pose, short.get_size()), view.table_rect, keep_off))] \
+                if short is not full else []
             layout.add("unit", UNIT, full, spots, short=forms, shy="ignore")
 
     @staticmethod

@@ -213,3 +213,16 @@ def along(p: tuple[float, float], q: tuple[float, float], size: tuple[int, int],
             top = y + gap if below else y - h - gap
             out.append(pygame.Rect(round(x - w / 2), round(top), w, h))
     return out
+
+
+def clear_of(spots: list[pygame.Rect], table: pygame.Rect, band: pygame.Rect | None) -> list[pygame.Rect]:
+    """``spots`` reordered (stable): inside ``table`` and clear of ``band`` first, then clear of it, then the rest
+    (a label over the ruler along the table's bottom edge is half hidden by the inch marks and the edge colour)."""
+    if band is None:
+        return spots
+
+    def rank(r: pygame.Rect) -> int:
+        if r.colliderect(band):
+            return 2
+        return 0 if table.contains(r) else 1
+    return sorted(spots, key=rank)

@@ -244,3 +244,29 @@ def test_labels_keep_clear_of_objective_markers(driver_factory, tmp_path) -> Non
         assert len(labels.rects("marker")) == len(scene.game.state.objectives)
         assert labels.rects("unit")
     assert scene.last_exception is None
+
+
+def test_unit_names_at_the_bottom_edge_stay_clear_of_the_ruler(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Units of player 1 standing 0.6" to 2" from their own edge (at the bottom of the screen): their names are
+    placed on the table and off the strip along that edge (the edge's colour and the inch marks), in front of the
+    unit rather than half over the ruler (at two window sizes)."""
+    edge = {"pikemen-1": (26.0, 3.6, 0.0), "landvogt": (42.0, 1.7, 0.0), "swordsmen-1": (58.0, 2.4, 0.0),
+            "archers-1": (10.0, 1.5, 0.0)}
+    for size in ((1600, 1000), (1280, 800)):
+        d = driver_factory(size=size)
+        game, kinds = face_off_battle.__globals__["_face_off"](3, moves=edge)
+        scene = BattleScene(d.app, game, None, kinds)
+        d.app.switch(scene)
+        d.pass_handover()
+        d.move((5, 5), frames=2)
+        labels = _check_labels(scene)
+        band = scene.static.ruler_band(scene.view)
+        table = scene.view.table_rect
+        assert band.bottom == table.bottom and band.h > 5
+        names = {game.state.units[u].profile.name for u in edge}
+        units = [p for p in labels.placed if p.kind == "unit"]
+        near = [p for p in units if p.surface is not None and p.rect.bottom > table.bottom - 80]
+        assert len(near) >= len(edge) - 1, names
+        for p in units:
+            assert not p.rect.colliderect(band), (p.rect, band)
+            assert table.contains(p.rect), (p.rect, table)
