@@ -14,9 +14,11 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UISelectionList, UIT
 from game.files import user_data_dir
 from game.reader import peek_mapping
 from game.ui import palette
+from game.ui.assets import font
 from game.ui.opponent_picker import OpponentPicker
 from game.ui.scenes.lessons import LessonsScene, done_count
 from game.ui.scenes.saves import SavedGamesPanel, SavesScene
+from game.ui.stats_draw import fit_text
 from game.ui.window import DEFAULT_SCENARIO, Scene
 
 if TYPE_CHECKING:
@@ -94,6 +96,8 @@ class MenuScene(Scene):
         self.saves_button: UIButton | None = None
         self.picker: OpponentPicker | None = None
         """Hotseat or the computer, and its level (``Window.opponent``)."""
+        self.play_w = 580
+        """Width of the big button, pixels (its text is fitted to it)."""
 
     def build_ui(self) -> None:
         """Centre a column of widgets in the window."""
@@ -120,6 +124,7 @@ class MenuScene(Scene):
         UILabel(pygame.Rect(0, 108, cw + 60, 26),
                 "The computer referees: it measures, checks moves, rolls dice, shows why.",
                 m, container=panel, object_id="#subtitle")
+        self.play_w = cw
         self.play_default = UIButton(pygame.Rect(30, 142, cw, 50), self._play_label(), m, container=panel,
                                      object_id="#big_button",
                                      tool_tip_text="A game of scenarios/default.yaml against the opponent chosen "
@@ -154,10 +159,16 @@ class MenuScene(Scene):
             UITextBox(CONTROLS_HTML, pygame.Rect(30, 364 + list_h, cw, 160), m, container=panel)
 
     def _play_label(self) -> str:
-        """The big button's text: the opponent chosen and the default battle."""
+        """The big button's text: the opponent chosen and the default battle; the battle's name cut to fit the
+        button (the opponent's words stay whole)."""
         label = "Start hotseat battle" if self.app.opponent is None else f"Start battle vs {self.app.opponent.words}"
         if self.default.exists():
-            label += f":  {scenario_title(self.default)}"
+            room = self.play_w - 24
+            title = scenario_title(self.default)
+            left = room - font(20, True).size(label + ":  ")[0]
+            if font(20, True).size(label + ":  " + title)[0] > room and left >= font(20, True).size("Abc…")[0]:
+                title = fit_text(title, 20, left, bold=True)
+            label += f":  {title}"
         return label
 
     def start(self, path: Path) -> None:

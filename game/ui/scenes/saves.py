@@ -20,6 +20,8 @@ from pygame_gui.windows import UIConfirmationDialog
 from game.engine.state import Phase
 from game.saves import SavedGame, delete_saved_game, list_saved_games, verify_saved_game
 from game.ui import palette
+from game.ui.assets import font
+from game.ui.stats_draw import fit_text
 from game.ui.window import Scene
 
 if TYPE_CHECKING:
@@ -60,6 +62,24 @@ def details_html(item: SavedGame) -> str:
     return "<br>".join(rows)
 
 
+def row_text(summary: str, width: int) -> str:
+    """A saved game's line (``SavedGame.summary``: title, opponent, round, score, date) fitted to ``width`` pixels:
+    narrower separators, then the title cut with an ellipsis, so that the round, score and date stay readable."""
+    f = font(14)
+    if f.size(summary)[0] <= width:
+        return summary
+    summary = summary.replace("  ·  ", " · ")
+    if f.size(summary)[0] <= width:
+        return summary
+    title, sep, rest = summary.partition(" · ")
+    if not sep:
+        return fit_text(summary, 14, width)
+    room = width - f.size(sep + rest)[0]
+    if room < f.size("Abc…")[0]:
+        return fit_text(summary, 14, width)
+    return fit_text(title, 14, room) + sep + rest
+
+
 class SavedGamesPanel:
     """The list of saved and finished games with Resume, Watch replay and Delete (pygame_gui widgets)."""
 
@@ -76,11 +96,12 @@ class SavedGamesPanel:
                 object_id="#section_title")
         self.by_label: dict[str, SavedGame] = {}
         labels: list[str | tuple[str, str]] = []
+        room = w - 40 - 20 - 2 * 10        # the list's width less its scroll bar and the rows' padding
         for item in self.items:
-            label = item.summary()
+            label = row_text(item.summary(), room)
             k = 2
             while label in self.by_label:
-                label = f"{item.summary()}  ({k})"
+                label = f"{row_text(item.summary(), room - 40)}  ({k})"
                 k += 1
             self.by_label[label] = item
             labels.append(label)
