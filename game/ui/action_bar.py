@@ -62,8 +62,8 @@ PAGE_KEY = "action_bar:more"
 
 class ActionBar:
     """A panel of buttons rebuilt only when the list of buttons changes. When the decision's buttons do not fit even
-    with their short labels (a wizard with many spells, many wizards to block with), the right-hand ones go (they
-    have keys) and the decision's are shown a page at a time, each label whole, the ``pinned`` ones on every page,
+    with their short labels (a wizard with many spells, many wizards to block with), the right-hand ones go but
+    the outermost (Undo and Save have keys; Menu has none and stays), and the decision's are shown a page at a time, each label whole, the ``pinned`` ones on every page,
     with a "More ▸ 1/2" button that turns the page (never squeezed and cut)."""
 
     def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
@@ -118,12 +118,14 @@ class ActionBar:
             need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
         if need(left) + need_right > room:
             shorten(left)
-        if need(left) + need_right > room:
-            right = []          # they have keys (Ctrl+Z, Ctrl+S); the decision's buttons come first
-            need_right = 0
+        while len(right) > 1 and need(left) + need_right > room:
+            # the decision's buttons come first: the innermost right-hand ones go (Undo, then Save: they have
+            # keys, Ctrl+Z and Ctrl+S); the outermost (Menu, which has no key) stays
+            right = right[:-1]
+            need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
         self.pages = 1
-        if need(left) > room and left:
-            left = self._paged(left, labels, widths, room, gap, f)
+        if need(left) > room - need_right and left:
+            left = self._paged(left, labels, widths, room - need_right, gap, f)
         x = 8
         for spec in left:
             self._add(spec, labels[spec.key], pygame.Rect(x, 5, widths[spec.key], h))

@@ -29,6 +29,7 @@ def test_a_long_bar_is_paged_whole_with_the_pinned_button_on_every_page() -> Non
     bar = ActionBar(manager, pygame.Rect(0, 100, 600, 50))
     specs = [ButtonSpec(f"spell:{i}", f"A rather long spell name {i} (5)") for i in range(7)]
     specs.append(ButtonSpec("back", "◂ Back", pinned=True))
+    specs.append(ButtonSpec("menu", "Menu", right=True))
     specs.append(ButtonSpec("undo", "↶ Undo (Ctrl+Z)", right=True))
     bar.set_buttons(specs)
     assert bar.pages > 1 and PAGE_KEY in bar.buttons
@@ -37,6 +38,7 @@ def test_a_long_bar_is_paged_whole_with_the_pinned_button_on_every_page() -> Non
         assert bar.page == page
         _whole(bar)
         assert "back" in bar.buttons and "undo" not in bar.buttons     # Ctrl+Z still undoes
+        assert "menu" in bar.buttons                                    # it has no key: it stays
         seen |= {k for k in bar.buttons if k.startswith("spell:")}
         event = pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=bar.buttons[PAGE_KEY])
         assert bar.pressed(event) is None                               # the bar turns its own page
@@ -74,3 +76,21 @@ def test_a_spell_on_a_later_page_is_cast_with_real_clicks(driver_factory) -> Non
     d.click_button(bar.buttons["spell:Hawk-Eye"])
     d.click(d.table_px(mages.pose.xy))                                  # Hawk-Eye on the mages themselves
     assert scene.game.history[-1] == CastSpell(1, "mages-1", "Hawk-Eye", "mages-1")
+
+
+def test_a_full_bar_keeps_menu_and_drops_the_buttons_that_have_keys() -> None:
+    """Two long decision buttons in a narrow bar (AoF:R "who places the first objective marker" at 1280x800): Undo
+    goes first (Ctrl+Z), then Save (Ctrl+S) if need be; Menu, which has no key, stays at the right end."""
+    pygame.init()
+    pygame.display.set_mode((900, 200))
+    manager = pygame_gui.UIManager((900, 200))
+    bar = ActionBar(manager, pygame.Rect(0, 100, 760, 50))
+    specs = [ButtonSpec("a", "Player 1 places the first marker"), ButtonSpec("b", "Player 2 places the first marker"),
+             ButtonSpec("menu", "Menu", right=True), ButtonSpec("save", "Save (Ctrl+S)", right=True, short="Save"),
+             ButtonSpec("undo", "↶ Undo: nothing yet", right=True, enabled=False)]
+    bar.set_buttons(specs)
+    assert {"a", "b", "menu"} <= set(bar.buttons) and "undo" not in bar.buttons and bar.pages == 1
+    _whole(bar)
+    assert bar.buttons["menu"].relative_rect.right == bar.rect.w - 8
+    assert max(b.relative_rect.right for k, b in bar.buttons.items() if k in ("a", "b")) < \
+        min(b.relative_rect.left for k, b in bar.buttons.items() if k in ("menu", "save"))
