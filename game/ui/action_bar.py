@@ -63,8 +63,9 @@ PAGE_KEY = "action_bar:more"
 class ActionBar:
     """A panel of buttons rebuilt only when the list of buttons changes. When the decision's buttons do not fit even
     with their short labels (a wizard with many spells, many wizards to block with), the right-hand ones go but
-    the outermost (Undo and Save have keys; Menu has none and stays), and the decision's are shown a page at a time, each label whole, the ``pinned`` ones on every page,
-    with a "More ▸ 1/2" button that turns the page (never squeezed and cut)."""
+    the outermost (Undo and Save have keys; Menu has none and stays), and the decision's are shown a page at a
+    time, each label whole, the ``pinned`` ones on every page, with a "More ▸ 1/2" button that turns the page
+    (never squeezed and cut)."""
 
     def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
         self.manager = manager
