@@ -244,6 +244,9 @@ def luck_html(luck: Luck, what: str, successes: str) -> str:
     if not luck.dice:
         return f"{what}: <font color='#9aa4ac'>no dice rolled</font>"
     colour = "#6ed682" if luck.luck > 0.05 else "#f07864" if luck.luck < -0.05 else "#c8c8c8"
-    return (f"{what}: {luck.actual} {successes} of {luck.dice} dice, {luck.expected:.1f} expected: "
+    if luck.actual == 1 and successes.endswith("s"):       # "1 block", not "1 blocks"
+        successes = successes[:-1]
+    dice = "die" if luck.dice == 1 else "dice"
+    return (f"{what}: {luck.actual} {successes} of {luck.dice} {dice}, {luck.expected:.1f} expected: "
             f"<b><font color='{colour}'>{luck.luck:+.1f}</font></b> "
             f"<font color='#9aa4ac'>({luck_words(luck)})</font>")

@@ -258,3 +258,30 @@ def test_the_skirmish_replay_has_the_regiments_timeline(driver_factory, tmp_path
     from game.ui.scenes.results import ResultsScene
     d.click_button(scene.buttons["results"])
     assert isinstance(d.scene, ResultsScene)
+
+
+def test_a_skirmish_turning_point_opens_the_skirmish_replay(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """A skirmish played to its end in the window: a turning point on its results opens the record in the skirmish
+    viewer (loose models, the shared timeline) at that position, not in the regiments' viewer."""
+    import random
+
+    from game import skirmish_play
+    from game.ui.scenes.results import ResultsScene
+    from game.ui.scenes.skirmish_replay import SkirmishReplayScene
+    d = driver_factory(start_scenario=CROSSROADS, seed=5)
+    d.frames(2)
+    game = d.scene.game
+    rng = random.Random(7)
+    for _ in range(3000):
+        if game.pending is None:
+            break
+        assert d.scene.act(skirmish_play.choose(game, rng, simple=True))
+    d.frames(3)
+    results = d.scene
+    assert isinstance(results, ResultsScene) and results.stats is not None
+    assert results.stats.turning_points, "the seeded game has turning points"
+    button, point = next(iter(results.turning_buttons.items()))
+    d.click_button(button)
+    viewer = d.scene
+    assert isinstance(viewer, SkirmishReplayScene) and viewer.timeline is not None
+    assert viewer.index == point.position and viewer.game.history == game.history[:point.position]
