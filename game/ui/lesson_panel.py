@@ -12,6 +12,8 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
 from game.tutorial import LessonRun
 from game.tutorial.runner import Outcome
 from game.ui.action_bar import pressed_key
+from game.ui.assets import font
+from game.ui.stats_draw import fit_text
 
 if TYPE_CHECKING:
     from game.ui.window import Window
@@ -45,7 +47,13 @@ class LessonPanel:
         self._html: str | None = None
 
     def show(self, title: str, body: str) -> None:
-        """Set the title line and the HTML body (rebuilt only when it changed)."""
+        """Set the title line (the lesson's name cut with an ellipsis to fit, "— step N/M" kept whole) and the HTML
+        body (rebuilt only when it changed)."""
+        room = self.rect.w - 16 - 12        # the label's width less its padding
+        if font(14).size(title)[0] > room:
+            head, sep, tail = title.rpartition(" — ")
+            left = room - font(14).size(sep + tail)[0]
+            title = fit_text(head, 14, left) + sep + tail if sep and left > 40 else fit_text(title, 14, room)
         if self.title.text != title:
             self.title.set_text(title)
         if body != self._html:

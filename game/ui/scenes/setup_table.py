@@ -136,7 +136,9 @@ class TableScene(SetupScene):
     def build_body(self, rect: pygame.Rect) -> None:
         """The table view on the left, the panel on the right."""
         m = self.app.manager
-        table = pygame.Rect(rect.x, rect.y, rect.w - SIDE - 10, rect.h - 28)
+        w = rect.w - SIDE - 10
+        two = text_cache.get(HINT, 13, (200, 210, 218)).get_width() > w - 20      # the hint under it on two lines
+        table = pygame.Rect(rect.x, rect.y, w, rect.h - (36 if two else 28))
         self.view.rect = pygame.Rect(table)
         self.view.fit()
         r = pygame.Rect(rect.right - SIDE - 6, rect.y + 8, SIDE, rect.h - 16)
@@ -387,7 +389,7 @@ class TableScene(SetupScene):
             first, second = HINT.split(" · Delete")
             for i, line in enumerate((first, "Delete" + second)):
                 screen.blit(text_cache.get(line, 12, (200, 210, 218)),
-                            (self.view.rect.x + 10, self.view.rect.bottom + 1 + 13 * i))
+                            (self.view.rect.x + 10, self.view.rect.bottom + 2 + 15 * i))
         else:
             screen.blit(hint, (self.view.rect.x + 10, self.view.rect.bottom + 6))
 
