@@ -159,9 +159,10 @@ class StaticLayer:
         self._last_scale: float | None = None
         self.renders = 0
         """How many times the layer was rendered (for tests and benchmarks)."""
-        self.home = "south"
+        self.home: str | None = "south"
         """The edge player 1's deployment zone stands on (``south`` or ``west`` for Long Haul's short edges;
-        game.engine.deployment_styles.home_edge); each player's edge is drawn in their colour. Set before drawing."""
+        game.engine.deployment_styles.home_edge; AoF: Skirmish: any of the four, None before it is chosen); each
+        player's edge is drawn in their colour (None: neither). Changing it renders the layer again."""
 
     def piece_at(self, point: Point) -> int | None:
         """Index of the terrain piece under table ``point`` (the last drawn wins), or None."""
@@ -245,7 +246,8 @@ class StaticLayer:
         """
         tw, th = self.width * view.scale, self.depth * view.scale
         whole = tw * th <= MAX_CACHED_PIXELS
-        key: tuple[object, ...] = ("whole", round(view.scale, 4), view.flipped) if whole else ("view", view.key)
+        key: tuple[object, ...] = ("whole", round(view.scale, 4), view.flipped, self.home) if whole \
+            else ("view", view.key, self.home)
         if key != self._key or self._surface is None:
             zooming = (whole and self._exact is not None and self._last_scale is not None
                        and view.scale != self._last_scale and self._exact_flipped == view.flipped)
@@ -311,12 +313,13 @@ class StaticLayer:
         # players' table edges, drawn just inside the table
         strip = max(3, round(0.3 * scale))
         t = strip / scale
-        if self.home == "west":
-            pygame.draw.polygon(surf, palette.PLAYER[1], [tf((0, 0)), tf((t, 0)), tf((t, d)), tf((0, d))])
-            pygame.draw.polygon(surf, palette.PLAYER[2], [tf((w - t, 0)), tf((w, 0)), tf((w, d)), tf((w - t, d))])
-        else:
-            pygame.draw.polygon(surf, palette.PLAYER[1], [tf((0, 0)), tf((w, 0)), tf((w, t)), tf((0, t))])
-            pygame.draw.polygon(surf, palette.PLAYER[2], [tf((0, d - t)), tf((w, d - t)), tf((w, d)), tf((0, d))])
+        near, far = (1, 2) if self.home in ("south", "west") else (2, 1)
+        if self.home in ("west", "east"):
+            pygame.draw.polygon(surf, palette.PLAYER[near], [tf((0, 0)), tf((t, 0)), tf((t, d)), tf((0, d))])
+            pygame.draw.polygon(surf, palette.PLAYER[far], [tf((w - t, 0)), tf((w, 0)), tf((w, d)), tf((w - t, d))])
+        elif self.home in ("south", "north"):
+            pygame.draw.polygon(surf, palette.PLAYER[near], [tf((0, 0)), tf((w, 0)), tf((w, t)), tf((0, t))])
+            pygame.draw.polygon(surf, palette.PLAYER[far], [tf((0, d - t)), tf((w, d - t)), tf((w, d)), tf((0, d))])
         for piece, kind in zip(self.terrain, self.kinds, strict=True):
             self._paint_piece(surf, tf, scale, piece, kind)
         # inch marks along the long edges, every 6"

@@ -285,3 +285,27 @@ def test_a_skirmish_turning_point_opens_the_skirmish_replay(driver_factory) -> N
     viewer = d.scene
     assert isinstance(viewer, SkirmishReplayScene) and viewer.timeline is not None
     assert viewer.index == point.position and viewer.game.history == game.history[:point.position]
+
+
+def test_the_table_edges_take_the_colours_of_the_edges_chosen(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """Before the edge is chosen neither edge is coloured; once the winner of the roll-off picks the north edge
+    (a real click on its button), the north edge is drawn in their colour and the south in the other's."""
+    from game.engine.skirmish.loose import warband_of
+    from game.ui import palette
+    d = driver_factory(start_scenario=CROSSROADS, seed=5)
+    d.frames(2)
+    scene = d.scene
+    p = scene.game.pending
+    assert p.decision == "choose_deployment" and scene.static.home is None
+    d.click_button(scene.actions.buttons["edge:north"])
+    edges = warband_of(scene.game.state).edges
+    assert edges[p.player] == "north"
+    assert scene.static.home == edges[1]
+    d.frames(2)
+    table = scene.view.table_rect
+    layer = pygame.Surface(d.app.size)          # the table layer alone (the zones are tinted over it)
+    scene.static.draw(layer, scene.view)
+    top = layer.get_at((table.centerx, table.top + 1))[:3]
+    bottom = layer.get_at((table.centerx, table.bottom - 2))[:3]
+    other = 3 - p.player
+    assert tuple(top) == palette.PLAYER[p.player] and tuple(bottom) == palette.PLAYER[other]

@@ -647,6 +647,8 @@ class SkirmishBattleScene(TableScene):
         screen.fill(palette.BACKGROUND)
         clip = screen.get_clip()
         screen.set_clip(self.view.rect)
+        # each player's edge in their colour once it is chosen (a scenario that places the units: south for player 1)
+        self.static.home = warband_of(s).edges.get(1, None if s.phase.value == "deployment" else "south")
         self.static.draw(screen, self.view)
         heights = draw_loose.draw_elevation(screen, self.view, s)
         p = self.game.pending
