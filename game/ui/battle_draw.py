@@ -54,6 +54,7 @@ from game.ui.overlays import (
 )
 from game.ui.picking import closest_points_between
 from game.ui.trails import Fate, Trail
+from game.ui.view_tools import BAND
 from geometry.arcs import Arc
 from geometry.formation import footprint_corners
 from geometry.pose import Point
@@ -202,6 +203,8 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface,
     dimmed = own_done | set(a.sight.unseen if a.sight is not None else ())
     poses = scene.anims.poses(scene.time)
     lay = layers(scene)
+    if scene.tools is not None:     # the view strip's band over the table: nothing of the last screen shows there
+        screen.fill(palette.BACKGROUND, (view.rect.x, view.rect.y - BAND, view.rect.w, BAND))
     key = (view.key, scene.insight.stamp, id(scene.static), frozenset(dimmed), scene.selected,
            a.subject if scene.show_arcs else None, a.charge.unit if a.charge is not None and a.charge.reach else None,
            (t.unit.id, _zone_reach(t)) if zoned and t is not None else None)

@@ -313,13 +313,13 @@ class StaticLayer:
         # players' table edges, drawn just inside the table
         strip = max(3, round(0.3 * scale))
         t = strip / scale
-        near, far = (1, 2) if self.home in ("south", "west") else (2, 1)
+        first, last = (1, 2) if self.home in ("south", "west") else (2, 1)     # players at x or y = 0, at w or d
         if self.home in ("west", "east"):
-            pygame.draw.polygon(surf, palette.PLAYER[near], [tf((0, 0)), tf((t, 0)), tf((t, d)), tf((0, d))])
-            pygame.draw.polygon(surf, palette.PLAYER[far], [tf((w - t, 0)), tf((w, 0)), tf((w, d)), tf((w - t, d))])
+            pygame.draw.polygon(surf, palette.PLAYER[first], [tf((0, 0)), tf((t, 0)), tf((t, d)), tf((0, d))])
+            pygame.draw.polygon(surf, palette.PLAYER[last], [tf((w - t, 0)), tf((w, 0)), tf((w, d)), tf((w - t, d))])
         elif self.home in ("south", "north"):
-            pygame.draw.polygon(surf, palette.PLAYER[near], [tf((0, 0)), tf((w, 0)), tf((w, t)), tf((0, t))])
-            pygame.draw.polygon(surf, palette.PLAYER[far], [tf((0, d - t)), tf((w, d - t)), tf((w, d)), tf((0, d))])
+            pygame.draw.polygon(surf, palette.PLAYER[first], [tf((0, 0)), tf((w, 0)), tf((w, t)), tf((0, t))])
+            pygame.draw.polygon(surf, palette.PLAYER[last], [tf((0, d - t)), tf((w, d - t)), tf((w, d)), tf((0, d))])
         for piece, kind in zip(self.terrain, self.kinds, strict=True):
             self._paint_piece(surf, tf, scale, piece, kind)
         # inch marks along the long edges, every 6"
