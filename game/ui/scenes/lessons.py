@@ -54,8 +54,9 @@ def lesson_html(info: LessonInfo, number: int, infos: list[LessonInfo]) -> str:
 
 INTRO_HTML = ("<b>Learn the game step by step.</b><br><br>Each lesson is a small battle with fixed dice: the panel "
               "says what to do and why, a wrong move is taken back with the rule it breaks, Hint shows where, and "
-              "Skip plays a step for you. The lessons follow the turn sequence; the last one is a real game against "
-              "the computer.<br><br>Choose a lesson on the left, or press Enter for the next one to do.")
+              "Skip plays a step for you. The lessons follow the turn sequence; “A real battle” is a game against "
+              "the computer, and the last ones show what the other rulesets (AoF:R, AoF: Skirmish) do "
+              "differently.<br><br>Choose a lesson on the left, or press Enter for the next one to do.")
 
 
 def done_count(infos: list[LessonInfo]) -> str:
