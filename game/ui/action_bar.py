@@ -62,10 +62,10 @@ PAGE_KEY = "action_bar:more"
 
 class ActionBar:
     """A panel of buttons rebuilt only when the list of buttons changes. When the decision's buttons do not fit even
-    with their short labels (a wizard with many spells, many wizards to block with), the right-hand ones go but
-    the outermost (Undo and Save have keys; Menu has none and stays), and the decision's are shown a page at a
-    time, each label whole, the ``pinned`` ones on every page, with a "More ▸ 1/2" button that turns the page
-    (never squeezed and cut)."""
+    with their short labels (a wizard with many spells, many wizards to block with), the right-hand ones go (Undo
+    and Save first: they have keys; Menu, which has none, stays while the decision's fit beside it), and the
+    decision's are shown a page at a time, each label whole, the ``pinned`` ones on every page, with a "More ▸ 1/2"
+    button that turns the page (never squeezed and cut)."""
 
     def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
         self.manager = manager
@@ -119,14 +119,15 @@ class ActionBar:
             need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
         if need(left) + need_right > room:
             shorten(left)
-        while len(right) > 1 and need(left) + need_right > room:
+        while right and need(left) + need_right > room:
             # the decision's buttons come first: the innermost right-hand ones go (Undo, then Save: they have
-            # keys, Ctrl+Z and Ctrl+S); the outermost (Menu, which has no key) stays
-            right = right[:-1]
+            # keys, Ctrl+Z and Ctrl+S); the outermost (Menu, which has no key) stays unless the decision's
+            # buttons must be paged even without it
+            right = right[:-1] if len(right) > 1 else []
             need_right = sum(widths[sp.key] + gap for sp in right) + (12 if right else 0)
         self.pages = 1
-        if need(left) > room - need_right and left:
-            left = self._paged(left, labels, widths, room - need_right, gap, f)
+        if need(left) > room and left:
+            left = self._paged(left, labels, widths, room, gap, f)
         x = 8
         for spec in left:
             self._add(spec, labels[spec.key], pygame.Rect(x, 5, widths[spec.key], h))

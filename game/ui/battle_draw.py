@@ -180,6 +180,14 @@ def layers(scene: BattleSceneLike) -> _Layers:
 # --- the frame ------------------------------------------------------------------------------------------------
 
 
+def clear_band(scene: BattleSceneLike, screen: pygame.Surface) -> None:
+    """Paint the band of the view strip over the table (``game.ui.view_tools.view_below``), which ``draw`` leaves
+    alone (it draws inside the view only): else the last screen's pixels show there."""
+    if scene.tools is not None:
+        v = scene.view.rect
+        screen.fill(palette.BACKGROUND, (v.x, v.y - BAND, v.w, BAND))
+
+
 def draw(scene: BattleSceneLike, screen: pygame.Surface,
          over_table: Callable[[pygame.Surface, LabelLayout], None] | None = None) -> None:
     """Draw the battle scene: table, aids, units, highlights, ghost, labels, tapes and notes. Reads, never changes.
@@ -203,8 +211,6 @@ def draw(scene: BattleSceneLike, screen: pygame.Surface,
     dimmed = own_done | set(a.sight.unseen if a.sight is not None else ())
     poses = scene.anims.poses(scene.time)
     lay = layers(scene)
-    if scene.tools is not None:     # the view strip's band over the table: nothing of the last screen shows there
-        screen.fill(palette.BACKGROUND, (view.rect.x, view.rect.y - BAND, view.rect.w, BAND))
     key = (view.key, scene.insight.stamp, id(scene.static), frozenset(dimmed), scene.selected,
            a.subject if scene.show_arcs else None, a.charge.unit if a.charge is not None and a.charge.reach else None,
            (t.unit.id, _zone_reach(t)) if zoned and t is not None else None)

@@ -29,7 +29,6 @@ def test_a_long_bar_is_paged_whole_with_the_pinned_button_on_every_page() -> Non
     bar = ActionBar(manager, pygame.Rect(0, 100, 600, 50))
     specs = [ButtonSpec(f"spell:{i}", f"A rather long spell name {i} (5)") for i in range(7)]
     specs.append(ButtonSpec("back", "◂ Back", pinned=True))
-    specs.append(ButtonSpec("menu", "Menu", right=True))
     specs.append(ButtonSpec("undo", "↶ Undo (Ctrl+Z)", right=True))
     bar.set_buttons(specs)
     assert bar.pages > 1 and PAGE_KEY in bar.buttons
@@ -38,7 +37,6 @@ def test_a_long_bar_is_paged_whole_with_the_pinned_button_on_every_page() -> Non
         assert bar.page == page
         _whole(bar)
         assert "back" in bar.buttons and "undo" not in bar.buttons     # Ctrl+Z still undoes
-        assert "menu" in bar.buttons                                    # it has no key: it stays
         seen |= {k for k in bar.buttons if k.startswith("spell:")}
         event = pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=bar.buttons[PAGE_KEY])
         assert bar.pressed(event) is None                               # the bar turns its own page

@@ -808,4 +808,5 @@ class BattleScene(TableScene):
 
     def draw(self, screen: pygame.Surface) -> None:
         """Table, units, highlights, ghost, labels, tapes and notes (``game.ui.battle_draw``)."""
+        battle_draw.clear_band(self, screen)
         battle_draw.draw(self, screen)

@@ -208,6 +208,7 @@ class LessonScene(BattleScene):
 
     def draw(self, screen: pygame.Surface) -> None:
         """The battle with the step's highlights over the table, their labels laid out with the battle's."""
+        battle_draw.clear_band(self, screen)
         battle_draw.draw(self, screen, self.draw_highlights)
 
     def draw_highlights(self, screen: pygame.Surface, labels: LabelLayout | None = None) -> None:
