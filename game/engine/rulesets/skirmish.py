@@ -115,6 +115,9 @@ def zone_gap(edge: str, width: float, depth: float, p: XY, r: float) -> float:
     return {"south": y + r, "north": depth - y + r, "west": x + r, "east": width - x + r}[edge]
 
 
+_VERB = {"consolidate": "moves", "rush": "rushes"}
+"""The log's verb of a move whose action name does not take a plain "s" (a consolidation is logged as a move)."""
+
 class AoFSkirmish(Ruleset):
     """Age of Fantasy: Skirmish for one ``Game``."""
 
@@ -710,7 +713,7 @@ class AoFSkirmish(Ruleset):
         moved = list(self.w.models[unit.id])
         self._put(unit, pts)
         jumped = f", {len(report.jumps)} jump{'s' if len(report.jumps) != 1 else ''}" if report.jumps else ""
-        events = [Event("move", f"{unit.name} {'moves' if action.action == 'consolidate' else action.action + 's'} "
+        events = [Event("move", f"{unit.name} {_VERB.get(action.action, action.action + 's')} "
                         f"(up to {report.longest:.1f}\"{jumped})", {"unit": unit.id, "action": action.action,
                                                                     "positions": [list(p) for p in pts]})]
         fell = 0
