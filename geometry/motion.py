@@ -56,7 +56,8 @@ RULE_ONE_INCH = '1" from a unit'
 """Rule name: the unit would come within 1" of another unit (rulebook "General Movement")."""
 
 
-_Fail = Callable[[str, str, Point, str, int], None]
+_Fail = Callable[[str, str, "Point | Callable[[], Point]", str, int], None]
+"""``fail(rule, message, where, blocker, step)``: ``where`` may be a function working the point out (when asked)."""
 
 
 Crossed = tuple[frozenset[str], tuple[str, ...]]
@@ -67,15 +68,16 @@ Crossed = tuple[frozenset[str], tuple[str, ...]]
 class MoveCheck:
     """The verdict of ``check_path``: the first rule the path breaks (if any) and what it crosses.
 
-    The terrain crossed is worked out when first asked for (``crossing``): most callers of a refused path only
-    read the verdict. Two checks are equal when every answer is (the terrain crossed included)."""
+    The terrain crossed and the point where the path breaks a rule are worked out when first asked for
+    (``crossing``, ``locate``): most callers of a refused path only read the verdict (a player trying moves).
+    Two checks are equal when every answer is (the terrain crossed included)."""
 
     rule: str | None
     """Short rule name (``RULE_*``), None if the path is legal."""
     message: str | None
     """One sentence naming the unit or terrain piece, None if legal."""
-    where: Point | None
-    """A point (inches) where the path breaks the rule, for the window; None if legal."""
+    locate: Callable[[], Point | None] = field(repr=False)
+    """Works out ``where`` (called once, when first needed)."""
     distance: float
     """Total straight-line travel of the unit's centre along the whole path, inches (pivots are free)."""
     crossing: Callable[[], Crossed] = field(repr=False)
@@ -88,6 +90,11 @@ class MoveCheck:
     @cached_property
     def _crossed(self) -> Crossed:
         return self.crossing()
+
+    @cached_property
+    def where(self) -> Point | None:
+        """A point (inches) where the path breaks the rule, for the window; None if legal."""
+        return self.locate()
 
     @property
     def traits_crossed(self) -> frozenset[str]:
@@ -382,6 +389,21 @@ def _outline(scene: SceneData, obs: Obstacles, k: int) -> Polygon:
     return scene.footprint(obs.keys[k]) if poly is None else poly
 
 
+def _contact_point(scene: SceneData, obs: Obstacles, k: int, rect: np.ndarray, w: Point, t: float
+                   ) -> Callable[[], Point]:
+    """A function giving ``_near_point`` of the rectangle (4, 2) moved ``t`` along ``w`` and obstacle ``k``'s
+    outline: worked out only when the point is asked for (a refused move's dearest step, which a player trying
+    moves never reads), from the outline as it is now (a unit's footprint corners are captured: a unit moved
+    since has new ones)."""
+    poly = obs.polys[k]
+    corners = scene.corners(obs.keys[k]) if poly is None else None
+
+    def point() -> Point:
+        return _near_point(rect + np.array(w) * t, poly if poly is not None else Polygon(corners))
+
+    return point
+
+
 def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
     """The point of the rectangle nearest to ``poly`` (for showing where a rule breaks): ``nearest_points``'s first
     point, without its Python wrappers (a refused move's dearest step but the kernels)."""
@@ -464,7 +486,7 @@ def check_path(
     formation = scene.formation(unit_id)
     width, depth = formation.width, formation.depth
     poses = [start, *path]
-    rects = [np.array(rect_corners(p, width, depth)) for p in poses]
+    rects = list(np.array([rect_corners(p, width, depth) for p in poses]))  # one array, a (4, 2) view per pose
     ignore = set(ignore_units) | {unit_id}
     legs: list[tuple[Point, float]] = []  # direction and length of each straight leg
     for p, q in zip(poses, path, strict=False):
@@ -491,23 +513,21 @@ def check_path(
     # which obstacles each judged sweep (and the final footprint) can come near at all: the exact kernels below
     # skip the others (``reach`` bounds the radii they are judged by, with a margin)
     reach = max(exclusion, 0.0) + TOL + 1e-6
+    keep = np.asarray(((gaps[:, n:n + 1] if fly_over else gaps[:, :n + 1]) <= reach).any(axis=1))
+    for uid in ignore:  # the moving unit and those it ignores are no obstacles
+        row = pos.index.get(uid)
+        if row is not None:
+            keep[row] = False
+    if not keep.any():  # nothing near (an open field): no obstacle arrays to cut
+        obs, gaps = _NO_OBSTACLES, gaps[:0]
+    elif not keep.all():
+        obs, gaps = subset(obs, keep), gaps[keep]
     near = gaps[:, n:n + 1] <= reach if fly_over else gaps[:, :n + 1] <= reach
     # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
     close = gaps[:, n + 1] <= max(exclusion, 0.0) + 2 * TOL
     # a footprint more than a hair from a core does not overlap it (``overlapping`` is needed for the others)
     touch = gaps[:, n + 1:] <= 1e-9
     touch_final = gaps[:, n] <= 1e-9
-    keep = np.asarray(near.any(axis=1))
-    for uid in ignore:  # the moving unit and those it ignores are no obstacles
-        row = pos.index.get(uid)
-        if row is not None:
-            keep[row] = False
-    if not keep.any():  # nothing near (an open field): no obstacle arrays to cut
-        obs, near, close, gaps = _NO_OBSTACLES, near[:0], close[:0], gaps[:0]
-        touch, touch_final = touch[:0], touch_final[:0]
-    elif not keep.all():
-        obs, near, close, gaps = subset(obs, keep), near[keep], close[keep], gaps[keep]
-        touch, touch_final = touch[keep], touch_final[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
@@ -528,12 +548,12 @@ def check_path(
 
     rule: str | None = None
     message: str | None = None
-    where: Point | None = None
+    where: Point | Callable[[], Point] | None = None
     blocker: str | None = None
     step: int | None = None
     distance = 0.0
 
-    def fail(r: str, msg: str, at: Point, who: str, k: int) -> None:
+    def fail(r: str, msg: str, at: Point | Callable[[], Point], who: str, k: int) -> None:
         nonlocal rule, message, where, blocker, step
         if rule is None:
             rule, message, where, blocker, step = r, msg, at, who, k
@@ -556,7 +576,10 @@ def check_path(
     if rule is None:
         _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
                        exclusion, len(path), fail, bool(touch_final.any()))
-    return MoveCheck(rule, message, where, distance, crossing, blocker, step)
+    def locate() -> Point | None:
+        return where() if callable(where) else where
+
+    return MoveCheck(rule, message, locate, distance, crossing, blocker, step)
 
 
 def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:
@@ -633,11 +656,12 @@ def _check_segment(
             hard.append((float(t_pen[i]), 2 if obs.kinds[i] == "unit" else 1, obs.keys[i], int(i)))
     if hard:
         t, prio, who, j = min(hard, key=lambda h: (h[0], h[1], h[2]))
+        at: Point | Callable[[], Point]
         if j < 0:
             corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
             at = (corner[0] + w[0] * t, corner[1] + w[1] * t)
         else:
-            at = _near_point(rect + np.array(w) * t, _outline(scene, obs, j))
+            at = _contact_point(scene, obs, j, rect, w, t)
         rule = (RULE_TABLE_EDGE, RULE_IMPASSABLE, RULE_THROUGH_UNIT)[prio]
         fail(rule, _message(rule, who, k), at, who, k)
         return
@@ -645,9 +669,9 @@ def _check_segment(
         hits = np.flatnonzero(t_ex <= length + EPS)
         if len(hits):
             first = min([int(i) for i in hits], key=lambda i: (float(t_ex[i]), obs.keys[i]))
-            at = _near_point(rect + np.array(w) * float(t_ex[first]), _outline(scene, obs, first))
             who = obs.keys[first]
-            fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion), at, who, k)
+            fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion),
+                 _contact_point(scene, obs, first, rect, w, float(t_ex[first])), who, k)
 
 
 def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:
