@@ -525,3 +525,69 @@ def test_first_times_many_is_first_within_on_the_pairs_that_matter(case, bearing
         assert len(got) == len(want)
         for g, x in zip(got, want, strict=True):
             assert g.tobytes() == x.tobytes()
+
+
+def test_where_is_worked_out_from_the_position_the_check_was_made_in() -> None:
+    """``MoveCheck.where`` is worked out when first read (issue 13): read after the blocking unit moved away (or
+    in a clone that moved it), it is still the point of the position checked, the one an eager check gives."""
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 20, 0, player=2)
+    path = [Pose(36, 30, 0)]
+    eager = s.check_path("a", s.pose("a"), path)
+    eager_where = eager.where
+    lazy = s.check_path("a", s.pose("a"), path)
+    twin = s.copy()
+    lazy_in_twin = twin.check_path("a", twin.pose("a"), path)
+    put(s, "b", 60, 40, 90, player=2)       # the blocker leaves, in the original scene
+    put(twin, "b", 10, 40, 0, player=2)     # and elsewhere in the clone
+    assert lazy.rule == RULE_THROUGH_UNIT and lazy.where == eager_where
+    assert lazy_in_twin.where == eager_where
+    assert eager_where is not None and eager_where[1] == pytest.approx(20 - HALF_D, abs=0.01)  # b's near side
+
+
+def test_illegal_action_where_may_be_worked_out_when_read() -> None:
+    """``IllegalAction.where`` given as a function is called once, when first read; a point or None as is."""
+    from game.engine.errors import IllegalAction
+    calls: list[int] = []
+
+    def point() -> tuple[float, float]:
+        calls.append(1)
+        return (1.0, 2.0)
+
+    e = IllegalAction("General Movement", "through a unit", point)
+    assert calls == [] and str(e) == "General Movement: through a unit"
+    assert e.where == (1.0, 2.0) and e.where == (1.0, 2.0) and calls == [1]
+    assert IllegalAction("r", "m", (3.0, 4.0)).where == (3.0, 4.0)
+    assert IllegalAction("r", "m").where is None
+
+
+def _hull_gaps_in_two_passes(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.ndarray:
+    """The former ``hull_gaps``: cores and hulls projected and reduced separately."""
+    proj = axes @ obs.a.T
+    lo = np.minimum.reduceat(proj, obs.starts, axis=1)
+    hi = np.maximum.reduceat(proj, obs.starts, axis=1)
+    firsts = np.zeros(len(hulls), dtype=int)
+    np.cumsum([len(h) for h in hulls][:-1], out=firsts[1:])
+    p = axes @ np.concatenate(hulls).T
+    p_lo = np.minimum.reduceat(p, firsts, axis=1)
+    p_hi = np.maximum.reduceat(p, firsts, axis=1)
+    gap = lo[:, None, :] - p_hi[:, :, None]
+    np.maximum(gap, p_lo[:, :, None] - hi[:, None, :], out=gap)
+    out: np.ndarray = np.maximum.reduce(gap, axis=0).T
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(crowded(), st.lists(st.floats(0, 360), min_size=0, max_size=4))
+def test_hull_gaps_in_one_pass_are_the_two_pass_gaps(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]],
+                                                     angles: list[float]) -> None:
+    """``hull_gaps`` projects cores and hulls in one product (issue 13): every gap is the two-pass one."""
+    s, start, path, _, _, _ = case
+    f = s.formation("m")
+    rects = [np.array(rect_corners(p, f.width, f.depth)) for p in [start, *path]]
+    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    if not len(obs):
+        return
+    axes = np.array([(1.0, 0.0), (0.0, 1.0)] + [forward_vector(a) for a in angles])
+    assert np.array_equal(hull_gaps(obs, rects, axes), _hull_gaps_in_two_passes(obs, rects, axes))
