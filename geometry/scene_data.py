@@ -451,15 +451,18 @@ class SceneData:
 
         ``players`` restricts the answer to those players' units. Rulebook "Measuring Distances" (e.g. "within 6"").
         """
-        arrays = self.arrays()
         fp = self.footprint(unit_id)
-        near = shapely.dwithin(fp, arrays.footprints, d + 1e-9)
-        out = []
-        for k in np.flatnonzero(near):
-            uid = arrays.ids[int(k)]
-            if uid == unit_id:
-                continue
-            if players is not None and int(arrays.players[k]) not in players:
-                continue
-            out.append(uid)
-        return out
+        arrays = self.stacked()
+        # a unit whose bounding box is farther than ``d`` (and a margin for rounding) from this one's is farther
+        # than ``d``: only the others are measured, and only their footprints are built
+        bb = arrays.bboxes
+        lo_x, lo_y, hi_x, hi_y = (float(v) for v in bb[arrays.index[unit_id]])
+        reach = d + 1e-9 + 1e-6
+        maybe = np.flatnonzero((bb[:, 0] <= hi_x + reach) & (bb[:, 2] >= lo_x - reach)
+                               & (bb[:, 1] <= hi_y + reach) & (bb[:, 3] >= lo_y - reach)).tolist()
+        ids = [arrays.ids[k] for k in maybe if arrays.ids[k] != unit_id
+               and (players is None or int(arrays.players[k]) in players)]
+        if not ids:
+            return []
+        near = shapely.dwithin(fp, [self.footprint(uid) for uid in ids], d + 1e-9)
+        return [uid for uid, hit in zip(ids, near.tolist(), strict=True) if hit]

@@ -156,3 +156,27 @@ def test_swept_bases_touching_a_piece_do_not_overlap_it() -> None:
     assert any(hit) and not all(hit)
     deep = shapely.box(0, 0, 72, 48)                       # every hull inside: measured by its own area
     assert swept_overlapping(a, b, [deep], 1e-9) == [True] * len(a)
+
+
+_UNIT = st.tuples(st.floats(0, 72), st.floats(0, 48), st.floats(0, 360), st.sampled_from([INF10, INF20]),
+                  st.sampled_from([1, 2]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_UNIT, min_size=1, max_size=8), st.floats(0, 30), st.sampled_from([None, {1}, {2}, {1, 2}]),
+       st.lists(st.tuples(st.integers(0, 7), st.floats(0, 72), st.floats(0, 48)), max_size=3))
+def test_units_within_is_shapelys_dwithin(units: list[tuple[float, float, float, Formation, int]], d: float,
+                                          players: set[int] | None, moves: list[tuple[int, float, float]]) -> None:
+    """``units_within`` measures only units whose bounding boxes come within ``d`` (issue 13): the answer is shapely's
+    ``dwithin`` over every footprint, also after units move (the stacked boxes updated in place)."""
+    s = scene()
+    for i, (x, y, facing, f, player) in enumerate(units):
+        put(s, f"u{i}", x, y, facing, f, player)
+    s.units_within("u0", d)  # the stacked arrays exist before the moves
+    for i, x, y in moves:
+        if i < len(units):
+            put(s, f"u{i}", x, y, units[i][2], units[i][3], units[i][4])
+    fp = s.footprint("u0")
+    expected = [uid for uid in s.unit_ids() if uid != "u0" and (players is None or s.player(uid) in players)
+                and shapely.dwithin(fp, s.footprint(uid), d + 1e-9)]
+    assert s.units_within("u0", d, players) == expected
