@@ -534,11 +534,7 @@ def check_path(
     if nobs:
         d0 = [math.inf] * nobs
         if close.any():
-            near0 = subset(obs, close)
-            for i, d in zip(np.flatnonzero(close).tolist(),
-                            distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
-                                      else np.zeros(len(near0), dtype=bool)).tolist(), strict=True):
-                d0[i] = d
+            d0 = _start_distances_kept(scene, obs, rects[0], close, touch[:, 0], d0)
         pens, exs = _radii(obs.kinds, d0, exclusion)
         r_pen, r_ex = np.array(pens), np.array(exs)
         if PREFILTER:  # now each obstacle's own radii are known: a leg that keeps clear of them skips the kernels
@@ -580,6 +576,37 @@ def check_path(
         return where() if callable(where) else where
 
     return MoveCheck(rule, message, locate, distance, crossing, blocker, step)
+
+
+def _start_distances_kept(scene: SceneData, obs: Obstacles, rect: np.ndarray, close: np.ndarray, touch: np.ndarray,
+                          d0: list[float]) -> list[float]:
+    """``d0`` with the distance from the rectangle (4, 2) to each obstacle core where ``close`` (0 where they
+    overlap; ``touch``: may overlap), remembered in ``scene.cache`` per rectangle and obstacle until a unit moves.
+
+    The distance from where a unit starts to an obstacle is the same for every path it tries from there (a
+    player's tries, a charge search's candidates); it depends on the rectangle and that obstacle alone. Where the
+    rectangle is more than a hair from a core (not ``touch``) they do not overlap, which ``overlapping`` would
+    find too, so the value is the same whichever obstacles are measured together."""
+    cache = scene.cache
+    start = rect.tobytes()
+    todo: list[int] = []
+    keys: list[tuple[object, ...]] = []
+    for i in np.flatnonzero(close).tolist():
+        key: tuple[object, ...] = ("move-start-distance", start, obs.kinds[i], obs.keys[i])
+        hit = cache.get(key)
+        if isinstance(hit, float):
+            d0[i] = hit
+        else:
+            todo.append(i)
+            keys.append(key)
+    if todo:
+        pick = np.zeros(len(obs), dtype=bool)
+        pick[todo] = True
+        part = subset(obs, pick)
+        overlap = overlapping(part, rect) if touch[pick].any() else np.zeros(len(part), dtype=bool)
+        for i, key, d in zip(todo, keys, distances(part, rect, overlap).tolist(), strict=True):
+            d0[i] = cache[key] = d
+    return d0
 
 
 def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:

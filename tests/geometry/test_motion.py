@@ -591,3 +591,36 @@ def test_hull_gaps_in_one_pass_are_the_two_pass_gaps(case: tuple[Scene, Pose, li
         return
     axes = np.array([(1.0, 0.0), (0.0, 1.0)] + [forward_vector(a) for a in angles])
     assert np.array_equal(hull_gaps(obs, rects, axes), _hull_gaps_in_two_passes(obs, rects, axes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(crowded(), st.lists(st.tuples(st.floats(0, 359), st.floats(0, 9), st.floats(-90, 90)), min_size=1, max_size=4),
+       st.data())
+def test_checks_from_one_start_answer_as_in_a_fresh_scene(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]],
+                                                          tries: list[tuple[float, float, float]],
+                                                          data: st.DataObject) -> None:
+    """The distances from a start to the obstacles are kept in the scene's cache between checks (issue 13): every
+    check of several paths from one start, in one scene, answers to the last bit as in a fresh scene; a unit that
+    moves clears them (checked again after one does)."""
+    s, start, path, exclusion, fly, ignore = case
+    paths = [path] + [[start.facing_to(start.facing + turn), Pose(start.x + forward_vector(b)[0] * d,
+                                                                  start.y + forward_vector(b)[1] * d,
+                                                                  start.facing + turn)]
+                      for b, d, turn in tries]
+
+    def answers(scene_: Scene) -> list[tuple[object, ...]]:
+        return [scene_.check_path("m", start, p, exclusion=exclusion, fly_over=fly, ignore_units=ignore)._answers()
+                for p in paths]
+
+    def fresh(scene_: Scene) -> Scene:
+        twin = scene_.copy()
+        twin.clear_cache()
+        return twin
+
+    assert answers(s) == answers(fresh(s))
+    others = [uid for uid in s.unit_ids() if uid != "m"]
+    if others:
+        uid = data.draw(st.sampled_from(others))
+        p = s.pose(uid)
+        s.set_unit(uid, s.player(uid), Pose(p.x + data.draw(st.floats(-3, 3)), p.y, p.facing), s.formation(uid))
+        assert answers(s) == answers(fresh(s))
