@@ -603,10 +603,32 @@ def _start_distances_kept(scene: SceneData, obs: Obstacles, rect: np.ndarray, cl
         pick = np.zeros(len(obs), dtype=bool)
         pick[todo] = True
         part = subset(obs, pick)
-        overlap = overlapping(part, rect) if touch[pick].any() else np.zeros(len(part), dtype=bool)
+        overlap = _overlaps_kept(scene, part, rect) if touch[pick].any() else np.zeros(len(part), dtype=bool)
         for i, key, d in zip(todo, keys, distances(part, rect, overlap).tolist(), strict=True):
             d0[i] = cache[key] = d
     return d0
+
+
+def _overlaps_kept(scene: SceneData, obs: Obstacles, rect: np.ndarray) -> np.ndarray:
+    """``overlapping(obs, rect)``, remembered in ``scene.cache`` per rectangle and obstacle until a unit moves (a
+    player's tries from one place ask it of the same rectangles: where each leg starts). Whether a rectangle
+    overlaps a core depends on the two alone."""
+    cache = scene.cache
+    rect_key = rect.tobytes()
+    keys: list[tuple[object, ...]] = [("move-overlap", rect_key, kind, key) for kind, key in zip(obs.kinds, obs.keys,
+                                                                                              strict=True)]
+    known = [cache.get(key) for key in keys]
+    todo = [i for i, hit in enumerate(known) if not isinstance(hit, bool)]
+    if todo:
+        if len(todo) == len(obs):
+            found: list[bool] = overlapping(obs, rect).tolist()
+        else:
+            pick = np.zeros(len(obs), dtype=bool)
+            pick[todo] = True
+            found = overlapping(subset(obs, pick), rect).tolist()
+        for i, hit in zip(todo, found, strict=True):
+            known[i] = cache[keys[i]] = hit
+    return np.array(known, dtype=bool)
 
 
 def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:
@@ -672,7 +694,8 @@ def _check_segment(
         t_edge = _table_time(scene, rect, w, 0.0)
         if t_edge < length - EPS:
             hard.append((t_edge, 0, RULE_TABLE_EDGE, -1))
-    overlap = (overlapping(obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) else None
+    overlap = (_overlaps_kept(scene, obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) \
+        else None
     t_ex: np.ndarray | None = None
     if len(obs):
         if exclusion > 0:  # both radii in one pass of the kernel (the 1" one is needed whenever nothing collides)
