@@ -35,7 +35,7 @@ from geometry.obstacles import (
     subset,
 )
 from geometry.pose import Point, Pose, forward_vector
-from geometry.scene_data import SceneData
+from geometry.scene_data import SceneData, _UnitArrays
 from geometry.shapes import CONTACT_TOL
 from geometry.spatial import TERRAIN
 
@@ -253,6 +253,26 @@ class _Position:
     """The first ``len(obstacles)`` rows of ``outlines``: units and impassable terrain (``gather``'s order)."""
     index: dict[str, int]
     """Row of each unit."""
+    source: object
+    """The scene's stacked unit arrays it was built from (``SceneData.stacked``): while the scene keeps them (no
+    unit added or removed), a later position is these rows with the units' rows refreshed (``moved``)."""
+
+    def moved(self, arrays: _UnitArrays) -> _Position:
+        """This position with the unit rows read again from ``arrays`` (the same units, in the same rows: some
+        moved); new arrays, so that a scene sharing this one (a clone's cache) keeps its own."""
+        n = len(arrays.ids)
+        o, obs = self.outlines, self.obstacles
+        assert obs.boxes is not None and len(self.index) == n
+        a, b, boxes = o.a.copy(), o.b.copy(), obs.boxes.copy()
+        a[:4 * n] = arrays.cores.reshape(-1, 2)
+        b[:4 * n] = arrays.cores_next.reshape(-1, 2)
+        cores = arrays.cores.reshape(n, 4, 2)
+        boxes[:n, :2] = cores.min(axis=1)
+        boxes[:n, 2:] = cores.max(axis=1)
+        e = len(obs.a)
+        return _Position(Obstacles(o.kinds, o.keys, o.polys, a, b, o.starts, o.sizes),
+                         Obstacles(obs.kinds, obs.keys, obs.polys, a[:e], b[:e], obs.starts, obs.sizes, boxes),
+                         self.index, arrays)
 
 
 @dataclass(frozen=True)
@@ -295,10 +315,16 @@ def _fixed(scene: SceneData) -> _Fixed:
 
 def _position(scene: SceneData) -> _Position:
     """``_Position`` of the scene, kept in ``scene.cache`` until a unit moves (built from the scene's stacked unit
-    arrays, which it updates unit by unit, and the terrain rows, built once: ``_fixed``)."""
+    arrays, which it updates unit by unit, and the terrain rows, built once: ``_fixed``). After a unit moves the
+    last one (``scene.persistent``) gives all but the units' rows (``_Position.moved``)."""
     hit = scene.cache.get(("move-position",))
-    if not isinstance(hit, _Position):
-        arrays = scene.stacked()
+    if isinstance(hit, _Position):
+        return hit
+    arrays = scene.stacked()
+    last = scene.persistent.get("move-position")
+    if isinstance(last, _Position) and last.source is arrays and last.obstacles.boxes is not None:
+        hit = last.moved(arrays)
+    else:
         n = len(arrays.ids)
         f = _fixed(scene)
         sizes = np.concatenate([np.full(n, 4, dtype=int), f.sizes])
@@ -317,8 +343,9 @@ def _position(scene: SceneData) -> _Position:
             boxes = np.concatenate([np.concatenate([cores.min(axis=1), cores.max(axis=1)], axis=1), f.imp_boxes])
         outlines = Obstacles(kinds, keys, polys, a, b, starts, sizes)
         obstacles = Obstacles(kinds[:k], keys[:k], polys[:k], a[:e], b[:e], starts[:k], sizes[:k], boxes)
-        hit = _Position(outlines, obstacles, dict(arrays.index))
-        scene.cache[("move-position",)] = hit
+        hit = _Position(outlines, obstacles, dict(arrays.index), arrays)
+    scene.cache[("move-position",)] = hit
+    scene.persistent["move-position"] = hit
     return hit
 
 

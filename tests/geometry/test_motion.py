@@ -624,3 +624,33 @@ def test_checks_from_one_start_answer_as_in_a_fresh_scene(case: tuple[Scene, Pos
         p = s.pose(uid)
         s.set_unit(uid, s.player(uid), Pose(p.x + data.draw(st.floats(-3, 3)), p.y, p.facing), s.formation(uid))
         assert answers(s) == answers(fresh(s))
+
+
+@settings(max_examples=100, deadline=None)
+@given(crowded(), st.lists(st.tuples(st.floats(0, 72), st.floats(0, 48), st.floats(0, 359)), min_size=1, max_size=4))
+def test_position_after_moves_is_rebuilt_rows_and_clones_keep_theirs(
+        case: tuple[Scene, Pose, list[Pose], float, bool, list[str]], moves: list[tuple[float, float, float]]) -> None:
+    """After a unit moves, ``_position`` refreshes the units' rows of the last one (issue 13): every array equals
+    a build from nothing (a scene copy with no cache nor last position), and a clone made before the move keeps
+    the rows of its own position."""
+    s = case[0]
+    ids = s.unit_ids()
+    for i, (x, y, facing) in enumerate(moves):
+        before = motion._position(s)
+        twin = s.copy()
+        uid = ids[i % len(ids)]
+        s.set_unit(uid, s.player(uid), Pose(x, y, facing), s.formation(uid))
+        pos = motion._position(s)
+        fresh = s.copy()
+        fresh.clear_cache()
+        fresh.persistent.pop("move-position", None)
+        ref = motion._position(fresh)
+        for got, want in ((pos.outlines, ref.outlines), (pos.obstacles, ref.obstacles)):
+            assert got.kinds == want.kinds and got.keys == want.keys and got.polys == want.polys
+            assert np.array_equal(got.a, want.a) and np.array_equal(got.b, want.b)
+            assert np.array_equal(got.starts, want.starts) and np.array_equal(got.sizes, want.sizes)
+        assert pos.obstacles.boxes is not None and ref.obstacles.boxes is not None
+        assert np.array_equal(pos.obstacles.boxes, ref.obstacles.boxes) and pos.index == ref.index
+        kept = motion._position(twin)
+        assert kept is before or np.array_equal(kept.outlines.a, before.outlines.a)
+        assert np.array_equal(before.outlines.a[:4 * len(ids)], twin.stacked().cores.reshape(-1, 2))
