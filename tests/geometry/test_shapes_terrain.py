@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import MultiPoint
 
-from geometry.formation import Formation, model_centres
+from geometry.formation import Formation, footprint_corners, model_centres
 from geometry.pose import Pose
+from geometry.scene_data import _shrunk_rect, _shrunk_rect_numpy
 from geometry.shapes import (
     footprint_polygon,
     model_corner_array,
@@ -180,3 +182,15 @@ def test_units_within_is_shapelys_dwithin(units: list[tuple[float, float, float,
     expected = [uid for uid in s.unit_ids() if uid != "u0" and (players is None or s.player(uid) in players)
                 and shapely.dwithin(fp, s.footprint(uid), d + 1e-9)]
     assert s.units_within("u0", d, players) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(-10, 80), st.floats(-10, 60), st.one_of(st.sampled_from([0.0, 90.0, 180.0, 270.0, 45.0]),
+                                                        st.floats(0, 360)),
+       st.integers(1, 40), st.integers(1, 10), st.sampled_from([20, 25, 32, 40, 50, 60, 75]),
+       st.sampled_from([20, 25, 32, 40, 50, 60, 100]), st.sampled_from([0.001, 0.0, 0.5, 3.0]))
+def test_shrunk_rect_on_floats_is_the_numpy_form(x: float, y: float, facing: float, models: int, per_row: int,
+                                                 w: int, d: int, by: float) -> None:
+    """The scene's unit cores come from plain floats (issue 13): to the last bit what the numpy form gave."""
+    corners = np.array(footprint_corners(Pose(x, y, facing), Formation(models, per_row, w, d)), dtype=float)
+    assert np.array_equal(_shrunk_rect(corners, by), _shrunk_rect_numpy(corners, by))
