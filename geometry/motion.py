@@ -15,6 +15,7 @@ along or away; units already overlapping an obstacle ignore it (the rules never 
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -509,12 +510,35 @@ def check_path(
     "Flying": moves through units and terrain) the straight sweeps are checked against the table edge only; the
     final position is checked as usual. The unit's formation comes from the scene. Returns a ``MoveCheck``
     (distance and terrain crossed cover the whole path even when it fails). Raises ``KeyError`` for an unknown unit.
+
+    Answers are kept in ``scene.cache`` until a unit moves: the move a player checked and then makes is checked
+    again by the rules when it is made (the same ``MoveCheck``, whose lazy answers depend on the terrain alone).
     """
+    poses = [start, *path]
+    key = ("check-path", unit_id, struct.pack(f"{3 * len(poses) + 1}d", exclusion,
+                                              *[v for p in poses for v in (p.x, p.y, p.facing)]),
+           frozenset(ignore_units), fly_over, PREFILTER)  # the very floats (-0.0 is not 0.0)
+    hit = scene.cache.get(key)
+    if isinstance(hit, MoveCheck):
+        return hit
+    check = _check_path(scene, unit_id, poses, exclusion, set(ignore_units), fly_over)
+    if len(scene.cache) < KEPT_CHECKS:  # a window dragging a move checks a new path every frame: keep a bounded few
+        scene.cache[key] = check
+    return check
+
+
+KEPT_CHECKS = 2000
+"""``check_path`` keeps its answers while the scene's cache holds fewer entries than this."""
+
+
+def _check_path(scene: SceneData, unit_id: str, poses: list[Pose], exclusion: float, ignore_units: set[str],
+                fly_over: bool) -> MoveCheck:
+    """``check_path`` worked out (``poses``: the start, then the path)."""
+    path = poses[1:]
     formation = scene.formation(unit_id)
     width, depth = formation.width, formation.depth
-    poses = [start, *path]
     rects = list(np.array([rect_corners(p, width, depth) for p in poses]))  # one array, a (4, 2) view per pose
-    ignore = set(ignore_units) | {unit_id}
+    ignore = ignore_units | {unit_id}
     legs: list[tuple[Point, float]] = []  # direction and length of each straight leg
     for p, q in zip(poses, path, strict=False):
         dx, dy = q.x - p.x, q.y - p.y

@@ -654,3 +654,49 @@ def test_position_after_moves_is_rebuilt_rows_and_clones_keep_theirs(
         kept = motion._position(twin)
         assert kept is before or np.array_equal(kept.outlines.a, before.outlines.a)
         assert np.array_equal(before.outlines.a[:4 * len(ids)], twin.stacked().cores.reshape(-1, 2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded(), st.data())
+def test_kept_checks_are_the_checks_of_the_position(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]],
+                                                   data: st.DataObject) -> None:
+    """``check_path`` answers are kept until a unit moves (issue 13): asked again, in the scene or in a clone, the
+    answer is the one a fresh scene gives; after another unit moves (in the clone, in the scene) each answers for
+    its own position; ``PREFILTER`` off is not answered from a prefiltered check."""
+    s, start, path, exclusion, fly, ignore = case
+
+    def ask(scene_: Scene) -> tuple[object, ...]:
+        return scene_.check_path("m", start, path, exclusion=exclusion, fly_over=fly, ignore_units=ignore)._answers()
+
+    def fresh(scene_: Scene) -> Scene:
+        twin = scene_.copy()
+        twin.clear_cache()
+        return twin
+
+    first = ask(s)
+    assert ask(s) == first == ask(fresh(s))
+    twin = s.copy()
+    assert ask(twin) == first
+    others = [uid for uid in s.unit_ids() if uid != "m"]
+    if others:
+        for scene_ in (twin, s):
+            uid = data.draw(st.sampled_from(others))
+            p = scene_.pose(uid)
+            scene_.set_unit(uid, scene_.player(uid), Pose(p.x + data.draw(st.floats(-4, 4)),
+                                                          p.y + data.draw(st.floats(-4, 4)), p.facing),
+                            scene_.formation(uid))
+            assert ask(scene_) == ask(fresh(scene_))
+    try:
+        motion.PREFILTER = False
+        assert ask(s) == ask(fresh(s))
+    finally:
+        motion.PREFILTER = True
+
+
+def test_checks_kept_are_bounded() -> None:
+    """A window checking a new path every frame does not grow the scene's cache without bound."""
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    for i in range(motion.KEPT_CHECKS + 50):
+        s.check_path("a", s.pose("a"), [Pose(36, 10 + 0.001 * i, 0)])
+    assert len(s.cache) <= motion.KEPT_CHECKS
