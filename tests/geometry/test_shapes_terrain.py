@@ -13,7 +13,7 @@ from shapely.geometry import MultiPoint
 
 from geometry.formation import Formation, footprint_corners, model_centres
 from geometry.pose import Pose
-from geometry.scene_data import _shrunk_rect, _shrunk_rect_numpy
+from geometry.scene_data import _shrunk_rect, _shrunk_rect_numpy, distinct_points
 from geometry.shapes import (
     footprint_polygon,
     model_corner_array,
@@ -194,3 +194,19 @@ def test_shrunk_rect_on_floats_is_the_numpy_form(x: float, y: float, facing: flo
     """The scene's unit cores come from plain floats (issue 13): to the last bit what the numpy form gave."""
     corners = np.array(footprint_corners(Pose(x, y, facing), Formation(models, per_row, w, d)), dtype=float)
     assert np.array_equal(_shrunk_rect(corners, by), _shrunk_rect_numpy(corners, by))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-20, 150), st.floats(-20, 150), st.floats(0, 360), st.integers(1, 40), st.integers(1, 10),
+       st.sampled_from([20, 25, 32, 40, 50]), st.sampled_from([20, 25, 40, 60, 100]), st.booleans(),
+       st.sampled_from([1.0, 1e4, 1e9]))
+def test_distinct_points_are_the_row_wise_unique(x: float, y: float, facing: float, models: int, per_row: int,
+                                                 w: int, d: int, hero: bool, scale: float) -> None:
+    """``distinct_points`` (the sight samples' base corners, issue 13) answers as ``np.unique`` over the rounded
+    rows, on the table and far off it (where the keys are not packed)."""
+    f = Formation(models, per_row, w, d, 40, 40) if hero else Formation(models, per_row, w, d)
+    points = model_corner_array(Pose(x, y, facing), f).reshape(-1, 2) * scale
+    keys = np.round(points * 1e6).astype(np.int64)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    got_first, got_inverse = distinct_points(points)
+    assert np.array_equal(got_first, first) and np.array_equal(got_inverse, inverse.reshape(-1))
