@@ -15,6 +15,7 @@ along or away; units already overlapping an obstacle ignore it (the rules never 
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -35,7 +36,7 @@ from geometry.obstacles import (
     subset,
 )
 from geometry.pose import Point, Pose, forward_vector
-from geometry.scene_data import SceneData
+from geometry.scene_data import SceneData, _UnitArrays
 from geometry.shapes import CONTACT_TOL
 from geometry.spatial import TERRAIN
 
@@ -56,7 +57,8 @@ RULE_ONE_INCH = '1" from a unit'
 """Rule name: the unit would come within 1" of another unit (rulebook "General Movement")."""
 
 
-_Fail = Callable[[str, str, Point, str, int], None]
+_Fail = Callable[[str, str, "Point | Callable[[], Point]", str, int], None]
+"""``fail(rule, message, where, blocker, step)``: ``where`` may be a function working the point out (when asked)."""
 
 
 Crossed = tuple[frozenset[str], tuple[str, ...]]
@@ -67,15 +69,16 @@ Crossed = tuple[frozenset[str], tuple[str, ...]]
 class MoveCheck:
     """The verdict of ``check_path``: the first rule the path breaks (if any) and what it crosses.
 
-    The terrain crossed is worked out when first asked for (``crossing``): most callers of a refused path only
-    read the verdict. Two checks are equal when every answer is (the terrain crossed included)."""
+    The terrain crossed and the point where the path breaks a rule are worked out when first asked for
+    (``crossing``, ``locate``): most callers of a refused path only read the verdict (a player trying moves).
+    Two checks are equal when every answer is (the terrain crossed included)."""
 
     rule: str | None
     """Short rule name (``RULE_*``), None if the path is legal."""
     message: str | None
     """One sentence naming the unit or terrain piece, None if legal."""
-    where: Point | None
-    """A point (inches) where the path breaks the rule, for the window; None if legal."""
+    locate: Callable[[], Point | None] = field(repr=False)
+    """Works out ``where`` (called once, when first needed)."""
     distance: float
     """Total straight-line travel of the unit's centre along the whole path, inches (pivots are free)."""
     crossing: Callable[[], Crossed] = field(repr=False)
@@ -88,6 +91,11 @@ class MoveCheck:
     @cached_property
     def _crossed(self) -> Crossed:
         return self.crossing()
+
+    @cached_property
+    def where(self) -> Point | None:
+        """A point (inches) where the path breaks the rule, for the window; None if legal."""
+        return self.locate()
 
     @property
     def traits_crossed(self) -> frozenset[str]:
@@ -246,6 +254,26 @@ class _Position:
     """The first ``len(obstacles)`` rows of ``outlines``: units and impassable terrain (``gather``'s order)."""
     index: dict[str, int]
     """Row of each unit."""
+    source: object
+    """The scene's stacked unit arrays it was built from (``SceneData.stacked``): while the scene keeps them (no
+    unit added or removed), a later position is these rows with the units' rows refreshed (``moved``)."""
+
+    def moved(self, arrays: _UnitArrays) -> _Position:
+        """This position with the unit rows read again from ``arrays`` (the same units, in the same rows: some
+        moved); new arrays, so that a scene sharing this one (a clone's cache) keeps its own."""
+        n = len(arrays.ids)
+        o, obs = self.outlines, self.obstacles
+        assert obs.boxes is not None and len(self.index) == n
+        a, b, boxes = o.a.copy(), o.b.copy(), obs.boxes.copy()
+        a[:4 * n] = arrays.cores.reshape(-1, 2)
+        b[:4 * n] = arrays.cores_next.reshape(-1, 2)
+        cores = arrays.cores.reshape(n, 4, 2)
+        boxes[:n, :2] = cores.min(axis=1)
+        boxes[:n, 2:] = cores.max(axis=1)
+        e = len(obs.a)
+        return _Position(Obstacles(o.kinds, o.keys, o.polys, a, b, o.starts, o.sizes),
+                         Obstacles(obs.kinds, obs.keys, obs.polys, a[:e], b[:e], obs.starts, obs.sizes, boxes),
+                         self.index, arrays)
 
 
 @dataclass(frozen=True)
@@ -288,10 +316,16 @@ def _fixed(scene: SceneData) -> _Fixed:
 
 def _position(scene: SceneData) -> _Position:
     """``_Position`` of the scene, kept in ``scene.cache`` until a unit moves (built from the scene's stacked unit
-    arrays, which it updates unit by unit, and the terrain rows, built once: ``_fixed``)."""
+    arrays, which it updates unit by unit, and the terrain rows, built once: ``_fixed``). After a unit moves the
+    last one (``scene.persistent``) gives all but the units' rows (``_Position.moved``)."""
     hit = scene.cache.get(("move-position",))
-    if not isinstance(hit, _Position):
-        arrays = scene.stacked()
+    if isinstance(hit, _Position):
+        return hit
+    arrays = scene.stacked()
+    last = scene.persistent.get("move-position")
+    if isinstance(last, _Position) and last.source is arrays and last.obstacles.boxes is not None:
+        hit = last.moved(arrays)
+    else:
         n = len(arrays.ids)
         f = _fixed(scene)
         sizes = np.concatenate([np.full(n, 4, dtype=int), f.sizes])
@@ -310,8 +344,9 @@ def _position(scene: SceneData) -> _Position:
             boxes = np.concatenate([np.concatenate([cores.min(axis=1), cores.max(axis=1)], axis=1), f.imp_boxes])
         outlines = Obstacles(kinds, keys, polys, a, b, starts, sizes)
         obstacles = Obstacles(kinds[:k], keys[:k], polys[:k], a[:e], b[:e], starts[:k], sizes[:k], boxes)
-        hit = _Position(outlines, obstacles, dict(arrays.index))
-        scene.cache[("move-position",)] = hit
+        hit = _Position(outlines, obstacles, dict(arrays.index), arrays)
+    scene.cache[("move-position",)] = hit
+    scene.persistent["move-position"] = hit
     return hit
 
 
@@ -380,6 +415,21 @@ def _outline(scene: SceneData, obs: Obstacles, k: int) -> Polygon:
     """The full outline of obstacle ``k``: its polygon, or the unit's footprint."""
     poly = obs.polys[k]
     return scene.footprint(obs.keys[k]) if poly is None else poly
+
+
+def _contact_point(scene: SceneData, obs: Obstacles, k: int, rect: np.ndarray, w: Point, t: float
+                   ) -> Callable[[], Point]:
+    """A function giving ``_near_point`` of the rectangle (4, 2) moved ``t`` along ``w`` and obstacle ``k``'s
+    outline: worked out only when the point is asked for (a refused move's dearest step, which a player trying
+    moves never reads), from the outline as it is now (a unit's footprint corners are captured: a unit moved
+    since has new ones)."""
+    poly = obs.polys[k]
+    corners = scene.corners(obs.keys[k]) if poly is None else None
+
+    def point() -> Point:
+        return _near_point(rect + np.array(w) * t, poly if poly is not None else Polygon(corners))
+
+    return point
 
 
 def _near_point(rect: np.ndarray, poly: Polygon) -> Point:
@@ -460,12 +510,35 @@ def check_path(
     "Flying": moves through units and terrain) the straight sweeps are checked against the table edge only; the
     final position is checked as usual. The unit's formation comes from the scene. Returns a ``MoveCheck``
     (distance and terrain crossed cover the whole path even when it fails). Raises ``KeyError`` for an unknown unit.
+
+    Answers are kept in ``scene.cache`` until a unit moves: the move a player checked and then makes is checked
+    again by the rules when it is made (the same ``MoveCheck``, whose lazy answers depend on the terrain alone).
     """
+    poses = [start, *path]
+    key = ("check-path", unit_id, struct.pack(f"{3 * len(poses) + 1}d", exclusion,
+                                              *[v for p in poses for v in (p.x, p.y, p.facing)]),
+           frozenset(ignore_units), fly_over, PREFILTER)  # the very floats (-0.0 is not 0.0)
+    hit = scene.cache.get(key)
+    if isinstance(hit, MoveCheck):
+        return hit
+    check = _check_path(scene, unit_id, poses, exclusion, set(ignore_units), fly_over)
+    if len(scene.cache) < KEPT_CHECKS:  # a window dragging a move checks a new path every frame: keep a bounded few
+        scene.cache[key] = check
+    return check
+
+
+KEPT_CHECKS = 2000
+"""``check_path`` keeps its answers while the scene's cache holds fewer entries than this."""
+
+
+def _check_path(scene: SceneData, unit_id: str, poses: list[Pose], exclusion: float, ignore_units: set[str],
+                fly_over: bool) -> MoveCheck:
+    """``check_path`` worked out (``poses``: the start, then the path)."""
+    path = poses[1:]
     formation = scene.formation(unit_id)
     width, depth = formation.width, formation.depth
-    poses = [start, *path]
-    rects = [np.array(rect_corners(p, width, depth)) for p in poses]
-    ignore = set(ignore_units) | {unit_id}
+    rects = list(np.array([rect_corners(p, width, depth) for p in poses]))  # one array, a (4, 2) view per pose
+    ignore = ignore_units | {unit_id}
     legs: list[tuple[Point, float]] = []  # direction and length of each straight leg
     for p, q in zip(poses, path, strict=False):
         dx, dy = q.x - p.x, q.y - p.y
@@ -491,34 +564,28 @@ def check_path(
     # which obstacles each judged sweep (and the final footprint) can come near at all: the exact kernels below
     # skip the others (``reach`` bounds the radii they are judged by, with a margin)
     reach = max(exclusion, 0.0) + TOL + 1e-6
+    keep = np.asarray(((gaps[:, n:n + 1] if fly_over else gaps[:, :n + 1]) <= reach).any(axis=1))
+    for uid in ignore:  # the moving unit and those it ignores are no obstacles
+        row = pos.index.get(uid)
+        if row is not None:
+            keep[row] = False
+    if not keep.any():  # nothing near (an open field): no obstacle arrays to cut
+        obs, gaps = _NO_OBSTACLES, gaps[:0]
+    elif not keep.all():
+        obs, gaps = subset(obs, keep), gaps[keep]
     near = gaps[:, n:n + 1] <= reach if fly_over else gaps[:, :n + 1] <= reach
     # the distance at the start matters only below exclusion + 1.5 TOL (see r_pen, r_ex)
     close = gaps[:, n + 1] <= max(exclusion, 0.0) + 2 * TOL
     # a footprint more than a hair from a core does not overlap it (``overlapping`` is needed for the others)
     touch = gaps[:, n + 1:] <= 1e-9
     touch_final = gaps[:, n] <= 1e-9
-    keep = np.asarray(near.any(axis=1))
-    for uid in ignore:  # the moving unit and those it ignores are no obstacles
-        row = pos.index.get(uid)
-        if row is not None:
-            keep[row] = False
-    if not keep.any():  # nothing near (an open field): no obstacle arrays to cut
-        obs, near, close, gaps = _NO_OBSTACLES, near[:0], close[:0], gaps[:0]
-        touch, touch_final = touch[:0], touch_final[:0]
-    elif not keep.all():
-        obs, near, close, gaps = subset(obs, keep), near[keep], close[keep], gaps[keep]
-        touch, touch_final = touch[keep], touch_final[keep]
     nobs = len(obs)
     r_pen = np.full(nobs, TOL / 2)
     r_ex = np.full(nobs, np.nan)
     if nobs:
         d0 = [math.inf] * nobs
         if close.any():
-            near0 = subset(obs, close)
-            for i, d in zip(np.flatnonzero(close).tolist(),
-                            distances(near0, rects[0], overlapping(near0, rects[0]) if touch[close, 0].any()
-                                      else np.zeros(len(near0), dtype=bool)).tolist(), strict=True):
-                d0[i] = d
+            d0 = _start_distances_kept(scene, obs, rects[0], close, touch[:, 0], d0)
         pens, exs = _radii(obs.kinds, d0, exclusion)
         r_pen, r_ex = np.array(pens), np.array(exs)
         if PREFILTER:  # now each obstacle's own radii are known: a leg that keeps clear of them skips the kernels
@@ -528,12 +595,12 @@ def check_path(
 
     rule: str | None = None
     message: str | None = None
-    where: Point | None = None
+    where: Point | Callable[[], Point] | None = None
     blocker: str | None = None
     step: int | None = None
     distance = 0.0
 
-    def fail(r: str, msg: str, at: Point, who: str, k: int) -> None:
+    def fail(r: str, msg: str, at: Point | Callable[[], Point], who: str, k: int) -> None:
         nonlocal rule, message, where, blocker, step
         if rule is None:
             rule, message, where, blocker, step = r, msg, at, who, k
@@ -556,7 +623,63 @@ def check_path(
     if rule is None:
         _check_segment(scene, obs if near[:, -1].any() else _NO_OBSTACLES, final, (0.0, 1.0), 0.0, r_pen, r_ex,
                        exclusion, len(path), fail, bool(touch_final.any()))
-    return MoveCheck(rule, message, where, distance, crossing, blocker, step)
+    def locate() -> Point | None:
+        return where() if callable(where) else where
+
+    return MoveCheck(rule, message, locate, distance, crossing, blocker, step)
+
+
+def _start_distances_kept(scene: SceneData, obs: Obstacles, rect: np.ndarray, close: np.ndarray, touch: np.ndarray,
+                          d0: list[float]) -> list[float]:
+    """``d0`` with the distance from the rectangle (4, 2) to each obstacle core where ``close`` (0 where they
+    overlap; ``touch``: may overlap), remembered in ``scene.cache`` per rectangle and obstacle until a unit moves.
+
+    The distance from where a unit starts to an obstacle is the same for every path it tries from there (a
+    player's tries, a charge search's candidates); it depends on the rectangle and that obstacle alone. Where the
+    rectangle is more than a hair from a core (not ``touch``) they do not overlap, which ``overlapping`` would
+    find too, so the value is the same whichever obstacles are measured together."""
+    cache = scene.cache
+    start = rect.tobytes()
+    todo: list[int] = []
+    keys: list[tuple[object, ...]] = []
+    for i in np.flatnonzero(close).tolist():
+        key: tuple[object, ...] = ("move-start-distance", start, obs.kinds[i], obs.keys[i])
+        hit = cache.get(key)
+        if isinstance(hit, float):
+            d0[i] = hit
+        else:
+            todo.append(i)
+            keys.append(key)
+    if todo:
+        pick = np.zeros(len(obs), dtype=bool)
+        pick[todo] = True
+        part = subset(obs, pick)
+        overlap = _overlaps_kept(scene, part, rect) if touch[pick].any() else np.zeros(len(part), dtype=bool)
+        for i, key, d in zip(todo, keys, distances(part, rect, overlap).tolist(), strict=True):
+            d0[i] = cache[key] = d
+    return d0
+
+
+def _overlaps_kept(scene: SceneData, obs: Obstacles, rect: np.ndarray) -> np.ndarray:
+    """``overlapping(obs, rect)``, remembered in ``scene.cache`` per rectangle and obstacle until a unit moves (a
+    player's tries from one place ask it of the same rectangles: where each leg starts). Whether a rectangle
+    overlaps a core depends on the two alone."""
+    cache = scene.cache
+    rect_key = rect.tobytes()
+    keys: list[tuple[object, ...]] = [("move-overlap", rect_key, kind, key) for kind, key in zip(obs.kinds, obs.keys,
+                                                                                              strict=True)]
+    known = [cache.get(key) for key in keys]
+    todo = [i for i, hit in enumerate(known) if not isinstance(hit, bool)]
+    if todo:
+        if len(todo) == len(obs):
+            found: list[bool] = overlapping(obs, rect).tolist()
+        else:
+            pick = np.zeros(len(obs), dtype=bool)
+            pick[todo] = True
+            found = overlapping(subset(obs, pick), rect).tolist()
+        for i, hit in zip(todo, found, strict=True):
+            known[i] = cache[keys[i]] = hit
+    return np.array(known, dtype=bool)
 
 
 def _axes(rects: list[np.ndarray], legs: list[tuple[Point, float]]) -> np.ndarray:
@@ -622,7 +745,8 @@ def _check_segment(
         t_edge = _table_time(scene, rect, w, 0.0)
         if t_edge < length - EPS:
             hard.append((t_edge, 0, RULE_TABLE_EDGE, -1))
-    overlap = (overlapping(obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) else None
+    overlap = (_overlaps_kept(scene, obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) \
+        else None
     t_ex: np.ndarray | None = None
     if len(obs):
         if exclusion > 0:  # both radii in one pass of the kernel (the 1" one is needed whenever nothing collides)
@@ -633,11 +757,12 @@ def _check_segment(
             hard.append((float(t_pen[i]), 2 if obs.kinds[i] == "unit" else 1, obs.keys[i], int(i)))
     if hard:
         t, prio, who, j = min(hard, key=lambda h: (h[0], h[1], h[2]))
+        at: Point | Callable[[], Point]
         if j < 0:
             corner = min(rect.tolist(), key=lambda c: _table_time(scene, np.array([c]), w, 0.0))
             at = (corner[0] + w[0] * t, corner[1] + w[1] * t)
         else:
-            at = _near_point(rect + np.array(w) * t, _outline(scene, obs, j))
+            at = _contact_point(scene, obs, j, rect, w, t)
         rule = (RULE_TABLE_EDGE, RULE_IMPASSABLE, RULE_THROUGH_UNIT)[prio]
         fail(rule, _message(rule, who, k), at, who, k)
         return
@@ -645,9 +770,9 @@ def _check_segment(
         hits = np.flatnonzero(t_ex <= length + EPS)
         if len(hits):
             first = min([int(i) for i in hits], key=lambda i: (float(t_ex[i]), obs.keys[i]))
-            at = _near_point(rect + np.array(w) * float(t_ex[first]), _outline(scene, obs, first))
             who = obs.keys[first]
-            fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion), at, who, k)
+            fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion),
+                 _contact_point(scene, obs, first, rect, w, float(t_ex[first])), who, k)
 
 
 def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:

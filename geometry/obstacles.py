@@ -106,20 +106,23 @@ def hull_gaps(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.n
     ``hulls[j]`` (n_j, 2): the widest gap between their projections on any of the unit vectors ``axes`` (m, 2)
     (separating axis theorem: a gap on a unit axis never exceeds the distance). Zero or negative where no axis
     separates them. Used to skip the exact kernels for obstacles far from a move (``geometry.motion``)."""
-    if not len(obs):
+    k = len(obs)
+    if not k:
         return np.zeros((0, len(hulls)))
-    # laid out (axes, hulls, obstacles): the long axis innermost, the reduction over the outermost
-    proj = axes @ obs.a.T  # (m, e): every core vertex; the hull of a core's vertices contains the core
-    lo = np.minimum.reduceat(proj, obs.starts, axis=1)  # (m, k)
-    hi = np.maximum.reduceat(proj, obs.starts, axis=1)
-    sizes = [len(h) for h in hulls]
-    firsts = np.zeros(len(hulls), dtype=int)
-    np.cumsum(sizes[:-1], out=firsts[1:])
-    p = axes @ np.concatenate(hulls).T  # (m, all points)
-    p_lo = np.minimum.reduceat(p, firsts, axis=1)  # (m, h)
-    p_hi = np.maximum.reduceat(p, firsts, axis=1)
-    gap = lo[:, None, :] - p_hi[:, :, None]  # (m, h, k)
-    np.maximum(gap, p_lo[:, :, None] - hi[:, None, :], out=gap)
+    # one projection and one pair of reductions for the cores' vertices and the hulls' points together, laid out
+    # (axes, hulls, obstacles): the long axis innermost, the reduction over the outermost; the hull of a core's
+    # vertices contains the core
+    starts = np.empty(k + len(hulls), dtype=np.intp)
+    starts[:k] = obs.starts
+    first = len(obs.a)
+    for j, h in enumerate(hulls):
+        starts[k + j] = first
+        first += len(h)
+    proj = axes @ np.concatenate([obs.a, *hulls]).T  # (m, e + all points)
+    lo = np.minimum.reduceat(proj, starts, axis=1)  # (m, k + h)
+    hi = np.maximum.reduceat(proj, starts, axis=1)
+    gap = lo[:, None, :k] - hi[:, k:, None]  # (m, h, k)
+    np.maximum(gap, lo[:, k:, None] - hi[:, None, :k], out=gap)
     out: np.ndarray = np.maximum.reduce(gap, axis=0).T
     return out
 

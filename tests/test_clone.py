@@ -76,3 +76,44 @@ def test_a_clone_sees_the_table_as_the_original_did():
     for uid in s.unit_ids():
         box = s.corners(uid) + [0.5, 0.5]
         assert c.shape_index().overlapping(box) == s.shape_index().overlapping(box)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_move_checks_answer_alike_played_cloned_and_replayed(seed):
+    """Issue 13: move checks keep answers per position in the scene's cache (the distances from a start, overlaps,
+    whole checks, the stacked rows after a move) and work out a refused move's point only when read. Every move a
+    random player proposed answers the same (rule, message, point) when the point is read long after, in a game
+    replayed from scratch to that position (a rewind), in a clone of it, and in it after that clone played on."""
+    sc = load_scenario(SCENARIOS / "default.yaml")
+    game = Game.start(new_game_state(sc), Dice(seed=seed))
+    asked: list[tuple[int, object, IllegalAction | None]] = []
+    check = game.check_move
+
+    def spy(action):
+        answer = check(action)
+        asked.append((len(game.history), action, answer))
+        return answer
+
+    game.check_move = spy  # type: ignore[method-assign]
+    player = RandomPlayer(random.Random(seed))
+    while game.pending is not None:
+        _step(game, player)
+
+    def said(answer: IllegalAction | None) -> tuple[object, ...] | None:
+        return None if answer is None else (answer.rule, answer.message, answer.where)
+
+    replayed = Game.start(new_game_state(sc), Dice(seed=seed))
+    other = RandomPlayer(random.Random(seed + 99))
+    done = 0
+    for at, action, answer in asked:
+        while len(replayed.history) < at:
+            replayed.apply(game.history[len(replayed.history)])
+        clone = replayed.clone()
+        assert said(clone.check_move(action)) == said(answer)
+        for _ in range(3):                      # the clone moves on: the replayed game's answers stay its own
+            if clone.pending is None:
+                break
+            _step(clone, other)
+        assert said(replayed.check_move(action)) == said(answer)
+        done += 1
+    assert done > 50 and any(a is not None for _, _, a in asked)

@@ -56,7 +56,7 @@ def path_problem(check: MoveCheck, state: GameState | None = None) -> IllegalAct
     message = check.message or "illegal path"
     if state is not None and check.blocker in state.units:
         message = message.replace(f"unit '{check.blocker}'", state.units[check.blocker].name)
-    return IllegalAction(section, f"{rule}: {message}", check.where)
+    return IllegalAction(section, f"{rule}: {message}", lambda: check.where)   # worked out when read
 
 
 def move_allowance(unit: Unit, action: MoveAction) -> float:

@@ -525,3 +525,178 @@ def test_first_times_many_is_first_within_on_the_pairs_that_matter(case, bearing
         assert len(got) == len(want)
         for g, x in zip(got, want, strict=True):
             assert g.tobytes() == x.tobytes()
+
+
+def test_where_is_worked_out_from_the_position_the_check_was_made_in() -> None:
+    """``MoveCheck.where`` is worked out when first read (issue 13): read after the blocking unit moved away (or
+    in a clone that moved it), it is still the point of the position checked, the one an eager check gives."""
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    put(s, "b", 36, 20, 0, player=2)
+    path = [Pose(36, 30, 0)]
+    eager = s.check_path("a", s.pose("a"), path)
+    eager_where = eager.where
+    lazy = s.check_path("a", s.pose("a"), path)
+    twin = s.copy()
+    lazy_in_twin = twin.check_path("a", twin.pose("a"), path)
+    put(s, "b", 60, 40, 90, player=2)       # the blocker leaves, in the original scene
+    put(twin, "b", 10, 40, 0, player=2)     # and elsewhere in the clone
+    assert lazy.rule == RULE_THROUGH_UNIT and lazy.where == eager_where
+    assert lazy_in_twin.where == eager_where
+    assert eager_where is not None and eager_where[1] == pytest.approx(20 - HALF_D, abs=0.01)  # b's near side
+
+
+def test_illegal_action_where_may_be_worked_out_when_read() -> None:
+    """``IllegalAction.where`` given as a function is called once, when first read; a point or None as is."""
+    from game.engine.errors import IllegalAction
+    calls: list[int] = []
+
+    def point() -> tuple[float, float]:
+        calls.append(1)
+        return (1.0, 2.0)
+
+    e = IllegalAction("General Movement", "through a unit", point)
+    assert calls == [] and str(e) == "General Movement: through a unit"
+    assert e.where == (1.0, 2.0) and e.where == (1.0, 2.0) and calls == [1]
+    assert IllegalAction("r", "m", (3.0, 4.0)).where == (3.0, 4.0)
+    assert IllegalAction("r", "m").where is None
+
+
+def _hull_gaps_in_two_passes(obs: Obstacles, hulls: list[np.ndarray], axes: np.ndarray) -> np.ndarray:
+    """The former ``hull_gaps``: cores and hulls projected and reduced separately."""
+    proj = axes @ obs.a.T
+    lo = np.minimum.reduceat(proj, obs.starts, axis=1)
+    hi = np.maximum.reduceat(proj, obs.starts, axis=1)
+    firsts = np.zeros(len(hulls), dtype=int)
+    np.cumsum([len(h) for h in hulls][:-1], out=firsts[1:])
+    p = axes @ np.concatenate(hulls).T
+    p_lo = np.minimum.reduceat(p, firsts, axis=1)
+    p_hi = np.maximum.reduceat(p, firsts, axis=1)
+    gap = lo[:, None, :] - p_hi[:, :, None]
+    np.maximum(gap, p_lo[:, :, None] - hi[:, None, :], out=gap)
+    out: np.ndarray = np.maximum.reduce(gap, axis=0).T
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(crowded(), st.lists(st.floats(0, 360), min_size=0, max_size=4))
+def test_hull_gaps_in_one_pass_are_the_two_pass_gaps(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]],
+                                                     angles: list[float]) -> None:
+    """``hull_gaps`` projects cores and hulls in one product (issue 13): every gap is the two-pass one."""
+    s, start, path, _, _, _ = case
+    f = s.formation("m")
+    rects = [np.array(rect_corners(p, f.width, f.depth)) for p in [start, *path]]
+    obs = gather(s, {"m"}, np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    if not len(obs):
+        return
+    axes = np.array([(1.0, 0.0), (0.0, 1.0)] + [forward_vector(a) for a in angles])
+    assert np.array_equal(hull_gaps(obs, rects, axes), _hull_gaps_in_two_passes(obs, rects, axes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(crowded(), st.lists(st.tuples(st.floats(0, 359), st.floats(0, 9), st.floats(-90, 90)), min_size=1, max_size=4),
+       st.data())
+def test_checks_from_one_start_answer_as_in_a_fresh_scene(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]],
+                                                          tries: list[tuple[float, float, float]],
+                                                          data: st.DataObject) -> None:
+    """The distances from a start to the obstacles are kept in the scene's cache between checks (issue 13): every
+    check of several paths from one start, in one scene, answers to the last bit as in a fresh scene; a unit that
+    moves clears them (checked again after one does)."""
+    s, start, path, exclusion, fly, ignore = case
+    paths = [path] + [[start.facing_to(start.facing + turn), Pose(start.x + forward_vector(b)[0] * d,
+                                                                  start.y + forward_vector(b)[1] * d,
+                                                                  start.facing + turn)]
+                      for b, d, turn in tries]
+
+    def answers(scene_: Scene) -> list[tuple[object, ...]]:
+        return [scene_.check_path("m", start, p, exclusion=exclusion, fly_over=fly, ignore_units=ignore)._answers()
+                for p in paths]
+
+    def fresh(scene_: Scene) -> Scene:
+        twin = scene_.copy()
+        twin.clear_cache()
+        return twin
+
+    assert answers(s) == answers(fresh(s))
+    others = [uid for uid in s.unit_ids() if uid != "m"]
+    if others:
+        uid = data.draw(st.sampled_from(others))
+        p = s.pose(uid)
+        s.set_unit(uid, s.player(uid), Pose(p.x + data.draw(st.floats(-3, 3)), p.y, p.facing), s.formation(uid))
+        assert answers(s) == answers(fresh(s))
+
+
+@settings(max_examples=100, deadline=None)
+@given(crowded(), st.lists(st.tuples(st.floats(0, 72), st.floats(0, 48), st.floats(0, 359)), min_size=1, max_size=4))
+def test_position_after_moves_is_rebuilt_rows_and_clones_keep_theirs(
+        case: tuple[Scene, Pose, list[Pose], float, bool, list[str]], moves: list[tuple[float, float, float]]) -> None:
+    """After a unit moves, ``_position`` refreshes the units' rows of the last one (issue 13): every array equals
+    a build from nothing (a scene copy with no cache nor last position), and a clone made before the move keeps
+    the rows of its own position."""
+    s = case[0]
+    ids = s.unit_ids()
+    for i, (x, y, facing) in enumerate(moves):
+        before = motion._position(s)
+        twin = s.copy()
+        uid = ids[i % len(ids)]
+        s.set_unit(uid, s.player(uid), Pose(x, y, facing), s.formation(uid))
+        pos = motion._position(s)
+        fresh = s.copy()
+        fresh.clear_cache()
+        fresh.persistent.pop("move-position", None)
+        ref = motion._position(fresh)
+        for got, want in ((pos.outlines, ref.outlines), (pos.obstacles, ref.obstacles)):
+            assert got.kinds == want.kinds and got.keys == want.keys and got.polys == want.polys
+            assert np.array_equal(got.a, want.a) and np.array_equal(got.b, want.b)
+            assert np.array_equal(got.starts, want.starts) and np.array_equal(got.sizes, want.sizes)
+        assert pos.obstacles.boxes is not None and ref.obstacles.boxes is not None
+        assert np.array_equal(pos.obstacles.boxes, ref.obstacles.boxes) and pos.index == ref.index
+        kept = motion._position(twin)
+        assert kept is before or np.array_equal(kept.outlines.a, before.outlines.a)
+        assert np.array_equal(before.outlines.a[:4 * len(ids)], twin.stacked().cores.reshape(-1, 2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded(), st.data())
+def test_kept_checks_are_the_checks_of_the_position(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]],
+                                                   data: st.DataObject) -> None:
+    """``check_path`` answers are kept until a unit moves (issue 13): asked again, in the scene or in a clone, the
+    answer is the one a fresh scene gives; after another unit moves (in the clone, in the scene) each answers for
+    its own position; ``PREFILTER`` off is not answered from a prefiltered check."""
+    s, start, path, exclusion, fly, ignore = case
+
+    def ask(scene_: Scene) -> tuple[object, ...]:
+        return scene_.check_path("m", start, path, exclusion=exclusion, fly_over=fly, ignore_units=ignore)._answers()
+
+    def fresh(scene_: Scene) -> Scene:
+        twin = scene_.copy()
+        twin.clear_cache()
+        return twin
+
+    first = ask(s)
+    assert ask(s) == first == ask(fresh(s))
+    twin = s.copy()
+    assert ask(twin) == first
+    others = [uid for uid in s.unit_ids() if uid != "m"]
+    if others:
+        for scene_ in (twin, s):
+            uid = data.draw(st.sampled_from(others))
+            p = scene_.pose(uid)
+            scene_.set_unit(uid, scene_.player(uid), Pose(p.x + data.draw(st.floats(-4, 4)),
+                                                          p.y + data.draw(st.floats(-4, 4)), p.facing),
+                            scene_.formation(uid))
+            assert ask(scene_) == ask(fresh(scene_))
+    try:
+        motion.PREFILTER = False
+        assert ask(s) == ask(fresh(s))
+    finally:
+        motion.PREFILTER = True
+
+
+def test_checks_kept_are_bounded() -> None:
+    """A window checking a new path every frame does not grow the scene's cache without bound."""
+    s = scene()
+    put(s, "a", 36, 10, 0)
+    for i in range(motion.KEPT_CHECKS + 50):
+        s.check_path("a", s.pose("a"), [Pose(36, 10 + 0.001 * i, 0)])
+    assert len(s.cache) <= motion.KEPT_CHECKS

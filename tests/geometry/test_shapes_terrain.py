@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import MultiPoint
 
-from geometry.formation import Formation, model_centres
+from geometry.formation import Formation, footprint_corners, model_centres
 from geometry.pose import Pose
+from geometry.scene_data import _shrunk_rect, _shrunk_rect_numpy, distinct_points
 from geometry.shapes import (
     footprint_polygon,
     model_corner_array,
@@ -156,3 +158,55 @@ def test_swept_bases_touching_a_piece_do_not_overlap_it() -> None:
     assert any(hit) and not all(hit)
     deep = shapely.box(0, 0, 72, 48)                       # every hull inside: measured by its own area
     assert swept_overlapping(a, b, [deep], 1e-9) == [True] * len(a)
+
+
+_UNIT = st.tuples(st.floats(0, 72), st.floats(0, 48), st.floats(0, 360), st.sampled_from([INF10, INF20]),
+                  st.sampled_from([1, 2]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_UNIT, min_size=1, max_size=8), st.floats(0, 30), st.sampled_from([None, {1}, {2}, {1, 2}]),
+       st.lists(st.tuples(st.integers(0, 7), st.floats(0, 72), st.floats(0, 48)), max_size=3))
+def test_units_within_is_shapelys_dwithin(units: list[tuple[float, float, float, Formation, int]], d: float,
+                                          players: set[int] | None, moves: list[tuple[int, float, float]]) -> None:
+    """``units_within`` measures only units whose bounding boxes come within ``d`` (issue 13): the answer is shapely's
+    ``dwithin`` over every footprint, also after units move (the stacked boxes updated in place)."""
+    s = scene()
+    for i, (x, y, facing, f, player) in enumerate(units):
+        put(s, f"u{i}", x, y, facing, f, player)
+    s.units_within("u0", d)  # the stacked arrays exist before the moves
+    for i, x, y in moves:
+        if i < len(units):
+            put(s, f"u{i}", x, y, units[i][2], units[i][3], units[i][4])
+    fp = s.footprint("u0")
+    expected = [uid for uid in s.unit_ids() if uid != "u0" and (players is None or s.player(uid) in players)
+                and shapely.dwithin(fp, s.footprint(uid), d + 1e-9)]
+    assert s.units_within("u0", d, players) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(-10, 80), st.floats(-10, 60), st.one_of(st.sampled_from([0.0, 90.0, 180.0, 270.0, 45.0]),
+                                                        st.floats(0, 360)),
+       st.integers(1, 40), st.integers(1, 10), st.sampled_from([20, 25, 32, 40, 50, 60, 75]),
+       st.sampled_from([20, 25, 32, 40, 50, 60, 100]), st.sampled_from([0.001, 0.0, 0.5, 3.0]))
+def test_shrunk_rect_on_floats_is_the_numpy_form(x: float, y: float, facing: float, models: int, per_row: int,
+                                                 w: int, d: int, by: float) -> None:
+    """The scene's unit cores come from plain floats (issue 13): to the last bit what the numpy form gave."""
+    corners = np.array(footprint_corners(Pose(x, y, facing), Formation(models, per_row, w, d)), dtype=float)
+    assert np.array_equal(_shrunk_rect(corners, by), _shrunk_rect_numpy(corners, by))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-20, 150), st.floats(-20, 150), st.floats(0, 360), st.integers(1, 40), st.integers(1, 10),
+       st.sampled_from([20, 25, 32, 40, 50]), st.sampled_from([20, 25, 40, 60, 100]), st.booleans(),
+       st.sampled_from([1.0, 1e4, 1e9]))
+def test_distinct_points_are_the_row_wise_unique(x: float, y: float, facing: float, models: int, per_row: int,
+                                                 w: int, d: int, hero: bool, scale: float) -> None:
+    """``distinct_points`` (the sight samples' base corners, issue 13) answers as ``np.unique`` over the rounded
+    rows, on the table and far off it (where the keys are not packed)."""
+    f = Formation(models, per_row, w, d, 40, 40) if hero else Formation(models, per_row, w, d)
+    points = model_corner_array(Pose(x, y, facing), f).reshape(-1, 2) * scale
+    keys = np.round(points * 1e6).astype(np.int64)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    got_first, got_inverse = distinct_points(points)
+    assert np.array_equal(got_first, first) and np.array_equal(got_inverse, inverse.reshape(-1))
