@@ -21,6 +21,8 @@ class Budget:
     move_samples: int
     """Dice samples per candidate move (at depth 1 or 2)."""
     depth: int
-    """Look-ahead of the other searched decisions: 1 to the end of the turn, 2 through the other player's next."""
+    """Look-ahead of the other searched decisions: 0 scored right after the action (a charge by the evaluation's
+    estimate of its melee, ``game.ai.evaluate.charge_value``), 1 to the end of the turn, 2 through the other
+    player's next."""
     per_unit: int
     """Charge or shooting targets considered per unit (nearest first)."""

@@ -40,7 +40,9 @@ from game.ai.route import clearance, detour
 from game.engine import objectives
 from game.engine.charge import charge_action_refusal
 from game.engine.game import Game
+from game.engine.melee import full_rows
 from game.engine.random_charge import charge_allowance
+from game.engine.special_rules import fear_bonus
 from game.engine.state import Unit
 from geometry.pose import bearing_difference, bearing_to
 
@@ -100,10 +102,13 @@ def charge_reach(game: Game, unit: Unit) -> float:
     return charge_allowance(game.state, unit)
 
 
-def strikes(unit: Unit, enemy: Unit, charging: bool) -> float:
+def strikes(unit: Unit, enemy: Unit, charging: bool, front: bool = True) -> float:
     """Expected wounds a round of ``unit``'s two front rows deals ``enemy`` (rulebook "Melee": each attack hits on
-    its Quality, the enemy blocks on its Defense worsened by AP; Impact hits when ``charging``), a rough figure
-    for the evaluation only (the search plays real melees with the engine)."""
+    its Quality, the enemy blocks on its Defense worsened by AP; "Impact(X)" when ``charging``: X dice per model of
+    the two front rows, a hit on 2+, less one die per enemy model with Counter in its two front rows when the
+    charge hits its ``front``, rulebook "Counter"), capped by the wounds ``enemy`` has left (every wound caused
+    counts in the Melee Resolution, whatever the target's Tough). A rough figure for the evaluation only (the
+    search plays real melees with the engine)."""
     p = unit.profile
     strikers = min(unit.models, 2 * max(unit.per_row, 1))
     hit = max(1, min(5, 7 - p.quality)) / 6.0
@@ -111,32 +116,39 @@ def strikes(unit: Unit, enemy: Unit, charging: bool) -> float:
     for w in p.melee_weapons:
         block = max(0, min(5, 7 - (enemy.profile.defense + w.ap))) / 6.0
         out += strikers * w.attacks * hit * (1.0 - block)
-    if charging:
+    if charging and p.value("Impact"):
+        dice = strikers * p.value("Impact")
+        if front and (any(w.has("Counter") for w in enemy.profile.melee_weapons) or enemy.profile.has("Counter")):
+            dice = max(0, dice - min(enemy.models, 2 * max(enemy.per_row, 1)))
         block = max(0, min(5, 7 - enemy.profile.defense)) / 6.0
-        out += min(unit.models, max(unit.per_row, 1)) * p.value("Impact") * (1.0 - block)
-    return out / max(enemy.profile.tough, 1) * min(enemy.profile.tough, 3)
-
-
-def _rows(unit: Unit) -> float:
-    if unit.starting_models <= 1:
-        return 1.0
-    return float(min(3, unit.models // max(unit.per_row, 1)))
+        out += dice * (5.0 / 6.0) * (1.0 - block)
+    return min(out, float(enemy.models * max(enemy.profile.tough, 1)))
 
 
 def charge_value(charger: Unit, target: Unit) -> float:
     """Points ``charger``'s side expects to gain by charging ``target`` now: the chance to win the melee (a
-    logistic of the expected resolution edge: wounds both ways, full rows, the charge bonus, the flank or rear
-    bonus of the side it would hit; a target hit in the flank or rear strikes back with half its models and
-    counts no rows) times ``BREAK`` of the target's worth, less the chance to lose it times ``BREAK`` of the
-    charger's worth. A fleeing target is simply caught."""
+    logistic of the expected resolution edge, rulebook "Melee Resolution": wounds both ways (``strikes``), full
+    rows (the engine's ``melee.full_rows``), the charge bonus, the flank or rear bonus of the side it would hit,
+    and each side's Fear(X) (rulebook "Fear(X)", the engine's ``fear_bonus``); a target hit in the flank or rear
+    strikes back with half its models and counts no rows) times ``BREAK`` of the target's worth, less the chance
+    to lose it times ``BREAK`` of the charger's worth. A fleeing target is simply caught."""
     if target.fleeing:
         return BREAK * worth(target)
+    win = win_chance(charger, target)
+    return BREAK * (win * worth(target) - (1.0 - win) * worth(charger))
+
+
+def win_chance(charger: Unit, target: Unit) -> float:
+    """The quick estimate of the chance (0..1) that ``charger`` wins the melee of its charge on ``target`` (see
+    ``charge_value``); 1 for a fleeing target, which is simply caught."""
+    if target.fleeing:
+        return 1.0
     side = side_of(target, charger)
     front = side == "front"
-    edge = strikes(charger, target, True) + _rows(charger) + CHARGE_BONUS + SIDE_BONUS[side]
-    edge -= strikes(target, charger, False) * (1.0 if front else 0.5) + (_rows(target) if front else 0.0)
-    win = 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
-    return BREAK * (win * worth(target) - (1.0 - win) * worth(charger))
+    edge = strikes(charger, target, True, front) + full_rows(charger) + CHARGE_BONUS + SIDE_BONUS[side]
+    edge += fear_bonus(charger) - fear_bonus(target)
+    edge -= strikes(target, charger, False) * (1.0 if front else 0.5) + (full_rows(target) if front else 0.0)
+    return 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
 
 
 def score_worth(game: Game) -> float:

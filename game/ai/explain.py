@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.ai.by_ruleset import ruleset_ai
+from game.ai.evaluate import side_of, win_chance
 from game.ai.search import SearchPlayer
 from game.engine import magic
 from game.engine.actions import (
@@ -102,6 +103,9 @@ class Thinking:
     """What was chosen."""
     fallback: bool = False
     """The engine refused the search's choice; the random player's legal answer was taken."""
+    estimated: bool = False
+    """The level scores its decisions at once (``Budget.depth`` 0: ``ai-easy``): a melee not fought yet was priced
+    by the evaluation's quick estimate (``game.ai.search._melee_estimate``), not rolled."""
 
     def candidate(self, action: Action, unit: str | None = None) -> Candidate | None:
         """The figures of ``action`` answering a decision about ``unit``, if it was judged."""
@@ -121,7 +125,7 @@ class ExplainedPlayer(SearchPlayer):
 
     def _decide(self, view: Game, me: int) -> Action:
         p = view.pending
-        self.thinking = Thinking(p.decision if p is not None else "", me)
+        self.thinking = Thinking(p.decision if p is not None else "", me, estimated=self.budget.depth == 0)
         action = super()._decide(view, me)
         self.thinking.chosen = action
         return action
@@ -268,18 +272,49 @@ def _name(game: Game, uid: object) -> str:
     return unit.profile.name if unit is not None else str(uid)
 
 
-def _melee_words(c: Candidate) -> str:
-    """"70% to win the melee, 20% it flees" from the samples of a charge or a reaction."""
+def _melee_words(c: Candidate, game: Game | None = None) -> str:
+    """"70% to win the melee, 20% it flees" from the samples of a charge or a reaction; with ``game`` (the
+    decision's, when the level scores at once: ``Thinking.estimated``) and no melee fought in the samples, the
+    evaluation's quick estimate of the melee to come (``evaluate.win_chance``)."""
     parts = []
     fought = [s for s in c.samples if s.melee is not None]
     if fought:
         parts.append(f"{_pct(c.share(True, 'melee'))} to win the melee")
+    elif game is not None and isinstance(c.action, (DeclareCharge, ChargeReaction)):
+        words = _estimate_words(game, c.action)
+        if words:
+            return words
     fled = c.share(True, "fled")
     if fled:
         parts.append(f"{_pct(fled)} {'the target flees' if isinstance(c.action, DeclareCharge) else 'it gets away'}")
     if not parts:
         parts.append("no melee in its look-ahead")
     return ", ".join(parts)
+
+
+def _estimate_words(game: Game, action: DeclareCharge | ChargeReaction) -> str:
+    """The quick estimate's words for a charge ("62% to win the melee by its quick estimate") or a reaction (the
+    best charger's chance against the reacting unit), or "" when there is no melee to estimate."""
+    units = game.state.units
+    if isinstance(action, DeclareCharge):
+        if action.unit not in units or action.target not in units:
+            return ""
+        return f"{_pct(win_chance(units[action.unit], units[action.target]))} to win the melee by its quick estimate"
+    if action.reaction == "flee" or action.unit not in units:
+        return "flees rather than meet the charge (no melee estimated)" if action.reaction == "flee" else ""
+    odds = [win_chance(units[c.unit], units[action.unit]) for c in game.state.charges
+            if c.target == action.unit and c.unit in units]
+    if not odds:
+        return ""
+    return f"{_pct(1.0 - max(odds))} to win the melee against the charge by its quick estimate"
+
+
+def _basis(c: Candidate, game: Game | None) -> str:
+    """What a charge's figures rest on: the samples, or "scored at once" where the level priced the melee by its
+    quick estimate (``game`` given: ``Thinking.estimated``) and none was fought in the samples."""
+    if game is not None and not any(s.melee is not None for s in c.samples):
+        return "scored at once, no dice rolled"
+    return _samples(c)
 
 
 def _samples(c: Candidate) -> str:
@@ -318,6 +353,7 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         if isinstance(action, Shoot):
             return "its only target in range and in sight"
         return "nothing else it could do here"
+    est = game if t.estimated else None
     n_judged = sum(1 for c in t.candidates if c.samples)
     best_of = f"best of {n_judged}" if n_judged > 1 else "the only option judged"
     rival = _runner_up(t, chosen)
@@ -330,22 +366,27 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         return _cast_words(t, chosen, action, best_of)
     if isinstance(action, (Dispel, Done)) and t.decision in ("block_spell", "dispel"):
         return _block_words(t, chosen, action)
-    if isinstance(action, DeclareCharge) and not any(s.melee is not None for s in chosen.samples):
+    if isinstance(action, DeclareCharge) and not any(s.melee is not None for s in chosen.samples) and (
+            est is None or ruleset_ai(game) is not None):
         # a melee without resolution (AoF: Skirmish): what the strikes did
         return f"charge: {_damage_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
     if isinstance(action, DeclareCharge):
         side = max((s.side for s in chosen.samples if s.side), key=lambda v: sum(
             1 for s in chosen.samples if s.side == v), default=None)
+        if side is None and est is not None and ruleset_ai(game) is None:
+            units = game.state.units
+            side = side_of(units[action.target], units[action.unit])    # where it is aimed: nothing moved yet
         where = f"{side} charge" if side else "a charge it may not complete"
-        return f"{where}: {_melee_words(chosen)} ({_samples(chosen)}; {best_of})"
+        return f"{where}: {_melee_words(chosen, est)} ({_basis(chosen, est)}; {best_of})"
     if isinstance(action, ChargeReaction):
-        return f"{_melee_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
+        return f"{_melee_words(chosen, est)} ({_basis(chosen, est)}; {best_of}{margin})"
     if isinstance(action, Done) and t.decision == "declare_charge" and rival is not None:
         charge = rival.action
         if isinstance(charge, DeclareCharge):
             return (f"declares no more charges: its best charge ({_name(game, charge.unit)} on "
-                    f"{_name(game, charge.target)}: {_melee_words(rival)}) scored {chosen.value - rival.value:.0f} "
-                    f"points lower than holding back ({_samples(rival)})")
+                    f"{_name(game, charge.target)}: {_melee_words(rival, est)}) scored "
+                    f"{chosen.value - rival.value:.0f} "
+                    f"points lower than holding back ({_basis(rival, est)})")
     if isinstance(action, Done) and t.decision == "action" and rival is not None:
         ahead = chosen.value - rival.value
         if ahead < 0.5:

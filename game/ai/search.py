@@ -34,7 +34,7 @@ from game.ai import magic_choice
 from game.ai.budget import Budget
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
-from game.ai.evaluate import evaluate
+from game.ai.evaluate import charge_value, evaluate
 from game.ai.rollout import listed_policy, play_through_next_turn, play_to_turn_end
 from game.ai.view import seat_view
 from game.autoplay import RandomPlayer, point_shot
@@ -71,7 +71,9 @@ from game.engine.state import Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
 LEVELS: dict[str, Budget] = {
-    "ai-easy": Budget(candidates=3, samples=2, moves=4, move_depth=0, move_samples=1, depth=1, per_unit=1),
+    # easy does not play its decisions out: each is scored at once, a charge by the evaluation's quick estimate
+    # of the melee (``evaluate.charge_value``) rather than by melees rolled with its own dice
+    "ai-easy": Budget(candidates=2, samples=2, moves=3, move_depth=0, move_samples=1, depth=0, per_unit=1),
     "ai": Budget(candidates=5, samples=4, moves=7, move_depth=0, move_samples=1, depth=1, per_unit=2),
     "ai-hard": Budget(candidates=8, samples=8, moves=10, move_depth=0, move_samples=1, depth=2, per_unit=3),
 }
@@ -151,7 +153,10 @@ class SearchPlayer:
         if not casts:
             return None
         seeds = [self.rng.getrandbits(48) for _ in range(self.budget.samples)]
-        best = self._best(view, [listed_policy(view, listed), *casts], me, seeds, self.budget.depth, finish=True)[0]
+        # a cast must be rolled (and may wait for the other side's block) before it is worth anything: at least
+        # to the end of the turn, whatever the level
+        depth = max(self.budget.depth, 1)
+        best = self._best(view, [listed_policy(view, listed), *casts], me, seeds, depth, finish=True)[0]
         if isinstance(best, CastSpell):
             return best
         self._restart()
@@ -238,6 +243,8 @@ class SearchPlayer:
             elif depth >= 2:
                 turned = play_through_next_turn(twin)
             value = self._value(twin, me, s.active_player if turned else 3 - s.active_player)
+            if depth == 0:
+                value += _melee_estimate(view, twin, action)
             self._observe(action, view, twin, value)
             total += value
         return total / len(seeds)
@@ -324,7 +331,7 @@ class SearchPlayer:
                         return [Done(me), pivot], 0
             return [Done(me)], 0
         if d == "strategy":
-            return [Done(me), *cast_candidates(game, me, b.candidates)], b.depth
+            return [Done(me), *cast_candidates(game, me, b.candidates)], max(b.depth, 1)   # as ``_cast_first``
         if d == "block_spell":
             return magic_choice.block_candidates(game, me), max(b.depth, 1)
         if d == "dispel" and magic_choice.token_rules(game):
@@ -446,6 +453,24 @@ class SearchPlayer:
             if best is None or score > best[0]:
                 best = (score, action)
         return best[1] if best is not None else self._setup_player.choose(game)
+
+
+def _melee_estimate(view: Game, twin: Game, action: Action) -> float:
+    """What a charge or a charge reaction scored at once (depth 0: ``ai-easy``) leaves out: the melee it leads to,
+    when none was fought yet in ``twin`` (``view`` after ``action``; AoWFBR 1.4 fights in the Close Combat Phase,
+    AoF:R 2.16 within the activation), priced by the evaluation's quick estimate (``evaluate.charge_value``) for
+    the deciding side: + a declared charge's, - the charges a unit holding (or standing and shooting) awaits. A
+    reaction that flees is scored by the fleeing position itself. Nothing for a ruleset the AI knows on its own
+    (``game.ai.by_ruleset``)."""
+    if ruleset_ai(view) is not None or any(e.kind == "resolution" for e in twin.log[len(view.log):]):
+        return 0.0      # loose models (AoF: Skirmish) strike within the action: the position says it all
+    units = view.state.units
+    if isinstance(action, DeclareCharge):
+        return charge_value(units[action.unit], units[action.target])
+    if isinstance(action, ChargeReaction) and action.reaction != "flee":
+        return -sum(charge_value(units[c.unit], units[action.unit]) for c in view.state.charges
+                    if c.target == action.unit and c.unit in units)
+    return 0.0
 
 
 def _facing_nearest(game: Game, unit: Unit) -> Pose | None:

@@ -22,9 +22,12 @@ OPPONENTS: dict[str, int | None] = {HOTSEAT: None, "The computer, as player 2": 
 """The opponent drop-down: label -> the player the computer plays (None: hotseat)."""
 LEVELS: dict[str, str] = {words.capitalize(): level for level, words in LEVEL_WORDS.items()}
 """The level drop-down: label -> level (``game.ai.LEVELS`` key)."""
-LEVEL_TIPS = {"ai-easy": "Easy: the computer judges fewer options with fewer dice samples.",
-              "ai": "Normal: the computer looks ahead through your next turn.",
-              "ai-hard": "Hard: the computer judges more options and samples, and its moves look further ahead."}
+LEVEL_TIPS = {"ai-easy": "Easy: the computer judges a few options and scores each at once, trusting a quick estimate "
+                         "of each melee instead of rolling it out.",
+              "ai": "Normal: the computer plays each charge, shot and spell out to the end of the turn with dice of "
+                    "its own (4 samples) before it decides.",
+              "ai-hard": "Hard: the computer judges more options on 8 samples and plays its charges, shots and spells "
+                         "out through your next turn."}
 OPPONENT_TIP = ("Play against the computer: it decides for its side (no hand-over screen) at a pace you can follow, "
                 "with the reason of each decision in the log. G: faster, N: skip to your next decision.")
 
