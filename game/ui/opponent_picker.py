@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIDropDownMenu, UILabel
+from pygame_gui.elements import UILabel
 
 from game.computer_seat import LEVEL_WORDS, ComputerSeat
+from game.ui.tip_drop_down import TipDropDown
 
 if TYPE_CHECKING:
     from game.ui.window import Window
@@ -30,6 +31,8 @@ LEVEL_TIPS = {"ai-easy": "Easy: the computer judges a few options and scores eac
                          "out through your next turn."}
 OPPONENT_TIP = ("Play against the computer: it decides for its side (no hand-over screen) at a pace you can follow, "
                 "with the reason of each decision in the log. G: faster, N: skip to your next decision.")
+TIP_WIDTH = 320
+"""Pixels the drop-downs' tooltips wrap at (pygame_gui's default makes a tall, narrow column of these sentences)."""
 
 
 def level_label(level: str) -> str:
@@ -55,16 +58,16 @@ class OpponentPicker:
         drop_w = max(160, rect.w - label_w - level_w - 64)
         UILabel(pygame.Rect(rect.x, rect.y, label_w, rect.h), "Opponent", m, container=container)
         chosen = next(k for k, v in OPPONENTS.items() if v == (seat.player if seat is not None else None))
-        self.opponent = UIDropDownMenu(list(OPPONENTS), chosen, pygame.Rect(rect.x + label_w, rect.y, drop_w, rect.h),
+        self.opponent = TipDropDown(list(OPPONENTS), chosen, pygame.Rect(rect.x + label_w, rect.y, drop_w, rect.h),
                                        m, container=container)
-        self.opponent.set_tooltip(OPPONENT_TIP)
+        self.opponent.set_tooltip(OPPONENT_TIP, wrap_width=TIP_WIDTH)
         x = rect.x + label_w + drop_w + 8
         UILabel(pygame.Rect(x, rect.y, 56, rect.h), "Level", m, container=container)
-        self.level = UIDropDownMenu(list(LEVELS), level_label(seat.level if seat is not None else "ai"),
+        self.level = TipDropDown(list(LEVELS), level_label(seat.level if seat is not None else "ai"),
                                     pygame.Rect(x + 56, rect.y, min(level_w, rect.right - x - 56), rect.h), m,
                                     container=container)
         self._level = seat.level if seat is not None else "ai"
-        self.level.set_tooltip(LEVEL_TIPS[self._level])
+        self.level.set_tooltip(LEVEL_TIPS[self._level], wrap_width=TIP_WIDTH)
         if seat is None:
             self.level.disable()  # type: ignore[no-untyped-call]
 
@@ -82,7 +85,7 @@ class OpponentPicker:
             return True
         if event.ui_element is self.level and event.text in LEVELS:
             self._level = LEVELS[event.text]
-            self.level.set_tooltip(LEVEL_TIPS[self._level])
+            self.level.set_tooltip(LEVEL_TIPS[self._level], wrap_width=TIP_WIDTH)
             seat = self.app.opponent
             if seat is not None:
                 self.app.opponent = ComputerSeat(seat.player, self._level)

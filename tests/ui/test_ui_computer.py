@@ -309,3 +309,24 @@ def test_an_answer_the_engine_refuses_gives_a_legal_one_and_says_so(driver_facto
     assert scene.game.history[n].player == 2
     assert "the rules refused its own choice here" in _computer_lines(scene)[0]
     assert scene.last_exception is None
+
+
+def test_resting_the_mouse_on_the_level_shows_what_the_level_does(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """The drop-downs' tooltips show (pygame_gui hovers the closed menu's buttons, not the drop-down: TipDropDown
+    passes the text on), and follow the level chosen."""
+    from game.ui.opponent_picker import LEVEL_TIPS
+    from game.ui.scenes.menu import MenuScene
+
+    d = driver_factory(seed=4)
+    d.frames(2)
+    menu = d.scene
+    assert isinstance(menu, MenuScene) and menu.picker is not None
+    _pick(d, menu.picker.opponent, "The computer, as player 2")
+    _pick(d, menu.picker.level, "Easy")
+    d.move((5, 5), frames=3)
+    d.move(menu.picker.level.rect.center, frames=90)
+    shown = [b.tool_tip for b in menu.picker.level.current_state.active_buttons if b.tool_tip is not None]
+    assert len(shown) == 1 and shown[0].text_block.html_text == LEVEL_TIPS["ai-easy"]
+    d.move((5, 5), frames=3)
+    d.move(menu.picker.opponent.rect.center, frames=90)
+    assert any(b.tool_tip is not None for b in menu.picker.opponent.current_state.active_buttons)

@@ -60,6 +60,7 @@ from game.ui.scenes.setup_state import (
     saved_lists,
     set_copies,
 )
+from game.ui.tip_drop_down import TipDropDown
 from game.ui.unit_card import weapon_text
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ class ArmyScene(SetupScene):
                         if self.lst.army.source is not None and Path(self.lst.army.source).resolve() == p),
                        self.lst.army.name)
         options: list[str | tuple[str, str]] = list(self.army_labels) or [current]
-        self.army_menu = UIDropDownMenu(options, current if current in options else str(options[0]),
+        self.army_menu = TipDropDown(options, current if current in options else str(options[0]),
                                         pygame.Rect(10, 36, w, 34), m, container=panel)
         desc = self.lst.army.description or ""
         UITextBox(f"<font color='#c8d0d6'>{html.escape(desc)}</font>", pygame.Rect(10, 74, w, 66), m,
@@ -250,7 +251,7 @@ class ArmyScene(SetupScene):
         cur = f"{self.state.points} points"
         if cur not in sizes:
             sizes.append(cur)
-        self.points_menu = UIDropDownMenu(sizes, cur, pygame.Rect(10, 208, 150, 32), m, container=panel)
+        self.points_menu = TipDropDown(sizes, cur, pygame.Rect(10, 208, 150, 32), m, container=panel)
         self.points_menu.set_tooltip(f"{rules.title}: {rules.points_guideline}.")
         fx, fy, extra = (172, 214, 18) if w >= 320 else (10, 248, 48)
         book = f"{rules.short_title} \"Force Org. (optional)\"" if rules.own_force_org else \
@@ -456,7 +457,7 @@ class ArmyScene(SetupScene):
                     if e.id in targets:
                         self.join_options[f"joins {e.profile} ({e.id})"] = e.id
                 UILabel(pygame.Rect(8, 112, 110, 30), "Deploy with", m, container=ed)
-                self.join_menu = UIDropDownMenu(list(self.join_options), ON_ITS_OWN, self._outside(118, 112, w - 118),
+                self.join_menu = TipDropDown(list(self.join_options), ON_ITS_OWN, self._outside(118, 112, w - 118),
                                                 m, container=self._right, expansion_height_limit=180)
                 self._editor_extra.append(self.join_menu)
             else:
@@ -474,7 +475,7 @@ class ArmyScene(SetupScene):
                     current = label
                 self.hero_options[label] = h
             UILabel(pygame.Rect(8, 112, 110, 30), "Hero with it", m, container=ed)
-            self.hero_menu = UIDropDownMenu(list(self.hero_options), current, self._outside(118, 112, w - 118), m,
+            self.hero_menu = TipDropDown(list(self.hero_options), current, self._outside(118, 112, w - 118), m,
                                             container=self._right, expansion_height_limit=180)
             self._editor_extra.append(self.hero_menu)
         else:

@@ -40,6 +40,7 @@ from game.ui.scenes.setup_base import SetupScene
 from game.ui.scenes.setup_ruleset import RulesetChooser
 from game.ui.scenes.setup_state import ROUND_CHOICES, TABLE_SIZE, SetupState, guideline_report, points_summary
 from game.ui.table_view import TableView
+from game.ui.tip_drop_down import TipDropDown
 
 if TYPE_CHECKING:
     from game.ui.window import Window
@@ -239,7 +240,7 @@ class StartScene(SetupScene):
         self.name_entry.set_text_length_limit(60)
         self.name_entry.set_text(self.state.name)
         UILabel(pygame.Rect(w - 160, 72, 70, 32), "Rounds", m, container=left)
-        self.rounds_menu = UIDropDownMenu([str(r) for r in ROUND_CHOICES], str(self.state.rounds),
+        self.rounds_menu = TipDropDown([str(r) for r in ROUND_CHOICES], str(self.state.rounds),
                                           pygame.Rect(w - 90, 72, 100, 32), m, container=left)
         self.option_boxes = {}
         top_y = 116
@@ -263,7 +264,7 @@ class StartScene(SetupScene):
         chosen = missions.get(self.state.mission, next(iter(missions.values())))
         drop_w = min(250, w - mission_x - 100)
         UILabel(pygame.Rect(mission_x + 10, top_y - 4, 90, 30), "Mission", m, container=left)
-        self.mission_menu = UIDropDownMenu(labels, chosen[0], pygame.Rect(mission_x + 100, top_y - 4, drop_w, 30),
+        self.mission_menu = TipDropDown(labels, chosen[0], pygame.Rect(mission_x + 100, top_y - 4, drop_w, 30),
                                            m, container=left)
         self.mission_menu.set_tooltip(chosen[1])
         # the deployment style under the mission (right column), the side-missions below the optional rules
@@ -314,7 +315,7 @@ class StartScene(SetupScene):
         deployments = {k: DEPLOYMENT_CHOICES[k] for k in rules.deployments}
         UILabel(pygame.Rect(column_x + 10, side_y - 38, 90, 30), "Deployment", m, container=left)
         chosen = deployments.get(self.state.deployment, next(iter(deployments.values())))
-        self.deployment_menu = UIDropDownMenu([label for label, _ in deployments.values()], chosen[0],
+        self.deployment_menu = TipDropDown([label for label, _ in deployments.values()], chosen[0],
                                               pygame.Rect(column_x + 100, side_y - 38, drop_w, 30), m,
                                               container=left)
         self.deployment_menu.set_tooltip(chosen[1])
@@ -322,7 +323,7 @@ class StartScene(SetupScene):
         style = self.state.side_missions[0] if self.state.side_missions else "none"
         how = self.state.side_missions[1] if self.state.side_missions else "free"
         styles = SIDE_MISSION_CHOICES if rules.side_missions else {"none": SIDE_MISSION_CHOICES["none"]}
-        self.side_menu = UIDropDownMenu([label for label, _ in styles.values()],
+        self.side_menu = TipDropDown([label for label, _ in styles.values()],
                                         SIDE_MISSION_CHOICES[style][0], pygame.Rect(10 + label_w, side_y, 250, 30), m,
                                         container=left)
         self.side_menu.set_tooltip(f"{SIDE_MISSION_CHOICES[style][1]} {SIDE_MISSIONS_TIP}")
@@ -330,7 +331,7 @@ class StartScene(SetupScene):
             self.side_menu.disable()  # type: ignore[no-untyped-call]
             self.side_menu.set_tooltip(f"{rules.title} is played without side-missions: the mission alone "
                                        "decides the winner.")
-        self.selection_menu = UIDropDownMenu([label for label, _ in SELECTION_CHOICES.values()],
+        self.selection_menu = TipDropDown([label for label, _ in SELECTION_CHOICES.values()],
                                              SELECTION_CHOICES[how][0],
                                              pygame.Rect(20 + label_w + 250, side_y, min(200, w - label_w - 270),
                                                          30),

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIDropDownMenu
 
 from game.setup.ruleset_offer import RulesetOffer, offer, planned, playable, setup_refusal
 from game.ui.decisions import window_refusal
 from game.ui.scenes.setup_state import SetupState
+from game.ui.tip_drop_down import TipDropDown
 
 
 def window_rulesets() -> tuple[list[RulesetOffer], list[tuple[str, str, str]]]:
@@ -56,7 +56,7 @@ class RulesetChooser:
             current = state.ruleset
             self.labels[current] = state.ruleset
         options: list[str | tuple[str, str]] = list(self.labels)
-        self.menu = UIDropDownMenu(options, current, rect, manager, container=container)
+        self.menu = TipDropDown(options, current, rect, manager, container=container)
         self.menu.set_tooltip(ruleset_tip(state))
 
     def handle(self, event: pygame.event.Event) -> list[str] | None:

@@ -36,6 +36,7 @@ from game.ui.scenes.setup_state import (
     rotated,
 )
 from game.ui.table_view import TableView
+from game.ui.tip_drop_down import TipDropDown
 from geometry.pose import Point
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ class TableScene(SetupScene):
         w = r.w - 24
         UILabel(pygame.Rect(10, 8, w, 22), "GENERATE A TABLE", m, container=panel, object_id="#section_title")
         current = STYLE_NAMES.get(self.state.style, STYLE_NAMES["guidelines"])
-        self.style_menu = UIDropDownMenu(list(self.style_labels), current, pygame.Rect(10, 32, w, 32), m,
+        self.style_menu = TipDropDown(list(self.style_labels), current, pygame.Rect(10, 32, w, 32), m,
                                          container=panel, expansion_height_limit=260)
         UILabel(pygame.Rect(10, 70, 48, 32), "Seed", m, container=panel)
         self.seed_entry = UITextEntryLine(pygame.Rect(58, 70, 110, 32), m, container=panel)
