@@ -6,7 +6,8 @@ longest legal distance of each idea is kept, trying shorter ones when the engine
 * toward the enemy the unit would most like to charge (worth over distance): an Advance or Rush all the way, or
   stopping just outside that enemy's charge reach (``STAY_OUT``) so the enemy cannot charge first, or closing to
   charge next turn (the reach is the engine's ``charge_allowance``: 12", Fast, Slow, musician, spells);
-* toward the nearest objective marker when a mission is played;
+* toward the nearest objective marker not held alone when a mission is played (a step back or sideways first when
+  nothing toward it is legal), and toward the second;
 * into the nearest terrain piece that gives cover (terrain trait ``cover``);
 * backing away from the nearest enemy (an Advance keeping the facing: out of its charge reach);
 * holding, or holding with a pivot to face the nearest enemy (which also guards the flanks; a shooting unit holds
@@ -282,10 +283,12 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
 
 def _objective_ideas(game: Game, unit: Unit) -> Iterator[Move | None]:
     """Toward the nearest objective marker ``unit``'s side does not hold alone (else the nearest): an Advance, or a
-    Rush when it is farther (rulebook "Missions"; AoF:R 2.16 "The Mission")."""
+    Rush when it is farther (rulebook "Missions"; AoF:R 2.16 "The Mission"); when none of these is legal (a friend
+    beside it, its frontage swinging into terrain), a step back or sideways first (``_unstick``). Then one move
+    toward the second such marker (a Rush when it is farther than an Advance), so a unit whose nearest marker is
+    taken care of may go for another."""
     s = game.state
     assert unit.pose is not None
-    start = unit.pose
     if s.mission is None:
         return
     marks = [o for o in s.objectives if not o.destroyed and o.carried_by is None]
@@ -297,16 +300,35 @@ def _objective_ideas(game: Game, unit: Unit) -> Iterator[Move | None]:
         mine = o.controller == unit.player and not near[3 - unit.player]
         return (mine, (start.x - o.x) ** 2 + (start.y - o.y) ** 2)
 
-    o = min(marks, key=key)
-    d = math.hypot(start.x - o.x, start.y - o.y)
-    if d > 1.0:
-        yield _route_move(game, unit, "advance", (o.x, o.y), min(ADVANCE, d))
-        if d > ADVANCE:
-            yield _route_move(game, unit, "rush", (o.x, o.y), min(RUSH, d))
-        b = bearing_to(start.xy, (o.x, o.y))
-        yield _first_legal(game, unit, "advance", b, [min(ADVANCE, d)])
-        if d > ADVANCE:
-            yield _first_legal(game, unit, "rush", b, [min(RUSH, d)])
+    start = unit.pose
+    ranked = sorted(marks, key=key)
+    first = ranked[0]
+    found = False
+    for move in _toward(game, unit, (first.x, first.y), both=True):
+        found = found or move is not None
+        yield move
+    if not found and math.hypot(start.x - first.x, start.y - first.y) > 1.0:
+        yield from _unstick(game, unit, (first.x, first.y))
+    if len(ranked) > 1 and not key(ranked[1])[0]:
+        yield next(iter(m for m in _toward(game, unit, (ranked[1].x, ranked[1].y), both=False) if m), None)
+
+
+def _toward(game: Game, unit: Unit, goal: tuple[float, float], both: bool) -> Iterator[Move | None]:
+    """Moves toward ``goal``: along the route round impassable terrain, then straight (``_first_legal``); an
+    Advance and, when ``goal`` is farther, a Rush (``both``), or only the longer of the two."""
+    assert unit.pose is not None
+    start = unit.pose
+    d = math.hypot(start.x - goal[0], start.y - goal[1])
+    if d <= 1.0:
+        return
+    kinds = [("advance", min(ADVANCE, d))] if both or d <= ADVANCE else []
+    if d > ADVANCE:
+        kinds.append(("rush", min(RUSH, d)))
+    for kind, dist in kinds:
+        yield _route_move(game, unit, kind, goal, dist)
+    b = bearing_to(start.xy, goal)
+    for kind, dist in kinds:
+        yield _first_legal(game, unit, kind, b, [dist])
 
 
 def _nearest_cover(game: Game, start: Pose) -> tuple[float, float] | None:

@@ -23,8 +23,8 @@ of:
   moves that lead to a charge or a shot are preferred over standing still (this term alone is not zero-sum: the
   enemy keeping away is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
-  within 3") counts ``SEIZING`` of its worth, and each marker is worth up to ``OBJECTIVE_PULL`` to the side whose
-  nearest unit is closer to it.
+  within 3") counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), and each marker is worth up to
+  ``OBJECTIVE_PULL`` to the side whose nearest unit is closer to it.
 
 Once the game is over only the Victory Points count (the result, scaled to outweigh any estimate, plus ``WIN``).
 
@@ -73,6 +73,9 @@ OBJECTIVE_PULL = 40.0
 """Points an objective marker worth 100 is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
 SEIZING = 0.6
 """Share of a marker's worth counted for the side that would seize it (alone within 3") at the end of the round."""
+SEIZING_LAST = 1.0
+"""The same share in the last round: who holds the markers at its end wins the game (rulebook "Victory
+Conditions"; AoF:R 2.16 "The Mission"), and nothing after it can take a marker back."""
 MARKER = 250.0
 """Points one objective marker is worth where the markers alone win the game (AoF:R 2.16 "The Mission")."""
 WIN = 2000.0
@@ -222,6 +225,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls
         marker = 100.0 if per_vp == 1.0 else per_vp
+        seizing = SEIZING_LAST if s.round >= s.rounds else SEIZING
         for o in s.objectives:
             if o.destroyed or o.carried_by is not None:
                 continue
@@ -230,7 +234,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             if holder != o.controller:
                 gain = (1.0 if holder == seat else -1.0 if holder is not None else 0.0) - \
                     (1.0 if o.controller == seat else -1.0 if o.controller is not None else 0.0)
-                score += SEIZING * marker * gain
+                score += seizing * marker * gain
             mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing
                     and not u.shaken]
             theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing
