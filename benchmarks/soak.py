@@ -5,7 +5,8 @@ after every action (run on demand: ``python benchmarks/soak.py [--games N] [--se
 Variants of each scenario are built from its own file, with ``options``, ``mission``, ``deployment`` or
 ``side_missions`` changed, and validated
 by the scenario loader like any file (a combination the loader refuses is skipped and counted, never played). Each
-variant plays ``--games`` games with ``random`` against ``simple`` seats, alternating. Prints one line per variant
+variant plays ``--games`` games with ``random`` against ``simple`` seats (``--players A,B``: any players of
+``main.py autoplay``, e.g. ``ai-easy,random`` to soak the computer opponent), alternating. Prints one line per variant
 (games, actions, seconds) and a total; exit 1 at the first invariant broken or exception, naming the variant, seed
 and action, so that it can be reproduced with ``main.py autoplay``.
 """
@@ -30,7 +31,7 @@ from game.engine.dice import Dice  # noqa: E402
 from game.engine.game import Game  # noqa: E402
 from game.engine.objectives import MISSIONS  # noqa: E402
 from game.engine.side_missions import PLAYSTYLES, SELECTIONS  # noqa: E402
-from game.players import make_player  # noqa: E402
+from game.players import PLAYERS, make_player  # noqa: E402
 from game.reader import read_yaml  # noqa: E402
 from game.runtime import tune_allocator  # noqa: E402
 from game.scenario import (  # noqa: E402
@@ -85,8 +86,10 @@ class Broken(Exception):
     """An invariant broken or an exception in a soaked game."""
 
 
-def soak(path: Path, games: int, seed: int, only: str | None) -> tuple[int, int, int]:
-    """Play every variant of the scenario at ``path``; returns (variants played, refused, games)."""
+def soak(path: Path, games: int, seed: int, only: str | None,
+         players: tuple[str, str] = ("random", "simple")) -> tuple[int, int, int]:
+    """Play every variant of the scenario at ``path``, ``players`` in seats 1 and 2, then swapped, alternately;
+    returns (variants played, refused, games)."""
     read = read_yaml(path)
     played = refused = total = 0
     for label, data in variants(read.data):
@@ -101,7 +104,7 @@ def soak(path: Path, games: int, seed: int, only: str | None) -> tuple[int, int,
         actions = 0
         for i in range(games):
             game_seed = seed + i
-            names = ("random", "simple") if i % 2 == 0 else ("simple", "random")
+            names = players if i % 2 == 0 else (players[1], players[0])
             seats = {1: make_player(names[0], game_seed), 2: make_player(names[1], game_seed + 1_000_003)}
             game = Game.start(new_game_state(scenario), Dice(seed=game_seed))
 
@@ -127,14 +130,19 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2, help="games per variant (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     parser.add_argument("--only", help="only variants whose 'FILE LABEL' contains this text")
+    parser.add_argument("--players", default="random,simple",
+                        help="the two players, seats swapped every other game (default random,simple)")
     args = parser.parse_args()
+    names = tuple(args.players.split(","))
+    if len(names) != 2 or any(n not in PLAYERS for n in names):
+        parser.error(f"--players takes two of {', '.join(PLAYERS)}, e.g. ai-easy,random")
     tune_allocator()
     paths = sorted((ROOT / "scenarios").glob("*.yaml")) + sorted((ROOT / "scenarios" / "tests").glob("*.yaml"))
     t0 = time.perf_counter()
     played = refused = games = 0
     try:
         for path in paths:
-            p, r, g = soak(path, args.games, args.seed, args.only)
+            p, r, g = soak(path, args.games, args.seed, args.only, (names[0], names[1]))
             played, refused, games = played + p, refused + r, games + g
     except Broken as e:
         print(f"BROKEN: {e}")

@@ -293,20 +293,23 @@ def _melee_words(c: Candidate, game: Game | None = None) -> str:
 
 
 def _estimate_words(game: Game, action: DeclareCharge | ChargeReaction) -> str:
-    """The quick estimate's words for a charge ("62% to win the melee by its quick estimate") or a reaction (the
-    best charger's chance against the reacting unit), or "" when there is no melee to estimate."""
+    """The quick estimate's words for a charge ("62% to win the melee by its quick estimate") or a reaction (against
+    the best charger, also for a unit that flees: its chance had it stayed), or "" when there is nothing to say."""
     units = game.state.units
     if isinstance(action, DeclareCharge):
         if action.unit not in units or action.target not in units:
             return ""
         return f"{_pct(win_chance(units[action.unit], units[action.target]))} to win the melee by its quick estimate"
-    if action.reaction == "flee" or action.unit not in units:
-        return "flees rather than meet the charge (no melee estimated)" if action.reaction == "flee" else ""
+    if action.unit not in units:
+        return ""
     odds = [win_chance(units[c.unit], units[action.unit]) for c in game.state.charges
             if c.target == action.unit and c.unit in units]
     if not odds:
-        return ""
-    return f"{_pct(1.0 - max(odds))} to win the melee against the charge by its quick estimate"
+        return "flees rather than meet the charge" if action.reaction == "flee" else ""
+    chance = _pct(1.0 - max(odds))
+    if action.reaction == "flee":
+        return f"flees rather than meet the charge: {chance} to win the melee had it stayed, by its quick estimate"
+    return f"{chance} to win the melee against the charge by its quick estimate"
 
 
 def _basis(c: Candidate, game: Game | None) -> str:

@@ -69,6 +69,24 @@ def test_a_charge_is_explained_by_the_share_of_its_samples_that_won_the_melee() 
         assert int(gap.group(1)) == round(done.value - charge.value)
 
 
+def test_the_easy_level_explains_a_charge_by_its_quick_estimate() -> None:
+    """ai-easy scores a charge at once (no dice rolled): its reason gives the evaluation's estimate of the melee
+    (``evaluate.win_chance``), said to be one, and no samples."""
+    from game.ai.evaluate import win_chance
+
+    game = _game()
+    game.apply(Done(1))                                     # 1. Strategy
+    player = ExplainedPlayer(5, LEVELS["ai-easy"])
+    action, why = player.choose_explained(game)
+    t = player.thinking
+    assert t is not None and t.decision == "declare_charge" and t.estimated
+    charge = t.candidate(DeclareCharge(1, "riders-1", "brutes-1"))
+    assert charge is not None and all(s.melee is None for s in charge.samples)
+    units = game.state.units
+    chance = f"{round(100 * win_chance(units['riders-1'], units['brutes-1']))}% to win the melee by its quick estimate"
+    assert chance in why and "scored at once, no dice rolled" in why and "samples" not in why
+
+
 def test_a_decision_without_search_says_so() -> None:
     game = _game()
     done = Done(2)
