@@ -67,6 +67,8 @@ class Sample:
     """A cast, or a block of or tokens against one: whether the spell's effects were resolved (None: not magic)."""
     spell_wounds: int = 0
     """Wounds the spell's hits caused (every unit they fell on)."""
+    caught: bool = False
+    """The unit that fled (``fled``) was run down by a charger in the sample (rulebook "Flee")."""
 
 
 @dataclass
@@ -168,7 +170,7 @@ def sample_of(action: Action, view: Game, twin: Game, value: float, me: int) -> 
                   sum(int(e.data.get("wounds") or 0) for e in hit), sum(int(e.data.get("killed") or 0) for e in hit),
                   any(e.kind == "destroyed" and e.data.get("unit") == target for e in own),
                   any(e.kind == "shaken" and e.data.get("unit") == target for e in own),
-                  cast, spell_wounds)
+                  cast, spell_wounds, _caught(later, other))
 
 
 def _spell_of(action: Action, view: Game) -> str | None:
@@ -214,6 +216,11 @@ def _melee(events: list[Event], unit: object, me: int) -> bool | None:
 
 def _fled(events: list[Event], unit: object) -> bool:
     return unit is not None and any(e.kind == "flee" and e.data.get("unit") == unit for e in events)
+
+
+def _caught(events: list[Event], unit: object) -> bool:
+    return unit is not None and any(e.kind == "charge" and e.data.get("ran_down") and e.data.get("target") == unit
+                                    for e in events)
 
 
 def _side(events: list[Event], unit: object) -> str | None:
@@ -285,8 +292,14 @@ def _melee_words(c: Candidate, game: Game | None = None) -> str:
         if words:
             return words
     fled = c.share(True, "fled")
-    if fled:
-        parts.append(f"{_pct(fled)} {'the target flees' if isinstance(c.action, DeclareCharge) else 'it gets away'}")
+    caught = c.share(True, "caught")
+    if fled and isinstance(c.action, DeclareCharge):
+        parts.append(f"{_pct(fled)} the target flees" + (f" ({_pct(caught)} run down)" if caught else ""))
+    elif fled:
+        if fled > caught:
+            parts.append(f"{_pct(fled - caught)} it gets away")
+        if caught:
+            parts.append(f"{_pct(caught)} it is run down")
     if not parts:
         parts.append("no melee in its look-ahead")
     return ", ".join(parts)

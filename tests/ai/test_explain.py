@@ -87,6 +87,26 @@ def test_the_easy_level_explains_a_charge_by_its_quick_estimate() -> None:
     assert chance in why and "scored at once, no dice rolled" in why and "samples" not in why
 
 
+def test_a_unit_that_flees_and_is_run_down_is_not_said_to_get_away() -> None:
+    """A flight whose unit a charger runs down (the engine's ``ran_down`` charge event) counts as caught: the reason
+    of a reaction says "it is run down", not "it gets away"; a charge says how often its fleeing target is caught."""
+    from game.ai.explain import Candidate, Sample, _caught, _melee_words
+    from game.engine.actions import ChargeReaction
+    from game.engine.events import Event
+
+    events = [Event("flee", "Spears flee 6\"", {"unit": "spears-1"}),
+              Event("charge", "Guard runs down Spears", {"unit": "guard-1", "target": "spears-1", "ran_down": True})]
+    assert _caught(events, "spears-1") and not _caught(events, "warriors-1") and not _caught(events[:1], "spears-1")
+
+    def sample(caught: bool) -> Sample:
+        return Sample(0.0, None, True, None, 0, 0, caught=caught)
+
+    flee = Candidate(ChargeReaction(1, "spears-1", "flee"), [sample(True), sample(True), sample(False), sample(True)])
+    assert _melee_words(flee) == "25% it gets away, 75% it is run down"
+    charge = Candidate(DeclareCharge(1, "guard-1", "spears-1"), [sample(True), sample(False)])
+    assert _melee_words(charge) == "100% the target flees (50% run down)"
+
+
 def test_a_decision_without_search_says_so() -> None:
     game = _game()
     done = Done(2)
