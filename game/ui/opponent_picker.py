@@ -27,8 +27,8 @@ LEVEL_TIPS = {"ai-easy": "Easy: the computer judges a few options and scores eac
                          "of each melee instead of rolling it out.",
               "ai": "Normal: the computer plays each charge, shot and spell out to the end of the turn with dice of "
                     "its own (4 samples) before it decides.",
-              "ai-hard": "Hard: the computer judges more options on 8 samples and plays its charges, shots and spells "
-                         "out through your next turn."}
+              "ai-hard": "Hard: the computer judges more options on 8 samples and plays its moves, charges, shots "
+                         "and spells out through your next turn. It thinks longer."}
 OPPONENT_TIP = ("Play against the computer: it decides for its side (no hand-over screen) at a pace you can follow, "
                 "with the reason of each decision in the log. G: faster, N: skip to your next decision.")
 TIP_WIDTH = 320
