@@ -71,9 +71,11 @@ class AoFRRounds(AoFRVictory):
         s.phase, s.step = Phase.ACTIVATION, Step.ACTIVATION
         s.first_player = first
         old = self._current()
+        # pairs a melee left within 1" stay tolerated while they stay that close: read from the round ending,
+        # before its activation state is replaced
+        kept = [sorted(p) for p in self.tolerated_closeness(s)] if old is not None else []
         s.activation = self.activations_type(first)
-        if old is not None:        # pairs a melee left within 1" stay tolerated while they stay that close
-            s.activation.close = [sorted(p) for p in self.tolerated_closeness(s)]
+        s.activation.close = kept
         for u in s.units.values():
             u.reset_turn_flags()
         events = [Event("phase", f"Round {s.round}: player {first} activates first", {"round": s.round,
