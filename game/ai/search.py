@@ -281,7 +281,7 @@ class SearchPlayer:
         if d == "declare_charge":
             out.append(Done(me))
             for uid in game.chargers(me):
-                targets = sorted(game.charge_targets(uid), key=lambda t: (s.scene.distance(uid, t), t))
+                targets = sorted(game.charge_targets(uid), key=lambda t: (_gap(game, uid, t), t))
                 out += [DeclareCharge(me, uid, t) for t in targets[: b.per_unit]]
             return out[: b.candidates + 1], b.depth
         if d == "charge_reaction":
@@ -361,10 +361,9 @@ class SearchPlayer:
         b = self.budget
         p = game.pending
         assert p is not None
-        scene = s.scene
 
         def gap(uid: str, target: str) -> tuple[float, str]:
-            return (scene.distance(uid, target), target)
+            return (_gap(game, uid, target), target)
 
         acts = [a for a in listed if isinstance(a, Activate)]
         if acts:
@@ -473,6 +472,14 @@ def _melee_estimate(view: Game, twin: Game, action: Action) -> float:
         return -sum(charge_value(units[c.unit], units[action.unit]) for c in view.state.charges
                     if c.target == action.unit and c.unit in units)
     return 0.0
+
+
+def _gap(game: Game, uid: str, target: str) -> float:
+    """Inches from unit ``uid`` to ``target``, measured from its Transport while it is inside one (rulebook
+    "Transport(X)": it charges out of it, and is not on the table itself)."""
+    unit = game.state.units[uid]
+    source = unit.embarked_in if unit.embarked_in is not None else uid
+    return game.state.scene.distance(source, target)
 
 
 def _facing_nearest(game: Game, unit: Unit) -> Pose | None:

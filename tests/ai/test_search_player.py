@@ -160,3 +160,22 @@ def test_prefers_the_shot_that_destroys_a_unit(seed: int) -> None:
         game.apply(Done(game.pending.player))
     assert set(game.shooting_targets("archers-1")) == {"weak-1", "armour-1"}
     assert SearchPlayer(seed).choose(game) == Shoot(1, "archers-1", "weak-1")
+
+
+def test_a_unit_inside_a_transport_has_its_charges_ordered_from_the_transport() -> None:
+    """Rulebook "Transport(X)": a unit inside charges out of its Transport and is not in the scene itself; the
+    search orders its charge targets by the distance from the Transport (it raised KeyError: found by
+    ``benchmarks/soak.py --players ai-easy,random``). Whole games at each level keep the invariants."""
+    from game.autoplay import play_out, state_is_consistent
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.players import make_player
+    from game.scenario import load_scenario, new_game_state
+
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "tests" / "transport_charge.yaml"
+    for level in ("ai-easy", "ai"):
+        game = Game.start(new_game_state(load_scenario(path)), Dice(seed=1))
+        broken: list[str] = []
+        play_out(game, 1, lambda g, a, seen=broken: seen.extend(state_is_consistent(g.state)),
+                 players={1: make_player(level, 1), 2: make_player("random", 1 + 1_000_003)})
+        assert game.state.game_over and broken == []
