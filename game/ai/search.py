@@ -34,6 +34,7 @@ from game.ai import magic_choice
 from game.ai.budget import Budget
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
+from game.ai.danger import PricedDangerDice, expected_cost, priced_dice
 from game.ai.evaluate import charge_value, evaluate
 from game.ai.rollout import listed_policy, play_through_next_turn, play_to_turn_end
 from game.ai.view import seat_view
@@ -53,6 +54,7 @@ from game.engine.actions import (
     Dispel,
     Done,
     FollowUp,
+    Move,
     PivotToFace,
     Pursue,
     RallyPivot,
@@ -231,7 +233,9 @@ class SearchPlayer:
         total = 0.0
         for seed in seeds:
             twin = view.clone()
-            twin.dice = Dice(seed=seed)
+            # a move's dangerous terrain is priced at its expectation, not one sample's luck (``game.ai.danger``)
+            dice = priced_dice(view, seed) if isinstance(action, Move) else Dice(seed=seed)
+            twin.dice = dice
             try:
                 twin.apply(action)
             except IllegalAction:
@@ -247,6 +251,8 @@ class SearchPlayer:
             value = self._value(twin, me, s.active_player if turned else 3 - s.active_player)
             if depth == 0:
                 value += _melee_estimate(view, twin, action)
+            if isinstance(dice, PricedDangerDice):
+                value -= expected_cost(twin, dice, me)
             self._observe(action, view, twin, value)
             total += value
         return total / len(seeds)
