@@ -202,7 +202,7 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
     gaps = {e.id: scene.distance(unit.id, e.id) for e in enemies}
     nearest = min(enemies, key=lambda e: (gaps[e.id], e.id))
     # the enemy it would most like to charge: the best expected charge (worth when none is good) over distance
-    prey = max(enemies, key=lambda e: (max(charge_value(unit, e), 0.1 * worth(e)) / (gaps[e.id] + 6.0), e.id))
+    prey = max(enemies, key=lambda e: (max(charge_value(game, unit, e), 0.1 * worth(e)) / (gaps[e.id] + 6.0), e.id))
     # where only the markers score (AoF:R 2.16), going for them comes first
     ideas = _ideas(game, unit, nearest, prey, gaps)
     if game.ruleset.units_score:

@@ -12,8 +12,8 @@ of:
   cannot charge is worth less than its models);
 * charges in the offing: each unit that may charge and has enemies within its charge reach (``charge_reach``)
   counts its best charge (``charge_value``: the chance to win the melee, from the expected wounds of both sides'
-  two front rows, full rows, the charge bonus and the flank or rear bonus of the side it would hit, rulebook
-  "Melee Resolution", times the worth broken on each side), fully for the side that acts next, ``LATER`` of it for
+  two front rows and what the ruleset adds to them in the melee's result, ``win_chance``, times the worth broken
+  on each side), fully for the side that acts next, ``LATER`` of it for
   the other (which must survive the other side's turn first). So a unit stays out of the reach of enemies that
   would beat it, and steps into reach where it would win the charge;
 * shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
@@ -40,9 +40,7 @@ from game.ai.route import clearance, detour
 from game.engine import objectives
 from game.engine.charge import charge_action_refusal
 from game.engine.game import Game
-from game.engine.melee import full_rows
 from game.engine.random_charge import charge_allowance
-from game.engine.special_rules import fear_bonus
 from game.engine.state import Unit
 from geometry.pose import bearing_difference, bearing_to
 
@@ -54,10 +52,6 @@ SHAKEN = 0.35
 """Share of its worth a Shaken unit loses."""
 BREAK = 0.6
 """Share of a unit's worth lost when it loses a melee (it tests morale, may flee and be run down)."""
-SIDE_BONUS = {"front": 0.0, "flank": 1.0, "rear": 2.0}
-"""Rulebook "Melee Resolution": +1 for attacking in the flank, +2 in the rear."""
-CHARGE_BONUS = 1.0
-"""Rulebook "Melee Resolution": +1 for the charger."""
 EDGE_SCALE = 2.0
 """Resolution points that turn an even melee into a likely win (the logistic's scale)."""
 LATER = 0.3
@@ -128,29 +122,30 @@ def strikes(unit: Unit, enemy: Unit, charging: bool, front: bool = True) -> floa
     return min(out, float(enemy.models * max(enemy.profile.tough, 1)))
 
 
-def charge_value(charger: Unit, target: Unit) -> float:
-    """Points ``charger``'s side expects to gain by charging ``target`` now: the chance to win the melee (a
-    logistic of the expected resolution edge, rulebook "Melee Resolution": wounds both ways (``strikes``), full
-    rows (the engine's ``melee.full_rows``), the charge bonus, the flank or rear bonus of the side it would hit,
-    and each side's Fear(X) (rulebook "Fear(X)", the engine's ``fear_bonus``); a target hit in the flank or rear
-    strikes back with half its models and counts no rows) times ``BREAK`` of the target's worth, less the chance
-    to lose it times ``BREAK`` of the charger's worth. A fleeing target is simply caught."""
+def charge_value(game: Game, charger: Unit, target: Unit) -> float:
+    """Points ``charger``'s side expects to gain by charging ``target`` now: the chance to win the melee
+    (``win_chance``) times ``BREAK`` of the target's worth, less the chance to lose it times ``BREAK`` of the
+    charger's worth. A fleeing target is simply caught."""
     if target.fleeing:
         return BREAK * worth(target)
-    win = win_chance(charger, target)
+    win = win_chance(game, charger, target)
     return BREAK * (win * worth(target) - (1.0 - win) * worth(charger))
 
 
-def win_chance(charger: Unit, target: Unit) -> float:
-    """The quick estimate of the chance (0..1) that ``charger`` wins the melee of its charge on ``target`` (see
-    ``charge_value``); 1 for a fleeing target, which is simply caught."""
+def win_chance(game: Game, charger: Unit, target: Unit) -> float:
+    """The quick estimate of the chance (0..1) that ``charger`` wins the melee of its charge on ``target``: a
+    logistic of the expected edge in the melee's result, by the rules of ``game``'s ruleset: wounds both ways
+    (``strikes``; the target's strike back scaled by ``Ruleset.strike_back_share`` of the side the charge hits:
+    AoWFBR about half at a flank or rear, AoF:R none) plus what each adds to its wounds
+    (``Ruleset.melee_result_extra``: AoWFBR full rows, the charge and flank/rear bonuses and Fear(X); AoF:R full
+    rows, Fear, the Battle Standard). 1 for a fleeing target, which is simply caught."""
     if target.fleeing:
         return 1.0
+    rules = game.ruleset
     side = side_of(target, charger)
-    front = side == "front"
-    edge = strikes(charger, target, True, front) + full_rows(charger) + CHARGE_BONUS + SIDE_BONUS[side]
-    edge += fear_bonus(charger) - fear_bonus(target)
-    edge -= strikes(target, charger, False) * (1.0 if front else 0.5) + (full_rows(target) if front else 0.0)
+    edge = strikes(charger, target, True, side == "front") + rules.melee_result_extra(charger, True, side)
+    edge -= strikes(target, charger, False) * rules.strike_back_share(side) + rules.melee_result_extra(target, False,
+                                                                                                          side)
     return 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
 
 
@@ -201,7 +196,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         nearest = min(g for g, _ in gaps)
         if not u.fleeing and not u.engaged_with and charge_action_refusal(u) is None:
             reach = charge_reach(game, u)
-            best = max((charge_value(u, e) for g, e in gaps if g <= reach), default=0.0)
+            best = max((charge_value(game, u, e) for g, e in gaps if g <= reach), default=0.0)
             if best > 0.0:
                 score += sign * best * (1.0 if u.player == next_to_act else LATER)
         shot_at = any(_reach(e) >= g for g, e in gaps if not e.fleeing and not e.engaged_with)

@@ -312,10 +312,11 @@ def _estimate_words(game: Game, action: DeclareCharge | ChargeReaction) -> str:
     if isinstance(action, DeclareCharge):
         if action.unit not in units or action.target not in units:
             return ""
-        return f"{_pct(win_chance(units[action.unit], units[action.target]))} to win the melee by its quick estimate"
+        won = win_chance(game, units[action.unit], units[action.target])
+        return f"{_pct(won)} to win the melee by its quick estimate"
     if action.unit not in units:
         return ""
-    odds = [win_chance(units[c.unit], units[action.unit]) for c in game.state.charges
+    odds = [win_chance(game, units[c.unit], units[action.unit]) for c in game.state.charges
             if c.target == action.unit and c.unit in units]
     if not odds:
         return "flees rather than meet the charge" if action.reaction == "flee" else ""

@@ -127,7 +127,7 @@ def _best_charge(game: Game, charges: list[DeclareCharge]) -> DeclareCharge | No
     units = game.state.units
     best: tuple[float, DeclareCharge] | None = None
     for c in charges:
-        value = charge_value(units[c.unit], units[c.target])
+        value = charge_value(game, units[c.unit], units[c.target])
         if value > 0.0 and (best is None or value > best[0]):
             best = (value, c)
     return None if best is None else best[1]

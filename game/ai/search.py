@@ -473,9 +473,9 @@ def _melee_estimate(view: Game, twin: Game, action: Action) -> float:
         return 0.0      # loose models (AoF: Skirmish) strike within the action: the position says it all
     units = view.state.units
     if isinstance(action, DeclareCharge):
-        return charge_value(units[action.unit], units[action.target])
+        return charge_value(view, units[action.unit], units[action.target])
     if isinstance(action, ChargeReaction) and action.reaction != "flee":
-        return -sum(charge_value(units[c.unit], units[action.unit]) for c in view.state.charges
+        return -sum(charge_value(view, units[c.unit], units[action.unit]) for c in view.state.charges
                     if c.target == action.unit and c.unit in units)
     return 0.0
 

@@ -83,14 +83,16 @@ def test_a_whole_aofr_game_never_falls_back_to_the_random_player(monkeypatch) ->
 
 
 def test_a_flank_charge_is_worth_more_than_a_frontal_one() -> None:
-    """Rulebook "Melee Resolution": +1 in the flank, +2 in the rear (and the target strikes back with fewer
-    models): the evaluation expects more of a charge from the side or behind."""
+    """AoF:R 2.16 "Who Can Strike": a unit charged in its flank or rear does not strike back, so the evaluation
+    expects more of a charge from the side or behind (the ruleset's terms: tests/ai/test_charge_estimate.py)."""
     target = unit("t", 2, ORCS, front_y=30.0, x=36.0)
+    game = aofr_game([target])
     values = {}
     for name, (x, y) in {"front": (36.0, 20.0), "flank": (20.0, 33.0), "rear": (36.0, 45.0)}.items():
         charger = unit("c", 1, ORCS, front_y=y, x=x)
-        values[name] = charge_value(charger, target)
-    assert values["front"] < values["flank"] < values["rear"]
+        values[name] = charge_value(game, charger, target)
+    assert values["front"] < values["flank"]
+    assert values["front"] < values["rear"]
 
 
 def test_a_move_blocked_by_impassable_terrain_goes_around() -> None:

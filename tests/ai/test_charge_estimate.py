@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.evaluate import charge_value, strikes
+from game.ai.evaluate import charge_value, strikes, win_chance
+from game.engine.dice import Dice
+from game.engine.game import Game
 from game.engine.melee import full_rows
 from game.engine.profiles import Weapon
-from tests.rules.aofr.helpers import unit
+from game.engine.state import GameState, Table, Unit
+from tests.rules.aofr.helpers import aofr_game, unit
 from tests.rules.builders import HAND_WEAPON, ORCS, profile
 
 LORD = profile("Lord", quality=3, defense=3, weapons=(Weapon("Blade", attacks=4, rules=("AP(1)",)),),
@@ -24,17 +27,23 @@ SPEARS = profile("Spears", quality=4, defense=5, weapons=(Weapon("Spear", attack
                  size=10, cost=100)
 
 
+def aowfbr(*units: Unit) -> Game:
+    """An AoWFBR 1.4 game holding ``units`` (the estimate asks its ruleset what the melee result adds)."""
+    return Game.start(GameState("estimate", Table(), [], {u.id: u for u in units}, {1: None, 2: None}), Dice(seed=1))
+
+
 def test_fear_of_the_target_makes_a_charge_into_it_worth_less() -> None:
     """Rulebook "Fear(X)": the Fear(2) hero counts 2 more wounds in the Melee Resolution, so charging it is worth
     less, and a charge by it is worth more."""
     pikes = unit("p", 1, PIKES, models=20, front_y=10.0)
     plain = unit("l", 2, LORD, models=1, front_y=14.0, per_row=1)
     fearful = unit("l", 2, FEARFUL_LORD, models=1, front_y=14.0, per_row=1)
-    assert charge_value(pikes, fearful) < charge_value(pikes, plain)
+    game = aowfbr(pikes, plain)
+    assert charge_value(game, pikes, fearful) < charge_value(game, pikes, plain)
     back_plain = unit("p", 2, PIKES, models=20, front_y=14.0)
     lord = unit("l", 1, FEARFUL_LORD, models=1, front_y=10.0, per_row=1)
     calm = unit("l", 1, LORD, models=1, front_y=10.0, per_row=1)
-    assert charge_value(lord, back_plain) > charge_value(calm, back_plain)
+    assert charge_value(game, lord, back_plain) > charge_value(game, calm, back_plain)
 
 
 def test_wounds_on_a_tough_hero_count_whole_in_the_resolution() -> None:
@@ -68,4 +77,25 @@ def test_full_rows_are_the_engines() -> None:
     shallow = unit("c", 1, ORCS, models=5, front_y=10.0, per_row=5)
     deep = unit("c", 1, ORCS, models=15, front_y=10.0, per_row=5)
     assert (full_rows(shallow), full_rows(deep)) == (1, 3)
-    assert charge_value(deep, target) > charge_value(shallow, target)
+    game = aowfbr(target, deep)
+    assert charge_value(game, deep, target) > charge_value(game, shallow, target)
+
+
+def test_the_melee_result_follows_the_ruleset() -> None:
+    """AoWFBR 1.4 "Melee Resolution": +1 for charging, +1 in the flank, +2 in the rear, and "Who Can Strike": a
+    unit charged in its flank or rear strikes back with fewer models; AoF:R 2.16 "Combat Resolution" counts wounds
+    and full rows only, and "Who Can Strike": a unit charged in its flank or rear does not strike back. So under
+    AoWFBR a rear charge is the better bet than a flank charge, under AoF:R the two are alike, and both beat the
+    front."""
+    target = unit("t", 2, ORCS, front_y=30.0, x=36.0)
+    places = {"front": (36.0, 20.0), "flank": (20.0, 33.0), "rear": (36.0, 45.0)}
+    for game in (aowfbr(target), aofr_game([target])):
+        chances = {name: win_chance(game, unit("c", 1, ORCS, front_y=y, x=x), target)
+                   for name, (x, y) in places.items()}
+        if game.state.ruleset == "aofr-2.16":
+            assert chances["front"] < chances["flank"] == pytest.approx(chances["rear"])
+        else:
+            assert chances["front"] < chances["flank"] < chances["rear"]
+    front = unit("c", 1, ORCS, front_y=20.0, x=36.0)
+    # the same two units face to face: only AoWFBR counts the charge's +1
+    assert win_chance(aowfbr(target), front, target) > win_chance(aofr_game([target]), front, target)

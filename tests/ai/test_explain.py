@@ -83,7 +83,8 @@ def test_the_easy_level_explains_a_charge_by_its_quick_estimate() -> None:
     charge = t.candidate(DeclareCharge(1, "riders-1", "brutes-1"))
     assert charge is not None and all(s.melee is None for s in charge.samples)
     units = game.state.units
-    chance = f"{round(100 * win_chance(units['riders-1'], units['brutes-1']))}% to win the melee by its quick estimate"
+    won = win_chance(game, units["riders-1"], units["brutes-1"])
+    chance = f"{round(100 * won)}% to win the melee by its quick estimate"
     assert chance in why and "scored at once, no dice rolled" in why and "samples" not in why
 
 

@@ -264,6 +264,18 @@ class AoFRMelee(AoFRConsolidation):
             return 1
         return unit.models // max(unit.per_row, 1)
 
+    def melee_result_extra(self, unit: Unit, charged: bool, side: str) -> float:
+        """AoF:R 2.16 "Combat Resolution", as expected before any die (see ``Ruleset.melee_result_extra``): the
+        unit's full rows, "Fear" +D3 (2 expected), "Musician / Battle Standard" +1; nothing for charging nor for
+        the side a charge hits."""
+        fear = 2.0 if aofr_rules.has_fear(unit) else 0.0
+        return float(self.full_rows(unit) + aofr_rules.command_wounds(unit)) + fear
+
+    def strike_back_share(self, side: str) -> float:
+        """AoF:R 2.16 "Who Can Strike": models strike only at targets in their front facing, so a unit charged in
+        its flank or rear does not strike back."""
+        return 1.0 if side == "front" else 0.0
+
     def _melee_result(self) -> list[Event]:
         """"Combat Resolution" (wounds caused + full rows; "Fear" +D3, rolled charger first; "Musician / Battle
         Standard" +1) and "Consolidation Moves"."""

@@ -597,6 +597,11 @@ class AoFRQuick(AoFR216):
         return events + apply_wounds(self.state, enemy, wounds, f"melee with {unit.name}", self.dice,
                                      hero_only=hero_only)
 
+    def melee_result_extra(self, unit: Unit, charged: bool, side: str) -> float:
+        """Quick rules "Melee Results", as expected before any die (``Ruleset.melee_result_extra``): full rows and
+        "Fear(X)" +X; nothing for charging nor for the side a charge hits."""
+        return float(self.full_rows(unit) + fear_bonus(unit))
+
     def _melee_result(self) -> list[Event]:
         """"Melee Results": wounds caused + full rows + Fear(X); the lowest total loses (a tie: nobody) and takes a
         morale test ("Flanking" -1/-2 when it was charged in its flank/rear): failed at half strength or less it

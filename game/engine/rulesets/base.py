@@ -77,11 +77,12 @@ from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event
+from game.engine.melee import full_rows
 from game.engine.morale import MoraleTerms, morale_terms
 from game.engine.profiles import Profile
 from game.engine.shooting import AOWFBR_SHOTS, ShotRules
 from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, SideMissionRules
-from game.engine.special_rules import modifiers_in_force
+from game.engine.special_rules import fear_bonus, modifiers_in_force
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
@@ -377,6 +378,23 @@ class Ruleset(ABC):
         turn, not Shaken, not in melee; ``shooting.needs_shooting_morale_test`` after these wounds)."""
         return (0 < left and left * 2 <= starting_strength(unit) and (wounds > 0 or unit.lost_models_this_turn)
                 and not unit.shaken and not unit.engaged)
+
+    def melee_result_extra(self, unit: Unit, charged: bool, side: str) -> float:
+        """What ``unit`` adds in a melee's result to the wounds it causes, as expected before any die: an estimate
+        (the computer opponent's quick estimate of a charge, ``game.ai.evaluate.win_chance``); the melee itself
+        counts what happened. AoWFBR 1.4 "Melee Resolution": its full rows (at most 3, ``melee.full_rows``), +1 in
+        the turn it charged and then +1 when the charge hit the enemy's flank, +2 its rear (``side``: front, flank
+        or rear of the enemy), and "Fear(X)" +X (``special_rules.fear_bonus``)."""
+        extra = float(full_rows(unit) + fear_bonus(unit))
+        if charged:
+            extra += 1.0 + {"flank": 1.0, "rear": 2.0}.get(side, 0.0)
+        return extra
+
+    def strike_back_share(self, side: str) -> float:
+        """The share (0..1) of a charged unit's two front rows expected to strike back when the charge hits its
+        ``side`` (front, flank or rear), for estimates like ``melee_result_extra``. AoWFBR 1.4 "Who Can Strike":
+        at a flank only the models in base contact strike, at a rear they hit only on unmodified 6s: about half."""
+        return 1.0 if side == "front" else 0.5
 
     def melee_played_out(self, round_: int, player: int) -> bool:
         """Whether a charge declared in round ``round_`` by ``player`` has been played out to the end of its melee
