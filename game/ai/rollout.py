@@ -148,12 +148,16 @@ def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot
     return None
 
 
-def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = False) -> bool:
+def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = False,
+                     turn: tuple[int, int] | None = None) -> bool:
     """Play ``game`` (a clone rolling the AI's own dice) with ``policy`` until the turn is over (see the module
-    docstring); ``charge``: the side playing charges what it expects to beat. An action the engine refuses ends the
-    rollout where it stands. Returns whether the turn is over (or the game)."""
+    docstring); ``charge``: the side playing charges what it expects to beat. ``turn``: the (round, active player)
+    whose turn is played out, by default the one now; a game already past it is left as it is (a candidate that
+    ended its own activation, AoF:R's idle or charge: the other side's next activation is not its to play out, and
+    played by this passive policy it would flatter the candidate). An action the engine refuses ends the rollout
+    where it stands. Returns whether the turn is over (or the game)."""
     s = game.state
-    start = (s.round, s.active_player)
+    start = turn if turn is not None else (s.round, s.active_player)
     idle: set[str] = set()
     phase = s.phase
     for _ in range(max_steps):
@@ -169,7 +173,7 @@ def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = Fals
     return False
 
 
-def play_through_next_turn(game: Game) -> bool:
-    """The rest of this turn (``play_to_turn_end``), then the other player's whole next turn with its charges:
-    what the enemy's charges would make of the position. Returns whether both turns were played out."""
-    return play_to_turn_end(game) and (game.pending is None or play_to_turn_end(game, charge=True))
+def play_through_next_turn(game: Game, turn: tuple[int, int] | None = None) -> bool:
+    """The rest of this turn (``play_to_turn_end``; ``turn`` as there), then the other player's whole next turn with
+    its charges: what the enemy's charges would make of the position. Returns whether both turns were played out."""
+    return play_to_turn_end(game, turn=turn) and (game.pending is None or play_to_turn_end(game, charge=True))

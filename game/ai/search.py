@@ -231,6 +231,7 @@ class SearchPlayer:
                 return self._value(twin, me, twin.state.active_player)
             return self._best(twin, nested, me, seeds, nested_depth)[1]
         total = 0.0
+        turn = (view.state.round, view.state.active_player)    # the turn the decision belongs to
         for seed in seeds:
             twin = view.clone()
             # a move's dangerous terrain is priced at its expectation, not one sample's luck (``game.ai.danger``)
@@ -245,10 +246,13 @@ class SearchPlayer:
                 play_to_turn_end(twin)
             turned = False
             if depth == 1:
-                turned = play_to_turn_end(twin)
+                turned = play_to_turn_end(twin, turn=turn)
             elif depth >= 2:
-                turned = play_through_next_turn(twin)
-            value = self._value(twin, me, s.active_player if turned else 3 - s.active_player)
+                turned = play_through_next_turn(twin, turn=turn)
+            # who acts next: the active player once the decision's turn is over (played out, or ended by the
+            # candidate itself: AoF:R's idle ends the activation), else the other one, once this turn ends
+            over = turned or (s.round, s.active_player) != turn
+            value = self._value(twin, me, s.active_player if over else 3 - s.active_player)
             if depth == 0:
                 value += _melee_estimate(view, twin, action)
             if isinstance(dice, PricedDangerDice):

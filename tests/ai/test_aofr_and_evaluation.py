@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from game.ai import SearchPlayer
 from game.ai.candidates import move_candidates
-from game.ai.evaluate import charge_value
+from game.ai.evaluate import charge_value, evaluate
 from game.ai.view import seat_view
 from game.autoplay import Player, RandomPlayer
-from game.engine.actions import Activate, DeclareCharge, Done, Move, Shoot
+from game.engine.actions import Action, Activate, DeclareCharge, Done, Move, Shoot
 from game.engine.dice import Dice
 from game.engine.game import Game
 from game.scenario import load_scenario, new_game_state
@@ -107,3 +109,34 @@ def test_a_move_blocked_by_impassable_terrain_goes_around() -> None:
     assert game.check_move(straight) is not None          # the straight advance is refused
     moves = move_candidates(game, game.state.units["orcs"], 7)
     assert any(m.action in ("advance", "rush") for m in moves)
+
+
+def test_a_candidate_that_ends_its_activation_is_judged_where_it_ends() -> None:
+    """AoF:R 2.16 "Activating Units": staying idle ends the unit's activation and the other player activates next.
+    The search judges every candidate of the decision at the end of the same activation, with the other side to
+    act next: the idle candidate is not played on through the enemy's activation (where the passive rollout
+    policy would let the enemy stand idle), nor scored as if its own side acted next. Both flattered it against a
+    move and made the computer stand idle within the enemy's charge reach, the threat unseen."""
+    seen: list[tuple[Action, int, int, bool]] = []
+
+    class Spy(SearchPlayer):
+        def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
+            activations = sum(e.kind == "activate" for e in twin.log[len(view.log):])
+            enemy_next = value == pytest.approx(evaluate(twin, 1, 2)) != pytest.approx(evaluate(twin, 1, 1))
+            seen.append((action, twin.state.active_player, activations, enemy_next))
+
+    # a weak enemy within charge reach: who acts next changes the score
+    game = aofr_game([unit("orcs", 1, x=20), unit("near", 2, ARCHERS, models=3, front_y=FRONT_Y + 9, x=20)])
+    game.apply(Activate(1, "orcs"))
+    assert game.pending is not None and game.pending.decision == "action"
+    view = seat_view(game, 1, random.Random(0))
+    pose = view.state.units["orcs"].pose
+    assert pose is not None
+    move = Move(1, "orcs", "advance", (Pose(pose.x, pose.y + 2.0, 0.0),))
+    assert view.check_move(move) is None
+    player = Spy(4)
+    for depth in (0, 1):
+        for action in (Done(1), move):
+            assert player._judge(view, action, 1, [1], depth) is not None
+    # (the move ends the activation too: the unit has nothing to shoot)
+    assert seen == [(Done(1), 2, 0, True), (move, 2, 0, True)] * 2
