@@ -153,7 +153,7 @@ def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = Fals
     """Play ``game`` (a clone rolling the AI's own dice) with ``policy`` until the turn is over (see the module
     docstring); ``charge``: the side playing charges what it expects to beat. ``turn``: the (round, active player)
     whose turn is played out, by default the one now; a game already past it is left as it is (a candidate that
-    ended its own activation, AoF:R's idle or charge: the other side's next activation is not its to play out, and
+    ended its own activation, as AoF:R's idle does: the other side's next activation is not its to play out, and
     played by this passive policy it would flatter the candidate). An action the engine refuses ends the rollout
     where it stands. Returns whether the turn is over (or the game)."""
     s = game.state
