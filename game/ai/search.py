@@ -78,7 +78,7 @@ LEVELS: dict[str, Budget] = {
     "ai-easy": Budget(candidates=2, samples=2, moves=3, move_depth=0, move_samples=1, depth=0, per_unit=1),
     "ai": Budget(candidates=5, samples=4, moves=7, move_depth=0, move_samples=1, depth=1, per_unit=2),
     # hard also judges its moves through the other player's next turn (2 samples each): 49-31 against ai over 80
-    # AoWFBR games where the same budget judging moves at once won 44-36 (README "Computer opponent")
+    # AoWFBR games where the same budget judging moves at once won 44-36 (docs/ai-measurements.md)
     "ai-hard": Budget(candidates=8, samples=8, moves=10, move_depth=2, move_samples=2, depth=2, per_unit=3),
 }
 """The levels by player name (``game.players``): the same search, different budgets."""
