@@ -136,7 +136,8 @@ def first_within(
     sw = wx * nx + wy * ny
     pr0 = rx * ex + ry * ey
     pw = wx * ex + wy * ey
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # a direction all but parallel to the edge overflows to inf: the edge is never reached, as meant
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t_s = np.where((s0 > r) & (sw < 0), (s0 - r) / -sw, np.where((s0 < -r) & (sw > 0), (-r - s0) / sw, INF))
         pr = pr0 + t_s * pw
     t_s = np.where((pr >= 0) & (pr <= length) & np.isfinite(t_s), t_s, INF)

@@ -225,7 +225,8 @@ def first_times_many(
     bb = rx * wx + ry * wy
     c = rx * rx + ry * ry - r * r
     disc = bb * bb - c
-    with np.errstate(invalid="ignore", divide="ignore"):
+    # a direction all but parallel to an edge overflows to inf: it is never reached, as meant
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         root = -bb - np.sqrt(np.maximum(disc, 0.0))
         t_a = np.where(c <= 0, 0.0, np.where((disc >= 0) & (bb < 0), root, INF))
         # the strip along the edge
