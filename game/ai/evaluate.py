@@ -13,8 +13,8 @@ of:
 * charges in the offing: each unit that may charge and has enemies within its charge reach (``charge_reach``)
   counts its best charge (``charge_value``: the chance to win the melee, from the expected wounds of both sides'
   two front rows and what the ruleset adds to them in the melee's result, ``win_chance``, times the worth broken
-  on each side), fully for the side that acts next, ``LATER`` of it for
-  the other (which must survive the other side's turn first). So a unit stays out of the reach of enemies that
+  on each side), fully for the side that acts next, ``LATER`` of it for the other (which must survive the other
+  side's turn first). So a unit stays out of the reach of enemies that
   would beat it, and steps into reach where it would win the charge;
 * shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
@@ -143,9 +143,10 @@ def win_chance(game: Game, charger: Unit, target: Unit) -> float:
         return 1.0
     rules = game.ruleset
     side = side_of(target, charger)
-    edge = strikes(charger, target, True, side == "front") + rules.melee_result_extra(charger, True, side)
-    edge -= strikes(target, charger, False) * rules.strike_back_share(side) + rules.melee_result_extra(target, False,
-                                                                                                          side)
+    mine = strikes(charger, target, True, side == "front") + rules.melee_result_extra(charger, True, side)
+    theirs = strikes(target, charger, False) * rules.strike_back_share(side)
+    theirs += rules.melee_result_extra(target, False, side)
+    edge = mine - theirs
     return 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
 
 

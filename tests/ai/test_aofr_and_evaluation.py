@@ -122,7 +122,8 @@ def test_a_candidate_that_ends_its_activation_is_judged_where_it_ends() -> None:
     class Spy(SearchPlayer):
         def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
             activations = sum(e.kind == "activate" for e in twin.log[len(view.log):])
-            enemy_next = value == pytest.approx(evaluate(twin, 1, 2)) != pytest.approx(evaluate(twin, 1, 1))
+            enemy_first, own_first = evaluate(twin, 1, 2), evaluate(twin, 1, 1)
+            enemy_next = value == pytest.approx(enemy_first) and enemy_first != pytest.approx(own_first)
             seen.append((action, twin.state.active_player, activations, enemy_next))
 
     # a weak enemy within charge reach: who acts next changes the score
