@@ -12,12 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game.engine.casualties import dangerous_test_purpose
 from game.engine.dice import Dice, Roll
 from game.engine.game import Game
-
-TEST = "Dangerous terrain test of "
-"""How the engine names a dangerous terrain test's roll (``casualties.dangerous_terrain_test``), the unit's name
-following."""
 
 WOUND_WORTH = 1.0
 """Share of a model's cost one expected wound of its unit is priced at (per Tough): a model lost on the way is
@@ -32,13 +29,13 @@ class PricedDangerDice(Dice):
     ``tallied`` (unit id -> dice). Every other roll (a Phalanx's tests too) is rolled as usual."""
 
     tests: dict[str, str] = field(default_factory=dict)
-    """Roll purpose -> the id of the unit that rolls it."""
+    """Roll purpose (``casualties.dangerous_test_purpose``) -> the id of the unit that rolls it."""
     tallied: dict[str, int] = field(default_factory=dict)
     """Unit id -> dangerous terrain dice not rolled."""
 
     def d6(self, count: int, purpose: str) -> list[int]:
         """As ``Dice.d6``, but a dangerous terrain test of a unit in ``tests`` is tallied and shows only 6s."""
-        uid = self.tests.get(purpose) if count > 0 and purpose.startswith(TEST) else None
+        uid = self.tests.get(purpose) if count > 0 else None
         if uid is None:
             return super().d6(count, purpose)
         self.tallied[uid] = self.tallied.get(uid, 0) + count
@@ -53,7 +50,7 @@ def priced_dice(game: Game, seed: int) -> PricedDangerDice:
     sharing a name share their tests: the first is priced, the same cost for like units)."""
     tests: dict[str, str] = {}
     for u in game.state.units.values():
-        tests.setdefault(f"{TEST}{u.name}", u.id)
+        tests.setdefault(dangerous_test_purpose(u.name), u.id)
     return PricedDangerDice(seed=seed, tests=tests)
 
 

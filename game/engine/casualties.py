@@ -121,13 +121,19 @@ def strength_after(unit: Unit, wounds: int, hero_only: bool = False) -> tuple[in
     return removed, models
 
 
+def dangerous_test_purpose(unit_name: str) -> str:
+    """The purpose a dangerous terrain test of the unit named ``unit_name`` is rolled under (``Dice.rolls``; the
+    computer opponent's ``game.ai.danger`` knows the test by it)."""
+    return f"Dangerous terrain test of {unit_name}"
+
+
 def dangerous_terrain_test(state: GameState, dice: Dice, unit: Unit, models: Sequence[int],
                            reason: str = "in dangerous terrain") -> list[Event]:
     """Rulebook "Dangerous Terrain": each of ``models`` (indices in ``model_centres`` order) rolls one die, or as
     many as its Tough value (a joined hero its own); each 1 is one wound on the unit."""
     hero = hero_index(unit.formation)
     count = sum(unit.hero.tough if (m == hero and unit.hero is not None) else unit.tough for m in models)
-    purpose = f"Dangerous terrain test of {unit.name}"
+    purpose = dangerous_test_purpose(unit.name)
     results = dice.d6(count, purpose)
     wounds = sum(1 for d in results if d == 1)
     n = len(models)
