@@ -16,12 +16,16 @@ of:
   on each side), fully for the side that acts next, ``LATER`` of it for the other (which must survive the other
   side's turn first). So a unit stays out of the reach of enemies that
   would beat it, and steps into reach where it would win the charge;
+* melees in progress: each melee (units engaged with each other) counts the chance of each side to win its next
+  round (``melee_edge``: as ``win_chance``, no charge bonus) times ``BREAK`` of the other side's worth, times
+  ``MELEE_ON``. Without it a charge that wins at once scored its rout, and one that would lose the melee on the
+  next round scored nothing against it (an engaged unit had no other term), so every charge looked good;
 * shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
 * shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
-* closing in: a unit of ``seat`` of several models loses a little for each inch to the nearest enemy beyond its
-  weapons' range (``APPROACH``; counting the inches round impassable terrain, ``game.ai.route.detour``), so
-  moves that lead to a charge or a shot are preferred over standing still (this term alone is not zero-sum: the
-  enemy keeping away is no gain, or the search would learn to stand still);
+* closing in: a unit of ``seat`` loses a little for each inch to the nearest enemy beyond its weapons' range
+  (``APPROACH``, a lone model ``HERO_APPROACH`` of it; counting the inches round impassable terrain,
+  ``game.ai.route.detour``), so moves that lead to a charge or a shot are preferred over standing still (this term
+  alone is not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
   within 3") counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), and each marker is worth up to
   ``OBJECTIVE_PULL`` to the side whose nearest unit is closer to it.
@@ -52,6 +56,8 @@ SHAKEN = 0.35
 """Share of its worth a Shaken unit loses."""
 BREAK = 0.6
 """Share of a unit's worth lost when it loses a melee (it tests morale, may flee and be run down)."""
+MELEE_ON = 1.0
+"""Weight of a melee in progress (its next round is fought whoever acts next)."""
 EDGE_SCALE = 2.0
 """Resolution points that turn an even melee into a likely win (the logistic's scale)."""
 LATER = 0.3
@@ -63,6 +69,9 @@ SHOOT_READY = 0.12
 """Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
 APPROACH = 2.0
 """Points per inch (scaled by worth / 100) a unit loses for its distance to the enemy beyond its weapons' range."""
+HERO_APPROACH = 0.5
+"""Share of ``APPROACH`` a lone model (a hero alone) loses per inch: it follows the army at a distance (without
+any pull, generals and casters held their ground all game while the battle was fought without them)."""
 OBJECTIVE_PULL = 40.0
 """Points an objective marker worth 100 is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
 SEIZING = 0.6
@@ -150,6 +159,53 @@ def win_chance(game: Game, charger: Unit, target: Unit) -> float:
     return 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
 
 
+def melees(game: Game) -> list[tuple[list[Unit], list[Unit]]]:
+    """The melees in progress: for each group of units engaged with each other (directly or through a friend in
+    the same fight), (player 1's units, player 2's units), each list sorted by id."""
+    s = game.state
+    seen: set[str] = set()
+    out: list[tuple[list[Unit], list[Unit]]] = []
+    for uid in sorted(s.units):
+        u = s.units[uid]
+        if uid in seen or not u.engaged_with or u.removed is not None:
+            continue
+        group: list[Unit] = []
+        todo = [uid]
+        seen.add(uid)
+        while todo:
+            x = s.units[todo.pop()]
+            group.append(x)
+            for o in sorted(x.engaged_with):
+                if o not in seen and o in s.units and s.units[o].removed is None:
+                    seen.add(o)
+                    todo.append(o)
+        sides = ([x for x in group if x.player == 1], [x for x in group if x.player == 2])
+        if sides[0] and sides[1]:
+            out.append((sorted(sides[0], key=lambda x: x.id), sorted(sides[1], key=lambda x: x.id)))
+    return out
+
+
+def melee_edge(game: Game, ours: list[Unit], theirs: list[Unit]) -> float:
+    """Expected resolution points ``ours`` lead ``theirs`` by in the next round of their melee: each unit's two
+    front rows strike the enemy it is engaged with (the first by id; at its flank or rear the share
+    ``Ruleset.strike_back_share`` of its strikes), plus ``Ruleset.melee_result_extra`` (no charge bonus)."""
+    rules = game.ruleset
+
+    def side_total(units: list[Unit], enemies: list[Unit]) -> float:
+        ids = {e.id: e for e in enemies}
+        total = 0.0
+        for u in units:
+            foes = [ids[e] for e in sorted(u.engaged_with) if e in ids]
+            if not foes or u.pose is None or foes[0].pose is None:
+                continue
+            side = side_of(u, foes[0])
+            total += strikes(u, foes[0], False) * rules.strike_back_share(side)
+            total += rules.melee_result_extra(u, False, side)
+        return total
+
+    return side_total(ours, theirs) - side_total(theirs, ours)
+
+
 def score_worth(game: Game) -> float:
     """Points one unit of ``Game.victory_points`` is worth: 1 where victory points are points (AoWFBR: units
     destroyed score their cost), ``MARKER`` where they count objective markers only (``Ruleset.units_score`` False:
@@ -176,6 +232,12 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         # the result: only the Victory Points count now (x10 so that it outweighs any guess), and a win most
         return score * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat] else 0.0)
     scene = s.scene
+    if MELEE_ON > 0.0:
+        for one, two in melees(game):
+            friends, foes = (one, two) if seat == 1 else (two, one)
+            win = 1.0 / (1.0 + math.exp(-melee_edge(game, friends, foes) / EDGE_SCALE))
+            score += MELEE_ON * BREAK * (win * sum(worth(e) for e in foes if not e.fleeing)
+                                         - (1.0 - win) * sum(worth(u) for u in friends if not u.fleeing))
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
     for u in s.units.values():
         w = worth(u)
@@ -209,14 +271,15 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         fire = _reach(u)
         if fire > 0.0 and nearest <= fire:
             score += sign * SHOOT_READY * w
-        if u.player == seat and u.starting_models > 1:
-            # only its own side's units (the other side keeping away is no gain); a lone hero stays back. The
+        pull = 1.0 if u.starting_models > 1 else HERO_APPROACH
+        if u.player == seat and pull > 0.0:
+            # only its own side's units (the other side keeping away is no gain); a lone hero is pulled less. The
             # way to the nearest enemy goes round impassable terrain (a unit behind a building is not close)
             if nearest > fire:
                 closest = min(gaps, key=lambda ge: (ge[0], ge[1].id))[1]
                 assert u.pose is not None and closest.pose is not None
                 nearest += detour(scene, u.pose.xy, closest.pose.xy, clearance(scene, u.id))
-            score -= APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
+            score -= pull * APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls

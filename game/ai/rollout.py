@@ -3,15 +3,16 @@
 After the candidate, both seats answer with this policy until the turn is over (the active player changes, a new
 round begins or the game ends) or ``MAX_STEPS`` actions were taken: no further charges, moves, spells, dispels,
 consolidation moves or pivots (``Done``), but every AoF:R 2.16 wizard that may block a spell rolls to (a cast judged
-against no block would be judged too kindly); a charged unit Stands and Shoots when it may, else Holds; a charger
-whose target fled runs it down; Random Charge Distances: the first charge left is rolled; every unit that may shoot
-fires one weapon group at its nearest valid target (artillery firing at points does not); after a melee the winner
-pursues and follows up (the first candidate); spell tokens are split the engine's default way. So a charge or a shot
-is judged by its melee, its morale tests and its flight, and a move by what the turn's shooting and combat make of
-it. ``play_through_next_turn`` also plays the other player's next turn, where every unit that may charge a target it
-expects to beat does (its best such target by ``game.ai.evaluate.charge_value``): so the answer to a position is
-simulated, not guessed. An activation ruleset's decisions (``Ruleset.decision_options``: AoF:R 2.16) are answered by
-``listed_policy``. All dice are the clone's own (``game.ai.view``).
+against no block would be judged too kindly); a charged unit Stands and Shoots when it may, else Holds (or Flees,
+where the search weighs that answer: ``flee``); a charger whose target fled runs it down; Random Charge Distances:
+the first charge left is rolled; every unit that may shoot fires one weapon group at its nearest valid target
+(artillery firing at points does not); after a melee the winner pursues and follows up (the first candidate); spell
+tokens are split the engine's default way. So a charge or a shot is judged by its melee, its morale tests and its
+flight, and a move by what the turn's shooting and combat make of it. ``play_through_next_turn`` also plays the
+other player's next turn, where every unit that may charge a target it expects to beat does (its best such target
+by ``game.ai.evaluate.charge_value``): so the answer to a position is simulated, not guessed. An activation
+ruleset's decisions (``Ruleset.decision_options``: AoF:R 2.16) are answered by ``listed_policy``. All dice are the
+clone's own (``game.ai.view``).
 """
 
 from __future__ import annotations
@@ -41,10 +42,12 @@ MAX_STEPS = 120
 """Actions a rollout may take before it stops (a whole turn of the fixed policy takes far fewer)."""
 
 
-def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Action:
+def policy(game: Game, idle: set[str] | None = None, charge: bool = False,
+           flee: frozenset[str] = frozenset()) -> Action:
     """The fixed policy's answer to ``game.pending`` (see the module docstring). ``idle``: units already found with
     no shooting target this phase (skipped, and added to as more are found; the hot path of a rollout). ``charge``:
-    each unit that may charge a target it expects to beat does (``_best_charge``)."""
+    each unit that may charge a target it expects to beat does (``_best_charge``). ``flee``: units that Flee
+    when charged, where they may (the other answer the search weighs a charge against, ``SearchPlayer._judge``)."""
     p = game.pending
     assert p is not None
     own = ruleset_ai(game)
@@ -57,6 +60,8 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False) -> Ac
         return listed_policy(game, listed, charge)
     if d == "charge_reaction":
         assert p.unit is not None
+        if p.unit in flee and "flee" in p.options:
+            return ChargeReaction(player, p.unit, "flee")
         return ChargeReaction(player, p.unit, "stand_and_shoot" if "stand_and_shoot" in p.options else "hold")
     if d == "redirect":
         assert p.unit is not None
@@ -149,13 +154,14 @@ def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot
 
 
 def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = False,
-                     turn: tuple[int, int] | None = None) -> bool:
+                     turn: tuple[int, int] | None = None, flee: frozenset[str] = frozenset()) -> bool:
     """Play ``game`` (a clone rolling the AI's own dice) with ``policy`` until the turn is over (see the module
     docstring); ``charge``: the side playing charges what it expects to beat. ``turn``: the (round, active player)
     whose turn is played out, by default the one now; a game already past it is left as it is (a candidate that
     ended its own activation, as AoF:R's idle does: the other side's next activation is not its to play out, and
-    played by this passive policy it would flatter the candidate). An action the engine refuses ends the rollout
-    where it stands. Returns whether the turn is over (or the game)."""
+    played by this passive policy it would flatter the candidate). ``flee``: units that Flee when charged (``policy``).
+    An action the engine refuses ends the rollout where it stands. Returns whether the turn is over (or the
+    game)."""
     s = game.state
     start = turn if turn is not None else (s.round, s.active_player)
     idle: set[str] = set()
@@ -167,13 +173,16 @@ def play_to_turn_end(game: Game, max_steps: int = MAX_STEPS, charge: bool = Fals
             idle.clear()
             phase = s.phase
         try:
-            game.apply(policy(game, idle, charge))
+            game.apply(policy(game, idle, charge, flee))
         except IllegalAction:
             return False
     return False
 
 
-def play_through_next_turn(game: Game, turn: tuple[int, int] | None = None) -> bool:
-    """The rest of this turn (``play_to_turn_end``; ``turn`` as there), then the other player's whole next turn with
-    its charges: what the enemy's charges would make of the position. Returns whether both turns were played out."""
-    return play_to_turn_end(game, turn=turn) and (game.pending is None or play_to_turn_end(game, charge=True))
+def play_through_next_turn(game: Game, turn: tuple[int, int] | None = None,
+                           flee: frozenset[str] = frozenset()) -> bool:
+    """The rest of this turn (``play_to_turn_end``; ``turn`` and ``flee`` as there), then the other player's whole
+    next turn with its charges: what the enemy's charges would make of the position. Returns whether both turns
+    were played out."""
+    return play_to_turn_end(game, turn=turn, flee=flee) and (game.pending is None or
+                                                           play_to_turn_end(game, charge=True))

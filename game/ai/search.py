@@ -13,9 +13,11 @@ For the pending decision (``Game.pending``) the player:
    random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy of
    ``game.ai.rollout`` to the end of the turn and (depth 2) through the other player's next turn, whose units
    charge what they expect to beat (moves at depth 0 are scored right after they are made), then
-   ``game.ai.evaluate.evaluate``; the mean is the candidate's value. Every candidate is first judged on
-   ``FIRST_ROUND`` samples and only the better half on the rest (successive halving). Activating a unit is worth
-   the best answer of that unit to the decision it leads to (its charge, move or idle);
+   ``game.ai.evaluate.evaluate``; the mean is the candidate's value. A charge is worth the worse, for the
+   charger, of its target holding and fleeing (the answer is the other player's; AoWFBR only, where the target
+   may flee). Every candidate is first judged on ``FIRST_ROUND`` samples and only the better half on the rest
+   (successive halving). Activating a unit is worth the best answer of that unit to the decision it leads to (its
+   charge, move or idle);
 4. returns the best (the earliest on a tie, so "do nothing" wins ties where it is listed first).
 
 A decision with one candidate is answered without search. Set-up decisions (deployment, roll-off choices, Scout,
@@ -76,7 +78,9 @@ LEVELS: dict[str, Budget] = {
     # easy does not play its decisions out: each is scored at once, a charge by the evaluation's quick estimate
     # of the melee (``evaluate.charge_value``) rather than by melees rolled with its own dice
     "ai-easy": Budget(candidates=2, samples=2, moves=3, move_depth=0, move_samples=1, depth=0, per_unit=1),
-    "ai": Budget(candidates=5, samples=4, moves=7, move_depth=0, move_samples=1, depth=1, per_unit=2),
+    # ai judges its charges, shots and answers on 8 samples: 118 of 128 AoWFBR games against random where 4 samples
+    # won 107 (docs/ai-measurements.md); a melee's dice decide too much for fewer
+    "ai": Budget(candidates=5, samples=8, moves=7, move_depth=0, move_samples=1, depth=1, per_unit=2),
     # hard also judges its moves through the other player's next turn (2 samples each): 49-31 against ai over 80
     # AoWFBR games where the same budget judging moves at once won 44-36 (docs/ai-measurements.md)
     "ai-hard": Budget(candidates=8, samples=8, moves=10, move_depth=2, move_samples=2, depth=2, per_unit=3),
@@ -230,7 +234,28 @@ class SearchPlayer:
             if not nested:
                 return self._value(twin, me, twin.state.active_player)
             return self._best(twin, nested, me, seeds, nested_depth)[1]
-        total = 0.0
+        if isinstance(action, DeclareCharge) and depth >= 1 and _may_flee(view, action.target):
+            # the charged unit's answer is the other player's: the charge is worth the worse of Hold and Flee
+            # for it (a target that flees may leave the charger short, stranded before the enemy's lines)
+            held = self._samples(view, action, me, seeds, depth, finish, frozenset())
+            fled = self._samples(view, action, me, seeds, depth, finish, frozenset({action.target}))
+            if held is None or fled is None:
+                return None
+            worst = min(held, fled, key=lambda j: j[0])
+        else:
+            one = self._samples(view, action, me, seeds, depth, finish, frozenset())
+            if one is None:
+                return None
+            worst = one
+        for twin, value in worst[1]:
+            self._observe(action, view, twin, value)
+        return worst[0]
+
+    def _samples(self, view: Game, action: Action, me: int, seeds: list[int], depth: int, finish: bool,
+                 flee: frozenset[str]) -> tuple[float, list[tuple[Game, float]]] | None:
+        """``action`` played on a clone of ``view`` per seed and looked ahead ``depth`` (``_judge``), the units in
+        ``flee`` fleeing when charged: (mean value, [(clone, value)]), or None if the engine refuses it."""
+        seen: list[tuple[Game, float]] = []
         turn = (view.state.round, view.state.active_player)    # the turn the decision belongs to
         for seed in seeds:
             twin = view.clone()
@@ -243,12 +268,12 @@ class SearchPlayer:
                 return None
             s = twin.state
             if finish and twin.pending is not None and s.active_player == me:
-                play_to_turn_end(twin)
+                play_to_turn_end(twin, flee=flee)
             turned = False
             if depth == 1:
-                turned = play_to_turn_end(twin, turn=turn)
+                turned = play_to_turn_end(twin, turn=turn, flee=flee)
             elif depth >= 2:
-                turned = play_through_next_turn(twin, turn=turn)
+                turned = play_through_next_turn(twin, turn=turn, flee=flee)
             # who acts next: the active player once the decision's turn is over (played out, or ended by the
             # candidate itself: AoF:R's idle ends the activation), else the other one, once this turn ends
             over = turned or (s.round, s.active_player) != turn
@@ -257,9 +282,8 @@ class SearchPlayer:
                 value += _melee_estimate(view, twin, action)
             if isinstance(dice, PricedDangerDice):
                 value -= expected_cost(twin, dice, me)
-            self._observe(action, view, twin, value)
-            total += value
-        return total / len(seeds)
+            seen.append((twin, value))
+        return sum(v for _, v in seen) / len(seen), seen
 
     @staticmethod
     def _value(game: Game, me: int, next_to_act: int) -> float:
@@ -482,6 +506,16 @@ def _melee_estimate(view: Game, twin: Game, action: Action) -> float:
         return -sum(charge_value(view, units[c.unit], units[action.unit]) for c in view.state.charges
                     if c.target == action.unit and c.unit in units)
     return 0.0
+
+
+def _may_flee(game: Game, target: str) -> bool:
+    """Whether the charged unit ``target`` might answer a charge by fleeing (AoWFBR 1.4 "Charge Reactions": not a
+    unit already fleeing, in melee or Immobile), so that the search weighs both answers; only a shortcut (where
+    the engine offers no Flee, the rollout holds). Never under a ruleset whose decisions are listed (AoF:R)."""
+    if game.ruleset.decision_options() is not None or ruleset_ai(game) is not None:
+        return False
+    unit = game.state.units.get(target)
+    return unit is not None and not unit.fleeing and not unit.engaged and not unit.has("Immobile")
 
 
 def _gap(game: Game, uid: str, target: str) -> float:

@@ -12,6 +12,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UILabel
 
+from game.ai import LEVELS as AI_LEVELS
 from game.computer_seat import LEVEL_WORDS, ComputerSeat
 from game.ui.tip_drop_down import TipDropDown
 
@@ -26,9 +27,9 @@ LEVELS: dict[str, str] = {words.capitalize(): level for level, words in LEVEL_WO
 LEVEL_TIPS = {"ai-easy": "Easy: the computer judges a few options and scores each at once, trusting a quick estimate "
                          "of each melee instead of rolling it out.",
               "ai": "Normal: the computer plays each charge, shot and spell out to the end of the turn with dice of "
-                    "its own (4 samples) before it decides.",
-              "ai-hard": "Hard: the computer judges more options on 8 samples and plays its moves, charges, shots "
-                         "and spells out through your next turn. It thinks longer."}
+                    f"its own ({AI_LEVELS['ai'].samples} samples) before it decides.",
+              "ai-hard": f"Hard: the computer judges more options on {AI_LEVELS['ai-hard'].samples} samples and plays "
+                         "its moves, charges, shots and spells out through your next turn. It thinks longer."}
 OPPONENT_TIP = ("Play against the computer: it decides for its side (no hand-over screen) at a pace you can follow, "
                 "with the reason of each decision in the log. G: faster, N: skip to your next decision.")
 TIP_WIDTH = 320

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.evaluate import charge_value, strikes, win_chance
+import game.ai.evaluate as evaluate_module
+from game.ai.evaluate import charge_value, evaluate, melee_edge, melees, strikes, win_chance
+from game.engine.charge import make_charge_move
 from game.engine.dice import Dice
 from game.engine.game import Game
 from game.engine.melee import full_rows
@@ -99,3 +101,32 @@ def test_the_melee_result_follows_the_ruleset() -> None:
     front = unit("c", 1, ORCS, front_y=20.0, x=36.0)
     # the same two units face to face: only AoWFBR counts the charge's +1
     assert win_chance(aowfbr(target), front, target) > win_chance(aofr_game([target]), front, target)
+
+
+
+def _melee(first: Unit, second: Unit) -> Game:
+    """``first`` (player 1) has charged into base contact with the front of ``second`` (player 2): a melee in
+    progress."""
+    game = aowfbr(first, second)
+    make_charge_move(game.state, Dice(sequence=[]), first, second)
+    assert first.engaged_with == {second.id}
+    return game
+
+
+def test_a_melee_in_progress_counts_for_the_side_that_should_win_its_next_round(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Rulebook "Melee Resolution": the twenty Pikemen (three full rows) lead five Rams (one full row, half the
+    strikes) in the next round of their melee, and the position counts that edge for them (``evaluate.melees``,
+    ``melee_edge``); the other way round it counts against player 1. Without the term an engaged unit counted
+    nothing, so a charge that would lose the next round looked free."""
+    pikes, rams = unit("a", 1, PIKES, models=20, front_y=10.0), unit("b", 2, RAMS, models=5, front_y=13.0)
+    game = _melee(pikes, rams)
+    assert [([u.id for u in one], [u.id for u in two]) for one, two in melees(game)] == [(["a"], ["b"])]
+    assert melee_edge(game, [pikes], [rams]) == pytest.approx(10 / 6 * 2 - 5 / 6 * 2 + 3 - 1)   # strikes, rows
+    with_term = evaluate(game, 1, 2)
+    monkeypatch.setattr(evaluate_module, "MELEE_ON", 0.0)
+    assert with_term > evaluate(game, 1, 2)
+    monkeypatch.undo()
+    rams_first = _melee(unit("a", 1, RAMS, models=5, front_y=10.0), unit("b", 2, PIKES, models=20, front_y=13.0))
+    with_term = evaluate(rams_first, 1, 2)
+    monkeypatch.setattr(evaluate_module, "MELEE_ON", 0.0)
+    assert with_term < evaluate(rams_first, 1, 2)

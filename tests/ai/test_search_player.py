@@ -179,3 +179,30 @@ def test_a_unit_inside_a_transport_has_its_charges_ordered_from_the_transport() 
         play_out(game, 1, lambda g, a, seen=broken: seen.extend(state_is_consistent(g.state)),
                  players={1: make_player(level, 1), 2: make_player("random", 1 + 1_000_003)})
         assert game.state.game_over and broken == []
+
+
+def test_a_charge_is_worth_the_worse_of_the_targets_answers() -> None:
+    """The charged unit's answer is the other player's (AoWFBR 1.4 "Charge Reactions"): a charge is judged with
+    the target holding and with it fleeing, and is worth the worse of the two for the charger. In the fleeing
+    samples the target flees (and the knights' charge falls short or runs it down), in the holding ones it does
+    not."""
+    knights = profile("Knights", quality=3, defense=3, weapons=(Weapon("Lance", attacks=2),), size=5, cost=200)
+    rabble = profile("Rabble", quality=6, defense=6, weapons=(Weapon("Club", attacks=1),), size=10, cost=60)
+    units = [
+        make_unit("knights-1", 1, knights, 5, pose_with_front(knights, 5, 10.0, 0.0, x=36.0)),
+        make_unit("rabble-1", 2, rabble, 5, pose_with_front(rabble, 5, 21.0, 180.0, x=36.0)),
+    ]
+    game = Game.start(_state(units), Dice(seed=1))
+    while game.pending.decision != "declare_charge":
+        game.apply(Done(game.pending.player))
+    player = SearchPlayer(1)
+    seeds = [11, 12, 13, 14]
+    charge = DeclareCharge(1, "knights-1", "rabble-1")
+    held = player._samples(game, charge, 1, seeds, 1, False, frozenset())
+    fled = player._samples(game, charge, 1, seeds, 1, False, frozenset({"rabble-1"}))
+    assert held is not None and fled is not None
+    for twin, _ in held[1]:
+        assert not any(e.kind == "reaction" and "flees" in e.text for e in twin.log)
+    for twin, _ in fled[1]:
+        assert any(e.kind == "reaction" and "flees against the charge" in e.text for e in twin.log)
+    assert player._judge(game, charge, 1, seeds, 1) == min(held[0], fled[0])
