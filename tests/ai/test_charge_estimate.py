@@ -103,7 +103,6 @@ def test_the_melee_result_follows_the_ruleset() -> None:
     assert win_chance(aowfbr(target), front, target) > win_chance(aofr_game([target]), front, target)
 
 
-
 def _melee(first: Unit, second: Unit) -> Game:
     """``first`` (player 1) has charged into base contact with the front of ``second`` (player 2): a melee in
     progress."""
