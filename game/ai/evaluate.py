@@ -43,6 +43,7 @@ from game.ai.by_ruleset import ruleset_ai
 from game.ai.route import clearance, detour
 from game.engine import objectives
 from game.engine.charge import charge_action_refusal
+from game.engine.close_combat import find_combats
 from game.engine.game import Game
 from game.engine.random_charge import charge_allowance
 from game.engine.state import Unit
@@ -155,40 +156,33 @@ def win_chance(game: Game, charger: Unit, target: Unit) -> float:
     mine = strikes(charger, target, True, side == "front") + rules.melee_result_extra(charger, True, side)
     theirs = strikes(target, charger, False) * rules.strike_back_share(side)
     theirs += rules.melee_result_extra(target, False, side)
-    edge = mine - theirs
+    return edge_chance(mine - theirs)
+
+
+def edge_chance(edge: float) -> float:
+    """Chance (0..1) to win a melee expected to be won by ``edge`` resolution points: a logistic of scale
+    ``EDGE_SCALE``."""
     return 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
 
 
 def melees(game: Game) -> list[tuple[list[Unit], list[Unit]]]:
-    """The melees in progress: for each group of units engaged with each other (directly or through a friend in
-    the same fight), (player 1's units, player 2's units), each list sorted by id."""
+    """The melees in progress (the engine's ``close_combat.find_combats``: each connected group of units locked in
+    melee, rulebook "Multiple Units in Combat"), each as (player 1's units, player 2's units), sorted by id."""
     s = game.state
-    seen: set[str] = set()
     out: list[tuple[list[Unit], list[Unit]]] = []
-    for uid in sorted(s.units):
-        u = s.units[uid]
-        if uid in seen or not u.engaged_with or u.removed is not None:
-            continue
-        group: list[Unit] = []
-        todo = [uid]
-        seen.add(uid)
-        while todo:
-            x = s.units[todo.pop()]
-            group.append(x)
-            for o in sorted(x.engaged_with):
-                if o not in seen and o in s.units and s.units[o].removed is None:
-                    seen.add(o)
-                    todo.append(o)
-        sides = ([x for x in group if x.player == 1], [x for x in group if x.player == 2])
+    for group in find_combats(s):
+        units = sorted((s.units[uid] for uid in group), key=lambda u: u.id)
+        sides = ([u for u in units if u.player == 1], [u for u in units if u.player == 2])
         if sides[0] and sides[1]:
-            out.append((sorted(sides[0], key=lambda x: x.id), sorted(sides[1], key=lambda x: x.id)))
+            out.append(sides)
     return out
 
 
 def melee_edge(game: Game, ours: list[Unit], theirs: list[Unit]) -> float:
-    """Expected resolution points ``ours`` lead ``theirs`` by in the next round of their melee: each unit's two
-    front rows strike the enemy it is engaged with (the first by id; at its flank or rear the share
-    ``Ruleset.strike_back_share`` of its strikes), plus ``Ruleset.melee_result_extra`` (no charge bonus)."""
+    """Expected resolution points ``ours`` lead ``theirs`` by in the next round of their melee (AoWFBR 1.4 "Melee
+    Resolution"; other rulesets by their ``Ruleset`` terms): each unit's two front rows strike the enemy it is
+    engaged with (the first by id; at its flank or rear the share ``Ruleset.strike_back_share`` of its strikes),
+    plus ``Ruleset.melee_result_extra`` (no charge bonus)."""
     rules = game.ruleset
 
     def side_total(units: list[Unit], enemies: list[Unit]) -> float:
@@ -232,12 +226,11 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         # the result: only the Victory Points count now (x10 so that it outweighs any guess), and a win most
         return score * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat] else 0.0)
     scene = s.scene
-    if MELEE_ON > 0.0:
-        for one, two in melees(game):
-            friends, foes = (one, two) if seat == 1 else (two, one)
-            win = 1.0 / (1.0 + math.exp(-melee_edge(game, friends, foes) / EDGE_SCALE))
-            score += MELEE_ON * BREAK * (win * sum(worth(e) for e in foes if not e.fleeing)
-                                         - (1.0 - win) * sum(worth(u) for u in friends if not u.fleeing))
+    for one, two in melees(game):
+        friends, foes = (one, two) if seat == 1 else (two, one)
+        win = edge_chance(melee_edge(game, friends, foes))
+        score += MELEE_ON * BREAK * (win * sum(worth(e) for e in foes if not e.fleeing)
+                                     - (1.0 - win) * sum(worth(u) for u in friends if not u.fleeing))
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
     for u in s.units.values():
         w = worth(u)
