@@ -27,8 +27,9 @@ of:
   ``game.ai.route.detour``), so moves that lead to a charge or a shot are preferred over standing still (this term
   alone is not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
-  within 3") counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), and each marker is worth up to
-  ``OBJECTIVE_PULL`` to the side whose nearest unit is closer to it.
+  within 3") counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), each marker is worth up to
+  ``OBJECTIVE_PULL`` to the side whose nearest unit is closer to it, and ``seat`` loses ``MARKER_APPROACH`` per inch
+  its nearest unit still has to go to a marker it does not hold (that side only, like closing in).
 
 Once the game is over only the Victory Points count (the result, scaled to outweigh any estimate, plus ``WIN``).
 
@@ -75,6 +76,10 @@ HERO_APPROACH = 0.5
 any pull, generals and casters held their ground all game while the battle was fought without them)."""
 OBJECTIVE_PULL = 40.0
 """Points an objective marker worth 100 is worth to the side nearer to it (scaled by how much nearer, up to 12")."""
+MARKER_APPROACH = 1.5
+"""Points per inch (scaled by a marker's worth / 100) ``seat``'s nearest unit still has to go to be within 3" of a
+marker it does not hold (``seat`` only, like ``APPROACH``): a marker no enemy is near was left alone (the nearer side
+gained nothing more from walking on), where the side that stands on it at the end of a round takes it."""
 SEIZING = 0.6
 """Share of a marker's worth counted for the side that would seize it (alone within 3") at the end of the round."""
 SEIZING_LAST = 1.0
@@ -294,4 +299,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             d_me = min(mine, default=48.0)
             d_them = min(theirs, default=48.0)
             score += OBJECTIVE_PULL * (marker / 100.0) * max(-12.0, min(12.0, d_them - d_me)) / 12.0
+            if o.controller != seat and mine:
+                # the race term saturates once seat is 12" nearer: the way still to go keeps its nearest unit walking
+                score -= MARKER_APPROACH * (marker / 100.0) * min(max(d_me - objectives.SEIZE_DISTANCE, 0.0), 36.0)
     return score

@@ -81,9 +81,10 @@ LEVELS: dict[str, Budget] = {
     # ai judges its charges, shots and answers on 8 samples: 118 of 128 AoWFBR games against random where 4 samples
     # won 107 (docs/ai-measurements.md); a melee's dice decide too much for fewer
     "ai": Budget(candidates=5, samples=8, moves=7, move_depth=0, move_samples=1, depth=1, per_unit=2),
-    # hard also judges its moves through the other player's next turn (2 samples each): 49-31 against ai over 80
-    # AoWFBR games where the same budget judging moves at once won 44-36 (docs/ai-measurements.md)
-    "ai-hard": Budget(candidates=8, samples=8, moves=10, move_depth=2, move_samples=2, depth=2, per_unit=3),
+    # hard judges more candidates, on twice the samples, to the end of the turn: 20-12 against ai on 32 paired AoWFBR
+    # games where hard through the other player's next turn (depth 2, moves too) won 13-19 and took 4 times as
+    # long; its passive rollout of the other side's turn misled it (docs/ai-measurements.md)
+    "ai-hard": Budget(candidates=8, samples=16, moves=10, move_depth=0, move_samples=1, depth=1, per_unit=3),
 }
 """The levels by player name (``game.players``): the same search, different budgets."""
 

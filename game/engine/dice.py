@@ -86,12 +86,14 @@ class Dice:
 
     def clone(self) -> Dice:
         """An independent copy that will roll exactly what this one would roll next."""
-        twin = Dice(seed=self.seed, sequence=self.sequence)
+        # not through __init__: it would seed a generator (and check a sequence) only to overwrite it; a look-ahead
+        # clones the dice with every position it tries
+        twin = object.__new__(Dice)
+        twin.seed, twin.sequence, twin.consumed, twin.rolls = self.seed, self.sequence, self.consumed, list(self.rolls)
+        twin._rng = None
         if self._rng is not None:
-            assert twin._rng is not None
+            twin._rng = random.Random.__new__(random.Random)
             twin._rng.setstate(self._rng.getstate())
-        twin.consumed = self.consumed
-        twin.rolls = list(self.rolls)
         return twin
 
     def to_record(self) -> dict[str, object]:

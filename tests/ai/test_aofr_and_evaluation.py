@@ -16,6 +16,7 @@ from game.autoplay import Player, RandomPlayer
 from game.engine.actions import Action, Activate, DeclareCharge, Done, Move, Shoot
 from game.engine.dice import Dice
 from game.engine.game import Game
+from game.engine.state import Objective
 from game.scenario import load_scenario, new_game_state
 from game.tutorial.opponent import SimplePlayer
 from geometry.pose import Pose
@@ -141,3 +142,28 @@ def test_a_candidate_that_ends_its_activation_is_judged_where_it_ends() -> None:
             assert player._judge(view, action, 1, [1], depth) is not None
     # (the move ends the activation too: the unit has nothing to shoot)
     assert seen == [(Done(1), 2, 0, True), (move, 2, 0, True)] * 2
+
+
+@pytest.mark.parametrize("controller", [None, 2, 1])
+def test_a_marker_far_from_every_enemy_still_pulls_the_unit_nearest_to_it(controller: int | None,
+                                                                          monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "The Mission": a unit within 3" of a marker at the end of a round, no enemy within 3", seizes it.
+    A marker on the far left, the only enemy on the far right: player 1 is already more than 12" nearer, where the
+    race to the markers (``OBJECTIVE_PULL``) gives nothing more. Its unit 6" nearer the marker still scores
+    better by the way still to go (``MARKER_APPROACH``); without that term a unit left such a marker alone and a
+    neutral or enemy marker nobody contested was lost (a draw against a random player). A marker it holds already
+    stays held without anybody near: no pull."""
+    import game.ai.evaluate as ev
+
+    def score(y: float) -> float:
+        game = aofr_game([unit("a", 1, front_y=y, x=8.0), unit("b", 2, front_y=40.0, x=66.0)])
+        game.state.mission = "standard"
+        game.state.objectives = [Objective(8.0, 38.0, controller=controller)]
+        return evaluate(game, 1, 2)
+
+    per_inch = ev.MARKER_APPROACH * ev.MARKER / 100.0
+    assert per_inch > 0.0
+    gain = score(FRONT_Y + 6.0) - score(FRONT_Y)
+    monkeypatch.setattr(ev, "MARKER_APPROACH", 0.0)
+    without = score(FRONT_Y + 6.0) - score(FRONT_Y)
+    assert gain - without == pytest.approx(0.0 if controller == 1 else per_inch * 6.0)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import LEVELS, SearchPlayer
+from game.ai import LEVELS, Budget, SearchPlayer
 from game.ai.view import seat_view
 from game.autoplay import state_is_consistent
 from game.engine import magic, side_missions
@@ -44,10 +44,15 @@ def test_the_levels_are_seated_by_name() -> None:
         assert isinstance(player, SearchPlayer) and player.budget == LEVELS[name]
 
 
-def test_plays_a_whole_game_legally_and_the_invariants_hold() -> None:
+DEEP = Budget(candidates=3, samples=2, moves=3, move_depth=2, move_samples=1, depth=2, per_unit=1)
+"""A budget no level uses (every look-ahead through the other player's next turn), still offered by ``Budget``."""
+
+
+@pytest.mark.parametrize("budget", [LEVELS["ai"], DEEP], ids=["ai", "through-the-next-turn"])
+def test_plays_a_whole_game_legally_and_the_invariants_hold(budget: Budget) -> None:
     """Every action the AI proposes is legal when applied (no fallback), and the invariants hold after each."""
     game = _game(SMALL, Dice(seed=5))
-    seats = {1: SearchPlayer(5), 2: SimplePlayer(6)}
+    seats = {1: SearchPlayer(5, budget), 2: SimplePlayer(6)}
     actions = 0
     while game.pending is not None:
         player = game.pending.player
