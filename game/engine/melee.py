@@ -31,7 +31,8 @@ Rulings made here (for docs/rulings.md):
 * Impact(X): in the charge round (``fights_as_charger``) each model of the two front rows striking to the front
   rolls X dice in step 2, hitting on 2+ (a natural 1 fails), with no weapon rule, no Fatigue and no Sergeant;
   the hits go to the model's target. In later rounds the same models get X extra attacks in step 4 at the
-  unit's Quality (Sergeant +1 and Fatigue apply, no weapon rule).
+  unit's Quality (Sergeant +1 and Fatigue apply, no weapon rule); a unit charged gets none in the charge's round
+  (it did not charge, and that round is not a following one).
 * Lance and Furious apply when the unit ``fights_as_charger`` (charged this turn or followed up), and may be
   written on the weapon or the unit. Lance adds AP(+1) to weapons with or without AP.
 * Deadly(X) wounds use ``shooting.deadly_wounds`` against the target's state at the start of the step.
@@ -397,7 +398,8 @@ def _batches_for_step(state: GameState, unit: Unit, step: int, order: list[str])
                         continue
                     only = fatigue or ("strike to the rear" if kind == "rear" else None)
                     batches.append(_Batch(unit, target, weapon, models, only, step, 0, prof, hero))
-        if step == 4 and not unit.fights_as_charger:
+        if step == 4 and not unit.fights_as_charger and tid not in unit.first_round_with:
+            # "in the following rounds": not in the round this enemy charged the unit (docs/rulings.md "Impact(X)")
             for prof, hero, models in _kinds(unit, front_models):
                 n, counter_cut = impact_dice(prof, len(models), counter_cut)
                 if prof.value("Impact"):

@@ -136,7 +136,7 @@ RULES: dict[str, SpecialRule] = {r.name: r for r in (
        ("special_rules.immobile", "movement.validate_move", "charge.can_charge", "flight.flee",
         "melee.melee_morale_test", "special_rules.no_pursuit_or_follow_up"), (_M, _C)),
     _r("Impact", "After charging, each model in the two front rows rolls X dice, hitting on 2+; in later rounds "
-       "of the same melee it gets X extra attacks instead.", ("melee.impact_dice",), (_C,)),
+       "of the same melee (whoever charged) it gets X extra attacks instead.", ("melee.impact_dice",), (_C,)),
     _r("Indirect", "May shoot at enemies out of sight (still in its front arc), ignoring cover from things in the "
        "way; -1 to hit after moving or pivoting.",
        ("special_rules.indirect_modifier", "special_rules.indirect", "geometry.sight.models_in_range"), (_S,),

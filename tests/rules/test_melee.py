@@ -180,6 +180,17 @@ def test_impact_becomes_attacks_in_later_rounds():
     assert [len(r.dice) for r in d.rolls] == [10, 10, 10]
 
 
+def test_a_unit_charged_gets_no_impact_in_the_first_round():
+    """Rulebook: Impact(X): the dice are rolled "when attacking after charging", and the X attacks come "in the
+    following rounds" of a unit that stays locked in combat. A unit with Impact that is charged did not charge, and
+    the charge's round is not a following round: it strikes with its weapons only (docs/rulings.md "Impact(X)")."""
+    s = charge_setup(target_prof=profile("Knights", rules=("Impact(1)",)))
+    d = dice(*[1] * 10, *[1] * 10)  # a's 10 attacks, t's 10 attacks: no Impact dice
+    fight(s, d, ORDER)
+    assert not any("Impact" in p for p in roll_purposes(d))
+    assert [len(r.dice) for r in d.rolls] == [10, 10]
+
+
 def test_lance_and_furious_when_charging():
     """Rulebook: Lance: when charging, +1 to hit and AP(+1); Furious: when charging, unmodified 6s to hit deal
     one extra hit."""
