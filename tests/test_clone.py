@@ -117,3 +117,29 @@ def test_move_checks_answer_alike_played_cloned_and_replayed(seed):
         assert said(replayed.check_move(action)) == said(answer)
         done += 1
     assert done > 50 and any(a is not None for _, _, a in asked)
+
+
+@pytest.mark.parametrize("scenario", ["default.yaml", "aofr_quick_spells.yaml", "skirmish_crossroads.yaml"])
+def test_the_fields_a_clone_shares_hold_only_values_that_cannot_change(scenario):
+    """``GameState.clone`` looks only inside the fields whose annotations admit a mutable value
+    (``state._mutable_fields``); the values of the others, in games played on, are all of types a clone shares."""
+    from dataclasses import fields, is_dataclass
+
+    from game.engine import state as st
+
+    game = Game.start(new_game_state(load_scenario(SCENARIOS / scenario)), Dice(seed=4))
+    player = RandomPlayer(random.Random(4))
+    seen = 0
+    while game.pending is not None:
+        _step(game, player)
+        values = [u for u in game.state.units.values()] + [v for v in vars(game.state).values() if is_dataclass(v)]
+        for obj in values:
+            if not is_dataclass(obj) or type(obj).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+                continue
+            mutable = st._mutable_fields(type(obj))
+            for f in fields(obj):
+                if f.name not in mutable:
+                    value = getattr(obj, f.name)
+                    assert st._always_shared(type(value)), f"{type(obj).__name__}.{f.name} = {value!r}"
+                    seen += 1
+    assert seen > 1000

@@ -8,6 +8,8 @@ through them.
 from __future__ import annotations
 
 import copy
+import types
+import typing
 from dataclasses import dataclass, field, fields
 from enum import Enum
 
@@ -620,7 +622,38 @@ def make_unit(
 _IMMUTABLE = (str, int, float, bool, type(None), Enum, frozenset, Pose, Profile, Formation, Table, Pending)
 """Values a clone may share without looking inside."""
 _FIELDS: dict[type, tuple[str, ...]] = {}
-"""Field names of each dataclass type copied so far."""
+"""Names of the fields of each dataclass type copied so far that may hold a value a clone must copy."""
+
+
+def _always_shared(hint: object) -> bool:
+    """Whether every value a field annotated ``hint`` may hold is one a clone shares (``_IMMUTABLE`` types, frozen
+    dataclasses, unions and tuples and frozensets of them)."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        return all(_always_shared(a) for a in typing.get_args(hint))
+    if origin is frozenset:
+        return True
+    if origin is tuple:
+        return all(a is Ellipsis or _always_shared(a) for a in typing.get_args(hint))
+    if origin is not None or not isinstance(hint, type):
+        return False
+    params = getattr(hint, "__dataclass_params__", None)
+    return issubclass(hint, _IMMUTABLE) or (params is not None and params.frozen)
+
+
+def _mutable_fields(kind: type) -> tuple[str, ...]:
+    """The fields of dataclass ``kind`` whose values a clone may have to copy: those whose annotations are not
+    ``_always_shared`` (every field when the annotations do not resolve). Most of a unit's fields are numbers,
+    flags, a pose and its profile: skipping them is most of the speed of ``GameState.clone``."""
+    names = _FIELDS.get(kind)
+    if names is None:
+        try:
+            hints = typing.get_type_hints(kind)
+        except (NameError, TypeError):  # an annotation only a type checker resolves: look at every field
+            hints = {}
+        names = _FIELDS[kind] = tuple(f.name for f in fields(kind)
+                                      if f.name not in hints or not _always_shared(hints[f.name]))
+    return names
 
 
 _COPIED_TYPES: set[type] = set()
@@ -668,9 +701,7 @@ def _copied(value: object, memo: dict[int, object]) -> object:
         if kind.__dataclass_params__.frozen:
             _SHARED_TYPES.add(kind)
             return value
-        names = _FIELDS.get(kind)
-        if names is None:
-            names = _FIELDS[kind] = tuple(f.name for f in fields(value))  # type: ignore[arg-type]
+        names = _mutable_fields(kind)
         if hasattr(value, "__dict__"):  # what copy.copy does, without its protocol; then the fields in place
             out = object.__new__(kind)
             memo[id(value)] = out
