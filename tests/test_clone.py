@@ -132,7 +132,8 @@ def test_the_fields_a_clone_shares_hold_only_values_that_cannot_change(scenario)
     seen = 0
     while game.pending is not None:
         _step(game, player)
-        values = [u for u in game.state.units.values()] + [v for v in vars(game.state).values() if is_dataclass(v)]
+        units = list(game.state.units.values())
+        values = units + [u.hero for u in units] + [v for v in vars(game.state).values() if is_dataclass(v)]
         for obj in values:
             if not is_dataclass(obj) or type(obj).__dataclass_params__.frozen:  # type: ignore[attr-defined]
                 continue

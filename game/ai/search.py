@@ -13,8 +13,7 @@ For the pending decision (``Game.pending``) the player:
    random numbers: candidates are compared on the same luck), the candidate applied, then the fixed policy of
    ``game.ai.rollout`` to the end of the turn and (depth 2, which no level uses now) through the other player's
    next turn, whose units charge what they expect to beat (moves at depth 0 are scored right after they are made),
-   then
-   ``game.ai.evaluate.evaluate``; the mean is the candidate's value. A charge is worth the worse, for the
+   then ``game.ai.evaluate.evaluate``; the mean is the candidate's value. A charge is worth the worse, for the
    charger, of its target holding and fleeing (the answer is the other player's; AoWFBR only, where the target
    may flee). Every candidate is first judged on ``FIRST_ROUND`` samples and only the better half on the rest
    (successive halving). Activating a unit is worth the best answer of that unit to the decision it leads to (its
