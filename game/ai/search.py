@@ -235,9 +235,11 @@ class SearchPlayer:
             if not nested:
                 return self._value(twin, me, twin.state.active_player)
             return self._best(twin, nested, me, seeds, nested_depth)[1]
-        if isinstance(action, DeclareCharge) and depth >= 1 and _may_flee(view, action.target):
-            # the charged unit's answer is the other player's: the charge is worth the worse of Hold and Flee
-            # for it (a target that flees may leave the charger short, stranded before the enemy's lines)
+        if (isinstance(action, DeclareCharge) and depth >= 1
+                and "flee" in view.ruleset.charge_reactions(action.unit, action.target)):
+            # the charged unit's answer is the other player's (the engine's options: AoWFBR "Charge Reactions"):
+            # the charge is worth the worse of Hold and Flee for it (a target that flees may leave the charger
+            # short, stranded before the enemy's lines)
             held = self._samples(view, action, me, seeds, depth, finish, frozenset())
             fled = self._samples(view, action, me, seeds, depth, finish, frozenset({action.target}))
             if held is None or fled is None:
@@ -507,16 +509,6 @@ def _melee_estimate(view: Game, twin: Game, action: Action) -> float:
         return -sum(charge_value(view, units[c.unit], units[action.unit]) for c in view.state.charges
                     if c.target == action.unit and c.unit in units)
     return 0.0
-
-
-def _may_flee(game: Game, target: str) -> bool:
-    """Whether the charged unit ``target`` might answer a charge by fleeing (AoWFBR 1.4 "Charge Reactions": not a
-    unit already fleeing, in melee or Immobile), so that the search weighs both answers; only a shortcut (where
-    the engine offers no Flee, the rollout holds). Never under a ruleset whose decisions are listed (AoF:R)."""
-    if game.ruleset.decision_options() is not None or ruleset_ai(game) is not None:
-        return False
-    unit = game.state.units.get(target)
-    return unit is not None and not unit.fleeing and not unit.engaged and not unit.has("Immobile")
 
 
 def _gap(game: Game, uid: str, target: str) -> float:

@@ -73,6 +73,16 @@ def test_no_stand_and_shoot_within_six_inches():
     assert game.pending.options == ("hold", "flee")
 
 
+@pytest.mark.parametrize(("shooter", "front"), [(PISTOLS, 19.0), (ARCHERS, 15.5)])
+def test_the_reactions_a_charge_would_meet_are_those_offered_once_declared(shooter, front):  # type: ignore[no-untyped-def]
+    """Rulebook: Charge Reactions: ``Ruleset.charge_reactions`` (what the computer opponent asks before it
+    declares) answers as the ``charge_reaction`` decision does after the charge is declared."""
+    game = movement(unit("c", 1), unit("t", 2, shooter, front=front))
+    before = game.ruleset.charge_reactions("c", "t")
+    declare(game, ("c", "t"))
+    assert before == game.pending.options and "flee" in before
+
+
 def test_no_stand_and_shoot_for_shaken_entrenched_or_artillery_units():
     """Rulebook: Charge Reactions: "Shaken units and units already in melee combat as well as artillery and/or
     entrenched units cannot Stand and Shoot" (artillery: an Immobile war machine, docs/rulings.md; it cannot Flee

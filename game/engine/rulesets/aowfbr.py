@@ -417,6 +417,11 @@ class AoWFBR(Ruleset):
             events += self._next_reaction()
         return events
 
+    def charge_reactions(self, unit_id: str, target_id: str) -> tuple[str, ...]:
+        """Rulebook "Charge Reactions" (step 2.2): the answers of ``target_id`` to a charge by ``unit_id`` declared
+        now, with the reactions already declared against it by other chargers (``_reaction_options``)."""
+        return self._reaction_options(DeclaredCharge(unit_id, target_id))
+
     def _reaction_options(self, charge: DeclaredCharge) -> tuple[str, ...]:
         s = self.state
         target = s.units[charge.target]

@@ -422,6 +422,11 @@ class Ruleset(ABC):
         """Units a charger whose target fled may redirect to now."""
         return []
 
+    def charge_reactions(self, unit_id: str, target_id: str) -> tuple[str, ...]:
+        """The answers ``target_id`` would have to a charge by ``unit_id`` declared now (``charge_reaction``:
+        hold, stand_and_shoot, flee), or empty (default: a ruleset without charge reactions)."""
+        return ()
+
     def breath_targets(self, unit_id: str) -> list[str]:
         """Enemy units ``unit_id`` may hit with a Breath Attack when shooting now (``shoot`` with ``breath``: AoF:R
         2.16 "Breath Attack"), or empty (default: no ruleset breathes)."""
