@@ -20,8 +20,11 @@ of:
   round (``melee_edge``: as ``win_chance``, no charge bonus) times ``BREAK`` of the other side's worth, times
   ``MELEE_ON``. Without it a charge that wins at once scored its rout, and one that would lose the melee on the
   next round scored nothing against it (an engaged unit had no other term), so every charge looked good;
-* shot at: a unit within range of an enemy shooting unit loses ``SHOT_AT`` of its worth (more for a lone model);
-* shooting: a unit with a ranged weapon earns ``SHOOT_READY`` of its worth when an enemy is within its range;
+* shooting: each unit that may shoot counts ``SHOOTING`` of the worth its volley is expected to take from the best
+  target within its weapons' range (``volley_loss``: hits on its Quality, the target's Defense worsened by AP, the
+  firing models the ruleset allows), fully for a side whose volleys come first (the side about to act, and the
+  active side before its own Shooting Phase), ``LATER`` of it for the other. So archers do not march into a
+  crossbow line, and shooters step where they have a target;
 * closing in: a unit of ``seat`` loses a little for each inch to the nearest enemy beyond its weapons' range
   (``APPROACH``, a lone model ``HERO_APPROACH`` of it; counting the inches round impassable terrain,
   ``game.ai.route.detour``), so moves that lead to a charge or a shot are preferred over standing still (this term
@@ -47,7 +50,8 @@ from game.engine.charge import charge_action_refusal
 from game.engine.close_combat import find_combats
 from game.engine.game import Game
 from game.engine.random_charge import charge_allowance
-from game.engine.state import Unit
+from game.engine.shooting import ranged_arms, shooting_rows
+from game.engine.state import Phase, Unit
 from geometry.pose import bearing_difference, bearing_to
 
 MATERIAL = 0.5
@@ -64,11 +68,9 @@ EDGE_SCALE = 2.0
 """Resolution points that turn an even melee into a likely win (the logistic's scale)."""
 LATER = 0.3
 """Weight of the charges of the side that does not act next (the other side moves first)."""
-SHOT_AT = {"alone": 0.25, "unit": 0.04}
-"""Share of a unit's worth at risk when an enemy shooting unit has it within range: a lone model (a hero, a
-monster) falls to a few hits."""
-SHOOT_READY = 0.12
-"""Share of a shooting unit's worth earned when an enemy is within its weapons' range."""
+SHOOTING = 0.5
+"""Share of the worth a volley is expected to take (``volley_loss``) counted for the shooting side: as
+``MATERIAL``, since the models it removes are worth that much less."""
 APPROACH = 2.0
 """Points per inch (scaled by worth / 100) a unit loses for its distance to the enemy beyond its weapons' range."""
 HERO_APPROACH = 0.5
@@ -135,6 +137,47 @@ def strikes(unit: Unit, enemy: Unit, charging: bool, front: bool = True) -> floa
         block = max(0, min(5, 7 - enemy.profile.defense)) / 6.0
         out += dice * (5.0 / 6.0) * (1.0 - block)
     return min(out, float(enemy.models * max(enemy.profile.tough, 1)))
+
+
+def volley_loss(game: Game, shooter: Unit, target: Unit, gap: float, rows: int) -> float:
+    """Points of ``target``'s worth one volley of ``shooter`` is expected to take at ``gap`` inches, its ``rows``
+    front rows firing (every model where the ruleset lets all models shoot, ``Ruleset.all_models_shoot``; a joined
+    hero's weapons always): each weapon in range, attacks x the chance to hit on the firer's Quality x the chance
+    the target fails its Defense worsened by AP (rulebook "Shooting"), the wounds turned into models by Tough and
+    capped by the models left. A rough figure for the evaluation only: no line of sight, cover or special rules."""
+    if rows <= 0 or target.starting_models <= 0:
+        return 0.0
+    firing = shooter.regulars if game.ruleset.all_models_shoot else min(shooter.regulars,
+                                                                        rows * max(shooter.per_row, 1))
+    wounds = 0.0
+    for arm in ranged_arms(shooter):
+        w = arm.weapon
+        if (w.range or 0.0) < gap:
+            continue
+        hit = max(1, min(5, 7 - arm.profile.quality)) / 6.0
+        block = max(0, min(5, 7 - (target.profile.defense + w.ap))) / 6.0
+        wounds += (1 if arm.hero else firing) * w.attacks * hit * (1.0 - block)
+    models = min(float(target.models), wounds / max(target.profile.tough, 1))
+    return models * target.cost / target.starting_models
+
+
+def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int) -> float:
+    """``volley_loss`` of ``shooter``'s best target among ``gaps`` (inches, enemy) not locked in melee, weighted by
+    when it fires: fully for the side about to act, and for the active side before its Shooting Phase (AoWFBR 1.4
+    "Turn Sequence": its rows as its move this turn leaves them, ``shooting.shooting_rows``), ``LATER`` for the
+    other side (two rows: it may Hold). 0 for a unit that may not shoot (Shaken, fleeing, in melee)."""
+    s = game.state
+    if shooter.shaken or shooter.fleeing or shooter.engaged_with or not ranged_arms(shooter):
+        return 0.0
+    if shooter.player == s.active_player and s.phase in (Phase.STRATEGY_1, Phase.MOVEMENT, Phase.STRATEGY_2,
+                                                          Phase.SHOOTING):
+        if shooter.shot_targets:
+            return 0.0
+        rows, weight = shooting_rows(shooter), 1.0
+    else:
+        rows, weight = 2, (1.0 if shooter.player == next_to_act else LATER)
+    best = max((volley_loss(game, shooter, t, g, rows) for g, t in gaps if not t.engaged_with), default=0.0)
+    return weight * best
 
 
 def charge_value(game: Game, charger: Unit, target: Unit) -> float:
@@ -260,15 +303,12 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             best = max((charge_value(game, u, e) for g, e in gaps if g <= reach), default=0.0)
             if best > 0.0:
                 score += sign * best * (1.0 if u.player == next_to_act else LATER)
-        shot_at = any(_reach(e) >= g for g, e in gaps if not e.fleeing and not e.engaged_with)
-        if shot_at and not u.engaged_with:
-            later = 1.0 if u.player != next_to_act else LATER
-            score -= sign * SHOT_AT["alone" if u.starting_models == 1 else "unit"] * later * w
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
-        if fire > 0.0 and nearest <= fire:
-            score += sign * SHOOT_READY * w
+        volley = _best_volley(game, u, gaps, next_to_act)
+        if volley > 0.0:
+            score += sign * SHOOTING * volley
         pull = 1.0 if u.starting_models > 1 else HERO_APPROACH
         if u.player == seat and pull > 0.0:
             # only its own side's units (the other side keeping away is no gain); a lone hero is pulled less. The
