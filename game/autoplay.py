@@ -179,7 +179,9 @@ class RandomPlayer:
         unit = game.state.units[p.unit]
         if unit.pose is not None and self.rng.random() < 0.5:
             turn = round(self.rng.uniform(-180, 180), 1)
-            action = Consolidate(p.player, p.unit, (rounded_pose(unit.pose.turned(turn)),))
+            # a pivot in place: the centre stays exactly where it is (rounded, it would be a move as well)
+            pivoted = unit.pose.turned(turn)
+            action = Consolidate(p.player, p.unit, (Pose(unit.pose.x, unit.pose.y, round(pivoted.facing, 3)),))
             if _legal(game, action):
                 return action
         return None
@@ -449,7 +451,7 @@ def _legal(game: Game, action: Action) -> bool:
         return game.check_deploy(action) is None
     if isinstance(action, RallyPivot):
         return game.check_rally_pivot(action) is None
-    return True  # consolidation: play_out falls back to Done if the engine refuses it
+    return game.ruleset.check(action) is None     # applied to a clone: the IllegalAction it raised, or None
 
 
 @dataclass
@@ -495,10 +497,7 @@ def play_out(game: Game, seed: int, after_action: Callable[[Game, Action], None]
         try:
             game.apply(action)
         except IllegalAction as e:
-            if not isinstance(action, Consolidate):
-                raise RuntimeError(f"player {action.player} chose an illegal action {action.to_dict()}: {e}") from e
-            action = Done(action.player)
-            game.apply(action)
+            raise RuntimeError(f"player {action.player} chose an illegal action {action.to_dict()}: {e}") from e
         actions.append(action)
         if after_action is not None:
             after_action(game, action)
