@@ -461,7 +461,11 @@ class SearchPlayer:
         if d == "choose_first_turn":
             return ChooseFirstTurn(me, me)       # the first charge is worth more than the last word
         if d == "choose_deployment":
-            return ChooseDeployment(me, 3 - me, p.options[0] if p.options else None)  # deploy second: see theirs
+            # deploy second, to see theirs, where the rules let the winner choose (AoF:R 2.16: the winner deploys
+            # first)
+            edge = p.options[0] if p.options else None
+            second = ChooseDeployment(me, 3 - me, edge)
+            return second if game.ruleset.check(second) is None else ChooseDeployment(me, me, edge)
         if d == "set_aside":
             return Done(me)
         if d in ("scout_move", "ambush", "choose_objective_order", "place_objective", "select_side_mission"):

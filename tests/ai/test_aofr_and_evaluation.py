@@ -13,7 +13,7 @@ from game.ai.candidates import move_candidates
 from game.ai.evaluate import charge_value, evaluate
 from game.ai.view import seat_view
 from game.autoplay import Player, RandomPlayer
-from game.engine.actions import Action, Activate, DeclareCharge, Done, Move, Shoot
+from game.engine.actions import Action, Activate, ChooseDeployment, DeclareCharge, Done, Move, Shoot
 from game.engine.dice import Dice
 from game.engine.game import Game
 from game.engine.state import Objective
@@ -72,8 +72,8 @@ def test_a_whole_aofr_game_never_falls_back_to_the_random_player(monkeypatch) ->
     real = RandomPlayer.choose
 
     def spy(self: RandomPlayer, g: Game):  # type: ignore[no-untyped-def]
-        if g.pending is not None and g.pending.decision not in ("choose_objective_order", "place_objective",
-                                                                 "choose_deployment", "deploy"):
+        if g.pending is not None and g.pending.player == 1 and g.pending.decision not in (
+                "choose_objective_order", "place_objective", "deploy"):
             fallbacks.append(g.pending.decision)
         return real(self, g)
 
@@ -83,6 +83,23 @@ def test_a_whole_aofr_game_never_falls_back_to_the_random_player(monkeypatch) ->
         action = seats[game.pending.player].choose(game)
         game.apply(action)
     assert game.state.game_over and fallbacks == []
+
+
+def test_the_deployment_roll_off_winner_deploys_first_under_aofr() -> None:
+    """AoF:R 2.16 "Deploying Armies": the roll-off winner deploys first. The AI would rather deploy second (to see
+    the other side's units) where the rules let it choose; here it takes the answer the rules allow, not the random
+    player's."""
+    for seed in range(1, 30):
+        game = Game.start(new_game_state(load_scenario(BORDER)), Dice(seed=seed))
+        while game.pending is not None and game.pending.decision != "choose_deployment":
+            game.apply(RandomPlayer(random.Random(seed)).choose(game))
+        if game.pending is not None:
+            break
+    p = game.pending
+    assert p is not None and p.decision == "choose_deployment"
+    action = SearchPlayer(seed)._decide(game, p.player)
+    assert isinstance(action, ChooseDeployment) and action.first == p.player
+    game.apply(action)
 
 
 def test_a_flank_charge_is_worth_more_than_a_frontal_one() -> None:
