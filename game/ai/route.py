@@ -10,7 +10,7 @@ points matter for one move; ``game.ai.candidates`` turns them into Advance or Ru
 engine's ``Game.check_move`` accepts (the engine decides legality; this module never does).
 
 The grown corners and the edges between them depend on the terrain and the radius only, so they are kept in the
-scene's ``persistent`` cache (shared by its clones), keyed by the radius.
+scene's ``shared`` cache (shared by the game's scene and all its clones), keyed by the radius.
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def _free(polys: list[Polygon], a: list[Point], b: list[Point], skip: set[int] |
 
 
 def _graph(scene: SceneData, radius: float) -> _Graph:
-    """The visibility graph for a unit of clearance ``radius`` inches (cached in ``scene.persistent``)."""
-    cache = scene.persistent.setdefault(CACHE_KEY, {})
+    """The visibility graph for a unit of clearance ``radius`` inches (cached in ``scene.shared``)."""
+    cache = scene.shared.setdefault(CACHE_KEY, {})
     assert isinstance(cache, dict)
     key = round(radius, 2)
     hit = cache.get(key)

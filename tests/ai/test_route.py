@@ -88,3 +88,25 @@ def test_a_unit_facing_away_from_its_way_round_steps_there_sideways() -> None:
     end = move.path[-1]
     assert math.dist(end.xy, pts[0]) < math.dist((17.275, 41.596), pts[0]) - 2.0
     assert abs(bearing_difference(end.facing, bearing_to(end.xy, goal))) < 45.0   # and turned toward the way on
+
+
+def test_a_route_graph_built_in_a_clone_serves_the_game_and_its_other_clones(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The graph depends on the terrain alone: built once in a look-ahead clone's scene (``SceneData.shared``), it
+    is not built again for the scene it was copied from nor for that scene's other copies."""
+    import game.ai.route as route_module
+
+    scene = _scene()
+    built: list[float] = []
+    original_buffer = route_module.shapely.buffer
+
+    def counting_buffer(*args, **kwargs):  # type: ignore[no-untyped-def]
+        built.append(1.0)
+        return original_buffer(*args, **kwargs)
+
+    monkeypatch.setattr(route_module.shapely, "buffer", counting_buffer)
+    first = route(scene.copy(), (35.0, 10.0), (35.0, 40.0), 2.5)
+    grown = len(built)
+    assert grown > 0                # the piece was grown for the graph
+    assert route(scene, (35.0, 10.0), (35.0, 40.0), 2.5) == first
+    assert route(scene.copy(), (34.0, 10.0), (36.0, 40.0), 2.5) is not None
+    assert len(built) == grown      # and never again
