@@ -383,7 +383,7 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         return _cast_words(t, chosen, action, best_of)
     if isinstance(action, (Dispel, Done)) and t.decision in ("block_spell", "dispel"):
         return _block_words(t, chosen, action)
-    if isinstance(action, DeclareCharge) and not any(s.melee is not None for s in chosen.samples) and (
+    if isinstance(action, DeclareCharge) and not any(s.melee is not None or s.fled for s in chosen.samples) and (
             est is None or ruleset_ai(game) is not None):
         # a melee without resolution (AoF: Skirmish): what the strikes did
         return f"charge: {_damage_words(chosen)} ({_samples(chosen)}; {best_of}{margin})"
@@ -394,6 +394,9 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
             units = game.state.units
             side = side_of(units[action.target], units[action.unit])    # where it is aimed: nothing moved yet
         where = f"{side} charge" if side else "a charge it may not complete"
+        if all(s.fled and s.melee is None for s in chosen.samples):
+            # the search kept the target's worse answer for the charger (``SearchPlayer._judge``): its flight
+            where = "charge, judged on the target fleeing (its worse answer for the charger)"
         return f"{where}: {_melee_words(chosen, est)} ({_basis(chosen, est)}; {best_of})"
     if isinstance(action, ChargeReaction):
         return f"{_melee_words(chosen, est)} ({_basis(chosen, est)}; {best_of}{margin})"

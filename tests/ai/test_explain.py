@@ -108,6 +108,21 @@ def test_a_unit_that_flees_and_is_run_down_is_not_said_to_get_away() -> None:
     assert _melee_words(charge) == "100% the target flees (50% run down)"
 
 
+def test_a_charge_judged_on_its_target_fleeing_says_so() -> None:
+    """AoWFBR "Charge Reactions": the search keeps the worse of the target holding and fleeing. When that is the
+    flight (no melee in any sample), the reason says the charge was judged on the target fleeing, and how often it
+    was run down, not "0.0 wounds" as for a melee without resolution."""
+    from game.ai.explain import Candidate, Sample
+
+    game = _game()
+    action = DeclareCharge(2, "guard-1", "spears-1")
+    samples = [Sample(-5.0, None, True, None, 0, 0, caught=c) for c in (True, False, False, False)]
+    t = Thinking("declare_charge", 2, [Candidate(action, samples)])
+    words = reason(t, game, action)
+    assert words.startswith("charge, judged on the target fleeing")
+    assert "100% the target flees (25% run down)" in words and "wounds" not in words
+
+
 def test_a_decision_without_search_says_so() -> None:
     game = _game()
     done = Done(2)
