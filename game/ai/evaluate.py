@@ -50,7 +50,7 @@ from game.engine.charge import charge_action_refusal
 from game.engine.close_combat import find_combats
 from game.engine.game import Game
 from game.engine.random_charge import charge_allowance
-from game.engine.shooting import ranged_arms, shooting_rows
+from game.engine.shooting import Arm, ranged_arms, shooting_rows
 from game.engine.state import Phase, Unit
 from geometry.pose import bearing_difference, bearing_to
 
@@ -116,6 +116,16 @@ def charge_reach(game: Game, unit: Unit) -> float:
     return charge_allowance(game.state, unit)
 
 
+def _success(need: int) -> float:
+    """Chance (0..1) one die rolls ``need`` or more, a 6 always passing and a 1 always failing."""
+    return max(1, min(5, 7 - need)) / 6.0
+
+
+def _gets_through(defense: int, ap: int) -> float:
+    """Chance (0..1) a hit is not blocked by a Defense of ``defense``+ worsened by AP(``ap``)."""
+    return 1.0 - max(0, min(5, 7 - (defense + ap))) / 6.0
+
+
 def strikes(unit: Unit, enemy: Unit, charging: bool, front: bool = True) -> float:
     """Expected wounds a round of ``unit``'s two front rows deals ``enemy`` (rulebook "Melee": each attack hits on
     its Quality, the enemy blocks on its Defense worsened by AP; "Impact(X)" when ``charging``: X dice per model of
@@ -125,17 +135,15 @@ def strikes(unit: Unit, enemy: Unit, charging: bool, front: bool = True) -> floa
     search plays real melees with the engine)."""
     p = unit.profile
     strikers = min(unit.models, 2 * max(unit.per_row, 1))
-    hit = max(1, min(5, 7 - p.quality)) / 6.0
+    hit = _success(p.quality)
     out = 0.0
     for w in p.melee_weapons:
-        block = max(0, min(5, 7 - (enemy.profile.defense + w.ap))) / 6.0
-        out += strikers * w.attacks * hit * (1.0 - block)
+        out += strikers * w.attacks * hit * _gets_through(enemy.profile.defense, w.ap)
     if charging and p.value("Impact"):
         dice = strikers * p.value("Impact")
         if front and (any(w.has("Counter") for w in enemy.profile.melee_weapons) or enemy.profile.has("Counter")):
             dice = max(0, dice - min(enemy.models, 2 * max(enemy.per_row, 1)))
-        block = max(0, min(5, 7 - enemy.profile.defense)) / 6.0
-        out += dice * (5.0 / 6.0) * (1.0 - block)
+        out += dice * _success(2) * _gets_through(enemy.profile.defense, 0)
     return min(out, float(enemy.models * max(enemy.profile.tough, 1)))
 
 
@@ -145,18 +153,21 @@ def volley_loss(game: Game, shooter: Unit, target: Unit, gap: float, rows: int) 
     hero's weapons always): each weapon in range, attacks x the chance to hit on the firer's Quality x the chance
     the target fails its Defense worsened by AP (rulebook "Shooting"), the wounds turned into models by Tough and
     capped by the models left. A rough figure for the evaluation only: no line of sight, cover or special rules."""
+    return _volley_loss(game, shooter, ranged_arms(shooter), target, gap, rows)
+
+
+def _volley_loss(game: Game, shooter: Unit, arms: list[Arm], target: Unit, gap: float, rows: int) -> float:
+    """``volley_loss`` with ``shooter``'s ``ranged_arms`` already listed."""
     if rows <= 0 or target.starting_models <= 0:
         return 0.0
     firing = shooter.regulars if game.ruleset.all_models_shoot else min(shooter.regulars,
                                                                         rows * max(shooter.per_row, 1))
     wounds = 0.0
-    for arm in ranged_arms(shooter):
+    for arm in arms:
         w = arm.weapon
-        if (w.range or 0.0) < gap:
-            continue
-        hit = max(1, min(5, 7 - arm.profile.quality)) / 6.0
-        block = max(0, min(5, 7 - (target.profile.defense + w.ap))) / 6.0
-        wounds += (1 if arm.hero else firing) * w.attacks * hit * (1.0 - block)
+        if (w.range or 0.0) >= gap:
+            wounds += ((1 if arm.hero else firing) * w.attacks * _success(arm.profile.quality)
+                       * _gets_through(target.profile.defense, w.ap))
     models = min(float(target.models), wounds / max(target.profile.tough, 1))
     return models * target.cost / target.starting_models
 
@@ -167,7 +178,8 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
     "Turn Sequence": its rows as its move this turn leaves them, ``shooting.shooting_rows``), ``LATER`` for the
     other side (two rows: it may Hold). 0 for a unit that may not shoot (Shaken, fleeing, in melee)."""
     s = game.state
-    if shooter.shaken or shooter.fleeing or shooter.engaged_with or not ranged_arms(shooter):
+    arms = ranged_arms(shooter)
+    if shooter.shaken or shooter.fleeing or shooter.engaged_with or not arms:
         return 0.0
     if shooter.player == s.active_player and s.phase in (Phase.STRATEGY_1, Phase.MOVEMENT, Phase.STRATEGY_2,
                                                           Phase.SHOOTING):
@@ -176,7 +188,7 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
         rows, weight = shooting_rows(shooter), 1.0
     else:
         rows, weight = 2, (1.0 if shooter.player == next_to_act else LATER)
-    best = max((volley_loss(game, shooter, t, g, rows) for g, t in gaps if not t.engaged_with), default=0.0)
+    best = max((_volley_loss(game, shooter, arms, t, g, rows) for g, t in gaps if not t.engaged_with), default=0.0)
     return weight * best
 
 
