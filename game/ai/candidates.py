@@ -1,7 +1,8 @@
 """Candidate actions for the computer opponent: a small purposeful set per decision, legal by the engine's checks.
 
 Moves (step 2.4) for one unit, in order of preference, each kept only if ``Game.check_move`` accepts it (the
-longest legal distance of each idea is kept, trying shorter ones when the engine refuses):
+longest legal distance of each idea is kept, trying shorter ones when the engine refuses, and one short of the
+climb where AoF:R 2.16's "Elevation" counts it as movement):
 
 * toward the enemy the unit would most like to charge (worth over distance): an Advance or Rush all the way, or
   stopping just outside that enemy's charge reach (``STAY_OUT``) so the enemy cannot charge first, or closing to
@@ -35,6 +36,7 @@ from game.ai.route import clearance, route
 from game.engine import magic, objectives
 from game.engine.actions import CastSpell, Move, rounded_pose
 from game.engine.game import Game
+from game.engine.movement import elevation_climb
 from game.engine.state import Objective, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
@@ -81,8 +83,20 @@ def _first_legal(game: Game, unit: Unit, kind: str, bearing: float, dists: list[
             continue
         tried.add((d, off))
         move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, d))
-        if game.check_move(move) is None:
+        why = game.check_move(move)
+        if why is None:
             return move
+        if game.state.elevation_height is not None:
+            # AoF:R 2.16 "Elevation": the climb counts as movement; the same way, short of the climb, climbs as
+            # much (the fractions alone left a unit 1.5" a turn below a 4" hill's edge); less a hundredth: the
+            # rounded end pose may add a hair
+            climb = elevation_climb(game.state, unit, move.path).inches
+            short = round(d - climb - 0.01, 2)
+            if climb and short >= 0.3 and (short, off) not in tried:
+                tried.add((short, off))
+                move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, short))
+                if game.check_move(move) is None:
+                    return move
     return None
 
 

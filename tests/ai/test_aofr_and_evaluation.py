@@ -18,10 +18,12 @@ from game.engine.dice import Dice
 from game.engine.game import Game
 from game.engine.state import Objective
 from game.scenario import load_scenario, new_game_state
+from game.terrain_kinds import default_traits
 from game.tutorial.opponent import SimplePlayer
 from geometry.pose import Pose
+from geometry.terrain import TerrainShape, rect_to_polygon
 from tests.rules.aofr.helpers import aofr_game, unit
-from tests.rules.builders import ARCHERS, FRONT_Y, ORCS, forest
+from tests.rules.builders import ARCHERS, CENTRE_X, FRONT_Y, ORCS, forest
 
 ROOT = Path(__file__).resolve().parents[2]
 BORDER = ROOT / "scenarios" / "aofr_border_clash.yaml"
@@ -184,3 +186,22 @@ def test_a_marker_far_from_every_enemy_still_pulls_the_unit_nearest_to_it(contro
     monkeypatch.setattr(ev, "MARKER_APPROACH", 0.0)
     without = score(FRONT_Y + 6.0) - score(FRONT_Y)
     assert gain - without == pytest.approx(0.0 if controller == 1 else per_inch * 6.0)
+
+
+def test_a_move_toward_a_marker_on_elevation_goes_as_far_as_the_climb_allows() -> None:
+    """AoF:R 2.16 "Elevation": the 4" climb onto a tall hill counts as movement, so an Advance of 6" toward a marker
+    on top is refused. The candidate toward the marker goes 6" less the climb (2", less a hundredth), not a quarter
+    of the Advance (1.5", the fractions alone: a unit crept 1.5" a round below the Watchtower Crag of
+    aofr_crag_and_drake.yaml)."""
+    hill = TerrainShape(0, "Tall Hill", rect_to_polygon(CENTRE_X, FRONT_Y + 20.0, 30, 38), default_traits("hill"),
+                        4.0)
+    game = aofr_game([unit("a", 1), unit("b", 2, front_y=46.0, x=66.0)], terrain=[hill])
+    game.state.mission = "standard"
+    game.state.objectives = [Objective(CENTRE_X, FRONT_Y + 20.0)]
+    game.apply(Activate(1, "a"))
+    a = game.state.units["a"]
+    assert a.pose is not None
+    start = a.pose.y
+    advances = [m for m in move_candidates(game, a, 7) if m.action == "advance" and m.path[-1].x == a.pose.x]
+    assert advances, "no straight advance toward the marker"
+    assert max(m.path[-1].y - start for m in advances) == pytest.approx(2.0, abs=0.02)
