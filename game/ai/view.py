@@ -10,7 +10,8 @@ The search never reads the game's dice (a seeded game's future rolls) nor the ot
   tokens") is replaced by the engine's default split for that player (``magic.default_allocation``), which
   depends only on public state.
 
-Only the game's state is copied; the log and history of the clone are not read by the search.
+Only the game's state is copied; the log and history of the clone are not read by the search, and the outcome digests
+of the actions applied to it are not worked out (``Game.keep_digests``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def seat_view(game: Game, seat: int, rng: random.Random) -> Game:
     copy of them is discarded before anything is applied)."""
     view = game.clone()
     view.dice = own_dice(rng)
+    view.keep_digests = False       # nothing records the look-ahead: its actions' digests are not worked out
     s = view.state
     sm = side_missions.progress(s)
     if sm is not None and not s.game_over:

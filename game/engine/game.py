@@ -42,6 +42,9 @@ class Game:
         """Every event so far, in order."""
         self.digests: list[str] = []
         """For each action applied, a short digest of its outcome (the events it caused)."""
+        self.keep_digests = True
+        """False: ``digests`` gets "" for each action applied (a look-ahead copy nothing records or replays, e.g.
+        the computer opponent's seat view: the digest was 4% of its thinking time)."""
         self.dice_used: list[int] = []
         """For each action applied, how many D6 it rolled (0: it may be taken back)."""
         self.log_index: list[int] = []
@@ -169,7 +172,7 @@ class Game:
         events = handler(action)
         side_missions.observe(self.state, self.ruleset.melee_wins(events))   # Onslaught: melees won by 3+ wounds
         self.history.append(action)
-        self.digests.append(outcome_digest(events))
+        self.digests.append(outcome_digest(events) if self.keep_digests else "")
         self.dice_used.append(self.dice.consumed - before)
         self.log_index.append(len(self.log))
         self.log += events
@@ -181,6 +184,7 @@ class Game:
         twin.history = list(self.history)
         twin.log = list(self.log)
         twin.digests = list(self.digests)
+        twin.keep_digests = self.keep_digests
         twin.dice_used = list(self.dice_used)
         twin.log_index = list(self.log_index)
         return twin

@@ -211,3 +211,16 @@ def test_a_charge_is_worth_the_worse_of_the_targets_answers() -> None:
     for twin, _ in fled[1]:
         assert any(e.kind == "reaction" and "flees against the charge" in e.text for e in twin.log)
     assert player._judge(game, charge, 1, seeds, 1) == min(held[0], fled[0])
+
+
+def test_the_seat_view_skips_the_outcome_digests_and_the_game_keeps_them() -> None:
+    """``Game.keep_digests``: the look-ahead's copies (the seat view and its clones) apply actions without working out
+    their outcome digests, which nothing records; the game itself still digests every action it applies."""
+    game = _game(SMALL, Dice(seed=2))
+    view = seat_view(game, game.pending.player, random.Random(0))  # type: ignore[union-attr]
+    twin = view.clone()
+    action = SimplePlayer(2).choose(twin)
+    twin.apply(action)
+    assert twin.digests[-1] == "" and not twin.keep_digests
+    game.apply(action)
+    assert len(game.digests[-1]) == 10 and game.keep_digests
