@@ -44,7 +44,7 @@ class Game:
         """For each action applied, a short digest of its outcome (the events it caused)."""
         self.keep_digests = True
         """False: ``digests`` gets "" for each action applied (a look-ahead copy nothing records or replays, e.g.
-        the computer opponent's seat view: the digest was 4% of its thinking time)."""
+        the computer opponent's seat view: the digests were about 5% of its thinking time)."""
         self.dice_used: list[int] = []
         """For each action applied, how many D6 it rolled (0: it may be taken back)."""
         self.log_index: list[int] = []
