@@ -41,6 +41,7 @@ Only public state is read (no dice, no hidden choices: the search evaluates a se
 
 from __future__ import annotations
 
+import functools
 import math
 
 from game.ai.by_ruleset import ruleset_ai
@@ -52,6 +53,7 @@ from game.engine.game import Game
 from game.engine.random_charge import charge_allowance
 from game.engine.shooting import Arm, ranged_arms, shooting_rows
 from game.engine.state import Phase, Unit
+from game.odds.exact import die_success
 from geometry.pose import bearing_difference, bearing_to
 
 MATERIAL = 0.5
@@ -116,14 +118,18 @@ def charge_reach(game: Game, unit: Unit) -> float:
     return charge_allowance(game.state, unit)
 
 
+@functools.cache
 def _success(need: int) -> float:
-    """Chance (0..1) one die rolls ``need`` or more, a 6 always passing and a 1 always failing."""
-    return max(1, min(5, 7 - need)) / 6.0
+    """Chance (0..1) one die passes a test of ``need``+ (``odds.exact.die_success``: the engine's own rule, a
+    natural 6 passing and a 1 failing); remembered, the evaluation's hot path asks it of a few values only."""
+    return die_success(need, 0)
 
 
+@functools.cache
 def _gets_through(defense: int, ap: int) -> float:
-    """Chance (0..1) a hit is not blocked by a Defense of ``defense``+ worsened by AP(``ap``)."""
-    return 1.0 - max(0, min(5, 7 - (defense + ap))) / 6.0
+    """Chance (0..1) a hit is not blocked by a Defense of ``defense``+ worsened by AP(``ap``) (rulebook "Armor
+    Piercing"; a natural 6 still blocks, as the engine rolls it: ``attacks.succeeds``)."""
+    return 1.0 - die_success(defense, -ap)
 
 
 def strikes(unit: Unit, enemy: Unit, charging: bool, front: bool = True) -> float:
@@ -177,10 +183,12 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
     when it fires: fully for the side about to act, and for the active side before its Shooting Phase (AoWFBR 1.4
     "Turn Sequence": its rows as its move this turn leaves them, ``shooting.shooting_rows``), ``LATER`` for the
     other side (two rows: it may Hold). 0 for a unit that may not shoot (Shaken, fleeing, in melee)."""
-    s = game.state
-    arms = ranged_arms(shooter)
-    if shooter.shaken or shooter.fleeing or shooter.engaged_with or not arms:
+    if shooter.shaken or shooter.fleeing or shooter.engaged_with:
         return 0.0
+    arms = ranged_arms(shooter)
+    if not arms:
+        return 0.0
+    s = game.state
     if shooter.player == s.active_player and s.phase in (Phase.STRATEGY_1, Phase.MOVEMENT, Phase.STRATEGY_2,
                                                           Phase.SHOOTING):
         if shooter.shot_targets:

@@ -25,6 +25,7 @@ public state is read (the search evaluates seat views: ``game.ai.view``).
 
 from __future__ import annotations
 
+import functools
 import math
 
 from game.engine.actions import Action, Activate, DeclareCharge, Done, Shoot, StrikeBack
@@ -33,6 +34,7 @@ from game.engine.profiles import Weapon
 from game.engine.skirmish import moves
 from game.engine.skirmish.loose import Warband, base_radius, points_of, unit_gap
 from game.engine.state import Unit
+from game.odds.exact import die_success
 
 MARKER = 100.0
 """Points one objective marker held is worth."""
@@ -60,9 +62,11 @@ WIN = 2000.0
 """Points a won game is worth on top of its margin."""
 
 
+@functools.cache
 def chance(need: int) -> float:
-    """Chance that one die passes ``need``+ ("Modifiers": a 6 always passes, a 1 always fails)."""
-    return max(1, min(5, 7 - need)) / 6.0
+    """Chance that one die passes ``need``+ ("Modifiers": a 6 always passes, a 1 always fails;
+    ``odds.exact.die_success``, the engine's own rule)."""
+    return die_success(need, 0)
 
 
 def worth(game: Game, unit: Unit) -> float:
