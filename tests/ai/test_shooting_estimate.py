@@ -83,3 +83,12 @@ def test_archers_that_rushed_or_advanced_count_on_fewer_shots_this_turn() -> Non
     advanced = evaluate(_turn(face_off(12.0), 1, MoveAction.ADVANCE), 1, 2)
     rushed = evaluate(_turn(face_off(12.0), 1, MoveAction.RUSH), 1, 2)
     assert held > advanced > rushed
+
+
+def test_a_natural_six_still_blocks_a_defense_worsened_past_6() -> None:
+    """AP(1) against Defense 6+: the engine still blocks on a natural 6 (``attacks.succeeds``), so 5/6 of the hits
+    get through, not all of them (the estimate uses the engine's own die rule, ``odds.exact.die_success``)."""
+    armoured = profile("Armoured", quality=4, defense=6, weapons=(HAND_WEAPON,))
+    game = _game(face_off(12.0, shooter=CROSSBOWS, target=armoured))
+    shooter, target = game.state.units["archers-1"], game.state.units["orcs-1"]
+    assert volley_loss(game, shooter, target, 12.0, rows=2) == pytest.approx(10 * 0.5 * (5 / 6) * 10.0)
