@@ -2,7 +2,8 @@
 
 Moves (step 2.4) for one unit, in order of preference, each kept only if ``Game.check_move`` accepts it (the
 longest legal distance of each idea is kept, trying shorter ones when the engine refuses, and one short of the
-climb where AoF:R 2.16's "Elevation" counts it as movement):
+climb where AoF:R 2.16's "Elevation" counts it as movement); each goes as far as the unit's own Advance or Rush
+(``allowances``: the engine's, with Fast, Slow, the musician and spells):
 
 * toward the enemy the unit would most like to charge (worth over distance): an Advance or Rush all the way, or
   stopping just outside that enemy's charge reach (``STAY_OUT``) so the enemy cannot charge first, or closing to
@@ -36,22 +37,28 @@ from game.ai.route import clearance, route
 from game.engine import magic, objectives
 from game.engine.actions import CastSpell, Move, rounded_pose
 from game.engine.game import Game
-from game.engine.movement import elevation_climb
-from game.engine.state import Objective, Unit
+from game.engine.movement import elevation_climb, move_allowance
+from game.engine.state import MoveAction, Objective, Unit
 from geometry.pose import Pose, bearing_difference, bearing_to
 
-ADVANCE = 6.0
-"""Inches of an Advance (rulebook "Advance"); the engine refuses more, and shorter tries follow."""
-RUSH = 12.0
-"""Inches of a Rush (rulebook "Rush")."""
 STAY_OUT = 0.6
 """Inches beyond an enemy's charge reach to keep, to stay out of it."""
 SHORTER = (1.0, 0.75, 0.5, 0.25)
 """Fractions of a wanted distance tried in turn when the engine refuses the longer."""
 STUCK = 2
 """Candidate moves (hold included) at or below which a unit is deemed hemmed in and tries steps to the side."""
+HAIR = 0.01
+"""Inches a candidate keeps short of a unit's whole move: rounding its path's poses may lengthen it a little."""
 DETOURS = (0.0, 30.0, -30.0, 60.0, -60.0)
 """Degrees a move is turned aside when the engine refuses the straight one (impassable terrain in the way)."""
+
+
+def allowances(unit: Unit) -> tuple[float, float]:
+    """Inches ``unit`` may Advance and Rush (the engine's ``movement.move_allowance``: 6" and 12", Fast +2"/+4",
+    Slow -2"/-4", the musician, spells), less ``HAIR`` (a path's poses are rounded to thousandths of an inch, which
+    may add a little). Difficult terrain and elevation may allow less: the engine refuses the longer try and a
+    shorter one follows."""
+    return move_allowance(unit, MoveAction.ADVANCE) - HAIR, move_allowance(unit, MoveAction.RUSH) - HAIR
 
 
 def _path(start: Pose, bearing: float, dist: float, turn_limit: float = 90.0) -> tuple[Pose, ...]:
@@ -110,12 +117,13 @@ def _route_move(game: Game, unit: Unit, kind: str, goal: tuple[float, float], di
     assert unit.pose is not None
     start = unit.pose
     scene = game.state.scene
+    advance = allowances(unit)[0]
     pts = route(scene, start.xy, goal, clearance(scene, unit.id))
     if pts is None:
         return None
     w1 = pts[0]
     d1 = math.dist(start.xy, w1)
-    if d1 > dist + ADVANCE:
+    if d1 > dist + advance:
         return None     # the piece in the way is beyond this move: going straight does as well for now
     t1 = bearing_difference(start.facing, bearing_to(start.xy, w1))
     first = start.turned(t1)
@@ -142,12 +150,12 @@ def _route_move(game: Game, unit: Unit, kind: str, goal: tuple[float, float], di
         # sideways or backward step straight at it, at most half the move (rulebook "Advance"; docs/rulings.md
         # "Sideways and backward"), then a pivot toward the way on (up to 90 degrees); or a pivot of 90 toward it
         # and a forward move along the new facing
-        aim = pts[1] if len(pts) > 1 and d1 < ADVANCE / 2 else w1
+        aim = pts[1] if len(pts) > 1 and d1 < advance / 2 else w1
         if kind == "advance":
             b = bearing_to(start.xy, w1)
             r = math.radians(b)
             for f in SHORTER:
-                d = min(ADVANCE / 2, d1) * f
+                d = min(advance / 2, d1) * f
                 if d < 0.3:
                     continue
                 end = Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing)
@@ -176,10 +184,11 @@ def _unstick(game: Game, unit: Unit, goal: tuple[float, float]) -> list[Move]:
     scene = game.state.scene
     pts = route(scene, start.xy, goal, clearance(scene, unit.id))
     aim = goal if pts is None else pts[0]
+    advance = allowances(unit)[0]
     found: list[tuple[float, Move]] = []
     for off in (180.0, 90.0, -90.0, 135.0, -135.0):
         r = math.radians(start.facing + off)
-        for d in (ADVANCE / 2, ADVANCE / 4):
+        for d in (advance / 2, advance / 4):
             end = Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing)
             turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(end.xy, aim))))
             move = None
@@ -231,7 +240,7 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
         # hemmed in (impassable terrain, friends): a step to either side, to get round it over the next turns
         to_prey = bearing_to(start.xy, prey.pose.xy)
         for side in (90.0, -90.0):
-            add(_first_legal(game, unit, "advance", to_prey + side, [ADVANCE]))
+            add(_first_legal(game, unit, "advance", to_prey + side, [allowances(unit)[0]]))
         if len(out) <= STUCK:
             for move in _unstick(game, unit, prey.pose.xy):
                 add(move)
@@ -250,41 +259,42 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
     s = game.state
     assert unit.pose is not None and prey.pose is not None and nearest.pose is not None
     start = unit.pose
+    advance, rush = allowances(unit)
     to_prey = bearing_to(start.xy, prey.pose.xy)
     gap = gaps[prey.id]
     stay_out = charge_reach(game, prey) + STAY_OUT
     shooter = any((w.range or 0.0) > 0.0 for w in unit.profile.weapons)
     # impassable terrain between: round it first (the straight ideas below are turned aside at most 60 degrees)
-    yield _route_move(game, unit, "advance", prey.pose.xy, ADVANCE)
-    if gap > RUSH / 2:
-        yield _route_move(game, unit, "rush", prey.pose.xy, RUSH)
+    yield _route_move(game, unit, "advance", prey.pose.xy, advance)
+    if gap > rush / 2:
+        yield _route_move(game, unit, "rush", prey.pose.xy, rush)
     # Stop just outside the prey's charge reach (it cannot charge first), or close in all the way.
     if gap > stay_out:
         short = gap - stay_out
-        yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, short)])
-        if short > ADVANCE:
-            yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, short)])
+        yield _first_legal(game, unit, "advance", to_prey, [min(advance, short)])
+        if short > advance:
+            yield _first_legal(game, unit, "rush", to_prey, [min(rush, short)])
     # toward the prey but outside every enemy's charge reach (moving toward one brings it no nearer the others
     # than toward it, so the least room left is a safe bound)
     room = min(gaps[e.id] - charge_reach(game, e) - STAY_OUT for e in s.enemies_of(unit.player) if e.id in gaps)
     if room > 0.5 and room < gap - stay_out - 0.5:
-        yield _first_legal(game, unit, "advance" if room <= ADVANCE else "rush", to_prey, [min(RUSH, room)])
+        yield _first_legal(game, unit, "advance" if room <= advance else "rush", to_prey, [min(rush, room)])
     close = max(gap - 1.2, 0.0)
-    yield _first_legal(game, unit, "advance", to_prey, [min(ADVANCE, close)])
-    if not shooter and close > ADVANCE:
-        yield _first_legal(game, unit, "rush", to_prey, [min(RUSH, close)])
+    yield _first_legal(game, unit, "advance", to_prey, [min(advance, close)])
+    if not shooter and close > advance:
+        yield _first_legal(game, unit, "rush", to_prey, [min(rush, close)])
     cover = _nearest_cover(game, start)
     if cover is not None:
         d = math.hypot(cover[0] - start.x, cover[1] - start.y)
-        if 0.5 < d <= RUSH:
-            yield _first_legal(game, unit, "advance" if d <= ADVANCE else "rush", bearing_to(start.xy, cover),
+        if 0.5 < d <= rush:
+            yield _first_legal(game, unit, "advance" if d <= advance else "rush", bearing_to(start.xy, cover),
                                [d])
     near_gap = gaps[nearest.id]
     near_out = charge_reach(game, nearest) + STAY_OUT
     if near_gap < near_out:     # back away, keeping the facing (no turn): out of its reach if possible
         away = bearing_to(nearest.pose.xy, start.xy)
         r = math.radians(away)
-        for d in (min(ADVANCE, near_out - near_gap), ADVANCE / 2):
+        for d in (min(advance / 2, near_out - near_gap), advance / 2):
             end = rounded_pose(Pose(start.x + d * math.sin(r), start.y + d * math.cos(r), start.facing))
             move = Move(unit.player, unit.id, "advance", (end,))
             if game.check_move(move) is None:
@@ -292,7 +302,7 @@ def _ideas(game: Game, unit: Unit, nearest: Unit, prey: Unit, gaps: dict[str, fl
                 break
     if nearest.id != prey.id and gaps[nearest.id] > 1.5:
         yield _first_legal(game, unit, "advance", bearing_to(start.xy, nearest.pose.xy),
-                           [min(ADVANCE, gaps[nearest.id] - 1.2)])
+                           [min(advance, gaps[nearest.id] - 1.2)])
 
 
 def _objective_ideas(game: Game, unit: Unit) -> Iterator[Move | None]:
@@ -335,9 +345,10 @@ def _toward(game: Game, unit: Unit, goal: tuple[float, float], both: bool) -> It
     d = math.hypot(start.x - goal[0], start.y - goal[1])
     if d <= 1.0:
         return
-    kinds = [("advance", min(ADVANCE, d))] if both or d <= ADVANCE else []
-    if d > ADVANCE:
-        kinds.append(("rush", min(RUSH, d)))
+    advance, rush = allowances(unit)
+    kinds = [("advance", min(advance, d))] if both or d <= advance else []
+    if d > advance:
+        kinds.append(("rush", min(rush, d)))
     for kind, dist in kinds:
         yield _route_move(game, unit, kind, goal, dist)
     b = bearing_to(start.xy, goal)

@@ -10,7 +10,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.ai.candidates import _route_move
+from game.ai.candidates import _route_move, allowances
 from game.ai.route import detour, route
 from game.engine.dice import Dice
 from game.engine.game import Game
@@ -62,7 +62,7 @@ def test_a_move_toward_a_goal_behind_the_burnt_mill_goes_round_it() -> None:
     assert brutes.pose is not None and brutes.pose.xy == (22.5, 41.0)
     goal = (18.0, 20.0)     # straight there crosses the Mill (x 16-20, y 33-37) grown by the Brutes' size
     assert route(game.state.scene, brutes.pose.xy, goal, 2.75) is not None
-    move = _route_move(game, brutes, "advance", goal, 6.0)
+    move = _route_move(game, brutes, "rush", goal, allowances(brutes)[1])     # Slow: a Rush of 8"
     assert move is not None and game.check_move(move) is None
     end = move.path[-1]
     assert end.x > 20.0 + 2.0          # east of the Mill: round it
@@ -83,7 +83,7 @@ def test_a_unit_facing_away_from_its_way_round_steps_there_sideways() -> None:
     goal = (14.5, 16.0)
     pts = route(s.scene, (17.275, 41.596), goal, 2.75)
     assert pts is not None and pts[0][0] < 15.0        # round the Mill's west side, first way point behind
-    move = _route_move(game, spearmen, "advance", goal, 6.0)
+    move = _route_move(game, spearmen, "advance", goal, allowances(spearmen)[0])
     assert move is not None and game.check_move(move) is None
     end = move.path[-1]
     assert math.dist(end.xy, pts[0]) < math.dist((17.275, 41.596), pts[0]) - 2.0
