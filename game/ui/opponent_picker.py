@@ -29,7 +29,8 @@ LEVEL_TIPS = {"ai-easy": "Easy: the computer judges a few options and scores eac
               "ai": "Normal: the computer plays each charge, shot and spell out to the end of the turn with dice of "
                     f"its own ({AI_LEVELS['ai'].samples} samples) before it decides.",
               "ai-hard": f"Hard: the computer plays more options out, on {AI_LEVELS['ai-hard'].samples} samples of "
-                         "its own dice each. It thinks longer."}
+                         "its own dice each. It thinks longer, but in our games it does not yet win more often than "
+                         "Normal."}
 OPPONENT_TIP = ("Play against the computer: it decides for its side (no hand-over screen) at a pace you can follow, "
                 "with the reason of each decision in the log. G: faster, N: skip to your next decision.")
 TIP_WIDTH = 320
