@@ -90,15 +90,14 @@ def _first_legal(game: Game, unit: Unit, kind: str, bearing: float, dists: list[
             continue
         tried.add((d, off))
         move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, d))
-        why = game.check_move(move)
-        if why is None:
+        if game.check_move(move) is None:
             return move
         if game.state.elevation_height is not None:
             # AoF:R 2.16 "Elevation": the climb counts as movement; the same way, short of the climb, climbs as
-            # much (the fractions alone left a unit 1.5" a turn below a 4" hill's edge); less a hundredth: the
-            # rounded end pose may add a hair
+            # much (the fractions alone left a unit 1.5" a turn below a 4" hill's edge); less a ``HAIR``: the
+            # rounded end pose may add a little
             climb = elevation_climb(game.state, unit, move.path).inches
-            short = round(d - climb - 0.01, 2)
+            short = round(d - climb - HAIR, 2)
             if climb and short >= 0.3 and (short, off) not in tried:
                 tried.add((short, off))
                 move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, short))
