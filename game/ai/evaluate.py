@@ -32,7 +32,9 @@ of:
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
   within 3") counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), each marker is worth up to
   ``OBJECTIVE_PULL`` to the side whose nearest unit is closer to it, and ``seat`` loses ``MARKER_APPROACH`` per inch
-  its nearest unit still has to go to a marker it does not hold (that side only, like closing in).
+  its nearest unit still has to go to a marker it does not hold (that side only, like closing in); in the last
+  round, where the markers alone win the game, the result they would give if the round ended now counts
+  ``RESULT_LAST``.
 
 Once the game is over only the Victory Points count (the result, scaled to outweigh any estimate, plus ``WIN``).
 
@@ -89,6 +91,9 @@ SEIZING = 0.6
 SEIZING_LAST = 1.0
 """The same share in the last round: who holds the markers at its end wins the game (rulebook "Victory
 Conditions"; AoF:R 2.16 "The Mission"), and nothing after it can take a marker back."""
+RESULT_LAST = 500.0
+"""Points the result the markers would give if the last round ended now is worth (won +, lost -) where the markers
+alone win the game (AoF:R 2.16 "The Mission"): between 2-2 and 3-2 lies a win, not one marker."""
 MARKER = 250.0
 """Points one objective marker is worth where the markers alone win the game (AoF:R 2.16 "The Mission")."""
 WIN = 2000.0
@@ -342,7 +347,9 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls
         marker = 100.0 if per_vp == 1.0 else per_vp
-        seizing = SEIZING_LAST if s.round >= s.rounds else SEIZING
+        last = s.round >= s.rounds
+        seizing = SEIZING_LAST if last else SEIZING
+        held = float(vp[seat] - vp[3 - seat])     # markers held, where they alone score: as they stand at the end
         for o in s.objectives:
             if o.destroyed or o.carried_by is not None:
                 continue
@@ -352,6 +359,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
                 gain = (1.0 if holder == seat else -1.0 if holder is not None else 0.0) - \
                     (1.0 if o.controller == seat else -1.0 if o.controller is not None else 0.0)
                 score += seizing * marker * gain
+                held += gain
             mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing
                     and not u.shaken]
             theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing
@@ -362,4 +370,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             if o.controller != seat and mine:
                 # the race term saturates once seat is 12" nearer: the way still to go keeps its nearest unit walking
                 score -= MARKER_APPROACH * (marker / 100.0) * min(max(d_me - objectives.SEIZE_DISTANCE, 0.0), 36.0)
+        if last and per_vp != 1.0 and held:
+            # the last round's markers decide the game: a draw turned into a win is worth more than one marker
+            score += RESULT_LAST if held > 0 else -RESULT_LAST
     return score

@@ -205,3 +205,26 @@ def test_a_move_toward_a_marker_on_elevation_goes_as_far_as_the_climb_allows() -
     advances = [m for m in move_candidates(game, a, 7) if m.action == "advance" and m.path[-1].x == a.pose.x]
     assert advances, "no straight advance toward the marker"
     assert max(m.path[-1].y - start for m in advances) == pytest.approx(2.0, abs=0.02)
+
+
+@pytest.mark.parametrize("last", [True, False])
+def test_in_the_last_round_the_result_the_markers_give_counts_beyond_one_marker(last: bool,
+                                                                                 monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "The Mission": after the last round the player who controls most markers wins. Player 1 holds
+    one marker, player 2 the other; player 1's unit standing alone within 3" of player 2's marker would seize it at
+    the round's end: a win (2-0), not a draw (1-1). In the last round that result counts ``RESULT_LAST`` on top of
+    the marker (a draw turned into a win is worth more than one marker); before it, nothing is decided yet."""
+    import game.ai.evaluate as ev
+
+    def score(x: float) -> float:
+        game = aofr_game([unit("a", 1, front_y=36.0, x=x), unit("b", 2, front_y=44.0, x=66.0)])
+        game.state.mission = "standard"
+        game.state.objectives = [Objective(8.0, 8.0, controller=1), Objective(8.0, 38.0, controller=2)]
+        if last:
+            game.state.round = game.state.rounds
+        return evaluate(game, 1, 2)
+
+    on_marker = score(8.0) - score(40.0)
+    monkeypatch.setattr(ev, "RESULT_LAST", 0.0)
+    without = score(8.0) - score(40.0)
+    assert on_marker - without == pytest.approx(500.0 if last else 0.0)
