@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game.ai import markers
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.evaluate import side_of, win_chance
 from game.ai.search import SearchPlayer
@@ -361,7 +362,7 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         return _activation_words(t, game, action)
     if chosen is None or not chosen.samples:
         if t.decision in SETUP_DECISIONS:
-            return "by a quick rule of thumb (no look-ahead)"
+            return markers.reason(game, action) or "by a quick rule of thumb (no look-ahead)"
         if isinstance(action, Done) and t.decision == "declare_charge":
             return "no unit of its has a charge worth judging"
         known = ruleset_ai(game)

@@ -21,9 +21,10 @@ For the pending decision (``Game.pending``) the player:
 4. returns the best (the earliest on a tie, so "do nothing" wins ties where it is listed first).
 
 A decision with one candidate is answered without search. Set-up decisions (deployment, roll-off choices, Scout,
-Ambush, objective markers, side-missions) use quick heuristics (``_setup``), and spell tokens are split
-two thirds spell, one third dispel when the enemy has casters. The levels differ only by ``Budget``.
-The player keeps no memory between calls, so it may be asked about any game, cloned or not.
+Ambush, objective markers, side-missions) use quick heuristics (``_setup``; the markers and the deployment edge,
+``game.ai.markers``), and spell tokens are split two thirds spell, one third dispel when the enemy has casters.
+The levels differ only by ``Budget``. The player keeps no memory between calls, so it may be asked about any game,
+cloned or not.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from game.ai import magic_choice
+from game.ai import magic_choice, markers
 from game.ai.budget import Budget
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
@@ -462,13 +463,18 @@ class SearchPlayer:
             return ChooseFirstTurn(me, me)       # the first charge is worth more than the last word
         if d == "choose_deployment":
             # deploy second, to see theirs, where the rules let the winner choose (AoF:R 2.16: the winner deploys
-            # first)
-            edge = p.options[0] if p.options else None
+            # first); the edge the objective markers lean toward
+            edge = markers.deployment_edge(game.state, me, p.options)
             second = ChooseDeployment(me, 3 - me, edge)
             return second if game.ruleset.check(second) is None else ChooseDeployment(me, me, edge)
         if d == "set_aside":
             return Done(me)
-        if d in ("scout_move", "ambush", "choose_objective_order", "place_objective", "select_side_mission"):
+        if d == "choose_objective_order":
+            return markers.objective_order(me)
+        if d == "place_objective":
+            # the set-up generator (as the random placing it replaces), so the search's own draws stay as they were
+            return markers.place_marker(game, me, self._setup_player.rng) or self._setup_player.choose(game)
+        if d in ("scout_move", "ambush", "select_side_mission"):
             return self._setup_player.choose(game)
         return None
 
