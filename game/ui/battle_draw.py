@@ -322,7 +322,28 @@ def _standing_labels(scene: BattleSceneLike, labels: LabelLayout, poses: Any) ->
 def _draw_deployment_zone(scene: BattleSceneLike, surf: pygame.Surface, player: int) -> None:
     """``player``'s deployment zone as its style draws it (game.engine.deployment_styles), labelled."""
     outline, label_at = scene.zone_outline(player)
-    draw_zone_polygon(surf, scene.view, outline, palette.PLAYER[player], f"Player {player}'s zone", label_at)
+    label = f"Player {player}'s zone"
+    label_at = _clear_of_markers(scene, label, palette.PLAYER[player], label_at)
+    draw_zone_polygon(surf, scene.view, outline, palette.PLAYER[player], label, label_at)
+
+
+def _clear_of_markers(scene: BattleSceneLike, label: str, colour: tuple[int, int, int], at: Point) -> Point:
+    """Where a zone's ``label`` goes (table inches): ``at``, or slid along the screen's width by a label's width at a
+    time (either way, nearest first) where an objective marker's disc would lie under it: markers are often placed
+    just outside a zone, where its label stands."""
+    view = scene.view
+    boxes = marker_boxes(view, scene.game.state)
+    if not boxes:
+        return at
+    text = text_cache.get(label, 13, (255, 255, 255), True, colour + (210,), 3)     # as ``draw_zone_polygon``
+    cx, cy = view.to_screen(at)
+    step = text.get_width() + 8
+    for k in (0, 1, -1, 2, -2, 3, -3):
+        rect = pygame.Rect(0, 0, text.get_width(), text.get_height())
+        rect.center = (round(cx + k * step), round(cy))
+        if rect.collidelist(boxes) < 0 and view.rect.contains(rect):
+            return view.to_table((cx + k * step, cy))
+    return at
 
 
 def _draw_base(scene: BattleSceneLike, surf: pygame.Surface, a: Aids, dimmed: set[str], poses: Any,

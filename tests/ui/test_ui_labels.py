@@ -270,3 +270,35 @@ def test_unit_names_at_the_bottom_edge_stay_clear_of_the_ruler(driver_factory) -
         for p in units:
             assert not p.rect.colliderect(band), (p.rect, band)
             assert table.contains(p.rect), (p.rect, table)
+
+
+def test_a_zone_label_slides_off_an_objective_marker_placed_where_it_stands(driver_factory) -> None:  # type: ignore[no-untyped-def]
+    """A deployment zone's label stands just outside the zone's middle, where markers are often placed (the
+    computer places its own there: ``game.ai.markers``): with a marker under it, the label slides along the width
+    until it covers no marker's disc, and stays in the table view."""
+    from game.computer_seat import ComputerSeat
+    from game.engine.state import Objective
+    from game.ui.assets import text_cache
+    from game.ui.draw_objectives import marker_boxes
+    from game.ui.palette import PLAYER
+
+    d = driver_factory(size=(1600, 1000), seed=5)
+    d.frames(2)
+    d.app.start_battle(str(ROOT / "scenarios" / "aofr_border_clash.yaml"), ComputerSeat(1, "ai"))
+    d.frames(2)
+    scene = d.scene
+    assert isinstance(scene, BattleScene)
+    for player in (1, 2):
+        _, at = scene.zone_outline(player)
+        scene.game.state.objectives = [Objective(at[0], at[1]), Objective(at[0] + 3.0, at[1])]
+        label = f"Player {player}'s zone"
+        moved = battle_draw._clear_of_markers(scene, label, PLAYER[player], at)
+        text = text_cache.get(label, 13, (255, 255, 255), True, PLAYER[player] + (210,), 3)
+        rect = pygame.Rect(0, 0, text.get_width(), text.get_height())
+        rect.center = tuple(round(v) for v in scene.view.to_screen(moved))
+        assert moved != at
+        assert rect.collidelist(marker_boxes(scene.view, scene.game.state)) < 0
+        assert scene.view.rect.contains(rect)
+        scene.game.state.objectives = []
+        assert battle_draw._clear_of_markers(scene, label, PLAYER[player], at) == at
+    d.frames(2)     # and the frame draws
