@@ -31,8 +31,9 @@ from game.engine.state import GameState
 TRIES = 80
 """Spots sampled in the room left for a marker (each checked by the engine)."""
 LATERAL = 0.25
-"""Points per inch a spot loses for its distance from the middle of the table's width (a marker at a far corner is
-harder to hold with the rest of the army)."""
+"""Points per inch a spot loses for its distance from the line between the two deployment zones' centres (the
+middle of the table's width with the zones on the long edges): a marker at a far corner is harder to hold with the
+rest of the army."""
 LEAN = 12.0
 """Inches of difference between the two zones' distances at which a marker counts fully for one side."""
 
@@ -93,7 +94,7 @@ def deployment_edge(state: GameState, me: int, options: tuple[str, ...] | list[s
     offered; None when the edges are fixed (no options)."""
     if not options:
         return None
-    own = "south" if me == 1 else "north"
+    own = "south" if me == 1 else "north"      # the engine's edges as the table is laid out (``ChooseDeployment``)
     other = "north" if me == 1 else "south"
     lean = edge_lean(state, me)
     if lean > 1e-9 and own in options:
