@@ -23,7 +23,7 @@ import random
 
 from shapely import LineString, Point
 
-from game.engine import deployment_styles, objectives
+from game.engine import deployment, deployment_styles, objectives
 from game.engine.actions import Action, ChooseDeployment, ChooseObjectiveOrder, PlaceObjective
 from game.engine.game import Game
 from game.engine.state import GameState
@@ -48,11 +48,17 @@ def _spot_score(state: GameState, me: int, x: float, y: float) -> float:
     """How much a marker at (x, y) inches lies on ``me``'s side: its distance to the other deployment zone less its
     distance to ``me``'s, less ``LATERAL`` per inch off the line between the two zones' centres (the middle of the
     table's width where the zones face each other across it; the deployment styles of AoF:R 2.16)."""
-    p = Point(x, y)
-    own, other = deployment_styles.zone_of(state, me), deployment_styles.zone_of(state, 3 - me)
-    a, b = own.centroid, other.centroid
+    a = deployment_styles.zone_of(state, me).centroid
+    b = deployment_styles.zone_of(state, 3 - me).centroid
     axis = LineString([(a.x, a.y), (b.x, b.y)]) if a.distance(b) > 1e-9 else a
-    return float(other.distance(p) - own.distance(p) - LATERAL * axis.distance(p))
+    return lean(state, me, x, y) - LATERAL * float(axis.distance(Point(x, y)))
+
+
+def lean(state: GameState, me: int, x: float, y: float) -> float:
+    """Inches (x, y) lies nearer ``me``'s deployment zone than the other side's (negative: nearer theirs)."""
+    p = Point(x, y)
+    theirs, mine = deployment_styles.zone_of(state, 3 - me), deployment_styles.zone_of(state, me)
+    return float(theirs.distance(p) - mine.distance(p))
 
 
 def place_marker(game: Game, me: int, rng: random.Random) -> PlaceObjective | None:
@@ -82,9 +88,7 @@ def edge_lean(state: GameState, me: int) -> float:
     for o in state.objectives:
         if o.owner is not None or o.destroyed:
             continue
-        p = Point(o.x, o.y)
-        lean = (deployment_styles.zone_of(state, 3 - me).distance(p) - deployment_styles.zone_of(state, me).distance(p))
-        total += max(-1.0, min(1.0, lean / LEAN))
+        total += max(-1.0, min(1.0, lean(state, me, o.x, o.y) / LEAN))
     return total
 
 
@@ -94,12 +98,11 @@ def deployment_edge(state: GameState, me: int, options: tuple[str, ...] | list[s
     offered; None when the edges are fixed (no options)."""
     if not options:
         return None
-    own = "south" if me == 1 else "north"      # the engine's edges as the table is laid out (``ChooseDeployment``)
-    other = "north" if me == 1 else "south"
-    lean = edge_lean(state, me)
-    if lean > 1e-9 and own in options:
+    own, other = deployment.own_edge(me), deployment.own_edge(3 - me)
+    toward = edge_lean(state, me)
+    if toward > 1e-9 and own in options:
         return own
-    if lean < -1e-9 and other in options:
+    if toward < -1e-9 and other in options:
         return other
     return options[0]
 
@@ -111,13 +114,10 @@ def reason(game: Game, action: Action) -> str | None:
     if isinstance(action, ChooseObjectiveOrder) and action.first == action.player:
         return "places the first marker: with an odd number of markers the first placer places one more"
     if isinstance(action, PlaceObjective):
-        p = Point(action.x, action.y)
-        lean = (deployment_styles.zone_of(s, 3 - action.player).distance(p)
-                - deployment_styles.zone_of(s, action.player).distance(p))
-        if lean > 0:
-            return f"on its own side of the table: {lean:.0f}\" nearer its deployment zone than the enemy's"
+        nearer = lean(s, action.player, action.x, action.y)
+        if nearer > 0:
+            return f"on its own side of the table: {nearer:.0f}\" nearer its deployment zone than the enemy's"
     if isinstance(action, ChooseDeployment) and action.edge is not None:
-        lean = edge_lean(s, action.player)
-        if abs(lean) > 1e-9:
+        if abs(edge_lean(s, action.player)) > 1e-9:
             return f"takes the {action.edge} edge, the side most objective markers lie on"
     return None

@@ -330,9 +330,9 @@ def check(state: GameState, action: Action) -> Unit | None:
             raise IllegalAction("Deploying Armies", f"first must be player 1 or 2, got {action.first}")
         if action.edge is not None and action.edge not in EDGES:
             raise IllegalAction("Deploying Armies", f"edge must be south or north, got {action.edge!r}")
-        if d.edges_fixed and action.edge is not None and action.edge != _own_edge(action.player):
+        if d.edges_fixed and action.edge is not None and action.edge != own_edge(action.player):
             raise IllegalAction("Deploying Armies", "the scenario has placed units already, so the table edges are "
-                                f"fixed: player {action.player} deploys on the {_own_edge(action.player)} edge")
+                                f"fixed: player {action.player} deploys on the {own_edge(action.player)} edge")
         return None
     if isinstance(action, ChooseFirstTurn):
         if action.first not in (1, 2):
@@ -485,7 +485,8 @@ def ambush_step(state: GameState) -> list[Event]:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _own_edge(player: int) -> str:
+def own_edge(player: int) -> str:
+    """The long edge (``EDGES``) ``player`` deploys on as the scenario lays the table out: player 1 south."""
     return "south" if player == 1 else "north"
 
 
@@ -613,11 +614,11 @@ def _roll_off(dice: Dice, what: str, bonus: dict[int, int]) -> tuple[int, list[E
 
 def _choose_deployment(s: GameState, d: DeploymentState, action: ChooseDeployment, dice: Dice) -> list[Event]:
     winner = action.player
-    edge = action.edge or _own_edge(winner)
+    edge = action.edge or own_edge(winner)
     d.edge = edge
     d.first_deployer = action.first
     events = []
-    if edge != _own_edge(winner):
+    if edge != own_edge(winner):
         _rotate_table(s)
         d.rotated = True
         events.append(Event("terrain", "The table is turned around (the terrain rotated 180° about the centre): "
@@ -780,6 +781,6 @@ def _pose(p: Pose) -> dict[str, float]:
 __all__ = [
     "AMBUSH_DEPTH", "DEPLOYMENT_DEPTH", "DONE_STEPS", "DeploymentState", "EDGES", "SCOUT_DISTANCE", "SET_ASIDE_RULES",
     "after_side_missions", "ambush_step", "apply", "begin", "check", "check_placement", "deploy_zone", "finished",
-    "may_set_aside", "roll_off",
+    "may_set_aside", "own_edge", "roll_off",
     "progress", "reserves_of", "to_place", "zone_polygon",
 ]
