@@ -45,7 +45,8 @@ EPS = 1e-9
 
 PREFILTER = True
 """Whether ``check_path`` sets aside the obstacles no leg can come near before the exact kernels (separating axes,
-see ``geometry.obstacles.hull_gaps``); the verdict is the same either way (tests compare the two)."""
+see ``geometry.obstacles.hull_gaps``), and refuses a leg that surely runs into its one near obstacle without them
+(``_surely_into``); the verdict is the same either way (tests compare the two)."""
 
 RULE_TABLE_EDGE = "table edge"
 """Rule name: part of the unit would leave the table (rulebook "General Movement")."""
@@ -613,7 +614,7 @@ def _check_path(scene: SceneData, unit_id: str, poses: list[Pose], exclusion: fl
         if rule is None:
             seg_obs = obs if not fly_over and near[:, k].any() else _NO_OBSTACLES
             _check_segment(scene, seg_obs, rects[k], w, length, r_pen, r_ex, exclusion, k, fail,
-                           bool(touch[:, k].any()))
+                           bool(touch[:, k].any()), gaps[:, k] if len(seg_obs) else None)
         if rule is None and target.facing != poses[k].facing:
             pivoted = rects[k + 1]
             if not _rect_on_table(scene, pivoted):
@@ -734,17 +735,28 @@ def _check_segment(
     k: int,
     fail: _Fail,
     may_overlap: bool = True,
+    gaps: np.ndarray | None = None,
 ) -> None:
     """Report through ``fail`` the first rule a straight sweep breaks (private to ``check_path``).
 
     Collisions (table edge, impassable terrain, another unit) come first, in order of travel; then the 1" rule.
     ``may_overlap`` False: the rectangle is known to overlap no obstacle core (``overlapping`` is skipped).
+    ``gaps`` (k,): ``hull_gaps`` of the obstacles and this sweep, when known (a sweep that surely runs into its one
+    obstacle is refused without the exact kernel: ``_surely_into``).
     """
     hard: list[tuple[float, int, str, int]] = []  # (travel, priority, who, obstacle index or -1)
-    if length > EPS and not _sweep_on_table(scene, rect, w, length):
+    on_table = length <= EPS or _sweep_on_table(scene, rect, w, length)
+    if not on_table:
         t_edge = _table_time(scene, rect, w, 0.0)
         if t_edge < length - EPS:
             hard.append((t_edge, 0, RULE_TABLE_EDGE, -1))
+    if (PREFILTER and on_table and gaps is not None and len(obs) == 1 and gaps[0] < -1e-9 and length > EPS
+            and not math.isnan(r_pen[0]) and _surely_into(scene, obs, rect, w, length)):
+        # the one obstacle it comes near, entered for sure: nothing else can come first, so its travel (the exact
+        # kernel's, for the point shown) is worked out only if that point is asked for
+        rule = RULE_THROUGH_UNIT if obs.kinds[0] == "unit" else RULE_IMPASSABLE
+        fail(rule, _message(rule, obs.keys[0], k), _contact_later(scene, obs, rect, w, r_pen), obs.keys[0], k)
+        return
     overlap = (_overlaps_kept(scene, obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) \
         else None
     t_ex: np.ndarray | None = None
@@ -773,6 +785,67 @@ def _check_segment(
             who = obs.keys[first]
             fail(RULE_ONE_INCH, _message(RULE_ONE_INCH, who, k, exclusion),
                  _contact_point(scene, obs, first, rect, w, float(t_ex[first])), who, k)
+
+
+_SWEEP_CORE = np.array([0, 8])
+"""Where the sweep's points and the core's vertices start in ``_surely_into``'s projections."""
+
+
+def _surely_into(scene: SceneData, obs: Obstacles, rect: np.ndarray, w: Point, length: float) -> bool:
+    """True if the rectangle (4, 2) moving ``length`` along ``w`` surely enters the core of obstacle 0 of ``obs``:
+    both convex (a unit's core, or a convex terrain core) and overlapping by more than 1e-9" along every one of
+    their edge normals (the separating axis test: no axis separates them). False when unsure (the exact kernel
+    decides)."""
+    core_a, core_b = obs.a, obs.b
+    if obs.polys[0] is not None and not _convex(scene, obs.keys[0], core_a, core_b):
+        return False
+    e = len(core_a)
+    # the normals of the core's edges, of the rectangle's sides and of the travel (the sweep's sides)
+    sides = np.empty((e + 3, 2))
+    sides[:e] = core_b - core_a
+    sides[e:e + 2] = rect[1:3] - rect[0:2]
+    sides[e + 2] = w
+    norm = np.hypot(sides[:, 0], sides[:, 1])
+    if not norm.min() > EPS:
+        return False
+    axes = sides[:, ::-1] / norm[:, None]
+    axes[:, 0] *= -1.0
+    points = np.empty((8 + e, 2))  # the sweep's points (start and end rectangles), then the core's vertices
+    points[:4] = rect
+    points[4:8] = rect + np.array(w) * length
+    points[8:] = core_a
+    proj = axes @ points.T
+    lo = np.minimum.reduceat(proj, _SWEEP_CORE, axis=1)
+    hi = np.maximum.reduceat(proj, _SWEEP_CORE, axis=1)
+    return bool((hi.min(axis=1) - lo.max(axis=1)).min() > 1e-9)
+
+
+def _convex(scene: SceneData, name: str, a: np.ndarray, b: np.ndarray) -> bool:
+    """The terrain core ``name`` whose edges run from ``a`` (e, 2) to ``b`` is one closed ring turning one way at
+    every vertex (convex); remembered for the table (terrain does not move)."""
+    kept = scene.persistent.setdefault("move-convex", {})
+    assert isinstance(kept, dict)
+    hit = kept.get(name)
+    if hit is None:
+        ring = len(a) >= 3 and bool((b == np.roll(a, -1, axis=0)).all())
+        d = b - a
+        turn = d[:, 0] * np.roll(d[:, 1], -1) - d[:, 1] * np.roll(d[:, 0], -1)
+        hit = kept[name] = ring and bool((turn >= 0).all() or (turn <= 0).all())
+    return bool(hit)
+
+
+def _contact_later(scene: SceneData, obs: Obstacles, rect: np.ndarray, w: Point, r_pen: np.ndarray
+                   ) -> Callable[[], Point]:
+    """``_contact_point`` of obstacle 0 at the travel the exact kernel finds, both worked out when asked for (from
+    the obstacle as it is now)."""
+    poly = obs.polys[0]
+    corners = scene.corners(obs.keys[0]) if poly is None else None
+
+    def point() -> Point:
+        t = float(first_times(obs, rect, w, r_pen, overlapping(obs, rect))[0])
+        return _near_point(rect + np.array(w) * t, poly if poly is not None else Polygon(corners))
+
+    return point
 
 
 def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:

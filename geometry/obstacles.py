@@ -92,6 +92,12 @@ def gather(scene: SceneData, ignore: Collection[str], lo: np.ndarray, hi: np.nda
 def subset(obs: Obstacles, keep: np.ndarray) -> Obstacles:
     """The obstacles where ``keep`` (k,) bool is True, in the same order (their arrays copied)."""
     idx = np.flatnonzero(keep)
+    if len(idx) == 1:   # the usual case (one obstacle near a move): its rows are one slice
+        i = int(idx[0])
+        first, size = int(obs.starts[i]), int(obs.sizes[i])
+        return Obstacles([obs.kinds[i]], [obs.keys[i]], [obs.polys[i]], obs.a[first:first + size].copy(),
+                         obs.b[first:first + size].copy(), np.zeros(1, dtype=int), obs.sizes[i:i + 1].copy(),
+                         None if obs.boxes is None else obs.boxes[i:i + 1].copy())
     sizes = obs.sizes[idx]
     starts = np.zeros(len(idx), dtype=int)
     if len(idx) > 1:
@@ -199,20 +205,24 @@ def first_times_many(
     """
     e = len(obs.a)
     m = len(radii)
-    skips = [np.isnan(rad) for rad in radii]
     if not e:
         return [np.zeros(0) for _ in radii]
+    # fewer, larger numpy calls: a kernel of a few obstacles is mostly the calls' own overhead
+    rad = np.array(radii, dtype=float).reshape(m, -1)   # (m, k)
+    skip = np.isnan(rad)
     # (m, 1, e): each edge's radius (0 where the obstacle is skipped: answered inf below)
-    r = np.repeat(np.array([np.where(skip, 0.0, rad) for skip, rad in zip(skips, radii, strict=True)]).reshape(m, -1),
-                  obs.sizes, axis=1)[:, None, :]
+    r = np.repeat(np.where(skip, 0.0, rad), obs.sizes, axis=1)[:, None, :]
     # the edge frames (direction, length) of the obstacles' edges then the rectangle's
-    d = np.concatenate([obs.b, rect[NEXT]]) - np.concatenate([obs.a, rect])
-    length = np.hypot(d[:, 0], d[:, 1])
+    ends = np.empty((2, e + 4, 2))
+    ends[0, :e], ends[0, e:], ends[1, :e], ends[1, e:] = obs.a, rect, obs.b, rect[NEXT]
+    d = (ends[1] - ends[0]).T   # (2, e + 4)
+    length = np.hypot(d[0], d[1])
     safe = np.where(length > 0, length, 1.0)
-    frame = np.stack([d[:, 0] / safe, d[:, 1] / safe, length])  # (3, e + 4): ex, ey, length
-    f = np.empty((3, 8, e))
-    f[:, :4] = frame[:, None, :e]  # a corner against obstacle edge j
-    f[:, 4:] = frame[:, e:, None]  # obstacle vertex j against rectangle edge i
+    f = np.empty((3, 8, e))     # ex, ey, length of edge j for a corner against it, of edge i for vertex j
+    f[:2, :4] = (d[:, :e] / safe[:e])[:, None, :]   # a corner against obstacle edge j
+    f[:2, 4:] = (d[:, e:] / safe[e:])[:, :, None]   # obstacle vertex j against rectangle edge i
+    f[2, :4] = length[None, :e]
+    f[2, 4:] = length[e:, None]
     ex, ey, seg = f[0], f[1], f[2]
     nx, ny = -ey, ex
     rel = np.empty((2, 8, e))  # the point's offset from its edge's start
@@ -238,10 +248,11 @@ def first_times_many(
         pr = pr0 + t_s * pw
     t_s = np.where((pr >= 0) & (pr <= seg) & np.isfinite(t_s), t_s, INF)
     inside = (np.abs(s0) <= r) & (pr0 >= 0) & (pr0 <= seg)
-    t_s = np.where(inside, 0.0, t_s)
+    t_s[inside] = 0.0
     t = np.minimum(t_a, t_s)  # (m, 8, e)
     if overlap is None:
         overlap = overlapping(obs, rect)
-    per = np.minimum.reduceat(np.minimum(t[:, :4].min(axis=1), t[:, 4:].min(axis=1)), obs.starts, axis=1)
-    per = np.where(overlap, 0.0, per)
-    return [np.where(skip, np.inf, row) for skip, row in zip(skips, per, strict=True)]
+    per = np.minimum.reduceat(t.min(axis=1), obs.starts, axis=1)    # (m, k)
+    per[:, overlap] = 0.0
+    per[skip] = np.inf
+    return list(per)

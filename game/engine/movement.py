@@ -262,13 +262,23 @@ def validate_move(state: GameState, unit: Unit, action: MoveAction, path: Sequen
     check = state.scene.check_path(unit.id, unit.pose, list(path), fly_over=flying(unit))
     if not check.ok:
         raise path_problem(check, state)
-    if difficult is None and state.hills_going_up and "difficult" in check.traits_crossed:
-        difficult = crosses_difficult(state, unit, path)
-    in_difficult = "difficult" in check.traits_crossed if difficult is None else difficult
-    if in_difficult and not ignores_difficult(unit):
-        allowance = min(allowance, DIFFICULT_CAP)
+
+    def going_difficult() -> bool:
+        if difficult is None and state.hills_going_up and "difficult" in check.traits_crossed:
+            return crosses_difficult(state, unit, path)
+        return "difficult" in check.traits_crossed if difficult is None else difficult
+
+    # the terrain crossed is asked only where it can change the answer (it is the dearest part of a legal check):
+    # the cap lowers no allowance of 6" or less, and a move within its allowance is legal either way
+    in_difficult: bool | None = None
+    if allowance > DIFFICULT_CAP:
+        in_difficult = going_difficult()
+        if in_difficult and not ignores_difficult(unit):
+            allowance = DIFFICULT_CAP
     climb = elevation_climb(state, unit, path) if shape.legs else Climb()   # AoF:R 2.16 "Elevation"
     if shape.distance + climb.inches > allowance + 1e-4:
+        if in_difficult is None:
+            in_difficult = going_difficult()
         limit = "6\" in difficult terrain" if allowance == DIFFICULT_CAP and in_difficult else f"{allowance:g}\""
         if backward:
             limit += " (half, moving sideways or backward)"

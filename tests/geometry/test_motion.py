@@ -272,6 +272,48 @@ def test_the_shortcut_gives_the_exact_paths_verdict(case: tuple[Scene, Pose, lis
     assert fast == exact
 
 
+@pytest.mark.parametrize("blocker", ["unit", "building"])
+def test_a_move_surely_into_its_one_obstacle_is_refused_as_the_kernel_refuses_it(blocker: str, monkeypatch) -> None:
+    """A leg straight through a unit or an impassable building, nothing else near: refused by the separating axis
+    test alone (``motion._surely_into``), with the kernel's rule, message, blocker, step and point."""
+    s = scene(piece(0, 36, 22, 6, 3, "impassable", angle=20.0)) if blocker == "building" else scene()
+    if blocker == "unit":
+        put(s, "b", 36, 22, 30, INF20, player=2)
+    put(s, "a", 36, 10, 0)
+    path = [Pose(36, 30, 0)]
+    taken: list[bool] = []
+    sure = motion._surely_into
+    monkeypatch.setattr(motion, "_surely_into", lambda *a: taken.append(sure(*a)) or taken[-1])
+    fast = s.check_path("a", s.pose("a"), path)
+    assert taken == [True]
+    assert fast.rule == (RULE_THROUGH_UNIT if blocker == "unit" else RULE_IMPASSABLE)
+    monkeypatch.setattr(motion, "PREFILTER", False)
+    exact = s.check_path("a", s.pose("a"), path)
+    assert fast == exact and fast.where == exact.where and fast.where is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(20, 52), st.floats(14, 34), st.floats(0, 359), st.sampled_from(FORMS), st.floats(0, 359),
+       st.floats(0.01, 12), st.floats(20, 52), st.floats(14, 34), st.floats(0.3, 6), st.floats(0.3, 6),
+       st.floats(0, 90))
+def test_surely_into_only_where_the_sweep_overlaps_the_core(x, y, facing, f, bearing, length, px, py, w, d,
+                                                            angle) -> None:
+    """``_surely_into`` says yes only where the swept area (the hull of the start and end rectangles) overlaps the
+    core by more than a hair, and says yes wherever it overlaps by a clear margin (a convex core)."""
+    s = scene(piece(0, px, py, w, d, "impassable", angle=angle))
+    rect = np.array(rect_corners(Pose(x, y, facing), f.width, f.depth))
+    direction = forward_vector(bearing)
+    obs = gather(s, set(), np.array([-1e9, -1e9]), np.array([1e9, 1e9]))
+    sweep = MultiPoint([tuple(p) for p in np.concatenate([rect, rect + np.array(direction) * length]).tolist()]
+                       ).convex_hull
+    core = Polygon(obs.a)
+    sure = motion._surely_into(s, obs, rect, direction, length)
+    if sure:
+        assert sweep.intersection(core).area > 0.0
+    if sweep.buffer(-1e-6).intersects(core.buffer(-1e-6)):
+        assert sure
+
+
 @settings(max_examples=300, deadline=None)
 @given(crowded())
 def test_hull_gaps_never_exceed_the_distance(case: tuple[Scene, Pose, list[Pose], float, bool, list[str]]):
