@@ -257,7 +257,8 @@ class _Position:
     """Row of each unit."""
     source: object
     """The scene's stacked unit arrays it was built from (``SceneData.stacked``): while the scene keeps them (no
-    unit added or removed), a later position is these rows with the units' rows refreshed (``moved``)."""
+    unit added or removed), or a clone's scene has a copy with the same rows, a later position is these rows with
+    the units' rows refreshed (``moved``)."""
 
     def moved(self, arrays: _UnitArrays) -> _Position:
         """This position with the unit rows read again from ``arrays`` (the same units, in the same rows: some
@@ -324,7 +325,8 @@ def _position(scene: SceneData) -> _Position:
         return hit
     arrays = scene.stacked()
     last = scene.persistent.get("move-position")
-    if isinstance(last, _Position) and last.source is arrays and last.obstacles.boxes is not None:
+    if isinstance(last, _Position) and last.obstacles.boxes is not None and (
+            last.source is arrays or last.index == arrays.index):   # the same units in the same rows (a clone's)
         hit = last.moved(arrays)
     else:
         n = len(arrays.ids)

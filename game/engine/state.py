@@ -623,6 +623,9 @@ _IMMUTABLE = (str, int, float, bool, type(None), Enum, frozenset, Pose, Profile,
 """Values a clone may share without looking inside."""
 _FIELDS: dict[type, tuple[str, ...]] = {}
 """Names of the fields of each dataclass type copied so far that may hold a value a clone must copy."""
+_FLAT: dict[type, tuple[tuple[str, type | None], ...]] = {}
+"""Those fields of each dataclass type, each with the container type (set, list or dict) its annotation says holds
+shared values only (a shallow copy of it is a deep one), or None (``_copied`` looks inside)."""
 
 
 def _always_shared(hint: object) -> bool:
@@ -654,6 +657,26 @@ def _mutable_fields(kind: type) -> tuple[str, ...]:
         names = _FIELDS[kind] = tuple(f.name for f in fields(kind)
                                       if f.name not in hints or not _always_shared(hints[f.name]))
     return names
+
+
+def _flat_fields(kind: type) -> tuple[tuple[str, type | None], ...]:
+    """``_mutable_fields`` of ``kind``, each with the container (``set[str]``, ``list[str]``, ``dict[str, Arc]``: a
+    set, list or dict of values a clone shares) a shallow copy copies whole, else None."""
+    plan = _FLAT.get(kind)
+    if plan is None:
+        try:
+            hints = typing.get_type_hints(kind)
+        except (NameError, TypeError):
+            hints = {}
+        out: list[tuple[str, type | None]] = []
+        for name in _mutable_fields(kind):
+            hint = hints.get(name)
+            origin = typing.get_origin(hint)
+            args = typing.get_args(hint)
+            flat = origin in (set, list, dict) and bool(args) and all(_always_shared(a) for a in args)
+            out.append((name, origin if flat else None))
+        plan = _FLAT[kind] = tuple(out)
+    return plan
 
 
 _COPIED_TYPES: set[type] = set()
@@ -701,25 +724,25 @@ def _copied(value: object, memo: dict[int, object]) -> object:
         if kind.__dataclass_params__.frozen:
             _SHARED_TYPES.add(kind)
             return value
-        names = _mutable_fields(kind)
         if hasattr(value, "__dict__"):  # what copy.copy does, without its protocol; then the fields in place
             out = object.__new__(kind)
             memo[id(value)] = out
             state = dict(value.__dict__)
-            for name in names:
+            for name, flat in _flat_fields(kind):
                 v = state[name]
                 vt = type(v)
                 if vt in _SHARED_TYPES:
                     continue
-                if vt is set:  # most mutable fields: sets of ids and names
+                if vt is set or vt is flat:  # most mutable fields: sets, lists and dicts of ids and names
                     hit = memo.get(id(v))
                     if hit is None:
-                        hit = memo[id(v)] = set(v)
+                        hit = memo[id(v)] = vt(v)
                     state[name] = hit
                 else:
                     state[name] = _copied(v, memo)
             out.__dict__.update(state)
         else:
+            names = _mutable_fields(kind)
             out = copy.copy(value)
             memo[id(value)] = out
             for name in names:
