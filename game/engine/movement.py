@@ -56,7 +56,9 @@ def path_problem(check: MoveCheck, state: GameState | None = None) -> IllegalAct
     message = check.message or "illegal path"
     if state is not None and check.blocker in state.units:
         message = message.replace(f"unit '{check.blocker}'", state.units[check.blocker].name)
-    return IllegalAction(section, f"{rule}: {message}", lambda: check.where)   # worked out when read
+    # the rule named once: "Impassable Terrain: leg 1 of the move crosses impassable terrain 'Ford Chapel'"
+    text = message if rule.lower() == section.lower() else f"{rule}: {message}"
+    return IllegalAction(section, text, lambda: check.where)   # worked out when read
 
 
 def move_allowance(unit: Unit, action: MoveAction) -> float:

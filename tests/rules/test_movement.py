@@ -114,6 +114,8 @@ def test_impassable_terrain_blocks_the_path():
     with pytest.raises(IllegalAction) as e:
         validate_move(s, s.units["u"], MoveAction.ADVANCE, [Pose(36, 16, 0)])
     assert e.value.rule == "Impassable Terrain"
+    # the rule named once, then what crossed what
+    assert str(e.value.message) == "leg 1 of the move crosses impassable terrain 'Cliff'"
 
 
 def test_one_inch_from_other_units_and_table_edge():
