@@ -289,11 +289,15 @@ class Unit:
     def all_have(self, rule: str) -> bool:
         """Every model still in the unit (a joined hero included) has ``rule`` (e.g. rulebook "Stealth": "units
         where all models have this rule")."""
+        if not self.hero_alive:     # the usual case, asked on every move and check: the unit's own profile
+            return self.profile.has(rule)
         profiles = self.model_profiles() or [self.profile]
         return all(p.has(rule) for p in profiles)
 
     def any_has(self, rule: str) -> bool:
         """Some model still in the unit has ``rule``."""
+        if not self.hero_alive:
+            return self.profile.has(rule)
         profiles = self.model_profiles() or [self.profile]
         return any(p.has(rule) for p in profiles)
 
@@ -740,7 +744,7 @@ def _copied(value: object, memo: dict[int, object]) -> object:
                     state[name] = hit
                 else:
                     state[name] = _copied(v, memo)
-            out.__dict__.update(state)
+            out.__dict__ = state
         else:
             names = _mutable_fields(kind)
             out = copy.copy(value)
