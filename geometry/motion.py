@@ -824,15 +824,17 @@ def _surely_into(scene: SceneData, obs: Obstacles, rect: np.ndarray, w: Point, l
 
 def _convex(scene: SceneData, name: str, a: np.ndarray, b: np.ndarray) -> bool:
     """The terrain core ``name`` whose edges run from ``a`` (e, 2) to ``b`` is one closed ring turning one way at
-    every vertex (convex); remembered for the table (terrain does not move)."""
+    every vertex (convex); remembered for the table (terrain does not move; two pieces may share a name, so the
+    edges are part of the key)."""
     kept = scene.persistent.setdefault("move-convex", {})
     assert isinstance(kept, dict)
-    hit = kept.get(name)
+    key = (name, a.tobytes())
+    hit = kept.get(key)
     if hit is None:
         ring = len(a) >= 3 and bool((b == np.roll(a, -1, axis=0)).all())
         d = b - a
         turn = d[:, 0] * np.roll(d[:, 1], -1) - d[:, 1] * np.roll(d[:, 0], -1)
-        hit = kept[name] = ring and bool((turn >= 0).all() or (turn <= 0).all())
+        hit = kept[key] = ring and bool((turn >= 0).all() or (turn <= 0).all())
     return bool(hit)
 
 

@@ -292,6 +292,19 @@ def test_a_move_surely_into_its_one_obstacle_is_refused_as_the_kernel_refuses_it
     assert fast == exact and fast.where == exact.where and fast.where is not None
 
 
+def test_a_concave_building_is_left_to_the_exact_kernel(monkeypatch) -> None:
+    """An L-shaped building is not convex: the separating axis test cannot vouch for it (``_surely_into`` says no)
+    and the kernel refuses the leg through it as it did."""
+    ell = ((30.0, 20.0), (42.0, 20.0), (42.0, 23.0), (33.0, 23.0), (33.0, 30.0), (30.0, 30.0))
+    s = scene(TerrainShape(0, "Ell", ell, frozenset({"impassable"})))
+    put(s, "a", 36, 10, 0)
+    taken: list[bool] = []
+    sure = motion._surely_into
+    monkeypatch.setattr(motion, "_surely_into", lambda *a: taken.append(sure(*a)) or taken[-1])
+    check = s.check_path("a", s.pose("a"), [Pose(36, 28, 0)])
+    assert taken == [False] and check.rule == RULE_IMPASSABLE and check.blocker == "Ell"
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.floats(20, 52), st.floats(14, 34), st.floats(0, 359), st.sampled_from(FORMS), st.floats(0, 359),
        st.floats(0.01, 12), st.floats(20, 52), st.floats(14, 34), st.floats(0.3, 6), st.floats(0.3, 6),
