@@ -420,17 +420,18 @@ def _outline(scene: SceneData, obs: Obstacles, k: int) -> Polygon:
     return scene.footprint(obs.keys[k]) if poly is None else poly
 
 
-def _contact_point(scene: SceneData, obs: Obstacles, k: int, rect: np.ndarray, w: Point, t: float
-                   ) -> Callable[[], Point]:
+def _contact_point(scene: SceneData, obs: Obstacles, k: int, rect: np.ndarray, w: Point,
+                   t: float | Callable[[], float]) -> Callable[[], Point]:
     """A function giving ``_near_point`` of the rectangle (4, 2) moved ``t`` along ``w`` and obstacle ``k``'s
     outline: worked out only when the point is asked for (a refused move's dearest step, which a player trying
     moves never reads), from the outline as it is now (a unit's footprint corners are captured: a unit moved
-    since has new ones)."""
+    since has new ones). ``t`` may be a function, called then too (the travel itself left to the exact kernel)."""
     poly = obs.polys[k]
     corners = scene.corners(obs.keys[k]) if poly is None else None
 
     def point() -> Point:
-        return _near_point(rect + np.array(w) * t, poly if poly is not None else Polygon(corners))
+        travel = t() if callable(t) else t
+        return _near_point(rect + np.array(w) * travel, poly if poly is not None else Polygon(corners))
 
     return point
 
@@ -757,7 +758,10 @@ def _check_segment(
         # the one obstacle it comes near, entered for sure: nothing else can come first, so its travel (the exact
         # kernel's, for the point shown) is worked out only if that point is asked for
         rule = RULE_THROUGH_UNIT if obs.kinds[0] == "unit" else RULE_IMPASSABLE
-        fail(rule, _message(rule, obs.keys[0], k), _contact_later(scene, obs, rect, w, r_pen), obs.keys[0], k)
+        def travel() -> float:   # the exact kernel's, from the obstacle as it is now (its arrays are this check's)
+            return float(first_times(obs, rect, w, r_pen, overlapping(obs, rect))[0])
+
+        fail(rule, _message(rule, obs.keys[0], k), _contact_point(scene, obs, 0, rect, w, travel), obs.keys[0], k)
         return
     overlap = (_overlaps_kept(scene, obs, rect) if may_overlap else np.zeros(len(obs), dtype=bool)) if len(obs) \
         else None
@@ -836,20 +840,6 @@ def _convex(scene: SceneData, name: str, a: np.ndarray, b: np.ndarray) -> bool:
         turn = d[:, 0] * np.roll(d[:, 1], -1) - d[:, 1] * np.roll(d[:, 0], -1)
         hit = kept[key] = ring and bool((turn >= 0).all() or (turn <= 0).all())
     return bool(hit)
-
-
-def _contact_later(scene: SceneData, obs: Obstacles, rect: np.ndarray, w: Point, r_pen: np.ndarray
-                   ) -> Callable[[], Point]:
-    """``_contact_point`` of obstacle 0 at the travel the exact kernel finds, both worked out when asked for (from
-    the obstacle as it is now)."""
-    poly = obs.polys[0]
-    corners = scene.corners(obs.keys[0]) if poly is None else None
-
-    def point() -> Point:
-        t = float(first_times(obs, rect, w, r_pen, overlapping(obs, rect))[0])
-        return _near_point(rect + np.array(w) * t, poly if poly is not None else Polygon(corners))
-
-    return point
 
 
 def _sweep_on_table(scene: SceneData, rect: np.ndarray, w: Point, length: float) -> bool:

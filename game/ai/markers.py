@@ -7,7 +7,7 @@ and all, turns 180 degrees when they take the other one: ``game.engine.deploymen
 
 * places the first marker (with D3+2 markers an odd count gives the first placer one more);
 * places each of its markers on its own side of the table as it lies now: the legal spot (the engine's
-  ``objectives.check_place``) farthest from the other side's deployment zone beyond its own (``_spot_score``), a
+  ``objectives.check_place``) farthest from the other side's deployment zone beyond its own (``_spot_scorer``), a
   little toward the line between the two zones, among ``TRIES`` spots sampled from the room left;
 * on winning the deployment roll-off, takes the edge whose side holds more of the markers (``edge_lean``): its own
   as set up, or the other one when the markers lie mostly there (with no marker to choose by, the first edge
@@ -20,8 +20,9 @@ owns one on their own 12" line) only chooses its place along that line.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from shapely import LineString, Point
+from shapely import LineString, Point, Polygon
 
 from game.engine import deployment, deployment_styles, objectives
 from game.engine.actions import Action, ChooseDeployment, ChooseObjectiveOrder, PlaceObjective
@@ -44,25 +45,34 @@ def objective_order(me: int) -> ChooseObjectiveOrder:
     return ChooseObjectiveOrder(me, me)
 
 
-def _spot_score(state: GameState, me: int, x: float, y: float) -> float:
+def _spot_scorer(state: GameState, me: int) -> Callable[[float, float], float]:
     """How much a marker at (x, y) inches lies on ``me``'s side: its distance to the other deployment zone less its
     distance to ``me``'s, less ``LATERAL`` per inch off the line between the two zones' centres (the middle of the
-    table's width where the zones face each other across it; the deployment styles of AoF:R 2.16)."""
-    a = deployment_styles.zone_of(state, me).centroid
-    b = deployment_styles.zone_of(state, 3 - me).centroid
+    table's width where the zones face each other across it; the deployment styles of AoF:R 2.16). The zones are
+    worked out once for all the spots scored."""
+    mine, theirs = deployment_styles.zone_of(state, me), deployment_styles.zone_of(state, 3 - me)
+    a, b = mine.centroid, theirs.centroid
     axis = LineString([(a.x, a.y), (b.x, b.y)]) if a.distance(b) > 1e-9 else a
-    return lean(state, me, x, y) - LATERAL * float(axis.distance(Point(x, y)))
+
+    def score(x: float, y: float) -> float:
+        p = Point(x, y)
+        return _nearer(mine, theirs, p) - LATERAL * float(axis.distance(p))
+
+    return score
 
 
 def lean(state: GameState, me: int, x: float, y: float) -> float:
     """Inches (x, y) lies nearer ``me``'s deployment zone than the other side's (negative: nearer theirs)."""
-    p = Point(x, y)
-    theirs, mine = deployment_styles.zone_of(state, 3 - me), deployment_styles.zone_of(state, me)
+    return _nearer(deployment_styles.zone_of(state, me), deployment_styles.zone_of(state, 3 - me), Point(x, y))
+
+
+def _nearer(mine: Polygon, theirs: Polygon, p: Point) -> float:
+    """Inches ``p`` lies nearer the zone ``mine`` than ``theirs``."""
     return float(theirs.distance(p) - mine.distance(p))
 
 
 def place_marker(game: Game, me: int, rng: random.Random) -> PlaceObjective | None:
-    """The best legal one (``_spot_score``) of ``TRIES`` spots sampled in the room left for ``me``'s next marker
+    """The best legal one (``_spot_scorer``) of ``TRIES`` spots sampled in the room left for ``me``'s next marker
     (the bounds of ``objectives.free_area``), or None when none is legal (the caller places one at random)."""
     s = game.state
     area = objectives.free_area(s, me)
@@ -71,7 +81,8 @@ def place_marker(game: Game, me: int, rng: random.Random) -> PlaceObjective | No
     x0, y0, x1, y1 = area.bounds
     spots = [objectives.placement_point(s, me, round(rng.uniform(x0, x1), 1), round(rng.uniform(y0, y1), 1))
              for _ in range(TRIES)]
-    spots.sort(key=lambda xy: -_spot_score(s, me, *xy))
+    score = _spot_scorer(s, me)
+    spots.sort(key=lambda xy: -score(*xy))
     for x, y in spots:       # the best first; the engine decides which are legal
         action = PlaceObjective(me, x, y)
         if game.check_deploy(action) is None:

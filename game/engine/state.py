@@ -625,11 +625,10 @@ def make_unit(
 
 _IMMUTABLE = (str, int, float, bool, type(None), Enum, frozenset, Pose, Profile, Formation, Table, Pending)
 """Values a clone may share without looking inside."""
-_FIELDS: dict[type, tuple[str, ...]] = {}
-"""Names of the fields of each dataclass type copied so far that may hold a value a clone must copy."""
-_FLAT: dict[type, tuple[tuple[str, type | None], ...]] = {}
-"""Those fields of each dataclass type, each with the container type (set, list or dict) its annotation says holds
-shared values only (a shallow copy of it is a deep one), or None (``_copied`` looks inside)."""
+_FIELDS: dict[type, tuple[tuple[str, type | None], ...]] = {}
+"""For each dataclass type copied so far: the fields that may hold a value a clone must copy, each with the container
+type (set, list or dict) its annotation says holds shared values only (a shallow copy of it is a deep one), or None
+(``_copied`` looks inside)."""
 
 
 def _always_shared(hint: object) -> bool:
@@ -648,39 +647,32 @@ def _always_shared(hint: object) -> bool:
     return issubclass(hint, _IMMUTABLE) or (params is not None and params.frozen)
 
 
-def _mutable_fields(kind: type) -> tuple[str, ...]:
+def _flat_fields(kind: type) -> tuple[tuple[str, type | None], ...]:
     """The fields of dataclass ``kind`` whose values a clone may have to copy: those whose annotations are not
-    ``_always_shared`` (every field when the annotations do not resolve). Most of a unit's fields are numbers,
-    flags, a pose and its profile: skipping them is most of the speed of ``GameState.clone``."""
-    names = _FIELDS.get(kind)
-    if names is None:
+    ``_always_shared`` (every field when the annotations do not resolve), each with the container (``set[str]``,
+    ``list[str]``, ``dict[str, Arc]``: a set, list or dict of values a clone shares) a shallow copy copies whole,
+    else None. Most of a unit's fields are numbers, flags, a pose and its profile: skipping them is most of the speed
+    of ``GameState.clone``."""
+    plan = _FIELDS.get(kind)
+    if plan is None:
         try:
             hints = typing.get_type_hints(kind)
         except (NameError, TypeError):  # an annotation only a type checker resolves: look at every field
             hints = {}
-        names = _FIELDS[kind] = tuple(f.name for f in fields(kind)
-                                      if f.name not in hints or not _always_shared(hints[f.name]))
-    return names
-
-
-def _flat_fields(kind: type) -> tuple[tuple[str, type | None], ...]:
-    """``_mutable_fields`` of ``kind``, each with the container (``set[str]``, ``list[str]``, ``dict[str, Arc]``: a
-    set, list or dict of values a clone shares) a shallow copy copies whole, else None."""
-    plan = _FLAT.get(kind)
-    if plan is None:
-        try:
-            hints = typing.get_type_hints(kind)
-        except (NameError, TypeError):
-            hints = {}
         out: list[tuple[str, type | None]] = []
-        for name in _mutable_fields(kind):
-            hint = hints.get(name)
-            origin = typing.get_origin(hint)
-            args = typing.get_args(hint)
+        for f in fields(kind):
+            if f.name in hints and _always_shared(hints[f.name]):
+                continue
+            origin, args = typing.get_origin(hints.get(f.name)), typing.get_args(hints.get(f.name))
             flat = origin in (set, list, dict) and bool(args) and all(_always_shared(a) for a in args)
-            out.append((name, origin if flat else None))
-        plan = _FLAT[kind] = tuple(out)
+            out.append((f.name, origin if flat else None))
+        plan = _FIELDS[kind] = tuple(out)
     return plan
+
+
+def _mutable_fields(kind: type) -> tuple[str, ...]:
+    """The names of ``_flat_fields``."""
+    return tuple(name for name, _ in _flat_fields(kind))
 
 
 _COPIED_TYPES: set[type] = set()
@@ -746,10 +738,9 @@ def _copied(value: object, memo: dict[int, object]) -> object:
                     state[name] = _copied(v, memo)
             out.__dict__ = state
         else:
-            names = _mutable_fields(kind)
             out = copy.copy(value)
             memo[id(value)] = out
-            for name in names:
+            for name, _ in _flat_fields(kind):
                 v = getattr(value, name)
                 if type(v) not in _SHARED_TYPES and not isinstance(v, _IMMUTABLE):  # copy.copy shares those
                     object.__setattr__(out, name, _copied(v, memo))

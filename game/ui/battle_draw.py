@@ -51,6 +51,7 @@ from game.ui.overlays import (
     note_size,
     place_note,
     pulse,
+    zone_label,
 )
 from game.ui.picking import closest_points_between
 from game.ui.trails import Fate, Trail
@@ -335,7 +336,7 @@ def _clear_of_markers(scene: BattleSceneLike, label: str, colour: tuple[int, int
     boxes = marker_boxes(view, scene.game.state)
     if not boxes:
         return at
-    text = text_cache.get(label, 13, (255, 255, 255), True, colour + (210,), 3)     # as ``draw_zone_polygon``
+    text = zone_label(label, colour)
     cx, cy = view.to_screen(at)
     step = text.get_width() + 8
     for k in (0, 1, -1, 2, -2, 3, -3):

@@ -175,9 +175,14 @@ def draw_zone_polygon(screen: pygame.Surface, view: TableView, outline: Sequence
     screen.blit(band, box.topleft)
     pygame.draw.polygon(screen, colour, points, 2)
     if label and label_at is not None:
-        text = text_cache.get(label, 13, (255, 255, 255), True, colour + (210,), 3)
+        text = zone_label(label, colour)
         cx, cy = view.to_screen(label_at)
         screen.blit(text, (round(cx - text.get_width() / 2), round(cy - text.get_height() / 2)))
+
+
+def zone_label(label: str, colour: tuple[int, int, int]) -> pygame.Surface:
+    """The rendered label of a zone drawn in ``colour`` (``draw_zone_polygon``), from the text cache."""
+    return text_cache.get(label, 13, (255, 255, 255), True, colour + (210,), 3)
 
 
 def pulse(t: float) -> float:
