@@ -32,8 +32,9 @@ import itertools
 import math
 from collections.abc import Iterator
 
-from game.ai.evaluate import charge_reach, charge_value, worth
+from game.ai.evaluate import charge_reach, charge_value
 from game.ai.route import clearance, route
+from game.ai.stakes import worth
 from game.engine import magic, objectives
 from game.engine.actions import CastSpell, Move, rounded_pose
 from game.engine.game import Game

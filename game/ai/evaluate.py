@@ -44,37 +44,26 @@ Only public state is read (no dice, no hidden choices: the search evaluates a se
 from __future__ import annotations
 
 import functools
-import math
 
 from game.ai.by_ruleset import ruleset_ai
+from game.ai.melee_outlook import charge_outlook, round_outlook
 from game.ai.route import clearance, detour
+from game.ai.stakes import SHAKEN, expected_loss, stake_table, standing, worth, wounds_law
 from game.engine import objectives
-from game.engine.charge import charge_action_refusal
+from game.engine.casualties import strength_after
 from game.engine.close_combat import find_combats
 from game.engine.game import Game
+from game.engine.movement import move_allowance
 from game.engine.random_charge import charge_allowance
 from game.engine.shooting import Arm, ranged_arms, shooting_rows
-from game.engine.state import Phase, Unit
-from game.odds.exact import die_success
-from geometry.pose import bearing_difference, bearing_to
+from game.engine.special_rules import immobile
+from game.engine.state import MoveAction, Phase, Unit
+from game.odds.exact import die_success, morale_fail_chance, rules_of
 
-MATERIAL = 0.5
-"""Share of a unit's cost it is worth while in the game (its full cost is already VP once it is gone)."""
-FLEEING = 0.9
-"""Share of its worth a fleeing unit loses."""
-SHAKEN = 0.35
-"""Share of its worth a Shaken unit loses."""
-BREAK = 0.6
-"""Share of a unit's worth lost when it loses a melee (it tests morale, may flee and be run down)."""
 MELEE_ON = 1.0
 """Weight of a melee in progress (its next round is fought whoever acts next)."""
-EDGE_SCALE = 2.0
-"""Resolution points that turn an even melee into a likely win (the logistic's scale)."""
 LATER = 0.3
 """Weight of the charges of the side that does not act next (the other side moves first)."""
-SHOOTING = 0.5
-"""Share of the worth a volley is expected to take (``volley_loss``) counted for the shooting side: as
-``MATERIAL``, since the models it removes are worth that much less."""
 APPROACH = 2.0
 """Points per inch (scaled by worth / 100) a unit loses for its distance to the enemy beyond its weapons' range."""
 HERO_APPROACH = 0.5
@@ -100,23 +89,6 @@ WIN = 2000.0
 """Points a won game is worth on top of its margin (the result is what a player plays for)."""
 
 
-def worth(unit: Unit) -> float:
-    """Points a unit in the game is worth now: its cost x models left / starting models, plus a living hero."""
-    if unit.removed is not None or unit.starting_models <= 0:
-        return 0.0
-    w = unit.cost * unit.models / unit.starting_models
-    if unit.hero is not None and unit.hero_alive:
-        w += unit.hero.cost
-    return w
-
-
-def side_of(target: Unit, enemy: Unit) -> str:
-    """``front``, ``flank`` or ``rear``: where ``enemy``'s centre stands seen from ``target``'s facing."""
-    assert target.pose is not None and enemy.pose is not None
-    off = abs(bearing_difference(target.pose.facing, bearing_to(target.pose.xy, enemy.pose.xy)))
-    return "front" if off <= 45.0 else ("flank" if off <= 135.0 else "rear")
-
-
 def charge_reach(game: Game, unit: Unit) -> float:
     """Inches ``unit`` may charge (rulebook "Charge Moves": 12", Fast, Slow, musician, spells; the engine's
     ``random_charge.charge_allowance``)."""
@@ -137,50 +109,72 @@ def _gets_through(defense: int, ap: int) -> float:
     return 1.0 - die_success(defense, -ap)
 
 
-def strikes(unit: Unit, enemy: Unit, charging: bool, front: bool = True) -> float:
-    """Expected wounds a round of ``unit``'s two front rows deals ``enemy`` (rulebook "Melee": each attack hits on
-    its Quality, the enemy blocks on its Defense worsened by AP; "Impact(X)" when ``charging``: X dice per model of
-    the two front rows, a hit on 2+, less one die per enemy model with Counter in its two front rows when the
-    charge hits its ``front``, rulebook "Counter"), capped by the wounds ``enemy`` has left (every wound caused
-    counts in the Melee Resolution, whatever the target's Tough). A rough figure for the evaluation only (the
-    search plays real melees with the engine)."""
-    p = unit.profile
-    strikers = min(unit.models, 2 * max(unit.per_row, 1))
-    hit = _success(p.quality)
-    out = 0.0
-    for w in p.melee_weapons:
-        out += strikers * w.attacks * hit * _gets_through(enemy.profile.defense, w.ap)
-    if charging and p.value("Impact"):
-        dice = strikers * p.value("Impact")
-        if front and (any(w.has("Counter") for w in enemy.profile.melee_weapons) or enemy.profile.has("Counter")):
-            dice = max(0, dice - min(enemy.models, 2 * max(enemy.per_row, 1)))
-        out += dice * _success(2) * _gets_through(enemy.profile.defense, 0)
-    return min(out, float(enemy.models * max(enemy.profile.tough, 1)))
+def volley_stake(game: Game, shooter: Unit, target: Unit, gap: float, rows: int) -> float:
+    """Points of the evaluation ``target``'s side is expected to lose to one volley of ``shooter`` at ``gap``
+    inches, its ``rows`` front rows firing (as ``volley_loss``): over the law of the volley's wounds (each weapon in
+    range: attacks x the chance to hit x the chance the target fails its Defense worsened by AP), the drop of the
+    target's standing and the Victory Points it gives up (``stakes.stake_table``: half strength, destroyed, the
+    General), and a Shaken target's share of its worth when the wounds leave it to a morale test it may fail
+    (``Ruleset.tests_morale_after_shot``, ``odds.exact.morale_fail_chance``). A rough figure for the evaluation
+    only: no line of sight, cover or special rules."""
+    return _volley_stake(game, shooter, ranged_arms(shooter), target, gap, rows)
 
 
-def volley_loss(game: Game, shooter: Unit, target: Unit, gap: float, rows: int) -> float:
-    """Points of ``target``'s worth one volley of ``shooter`` is expected to take at ``gap`` inches, its ``rows``
-    front rows firing (every model where the ruleset lets all models shoot, ``Ruleset.all_models_shoot``; a joined
-    hero's weapons always): each weapon in range, attacks x the chance to hit on the firer's Quality x the chance
-    the target fails its Defense worsened by AP (rulebook "Shooting"), the wounds turned into models by Tough and
-    capped by the models left. A rough figure for the evaluation only: no line of sight, cover or special rules."""
-    return _volley_loss(game, shooter, ranged_arms(shooter), target, gap, rows)
-
-
-def _volley_loss(game: Game, shooter: Unit, arms: list[Arm], target: Unit, gap: float, rows: int) -> float:
-    """``volley_loss`` with ``shooter``'s ``ranged_arms`` already listed."""
-    if rows <= 0 or target.starting_models <= 0:
+def _volley_stake(game: Game, shooter: Unit, arms: list[Arm], target: Unit, gap: float, rows: int) -> float:
+    """``volley_stake`` with ``shooter``'s ``ranged_arms`` already listed."""
+    if rows <= 0 or target.starting_models <= 0 or target.removed is not None:
         return 0.0
     firing = shooter.regulars if game.ruleset.all_models_shoot else min(shooter.regulars,
                                                                         rows * max(shooter.per_row, 1))
-    wounds = 0.0
+    batches = []
     for arm in arms:
         w = arm.weapon
         if (w.range or 0.0) >= gap:
-            wounds += ((1 if arm.hero else firing) * w.attacks * _success(arm.profile.quality)
-                       * _gets_through(target.profile.defense, w.ap))
-    models = min(float(target.models), wounds / max(target.profile.tough, 1))
-    return models * target.cost / target.starting_models
+            batches.append(((1 if arm.hero else firing) * w.attacks,
+                            round(_success(arm.profile.quality) * _gets_through(target.profile.defense, w.ap), 4)))
+    if not batches:
+        return 0.0
+    table = shot_table(game, target)
+    law = wounds_law(tuple(sorted(batches)), len(table) - 1)
+    return expected_loss(table, law)
+
+
+_SHOT_TABLES: dict[tuple[object, ...], tuple[float, ...]] = {}
+_SHOT_TABLES_MAX = 50_000
+
+
+def shot_table(game: Game, target: Unit) -> tuple[float, ...]:
+    """The evaluation points ``target``'s side loses if a volley puts 0, 1, 2 ... wounds on it now: the stakes of
+    the wounds (``stakes.stake_table``) and, for each count that leaves it to a morale test
+    (``Ruleset.tests_morale_after_shot``), the chance it fails (``odds.exact.morale_fail_chance``) times
+    ``SHAKEN`` of the worth it has left. Remembered by the target's state."""
+    rules = game.ruleset
+    fail = 0.0 if target.shaken or target.fleeing else _fail_chance(game, target)
+    key = (rules.id, target.id, target.profile.name, target.models, target.wounds, target.shaken, target.fleeing,
+           target.lost_models_this_turn, target.engaged, target.cost, fail,
+           None if target.hero is None else (target.hero.wounds, target.hero.killed),
+           game.state.generals.get(1), game.state.generals.get(2))
+    got = _SHOT_TABLES.get(key)
+    if got is not None:
+        return got
+    stakes = stake_table(game.state, target, rules.units_score)
+    out = list(stakes)
+    if fail > 0.0:
+        for w in range(1, len(out)):
+            removed, left = strength_after(target, w)
+            if left > 0 and rules.tests_morale_after_shot(target, w, left):
+                models = target.models - removed
+                out[w] += fail * SHAKEN * worth(target) * models / max(target.models, 1)
+    table = tuple(out)
+    if len(_SHOT_TABLES) >= _SHOT_TABLES_MAX:
+        _SHOT_TABLES.clear()
+    _SHOT_TABLES[key] = table
+    return table
+
+
+def _fail_chance(game: Game, unit: Unit) -> float:
+    """``odds.exact.morale_fail_chance`` of ``unit`` under ``game``'s ruleset."""
+    return morale_fail_chance(unit, rules_of(game.state))
 
 
 def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int) -> float:
@@ -201,41 +195,31 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
         rows, weight = shooting_rows(shooter), 1.0
     else:
         rows, weight = 2, (1.0 if shooter.player == next_to_act else LATER)
-    best = max((_volley_loss(game, shooter, arms, t, g, rows) for g, t in gaps if not t.engaged_with), default=0.0)
+        # before its own turn a shooter may also Advance and fire its front row (AoWFBR 1.4 "Who Can Shoot"): a
+        # target just beyond its weapons' range is not out of reach
+        step = move_allowance(shooter, MoveAction.ADVANCE) if not game.ruleset.all_models_shoot else 0.0
+        if step > 0.0 and _may_act(game, shooter):
+            best = max((max(_volley_stake(game, shooter, arms, t, g, rows),
+                            _volley_stake(game, shooter, arms, t, g - step, 1))
+                        for g, t in gaps if not t.engaged_with), default=0.0)
+            return weight * best
+    best = max((_volley_stake(game, shooter, arms, t, g, rows) for g, t in gaps if not t.engaged_with), default=0.0)
     return weight * best
 
 
 def charge_value(game: Game, charger: Unit, target: Unit) -> float:
-    """Points ``charger``'s side expects to gain by charging ``target`` now: the chance to win the melee
-    (``win_chance``) times ``BREAK`` of the target's worth, less the chance to lose it times ``BREAK`` of the
-    charger's worth. A fleeing target is simply caught."""
-    if target.fleeing:
-        return BREAK * worth(target)
-    win = win_chance(game, charger, target)
-    return BREAK * (win * worth(target) - (1.0 - win) * worth(charger))
+    """Points ``charger``'s side expects to gain by charging ``target`` now: what the round of the charge is
+    expected to take from the target less what it is expected to cost the charger, in the evaluation's points
+    (``melee_outlook.charge_outlook``: wounds, Shaken, flight, rout and the Victory Points they give up). A
+    fleeing target is simply caught."""
+    return charge_outlook(game, charger, target).value
 
 
 def win_chance(game: Game, charger: Unit, target: Unit) -> float:
-    """The quick estimate of the chance (0..1) that ``charger`` wins the melee of its charge on ``target``: a
-    logistic of the expected edge in the melee's result, by the rules of ``game``'s ruleset: wounds both ways
-    (``strikes``; the target's strike back scaled by ``Ruleset.strike_back_share`` of the side the charge hits:
-    AoWFBR about half at a flank or rear, AoF:R none) plus what each adds to its wounds
-    (``Ruleset.melee_result_extra``: AoWFBR full rows, the charge and flank/rear bonuses and Fear(X); AoF:R full
-    rows, Fear, the Battle Standard). 1 for a fleeing target, which is simply caught."""
-    if target.fleeing:
-        return 1.0
-    rules = game.ruleset
-    side = side_of(target, charger)
-    mine = strikes(charger, target, True, side == "front") + rules.melee_result_extra(charger, True, side)
-    theirs = strikes(target, charger, False) * rules.strike_back_share(side)
-    theirs += rules.melee_result_extra(target, False, side)
-    return edge_chance(mine - theirs)
-
-
-def edge_chance(edge: float) -> float:
-    """Chance (0..1) to win a melee expected to be won by ``edge`` resolution points: a logistic of scale
-    ``EDGE_SCALE``."""
-    return 1.0 / (1.0 + math.exp(-edge / EDGE_SCALE))
+    """The quick estimate of the chance (0..1) that ``charger`` wins the melee of its charge on ``target``
+    (``melee_outlook.charge_outlook``: the laws of both sides' wounds and what the ruleset adds to them in the
+    melee's result). 1 for a fleeing target, which is simply caught."""
+    return charge_outlook(game, charger, target).win
 
 
 def melees(game: Game) -> list[tuple[list[Unit], list[Unit]]]:
@@ -251,26 +235,22 @@ def melees(game: Game) -> list[tuple[list[Unit], list[Unit]]]:
     return out
 
 
-def melee_edge(game: Game, ours: list[Unit], theirs: list[Unit]) -> float:
-    """Expected resolution points ``ours`` lead ``theirs`` by in the next round of their melee (AoWFBR 1.4 "Melee
-    Resolution"; other rulesets by their ``Ruleset`` terms): each unit's two front rows strike the enemy it is
-    engaged with (the first by id; at its flank or rear the share ``Ruleset.strike_back_share`` of its strikes),
-    plus ``Ruleset.melee_result_extra`` (no charge bonus)."""
-    rules = game.ruleset
-
-    def side_total(units: list[Unit], enemies: list[Unit]) -> float:
-        ids = {e.id: e for e in enemies}
+def melee_value(game: Game, ours: list[Unit], theirs: list[Unit]) -> float:
+    """What the next round of a melee in progress is worth to the side of ``ours`` (points of the evaluation): for
+    each unit not fleeing, the outlook of its round against the first enemy it is engaged with
+    (``melee_outlook.round_outlook``), half from each side's view (so that the figure is the same, negated, for
+    the other side, and a unit facing two enemies counts each of them once)."""
+    def half(units: list[Unit], enemies: list[Unit]) -> float:
+        ids = {e.id: e for e in enemies if not e.fleeing}
         total = 0.0
         for u in units:
             foes = [ids[e] for e in sorted(u.engaged_with) if e in ids]
-            if not foes or u.pose is None or foes[0].pose is None:
+            if u.fleeing or not foes or u.pose is None or foes[0].pose is None:
                 continue
-            side = side_of(u, foes[0])
-            total += strikes(u, foes[0], False) * rules.strike_back_share(side)
-            total += rules.melee_result_extra(u, False, side)
+            total += 0.5 * round_outlook(game, u, foes[0]).value
         return total
 
-    return side_total(ours, theirs) - side_total(theirs, ours)
+    return half(ours, theirs) - half(theirs, ours)
 
 
 def score_worth(game: Game) -> float:
@@ -278,6 +258,16 @@ def score_worth(game: Game) -> float:
     destroyed score their cost), ``MARKER`` where they count objective markers only (``Ruleset.units_score`` False:
     AoF:R 2.16 "The Mission")."""
     return 1.0 if game.ruleset.units_score else MARKER
+
+
+def _may_act(game: Game, unit: Unit) -> bool:
+    """Whether ``unit`` may take a move action (Advance, Charge) in its side's next turn: not Shaken (rulebook
+    "Shaken Units"), not Immobile. Under AoWFBR 1.4 what it did this turn does not count (its flags are cleared when
+    its turn begins, ``Unit.reset_turn_flags``); in a round of activations (AoF:R) a unit that has taken its action
+    waits for the next round (its threat is not counted)."""
+    if unit.shaken or immobile(unit):
+        return False
+    return unit.move_action is None or game.state.phase is not Phase.ACTIVATION
 
 
 def _reach(unit: Unit) -> float:
@@ -291,30 +281,31 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
     own = ruleset_ai(game)
     if own is not None:
         return own.evaluate(game, seat, next_to_act)
+    return sum(evaluate_terms(game, seat, next_to_act).values())
+
+
+def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
+    """``evaluate`` term by term (points for ``seat``): ``vp``, ``units`` (standing), ``melees``, ``charges``,
+    ``shooting``, ``approach``, ``objectives`` (see the module docstring); their sum is the evaluation. Once the
+    game is over only ``result``. Formations' rulesets only (not a ruleset with its own evaluation)."""
     s = game.state
     vp = game.victory_points()
     per_vp = score_worth(game)
-    score = float(vp[seat] - vp[3 - seat]) * per_vp
+    margin = float(vp[seat] - vp[3 - seat]) * per_vp
     if s.game_over:
         # the result: only the Victory Points count now (x10 so that it outweighs any guess), and a win most
-        return score * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat] else 0.0)
+        return {"result": margin * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat]
+                                           else 0.0)}
+    terms = {"vp": margin, "units": 0.0, "melees": 0.0, "charges": 0.0, "shooting": 0.0, "approach": 0.0,
+             "objectives": 0.0}
     scene = s.scene
     for one, two in melees(game):
         friends, foes = (one, two) if seat == 1 else (two, one)
-        win = edge_chance(melee_edge(game, friends, foes))
-        score += MELEE_ON * BREAK * (win * sum(worth(e) for e in foes if not e.fleeing)
-                                     - (1.0 - win) * sum(worth(u) for u in friends if not u.fleeing))
+        terms["melees"] += MELEE_ON * melee_value(game, friends, foes)
     on = [u for u in s.units.values() if u.removed is None and u.on_table and u.pose is not None]
     for u in s.units.values():
-        w = worth(u)
-        if w <= 0.0:
-            continue
-        value = MATERIAL * w
-        if u.fleeing:
-            value -= FLEEING * w
-        elif u.shaken:
-            value -= SHAKEN * w
-        score += value if u.player == seat else -value
+        value = standing(u)
+        terms["units"] += value if u.player == seat else -value
     for u in on:
         w = worth(u)
         sign = 1.0 if u.player == seat else -1.0
@@ -323,17 +314,17 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             continue
         gaps = [(scene.distance(u.id, e.id), e) for e in enemies]
         nearest = min(g for g, _ in gaps)
-        if not u.fleeing and not u.engaged_with and charge_action_refusal(u) is None:
+        if not u.fleeing and not u.engaged_with and _may_act(game, u):
             reach = charge_reach(game, u)
             best = max((charge_value(game, u, e) for g, e in gaps if g <= reach), default=0.0)
             if best > 0.0:
-                score += sign * best * (1.0 if u.player == next_to_act else LATER)
+                terms["charges"] += sign * best * (1.0 if u.player == next_to_act else LATER)
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
         volley = _best_volley(game, u, gaps, next_to_act)
         if volley > 0.0:
-            score += sign * SHOOTING * volley
+            terms["shooting"] += sign * volley
         pull = 1.0 if u.starting_models > 1 else HERO_APPROACH
         if u.player == seat and pull > 0.0:
             # only its own side's units (the other side keeping away is no gain); a lone hero is pulled less. The
@@ -342,7 +333,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
                 closest = min(gaps, key=lambda ge: (ge[0], ge[1].id))[1]
                 assert u.pose is not None and closest.pose is not None
                 nearest += detour(scene, u.pose.xy, closest.pose.xy, clearance(scene, u.id))
-            score -= pull * APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
+            terms["approach"] -= pull * APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls
@@ -358,7 +349,7 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
             if holder != o.controller:
                 gain = (1.0 if holder == seat else -1.0 if holder is not None else 0.0) - \
                     (1.0 if o.controller == seat else -1.0 if o.controller is not None else 0.0)
-                score += seizing * marker * gain
+                terms["objectives"] += seizing * marker * gain
                 held += gain
             mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing
                     and not u.shaken]
@@ -366,11 +357,12 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
                       and not u.shaken]
             d_me = min(mine, default=48.0)
             d_them = min(theirs, default=48.0)
-            score += OBJECTIVE_PULL * (marker / 100.0) * max(-12.0, min(12.0, d_them - d_me)) / 12.0
+            terms["objectives"] += OBJECTIVE_PULL * (marker / 100.0) * max(-12.0, min(12.0, d_them - d_me)) / 12.0
             if o.controller != seat and mine:
                 # the race term saturates once seat is 12" nearer: the way still to go keeps its nearest unit walking
-                score -= MARKER_APPROACH * (marker / 100.0) * min(max(d_me - objectives.SEIZE_DISTANCE, 0.0), 36.0)
+                terms["objectives"] -= MARKER_APPROACH * (marker / 100.0) * min(
+                    max(d_me - objectives.SEIZE_DISTANCE, 0.0), 36.0)
         if last and per_vp != 1.0 and held:
             # the last round's markers decide the game: a draw turned into a win is worth more than one marker
-            score += RESULT_LAST if held > 0 else -RESULT_LAST
-    return score
+            terms["objectives"] += RESULT_LAST if held > 0 else -RESULT_LAST
+    return terms

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from game.ai import markers
 from game.ai.by_ruleset import ruleset_ai
-from game.ai.evaluate import side_of, win_chance
+from game.ai.evaluate import win_chance
+from game.ai.melee_outlook import side_of
 from game.ai.search import SearchPlayer
 from game.engine import magic
 from game.engine.actions import (

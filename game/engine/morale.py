@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from game.engine.attacks import Modifier, succeeds, total
 from game.engine.dice import Dice
 from game.engine.events import Event, roll_event
-from game.engine.special_rules import banner_modifier, fearless_roll, morale_quality
+from game.engine.special_rules import FEARLESS_NEED, banner_modifier, fearless_roll, morale_quality
 from game.engine.spell_effects import effect_modifiers
 from game.engine.state import Unit
 
@@ -50,6 +50,20 @@ def morale_terms(unit: Unit, modifiers: list[Modifier]) -> MoraleTerms:
     mods += effect_modifiers(unit, "morale")  # spells (game.engine.magic)
     quality, who = morale_quality(unit)
     return MoraleTerms(quality, who, tuple(mods), unit.most_have("Fearless"), unit.shaken)
+
+
+def morale_fail_estimate(terms: MoraleTerms, modifier: int = 0) -> float:
+    """Chance (0..1) a morale test with ``terms`` and a further ``modifier`` fails, before any die: the Quality
+    test with its modifiers (a natural 6 passes, a 1 fails: ``attacks.succeeds``), a Fearless re-roll on 4+, a
+    Shaken unit's automatic failure (rulebook "Taking Morale Tests", "Fearless", "Shaken Units")."""
+    if terms.automatic_fail:
+        return 1.0
+    mod = total(list(terms.modifiers)) + modifier
+    passes = sum(1 for roll in range(1, 7) if succeeds(roll, terms.quality, mod)) / 6.0
+    fail = 1.0 - passes
+    if terms.fearless:
+        fail *= (FEARLESS_NEED - 1) / 6.0
+    return fail
 
 
 def morale_test(dice: Dice, unit: Unit, modifiers: list[Modifier], reason: str, *,

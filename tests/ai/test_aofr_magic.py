@@ -151,8 +151,8 @@ def test_every_magic_action_of_a_game_is_legal(path: Path) -> None:
     """A whole game of the computer against the simple player: every cast, block and token spend of either is
     accepted by the engine's own check before it is applied, and the computer casts (its markers on its own side,
     the armies meet in round 3: in the first two rounds no spell of its reached)."""
-    game = _started(path, 1)
-    seats = {1: SearchPlayer(1, LEVELS["ai"]), 2: SimplePlayer(1)}     # easy, on 2 samples, rarely casts
+    game = _started(path, 2)
+    seats = {1: SearchPlayer(2, LEVELS["ai"]), 2: SimplePlayer(2)}     # easy, on 2 samples, rarely casts
     casts = {1: 0, 2: 0}
     while game.pending is not None:
         action = seats[game.pending.player].choose(game)

@@ -1,20 +1,25 @@
-"""The computer opponent's quick estimate of a charge (``game.ai.evaluate.charge_value`` and ``strikes``) counts
-what the rulebook's Melee Resolution counts: wounds caused whatever the target's Tough, full rows, the charge and
-flank bonuses, Fear(X), Impact(X) dice from the two front rows cut by Counter (AoWFBR 1.4 reference sheet "Melee
-Resolution", "Fear(X)", "Impact(X)", "Counter", "Tough(X)")."""
+"""The computer opponent's quick outlook of a charge (``game.ai.melee_outlook``, ``game.ai.evaluate.charge_value``)
+counts what the rulebook's Melee Resolution counts: wounds caused, full rows, the charge and flank bonuses,
+Fear(X), Impact(X) dice from the two front rows cut by Counter (AoWFBR 1.4 reference sheet "Melee Resolution",
+"Fear(X)", "Impact(X)", "Counter", "Tough(X)"), and prices what follows (the loser's morale test, flight and rout)
+in the evaluation's points; its chances follow the engine's own melees."""
 
 from __future__ import annotations
 
 import pytest
 
 import game.ai.evaluate as evaluate_module
-from game.ai.evaluate import charge_value, evaluate, melee_edge, melees, strikes, win_chance
+from game.ai.evaluate import charge_value, evaluate, melee_value, melees, win_chance
+from game.ai.melee_outlook import charge_outlook, strike_batches
+from game.ai.stakes import wounds_law
+from game.engine.actions import DeclareCharge
 from game.engine.charge import make_charge_move
 from game.engine.dice import Dice
 from game.engine.game import Game
 from game.engine.melee import full_rows
 from game.engine.profiles import Weapon
 from game.engine.state import GameState, Table, Unit
+from game.odds.simulate import ChargeStudy
 from tests.rules.aofr.helpers import aofr_game, unit
 from tests.rules.builders import HAND_WEAPON, ORCS, profile
 
@@ -48,28 +53,37 @@ def test_fear_of_the_target_makes_a_charge_into_it_worth_less() -> None:
     assert charge_value(game, lord, back_plain) > charge_value(game, calm, back_plain)
 
 
-def test_wounds_on_a_tough_hero_count_whole_in_the_resolution() -> None:
+def _mean(batches: tuple[tuple[int, float], ...]) -> float:
+    return sum(n * p for n, p in batches)
+
+
+def test_wounds_on_a_tough_hero_count_whole_up_to_what_it_has_left() -> None:
     """Rulebook "Melee Resolution": +1 per wound caused, whatever Tough(X) the target has; at most the wounds it
     has left. 10 front models x 1 attack, hit on 4+ (1/2), the Lord's Defense 3+ blocks 4/6: 10/6 wounds."""
     pikes = unit("p", 1, PIKES, models=20, front_y=10.0, per_row=5)
     lord = unit("l", 2, LORD, models=1, front_y=14.0, per_row=1)
-    assert strikes(pikes, lord, charging=False) == pytest.approx(10 * 0.5 * (2 / 6))
+    assert _mean(strike_batches(pikes, lord, False, True, 10)) == pytest.approx(10 * 0.5 * (2 / 6), abs=1e-3)
     crowd = profile("Crowd", quality=2, defense=5, weapons=(Weapon("Claws", attacks=10, rules=("AP(4)",)),), size=20)
     horde = unit("h", 1, crowd, models=20, front_y=10.0, per_row=10)
-    assert strikes(horde, lord, charging=False) == 6.0      # capped by the Lord's 6 wounds
+    law = wounds_law(strike_batches(horde, lord, False, True, 20), 6)
+    assert len(law) == 7 and law[6] == pytest.approx(1.0)      # capped by the Lord's 6 wounds
 
 
 def test_impact_dice_from_two_rows_hit_on_2_and_counter_cuts_them() -> None:
     """Rulebook "Impact(X)": X dice per model of the two front rows, each 2+ a hit; "Counter": a charge into the
-    front of a unit with Counter loses one Impact die per Counter model in its two front rows."""
+    front of a unit with Counter loses one Impact die per Counter model in its two front rows; in later rounds the
+    Impact unit gets X attacks instead."""
     rams = unit("r", 1, RAMS, models=10, front_y=10.0, per_row=5)
     orcs = unit("o", 2, ORCS, models=10, front_y=14.0, per_row=5)
     spears = unit("s", 2, SPEARS, models=12, front_y=14.0, per_row=4)    # 8 Counter models in front
     melee = 10 * 0.5 * (4 / 6)          # 10 attacks, hit on 4+, Defense 5+ blocks 2/6
-    assert strikes(rams, orcs, charging=True) == pytest.approx(melee + 10 * (5 / 6) * (4 / 6))
-    assert strikes(rams, orcs, charging=False) == pytest.approx(melee)
-    assert strikes(rams, spears, charging=True) == pytest.approx(melee + 2 * (5 / 6) * (4 / 6))
-    assert strikes(rams, spears, charging=True, front=False) == pytest.approx(melee + 10 * (5 / 6) * (4 / 6))
+    impact = 10 * (5 / 6) * (4 / 6)
+    assert _mean(strike_batches(rams, orcs, True, True, 10)) == pytest.approx(melee + impact, abs=1e-2)
+    assert _mean(strike_batches(rams, orcs, False, True, 10)) == pytest.approx(melee, abs=1e-2)
+    assert _mean(strike_batches(rams, orcs, False, True, 10, engaged=True)) == pytest.approx(2 * melee, abs=1e-2)
+    assert _mean(strike_batches(rams, spears, True, True, 10)) == pytest.approx(melee + 2 * (5 / 6) * (4 / 6),
+                                                                                 abs=1e-2)
+    assert _mean(strike_batches(rams, spears, True, False, 10)) == pytest.approx(melee + impact, abs=1e-2)
 
 
 def test_full_rows_are_the_engines() -> None:
@@ -113,14 +127,15 @@ def _melee(first: Unit, second: Unit) -> Game:
 
 
 def test_a_melee_in_progress_counts_for_the_side_that_should_win_its_next_round(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Rulebook "Melee Resolution": the twenty Pikemen (three full rows) lead five Rams (one full row, half the
-    strikes) in the next round of their melee, and the position counts that edge for them (``evaluate.melees``,
-    ``melee_edge``); the other way round it counts against player 1. Without the term an engaged unit counted
-    nothing, so a charge that would lose the next round looked free."""
+    """Rulebook "Melee Resolution": the twenty Pikemen (three full rows) lead five Rams (one full row) in the next
+    round of their melee, and the position counts that for them (``evaluate.melees``, ``melee_value``), the same
+    figure negated for the other side; the other way round it counts against player 1. Without the term an engaged
+    unit counted nothing, so a charge that would lose the next round looked free."""
     pikes, rams = unit("a", 1, PIKES, models=20, front_y=10.0), unit("b", 2, RAMS, models=5, front_y=13.0)
     game = _melee(pikes, rams)
     assert [([u.id for u in one], [u.id for u in two]) for one, two in melees(game)] == [(["a"], ["b"])]
-    assert melee_edge(game, [pikes], [rams]) == pytest.approx(10 / 6 * 2 - 5 / 6 * 2 + 3 - 1)   # strikes, rows
+    assert melee_value(game, [pikes], [rams]) > 0.0
+    assert melee_value(game, [rams], [pikes]) == pytest.approx(-melee_value(game, [pikes], [rams]))
     with_term = evaluate(game, 1, 2)
     monkeypatch.setattr(evaluate_module, "MELEE_ON", 0.0)
     assert with_term > evaluate(game, 1, 2)
@@ -129,3 +144,40 @@ def test_a_melee_in_progress_counts_for_the_side_that_should_win_its_next_round(
     with_term = evaluate(rams_first, 1, 2)
     monkeypatch.setattr(evaluate_module, "MELEE_ON", 0.0)
     assert with_term < evaluate(rams_first, 1, 2)
+
+
+CAVALRY = profile("Riders", quality=4, defense=4, weapons=(Weapon("Lance", attacks=1, rules=("Lance",)),),
+                  rules=("Fast", "Impact(1)", "Tough(3)"), size=5, cost=160)
+FEARLESS = profile("Fearless", quality=5, defense=5, weapons=(HAND_WEAPON,), rules=("Fearless",), size=20, cost=140)
+
+
+@pytest.mark.parametrize(("attacker", "models", "defender", "d_models", "side"), [
+    (PIKES, 20, ORCS, 10, "front"),
+    (ORCS, 10, PIKES, 20, "front"),
+    (CAVALRY, 5, ORCS, 10, "front"),
+    (ORCS, 10, FEARLESS, 20, "front"),
+    (ORCS, 10, ORCS, 10, "flank"),
+    (SPEARS, 10, CAVALRY, 5, "front"),
+])
+def test_the_outlook_of_a_charge_follows_the_engines_melees(attacker, models, defender, d_models, side) -> None:  # type: ignore[no-untyped-def]
+    """The outlook's chance to win a charge's melee is the engine's within 0.08 (``odds.simulate.ChargeStudy``:
+    the engine plays the charge, the melee and the morale test on 200 samples of its own dice), and the target is
+    expected to lose more when it breaks more often."""
+    x, y = (36.0, 14.0) if side == "front" else (22.0, 25.0)
+    charger = unit("c", 1, attacker, models=models, front_y=y, x=x, per_row=5)
+    if side == "flank":
+        charger.pose = charger.pose.facing_to(90.0) if charger.pose is not None else None
+    target = unit("t", 2, defender, models=d_models, front_y=20.0, x=36.0, per_row=5)
+    game = aowfbr(charger, target)
+    s = game.state
+    s.round, s.active_player = 1, 1
+    from game.engine.state import Phase, Step
+    s.phase, s.step = Phase.MOVEMENT, Step.DECLARE_CHARGES
+    game = Game.start(s, Dice(seed=1))
+    if target.id not in game.charge_targets(charger.id):
+        pytest.skip("no charge in this layout")
+    study = ChargeStudy(game, DeclareCharge(1, charger.id, target.id))
+    study.studies["hold"].advance(budget_s=60.0, at_least=200, at_most=200)
+    odds = [o for o in study.odds() if o.reaction == "hold"][0]
+    got = charge_outlook(game, charger, target)
+    assert got.win == pytest.approx(odds.won, abs=0.08)

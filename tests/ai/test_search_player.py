@@ -72,7 +72,8 @@ def test_the_same_position_with_other_game_dice_gets_the_same_decisions() -> Non
         _until(g, "declare_charge", {1: SimplePlayer(1), 2: SimplePlayer(2)})
     consumed = [g.dice.consumed for g in games]
     answers = [SearchPlayer(7).choose(g) for g in games]
-    assert isinstance(answers[0], DeclareCharge)            # a real search: a charge is on offer and taken
+    # a real search: a charge is on offer (taken or not, the answer is judged on samples of the AI's own dice)
+    assert any(games[0].charge_targets(uid) for uid in games[0].chargers(1))
     assert answers[1] == answers[0] and answers[2] == answers[0]
     assert [g.dice.consumed for g in games] == consumed
 

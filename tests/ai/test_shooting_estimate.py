@@ -1,13 +1,15 @@
-"""The computer opponent's estimate of shooting (``game.ai.evaluate.volley_loss`` and its term in ``evaluate``):
-a volley's expected cost in the target's worth, from the models that may fire (AoWFBR 1.4 "Who Can Shoot": two
-front rows after a Hold, one after an Advance, none after a Rush; AoF:R 2.16: every model), hits on the firers'
-Quality and the target's Defense worsened by AP (rulebook "Shooting")."""
+"""The computer opponent's estimate of shooting (``game.ai.evaluate.volley_stake`` and its term in ``evaluate``):
+a volley's expected cost in the evaluation's points (``game.ai.stakes``: the target's standing and the Victory
+Points it gives up at half strength, destroyed, as the General), from the models that may fire (AoWFBR 1.4 "Who
+Can Shoot": two front rows after a Hold, one after an Advance, none after a Rush; AoF:R 2.16: every model), hits on
+the firers' Quality and the target's Defense worsened by AP (rulebook "Shooting")."""
 
 from __future__ import annotations
 
 import pytest
 
-from game.ai.evaluate import evaluate, volley_loss
+from game.ai.evaluate import LATER, evaluate, volley_stake
+from game.ai.stakes import MATERIAL, stake_table, wounds_law
 from game.engine.dice import Dice
 from game.engine.game import Game
 from game.engine.profiles import Weapon
@@ -24,23 +26,50 @@ def _game(state: GameState) -> Game:
     return Game.start(state, Dice(seed=1))
 
 
-def test_a_volley_costs_the_hits_that_get_through_in_models_worth() -> None:
+def _standing_of_models(wounds: float, cost_per_model: float) -> float:
+    return MATERIAL * wounds * cost_per_model
+
+
+def test_a_volley_costs_the_models_it_removes_and_the_points_they_give_up() -> None:
     """10 archers holding (two rows of 5 fire: rulebook "Who Can Shoot") at Defense 5+ orcs: 10 attacks x 1/2 to
-    hit (Quality 4+) x 2/3 failed Defense = 3.33 wounds, 3.33 models of 10 points each."""
+    hit (Quality 4+) x 2/3 failed Defense = 3.33 wounds expected, models of 10 points each. The volley costs at
+    least the standing of the models removed (``MATERIAL`` of their cost), more for the chance it leaves the orcs at
+    half strength (50% of their cost in Victory Points) and to a morale test; an Advance leaves one row to fire;
+    out of the Longbow's 24" nothing."""
     game = _game(face_off(12.0))
     archers, orcs = game.state.units["archers-1"], game.state.units["orcs-1"]
     assert archers.per_row == 5
-    assert volley_loss(game, archers, orcs, 12.0, rows=2) == pytest.approx(10 * 0.5 * (2 / 3) * 10.0)
-    # an Advance leaves one row to fire; out of the Longbow's 24" nothing
-    assert volley_loss(game, archers, orcs, 12.0, rows=1) == pytest.approx(5 * 0.5 * (2 / 3) * 10.0)
-    assert volley_loss(game, archers, orcs, 24.5, rows=2) == 0.0
+    held = volley_stake(game, archers, orcs, 12.0, rows=2)
+    assert held > _standing_of_models(10 * 0.5 * (2 / 3), 10.0)
+    law = wounds_law(((10, 0.5 * (2 / 3)),), 10)
+    table = stake_table(game.state, orcs, True)
+    assert table[5] == pytest.approx(5 * MATERIAL * 10.0 + 50)        # half strength: 50% of its 100 points
+    assert held >= sum(p * table[w] for w, p in enumerate(law)) - 1e-9
+    advanced = volley_stake(game, archers, orcs, 12.0, rows=1)
+    assert 0.0 < advanced < held
+    assert volley_stake(game, archers, orcs, 24.5, rows=2) == 0.0
 
 
 def test_ap_worsens_the_targets_defense() -> None:
     """AP(1) makes the Defense 5+ a 6+: 5/6 of the hits get through instead of 2/3."""
+    plain = _game(face_off(12.0))
     game = _game(face_off(12.0, shooter=CROSSBOWS))
-    shooter, orcs = game.state.units["archers-1"], game.state.units["orcs-1"]
-    assert volley_loss(game, shooter, orcs, 12.0, rows=2) == pytest.approx(10 * 0.5 * (5 / 6) * 10.0)
+    assert volley_stake(game, game.state.units["archers-1"], game.state.units["orcs-1"], 12.0, rows=2) > \
+        volley_stake(plain, plain.state.units["archers-1"], plain.state.units["orcs-1"], 12.0, rows=2)
+
+
+def test_a_volley_that_kills_the_general_counts_its_cost_and_the_bonus() -> None:
+    """Rulebook "Victory Conditions": a hero shot dead gives up its whole cost, and +100 as the enemy's General;
+    a crossbow volley that surely kills a lone Tough(1) General is worth that and its standing."""
+    hero = profile("Lord", quality=3, defense=6, weapons=(HAND_WEAPON,), rules=("Hero",), size=1, cost=90)
+    state = face_off(12.0, shooter=CROSSBOWS, target=hero, target_models=1)
+    state.generals = {1: "archers-1", 2: "orcs-1"}
+    game = _game(state)
+    lord = game.state.units["orcs-1"]
+    assert stake_table(game.state, lord, True) == pytest.approx((0.0, MATERIAL * 90 + 90 + 100))
+    got = volley_stake(game, game.state.units["archers-1"], lord, 12.0, rows=2)
+    # 10 shots, 1/2 hit, 5/6 through: at least one wound all but surely
+    assert got == pytest.approx((1 - (1 - 0.5 * 5 / 6) ** 10) * (MATERIAL * 90 + 190), rel=1e-3)
 
 
 def test_every_model_fires_under_aofr() -> None:
@@ -48,7 +77,8 @@ def test_every_model_fires_under_aofr() -> None:
     archers = unit("a", 1, ARCHERS, models=20, front_y=10.0)
     target = unit("t", 2, ARCHERS, models=10, front_y=22.0)
     game = aofr_game([archers, target])
-    assert volley_loss(game, archers, target, 12.0, rows=1) == pytest.approx(20 * 0.5 * (2 / 3) * 10.0)
+    assert volley_stake(game, archers, target, 12.0, rows=1) == volley_stake(game, archers, target, 12.0, rows=4)
+    assert volley_stake(game, archers, target, 12.0, rows=1) > 0.0
 
 
 UNARMED = profile("Archers", weapons=(HAND_WEAPON,))
@@ -65,15 +95,29 @@ def _turn(state: GameState, active: int, move_action: MoveAction | None = None) 
 @pytest.mark.parametrize("gap", [12.0, 20.0])
 def test_a_unit_within_reach_of_enemy_shooters_is_worth_less(gap: float) -> None:
     """Orcs within the archers' 24": player 2's position is worth less than against the same unit without bows,
-    by half the volley's expected cost (``SHOOTING``) when the archers shoot next (their own turn, before its
-    Shooting Phase), by ``LATER`` of that when the orcs' side moves first."""
-    volley = 10 * 0.5 * (2 / 3) * 10.0
-    shot = evaluate(_turn(face_off(gap), 1), 2, 2)
+    by the volley's stake when the archers shoot next (their own turn, before its Shooting Phase), by ``LATER``
+    of it when the orcs' side moves first."""
+    game = _turn(face_off(gap), 1)
+    volley = volley_stake(game, game.state.units["archers-1"], game.state.units["orcs-1"], gap, rows=2)
+    shot = evaluate(game, 2, 2)
     unshot = evaluate(_turn(face_off(gap, shooter=UNARMED), 1), 2, 2)
-    assert unshot - shot == pytest.approx(0.5 * volley)
+    assert unshot - shot == pytest.approx(volley)
     later = evaluate(_turn(face_off(gap), 2), 2, 2)
     unshot_later = evaluate(_turn(face_off(gap, shooter=UNARMED), 2), 2, 2)
-    assert unshot_later - later == pytest.approx(0.5 * 0.3 * volley)
+    assert unshot_later - later == pytest.approx(LATER * volley)
+
+
+def test_a_shooter_about_to_act_may_advance_before_it_fires() -> None:
+    """AoWFBR 1.4 "Who Can Shoot": before its own turn a shooter may Advance 6" and fire its front row, so orcs 28"
+    away (beyond the Longbow's 24") are within its reach then (``LATER`` of it while the orcs' side acts first)."""
+    game = _turn(face_off(28.0), 2)
+    game.state.units["archers-1"].move_action = None
+    threatened = evaluate(game, 2, 1)
+    unshot = evaluate(_turn(face_off(28.0, shooter=UNARMED), 2), 2, 1)
+    assert threatened < unshot
+    later = evaluate(game, 2, 2)
+    unshot_later = evaluate(_turn(face_off(28.0, shooter=UNARMED), 2), 2, 2)
+    assert unshot_later - later == pytest.approx(LATER * (unshot - threatened))
 
 
 def test_archers_that_rushed_or_advanced_count_on_fewer_shots_this_turn() -> None:
@@ -91,4 +135,7 @@ def test_a_natural_six_still_blocks_a_defense_worsened_past_6() -> None:
     armoured = profile("Armoured", quality=4, defense=6, weapons=(HAND_WEAPON,))
     game = _game(face_off(12.0, shooter=CROSSBOWS, target=armoured))
     shooter, target = game.state.units["archers-1"], game.state.units["orcs-1"]
-    assert volley_loss(game, shooter, target, 12.0, rows=2) == pytest.approx(10 * 0.5 * (5 / 6) * 10.0)
+    law = wounds_law(((10, 0.5 * 5 / 6),), 10)
+    table = stake_table(game.state, target, True)
+    assert volley_stake(game, shooter, target, 12.0, rows=2) >= sum(p * table[w] for w, p in enumerate(law)) - 1e-9
+    assert law[10] < 0.01            # not every hit gets through

@@ -271,10 +271,12 @@ class AoFRMelee(AoFRConsolidation):
         fear = 2.0 if aofr_rules.has_fear(unit) else 0.0
         return float(self.full_rows(unit) + aofr_rules.command_wounds(unit)) + fear
 
-    def strike_back_share(self, side: str) -> float:
-        """AoF:R 2.16 "Who Can Strike": models strike only at targets in their front facing, so a unit charged in
-        its flank or rear does not strike back."""
-        return 1.0 if side == "front" else 0.0
+    def strikers_estimate(self, unit: Unit, enemy: Unit, side: str) -> tuple[int, bool]:
+        """AoF:R 2.16 "Who Can Strike" (see ``Ruleset.strikers_estimate``): models strike only at targets in their
+        front facing, the two front rows; none at an enemy in the flank or rear."""
+        if side != "front":
+            return 0, False
+        return min(unit.models, 2 * max(unit.per_row, 1)), False
 
     def _melee_result(self) -> list[Event]:
         """"Combat Resolution" (wounds caused + full rows; "Fear" +D3, rolled charger first; "Musician / Battle

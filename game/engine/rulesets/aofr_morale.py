@@ -4,12 +4,15 @@ Wavering unit's idle activation ("Wavering Units"; ``aofr.AoFR216`` is built on 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from game.engine.actions import RallyPivot, pose_to_dict
 from game.engine.attacks import Modifier, succeeds, total
 from game.engine.casualties import at_half_strength, remaining_strength, starting_strength
 from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event, roll_event
-from game.engine.morale import MoraleTerms
+from game.engine.morale import MoraleTerms, morale_fail_estimate
 from game.engine.movement import path_problem
 from game.engine.rulesets import aofr_rules
 from game.engine.rulesets.aofr_rounds import AoFRRounds
@@ -49,6 +52,26 @@ class AoFRMorale(AoFRRounds):
         mods = (fearless,) if fearless is not None else ()
         who = f"taken by {taker.name} (Hero)" if taker is not unit.profile else ""
         return MoraleTerms(quality, who, mods, False, unit.shaken)
+
+    flank_morale: ClassVar[Mapping[str, int]] = {}
+    """Modifiers of a melee loser's morale test by the side it was charged in (2.16: none; the quick rules'
+    "Flanking" -1/-2)."""
+
+    def melee_loss_estimate(self, unit: Unit, difference: int, side: str) -> tuple[float, float, float]:
+        """The estimate of ``Ruleset.melee_loss_estimate`` under AoF:R 2.16 "Morale": the loser tests (no modifier
+        for the difference; ``flank_morale`` by the side); failed, it routs at half strength or less, else it is
+        Wavering (the quick rules: Shaken). Nothing flees."""
+        fail = morale_fail_estimate(self.morale_test_terms(unit),
+                                    self.flank_morale.get(side, 0) + self._spell_morale(unit))
+        if at_half_strength(unit):
+            return 0.0, 0.0, fail
+        return (0.0 if unit.shaken else fail), 0.0, 0.0
+
+    @classmethod
+    def _spell_morale(cls, unit: Unit) -> int:
+        """Spells' morale modifiers a test of ``unit`` adds beside ``morale_test_terms`` (2.16: ``_morale_test``
+        adds them; the quick rules' terms hold them already)."""
+        return total(effect_modifiers(unit, "morale"))
 
     @classmethod
     def tests_morale_after_shot(cls, unit: Unit, wounds: int, left: int) -> bool:

@@ -212,11 +212,18 @@ class AoFRQuick(AoFR216):
     # the Musician is its own upgrade, no hills (no Elevation), its own Ambush distances.
     valueless_rules: ClassVar[frozenset[str]] = frozenset()
     elevation_height: ClassVar[float | None] = None
+    flank_morale: ClassVar[Mapping[str, int]] = {"flank": -1, "rear": -2}
+    """"Flanking": -1/-2 to the morale test of a melee loser charged in its flank/rear (``melee_loss_estimate``)."""
     upgrade_hints: ClassVar[Mapping[str, str]] = {}
     prompts: ClassVar[Mapping[str, str]] = {
         "ambush": "Ambush: place {unit} fully within 6\" of a table edge, over 9\" from enemy units (click or drag, "
                   "Q/E pivots, Enter); Space places no more this round.",
     }
+
+    @classmethod
+    def _spell_morale(cls, unit: Unit) -> int:
+        """Nothing beside ``morale_test_terms``, which holds the spells' morale modifiers already."""
+        return 0
 
     @classmethod
     def morale_test_terms(cls, unit: Unit) -> MoraleTerms:

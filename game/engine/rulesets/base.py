@@ -72,17 +72,17 @@ from game.engine.actions import (
     RallyPivot,
     ShootPoint,
 )
-from game.engine.casualties import starting_strength
+from game.engine.casualties import remaining_strength, starting_strength
 from game.engine.charge import ChargePlan, plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction, reports_illegal
 from game.engine.events import Event
 from game.engine.melee import full_rows
-from game.engine.morale import MoraleTerms, morale_terms
+from game.engine.morale import MoraleTerms, morale_fail_estimate, morale_terms
 from game.engine.profiles import Profile
 from game.engine.shooting import AOWFBR_SHOTS, ShotRules
 from game.engine.side_missions import AOWFBR_SIDE_MISSIONS, SideMissionRules
-from game.engine.special_rules import fear_bonus, modifiers_in_force
+from game.engine.special_rules import fear_bonus, immobile, modifiers_in_force
 from game.engine.state import GameState, Pending, Unit
 from geometry.motion import MoveCheck
 
@@ -390,11 +390,38 @@ class Ruleset(ABC):
             extra += 1.0 + {"flank": 1.0, "rear": 2.0}.get(side, 0.0)
         return extra
 
-    def strike_back_share(self, side: str) -> float:
-        """The share (0..1) of a charged unit's two front rows expected to strike back when the charge hits its
-        ``side`` (front, flank or rear), for estimates like ``melee_result_extra``. AoWFBR 1.4 "Who Can Strike":
-        at a flank only the models in base contact strike, at a rear they hit only on unmodified 6s: about half."""
-        return 1.0 if side == "front" else 0.5
+    def strikers_estimate(self, unit: Unit, enemy: Unit, side: str) -> tuple[int, bool]:
+        """How many of ``unit``'s models are expected to strike ``enemy`` standing at its ``side`` (front, flank or
+        rear), and whether they hit only on unmodified 6s, before any die: an estimate for the computer opponent
+        (``game.ai.melee_outlook``); the melee itself finds who strikes. AoWFBR 1.4 "Who Can Strike": the two front
+        rows at its front; at a flank or the rear only the models in base contact (the end model of each row the
+        enemy's frontage covers at a flank, the back row's models it covers at the rear, there on 6s only)."""
+        per_row = max(unit.per_row, 1)
+        if side == "front":
+            return min(unit.models, 2 * per_row), False
+        frontage = min(enemy.models, max(enemy.per_row, 1)) * enemy.profile.base_width_mm
+        rows = -(-unit.models // per_row)
+        if side == "flank":
+            return min(rows, max(1, round(frontage / max(unit.profile.base_depth_mm, 1.0)))), False
+        back = unit.models - (rows - 1) * per_row
+        return min(back, max(1, round(frontage / max(unit.profile.base_width_mm, 1.0)))), True
+
+    def melee_loss_estimate(self, unit: Unit, difference: int, side: str) -> tuple[float, float, float]:
+        """Chances (shaken, flees, routs) that ``unit``, as its casualties leave it, losing a melee by ``difference``
+        with the winner at its ``side`` (front, flank, rear), is only Shaken, Shaken and Flees, or routs at once, as
+        expected before any die: an estimate for the computer opponent (``game.ai.melee_outlook``); the melee itself
+        rolls the test. AoWFBR 1.4 "Melee Morale Tests": -2 when nothing is left after the difference, else -1 at
+        half or less, "Flanking" -1 in the flank or -2 in the rear; a failure with half or less left (or already
+        Shaken) Flees; "Immobile" stays locked, or routs where it would flee."""
+        left = remaining_strength(unit) - difference
+        start = starting_strength(unit)
+        mod = -2 if left <= 0 else (-1 if left * 2 <= start else 0)
+        mod += {"rear": -2, "flank": -1}.get(side, 0)
+        fail = morale_fail_estimate(self.morale_test_terms(unit), mod)
+        flees = left * 2 <= start or unit.shaken
+        if immobile(unit):
+            return (0.0, 0.0, fail) if flees else (fail, 0.0, 0.0)
+        return (0.0, fail, 0.0) if flees else (fail, 0.0, 0.0)
 
     def melee_played_out(self, round_: int, player: int) -> bool:
         """Whether a charge declared in round ``round_`` by ``player`` has been played out to the end of its melee
