@@ -244,13 +244,34 @@ def move_candidates(game: Game, unit: Unit, limit: int) -> list[Move]:
         if len(out) <= STUCK:
             for move in _unstick(game, unit, prey.pose.xy):
                 add(move)
-    if len(out) < limit:
-        assert nearest.pose is not None
-        turn = max(-90.0, min(90.0, bearing_difference(start.facing, bearing_to(start.xy, nearest.pose.xy))))
-        if abs(turn) > 2.0:
-            pivot = Move(unit.player, unit.id, "hold", (rounded_pose(start.turned(turn)),))
-            if game.check_move(pivot) is None:
-                add(pivot)
+    for pivot in _face_pivots(game, unit, nearest, enemies, gaps):
+        if len(out) >= limit:
+            out[-1:] = []          # facing the danger comes before the last idea
+        add(pivot)
+    return out
+
+
+def _face_pivots(game: Game, unit: Unit, nearest: Unit, enemies: list[Unit], gaps: dict[str, float]) -> list[Move]:
+    """Holds that pivot the unit (up to 180 degrees: rulebook "Holding") to face the enemy whose charge it has most
+    to fear (its flank or rear to that enemy's reach), then the nearest enemy; each only if the engine accepts it.
+    The centre stays exactly where it is (a rounded centre would be a move as well as a pivot, which a Hold may
+    not make)."""
+    assert unit.pose is not None
+    start = unit.pose
+    threats = [(charge_value(game, e, unit), e.id, e) for e in enemies
+               if e.pose is not None and gaps[e.id] <= charge_reach(game, e)]
+    faced: list[Unit] = [t[2] for t in sorted(threats, key=lambda t: (-t[0], t[1]))[:1] if t[0] > 0.0]
+    if nearest not in faced:
+        faced.append(nearest)
+    out: list[Move] = []
+    for enemy in faced:
+        assert enemy.pose is not None
+        turn = bearing_difference(start.facing, bearing_to(start.xy, enemy.pose.xy))
+        if abs(turn) <= 2.0:
+            continue
+        pivot = Move(unit.player, unit.id, "hold", (Pose(start.x, start.y, round(start.turned(turn).facing, 3)),))
+        if game.check_move(pivot) is None:
+            out.append(pivot)
     return out
 
 

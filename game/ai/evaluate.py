@@ -46,7 +46,7 @@ from __future__ import annotations
 import functools
 
 from game.ai.by_ruleset import ruleset_ai
-from game.ai.melee_outlook import charge_outlook, round_outlook
+from game.ai.melee_outlook import Outlook, charge_outlook, round_outlook
 from game.ai.route import clearance, detour
 from game.ai.stakes import SHAKEN, expected_loss, stake_table, standing, worth, wounds_law
 from game.engine import objectives
@@ -59,6 +59,7 @@ from game.engine.shooting import Arm, ranged_arms, shooting_rows
 from game.engine.special_rules import immobile
 from game.engine.state import MoveAction, Phase, Unit
 from game.odds.exact import die_success, morale_fail_chance, rules_of
+from geometry.pose import bearing_difference, bearing_to
 
 MELEE_ON = 1.0
 """Weight of a melee in progress (its next round is fought whoever acts next)."""
@@ -178,33 +179,67 @@ def _fail_chance(game: Game, unit: Unit) -> float:
 
 
 def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int) -> float:
-    """``volley_loss`` of ``shooter``'s best target among ``gaps`` (inches, enemy) not locked in melee, weighted by
-    when it fires: fully for the side about to act, and for the active side before its Shooting Phase (AoWFBR 1.4
-    "Turn Sequence": its rows as its move this turn leaves them, ``shooting.shooting_rows``), ``LATER`` for the
-    other side (two rows: it may Hold). 0 for a unit that may not shoot (Shaken, fleeing, in melee)."""
+    """``volley_stake`` of ``shooter``'s best target among ``gaps`` (inches, enemy) not locked in melee that it may
+    see (``could_see``: in its front arc only for the active side, which has moved; the other side may pivot first),
+    weighted by when it fires: fully for the side about to act, and for the active side before its Shooting Phase
+    (AoWFBR 1.4 "Turn Sequence": its rows as its move this turn leaves them, ``shooting.shooting_rows``),
+    ``LATER`` for the other side (two rows: it may Hold; it may also Advance and fire its front row). 0 for a unit
+    that may not shoot (Shaken, fleeing, in melee)."""
     if shooter.shaken or shooter.fleeing or shooter.engaged_with:
         return 0.0
     arms = ranged_arms(shooter)
     if not arms:
         return 0.0
     s = game.state
+    step = 0.0
     if shooter.player == s.active_player and s.phase in (Phase.STRATEGY_1, Phase.MOVEMENT, Phase.STRATEGY_2,
                                                           Phase.SHOOTING):
         if shooter.shot_targets:
             return 0.0
-        rows, weight = shooting_rows(shooter), 1.0
+        rows, weight, arc = shooting_rows(shooter), 1.0, True
     else:
-        rows, weight = 2, (1.0 if shooter.player == next_to_act else LATER)
+        rows, weight, arc = 2, (1.0 if shooter.player == next_to_act else LATER), False
         # before its own turn a shooter may also Advance and fire its front row (AoWFBR 1.4 "Who Can Shoot"): a
         # target just beyond its weapons' range is not out of reach
-        step = move_allowance(shooter, MoveAction.ADVANCE) if not game.ruleset.all_models_shoot else 0.0
-        if step > 0.0 and _may_act(game, shooter):
-            best = max((max(_volley_stake(game, shooter, arms, t, g, rows),
-                            _volley_stake(game, shooter, arms, t, g - step, 1))
-                        for g, t in gaps if not t.engaged_with), default=0.0)
-            return weight * best
-    best = max((_volley_stake(game, shooter, arms, t, g, rows) for g, t in gaps if not t.engaged_with), default=0.0)
-    return weight * best
+        if not game.ruleset.all_models_shoot and _may_act(game, shooter):
+            step = move_allowance(shooter, MoveAction.ADVANCE)
+    stakes = []
+    for g, t in gaps:
+        if t.engaged_with:
+            continue
+        got = _volley_stake(game, shooter, arms, t, g, rows)
+        if step > 0.0:
+            got = max(got, _volley_stake(game, shooter, arms, t, g - step, 1))
+        if got > 0.0:
+            stakes.append((got, t.id, t))
+    indirect = any(arm.weapon.has("Indirect") for arm in arms)
+    for got, _, t in sorted(stakes, key=lambda st: (-st[0], st[1])):
+        if indirect or could_see(game, shooter, t, arc):
+            return weight * got
+    return 0.0
+
+
+SIGHT_ARC = 45.0
+"""Degrees either side of a unit's facing it sees in (rulebook "Line of Sight": the 45 degree front arc)."""
+
+
+def could_see(game: Game, looker: Unit, target: Unit, arc: bool) -> bool:
+    """Whether ``looker`` may see ``target``, quickly: a clear line (``Scene.line_clear``: terrain and other units
+    block, rulebook "Line of Sight") from the middle or a corner of its front edge to the centre or one of the two
+    nearer corners of the target; with ``arc``, the target's centre must also lie in the front arc (a unit that
+    may still pivot sees all round). An estimate for the evaluation; the engine decides who may be shot at."""
+    assert looker.pose is not None and target.pose is not None
+    if arc and abs(bearing_difference(looker.pose.facing, bearing_to(looker.pose.xy, target.pose.xy))) > SIGHT_ARC:
+        return False
+    scene = game.state.scene
+    lc = scene.corners(looker.id)
+    tc = scene.corners(target.id)
+    eyes = [((lc[0][0] + lc[1][0]) / 2, (lc[0][1] + lc[1][1]) / 2), (lc[0][0], lc[0][1]), (lc[1][0], lc[1][1])]
+    near = sorted(((float(x), float(y)) for x, y in tc),
+                  key=lambda c: (c[0] - looker.pose.x) ** 2 + (c[1] - looker.pose.y) ** 2)[:2]
+    marks = [target.pose.xy, *near]
+    ignore = (looker.id, target.id)
+    return any(scene.line_clear((float(e[0]), float(e[1])), m, ignore_units=ignore) for e in eyes for m in marks)
 
 
 def charge_value(game: Game, charger: Unit, target: Unit) -> float:
@@ -220,6 +255,20 @@ def win_chance(game: Game, charger: Unit, target: Unit) -> float:
     (``melee_outlook.charge_outlook``: the laws of both sides' wounds and what the ruleset adds to them in the
     melee's result). 1 for a fleeing target, which is simply caught."""
     return charge_outlook(game, charger, target).win
+
+
+def charges_value(game: Game, target: Unit, charges: list[tuple[Unit, Outlook]], seat: int,
+                  next_to_act: int) -> float:
+    """What the charges in the offing against ``target`` (each charger's best charge, ``charge_outlook``) are
+    worth to ``seat``: every charger's expected loss, and the target's expected losses summed but no more than all
+    it can lose (``stakes.stake_table``'s last entry: routed, its whole cost in Victory Points), since a unit routed
+    by the first charge gives nothing more to the second; fully for the side that acts next, ``LATER`` of it for
+    the other."""
+    weight = 1.0 if target.player != next_to_act else LATER
+    most = stake_table(game.state, target, game.ruleset.units_score)[-1]
+    taken = min(sum(o.defender_loss for _, o in charges), most)
+    value = weight * (taken - sum(o.attacker_loss for _, o in charges))
+    return value if target.player != seat else -value
 
 
 def melees(game: Game) -> list[tuple[list[Unit], list[Unit]]]:
@@ -306,6 +355,7 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
     for u in s.units.values():
         value = standing(u)
         terms["units"] += value if u.player == seat else -value
+    threats: dict[str, list[tuple[Unit, Outlook]]] = {}     # by target: each charger's best charge
     for u in on:
         w = worth(u)
         sign = 1.0 if u.player == seat else -1.0
@@ -316,9 +366,10 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         nearest = min(g for g, _ in gaps)
         if not u.fleeing and not u.engaged_with and _may_act(game, u):
             reach = charge_reach(game, u)
-            best = max((charge_value(game, u, e) for g, e in gaps if g <= reach), default=0.0)
-            if best > 0.0:
-                terms["charges"] += sign * best * (1.0 if u.player == next_to_act else LATER)
+            looks = [(charge_outlook(game, u, e), e.id) for g, e in gaps if g <= reach]
+            best = max(looks, key=lambda oe: (oe[0].value, oe[1]), default=None)
+            if best is not None and best[0].value > 0.0:
+                threats.setdefault(best[1], []).append((u, best[0]))
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
@@ -334,6 +385,8 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
                 assert u.pose is not None and closest.pose is not None
                 nearest += detour(scene, u.pose.xy, closest.pose.xy, clearance(scene, u.id))
             terms["approach"] -= pull * APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
+    for target_id, charges in threats.items():
+        terms["charges"] += charges_value(game, s.units[target_id], charges, seat, next_to_act)
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls

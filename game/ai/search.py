@@ -261,6 +261,10 @@ class SearchPlayer:
         ``flee`` fleeing when charged: (mean value, [(clone, value)]), or None if the engine refuses it."""
         seen: list[tuple[Game, float]] = []
         turn = (view.state.round, view.state.active_player)    # the turn the decision belongs to
+        # a charge is judged with the other charges its side would make this turn (AoWFBR "Multiple Units in
+        # Combat"), not alone: the charges open to each unit now, found once (declaring one moves nothing)
+        joint = (_open_charges(view, me) if isinstance(action, DeclareCharge) and depth >= 1
+                 and view.pending is not None and view.pending.decision == "declare_charge" else {})
         for seed in seeds:
             twin = view.clone()
             # a move's dangerous terrain is priced at its expectation, not one sample's luck (``game.ai.danger``)
@@ -274,6 +278,8 @@ class SearchPlayer:
             if finish and twin.pending is not None and s.active_player == me:
                 play_to_turn_end(twin, flee=flee)
             turned = False
+            if joint:
+                _declare_joint(twin, me, joint)
             if depth == 1:
                 turned = play_to_turn_end(twin, turn=turn, flee=flee)
             elif depth >= 2:
@@ -501,6 +507,36 @@ class SearchPlayer:
             if best is None or score > best[0]:
                 best = (score, action)
         return best[1] if best is not None else self._setup_player.choose(game)
+
+
+def _open_charges(game: Game, me: int) -> dict[str, list[str]]:
+    """The charge targets (``Game.charge_targets``) of each unit of ``me`` that may still declare one now."""
+    return {uid: game.charge_targets(uid) for uid in game.chargers(me)}
+
+
+def _declare_joint(game: Game, me: int, options: dict[str, list[str]]) -> None:
+    """While ``me`` declares charges in ``game`` (a clone), each unit not yet charging declares its best charge of
+    ``options`` that the outlook expects to gain from (``evaluate.charge_value``), then the declarations end
+    (``Done``); a declaration the engine refuses is skipped."""
+    s = game.state
+    for uid, targets in options.items():
+        p = game.pending
+        if p is None or p.decision != "declare_charge" or p.player != me:
+            return
+        unit = s.units.get(uid)
+        if unit is None or any(c.unit == uid for c in s.charges):
+            continue
+        values = [(charge_value(game, unit, s.units[t]), t) for t in targets if t in s.units]
+        value, target = max(values, default=(0.0, ""))
+        if value <= 0.0:
+            continue
+        try:
+            game.apply(DeclareCharge(me, uid, target))
+        except IllegalAction:
+            continue
+    p = game.pending
+    if p is not None and p.decision == "declare_charge" and p.player == me:
+        game.apply(Done(me))
 
 
 def _melee_estimate(view: Game, twin: Game, action: Action) -> float:
