@@ -29,10 +29,14 @@ from game.engine.victory import BANNER, GENERAL_BONUS, hero_victory_points, unit
 
 MATERIAL = 0.5
 """Share of a unit's cost it is worth while in the game (its full cost is already VP once it is gone)."""
-FLEEING = 0.9
-"""Share of its worth a fleeing unit loses."""
 SHAKEN = 0.35
 """Share of its worth a Shaken unit loses."""
+FLEEING = SHAKEN
+"""Share of its worth a fleeing unit loses: as a Shaken one. By the time a position is judged the flight is over and
+its chasers have tried to catch it (a charger runs it down in its charge move, a melee's winner in its pursuit move:
+AoWFBR 1.4 "Flee", "Flight Moves"); what is left is a Shaken unit (its flag clears when the next turn begins). Worth
+0.9 of its worth, a target that fled from a charge looked all but destroyed, and charges at units that would flee,
+leaving the charger stranded before the enemy's lines, looked good."""
 
 
 def worth(unit: Unit) -> float:
