@@ -46,7 +46,7 @@ from __future__ import annotations
 import functools
 
 from game.ai.by_ruleset import ruleset_ai
-from game.ai.melee_outlook import Outlook, charge_outlook, round_outlook
+from game.ai.melee_outlook import Outlook, charge_outlook, joint_charge_outlook, round_outlook
 from game.ai.route import clearance, detour
 from game.ai.stakes import SHAKEN, expected_loss, stake_table, standing, worth, wounds_law
 from game.engine import objectives
@@ -257,17 +257,27 @@ def win_chance(game: Game, charger: Unit, target: Unit) -> float:
     return charge_outlook(game, charger, target).win
 
 
+JOINT = 3
+"""Chargers of one target judged together at most (the best of them)."""
+
+
 def charges_value(game: Game, target: Unit, charges: list[tuple[Unit, Outlook]], seat: int,
                   next_to_act: int) -> float:
     """What the charges in the offing against ``target`` (each charger's best charge, ``charge_outlook``) are
-    worth to ``seat``: every charger's expected loss, and the target's expected losses summed but no more than all
-    it can lose (``stakes.stake_table``'s last entry: routed, its whole cost in Victory Points), since a unit routed
-    by the first charge gives nothing more to the second; fully for the side that acts next, ``LATER`` of it for
-    the other."""
+    worth to ``seat``: alone, that charge's value; several chargers (up to ``JOINT``, the best first) judged as one
+    combat (``melee_outlook.joint_charge_outlook``: their wounds and bonuses summed, so that two units together may
+    break what neither would), less what the others risk (each its own outlook's loss), and never more than all
+    the target can lose (``stakes.stake_table``'s last entry: routed, its whole cost in Victory Points); fully for
+    the side that acts next, ``LATER`` of it for the other."""
     weight = 1.0 if target.player != next_to_act else LATER
-    most = stake_table(game.state, target, game.ruleset.units_score)[-1]
-    taken = min(sum(o.defender_loss for _, o in charges), most)
-    value = weight * (taken - sum(o.attacker_loss for _, o in charges))
+    ranked = sorted(charges, key=lambda uo: (-uo[1].value, uo[0].id))[:JOINT]
+    if len(ranked) == 1:
+        value = ranked[0][1].value
+    else:
+        joint = joint_charge_outlook(game, [u for u, _ in ranked], target)
+        most = stake_table(game.state, target, game.ruleset.units_score)[-1]
+        value = min(joint.defender_loss, most) - joint.attacker_loss - sum(o.attacker_loss for _, o in ranked[1:])
+    value *= weight
     return value if target.player != seat else -value
 
 

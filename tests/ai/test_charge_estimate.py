@@ -10,7 +10,7 @@ import pytest
 
 import game.ai.evaluate as evaluate_module
 from game.ai.evaluate import charge_value, evaluate, melee_value, melees, win_chance
-from game.ai.melee_outlook import charge_outlook, strike_batches
+from game.ai.melee_outlook import charge_outlook, joint_charge_outlook, strike_batches
 from game.ai.stakes import wounds_law
 from game.engine.actions import DeclareCharge
 from game.engine.charge import make_charge_move
@@ -181,3 +181,39 @@ def test_the_outlook_of_a_charge_follows_the_engines_melees(attacker, models, de
     odds = [o for o in study.odds() if o.reaction == "hold"][0]
     got = charge_outlook(game, charger, target)
     assert got.win == pytest.approx(odds.won, abs=0.08)
+
+
+def test_two_chargers_break_what_neither_would_alone() -> None:
+    """Rulebook "Multiple Units in Combat": the resolution is counted by side, so two units charging one enemy
+    sum their wounds, rows and charge bonuses; the outlook of the joint charge expects the enemy to lose more than
+    either charge alone would take from it, and to lose the melee at least as often."""
+    target = unit("t", 2, PIKES, models=20, front_y=20.0, x=36.0)
+    left = unit("a", 1, ORCS, models=10, front_y=14.0, x=32.0)
+    right = unit("b", 1, ORCS, models=10, front_y=14.0, x=40.0)
+    game = aowfbr(target, left, right)
+    alone = [charge_outlook(game, c, target) for c in (left, right)]
+    both = joint_charge_outlook(game, [left, right], target)
+    assert both.defender_loss > max(o.defender_loss for o in alone)
+    assert both.win >= max(o.win for o in alone)
+    assert joint_charge_outlook(game, [left], target) == alone[0]
+
+
+def test_a_candidate_charge_is_played_out_with_the_sides_other_good_charges() -> None:
+    """``SearchPlayer`` judges a charge with the charges its side's other units would make (AoWFBR 1.4 "Multiple
+    Units in Combat"): after one unit declares on the Pikemen, the other, whose charge the outlook expects to gain
+    from, declares too, and the declarations end."""
+    from game.ai.search import _declare_joint, _open_charges
+    from game.engine.state import Phase, Step
+
+    target = unit("t", 2, ORCS, models=10, front_y=20.0, x=36.0)
+    first = unit("a", 1, PIKES, models=20, front_y=14.0, x=30.0)
+    second = unit("b", 1, PIKES, models=20, front_y=14.0, x=44.0)
+    s = GameState("joint", Table(), [], {u.id: u for u in (target, first, second)}, {1: None, 2: None})
+    s.round, s.active_player, s.phase, s.step = 1, 1, Phase.MOVEMENT, Step.DECLARE_CHARGES
+    game = Game.start(s, Dice(seed=1))
+    options = _open_charges(game, 1)
+    assert options == {"a": ["t"], "b": ["t"]}
+    game.apply(DeclareCharge(1, "a", "t"))
+    _declare_joint(game, 1, options)
+    assert sorted(c.unit for c in game.state.charges) == ["a", "b"]
+    assert game.pending is None or game.pending.decision != "declare_charge"

@@ -49,3 +49,21 @@ def test_a_fast_unit_goes_its_whole_move_and_a_slow_one_its_own() -> None:
         gone = {m.action: max(_gone(game, "m", n.path) for n in moves if n.action == m.action) for m in moves}
         assert gone["advance"] == pytest.approx(advance, abs=0.01)
         assert gone["rush"] == pytest.approx(rush, abs=0.01)
+
+
+def test_a_unit_caught_with_its_rear_to_an_enemy_may_turn_round_where_it_stands() -> None:
+    """Rulebook "Holding": a unit that Holds may pivot by up to 180 degrees. A unit whose centre is not on the
+    thousandths of an inch (as a pursuit or a charge leaves it) is offered the Hold that turns it to face the enemy
+    at its rear, its centre exactly where it was (a rounded centre would be a move, which a Hold may not make)."""
+    mover = unit("m", 1, ORCS, models=10, front_y=20.0)
+    assert mover.pose is not None
+    mover.pose = type(mover.pose)(mover.pose.x + 0.0001234, mover.pose.y - 0.0004321, 0.0)
+    behind = unit("f", 2, RIDERS, models=5, front_y=10.0)       # 4" or so behind it, facing it
+    game = _movement(mover, behind)
+    game.state.place(mover, mover.pose)
+    turns = [m for m in move_candidates(game, mover, 7) if m.action == "hold" and m.path]
+    assert turns, "a pivot to face the enemy behind it"
+    end = turns[0].path[-1]
+    assert (end.x, end.y) == (mover.pose.x, mover.pose.y)
+    assert abs(((end.facing - 180.0) + 180.0) % 360.0 - 180.0) < 15.0
+    assert game.check_move(turns[0]) is None

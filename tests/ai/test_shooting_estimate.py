@@ -15,7 +15,7 @@ from game.engine.game import Game
 from game.engine.profiles import Weapon
 from game.engine.state import GameState, MoveAction, Phase
 from tests.rules.aofr.helpers import aofr_game, unit
-from tests.rules.builders import ARCHERS, HAND_WEAPON, face_off, profile
+from tests.rules.builders import ARCHERS, HAND_WEAPON, face_off, forest, profile
 
 CROSSBOWS = profile("Crossbows", quality=4, defense=5, weapons=(Weapon("Crossbow", attacks=1, range=24.0,
                                                                           rules=("AP(1)",)), HAND_WEAPON),
@@ -139,3 +139,15 @@ def test_a_natural_six_still_blocks_a_defense_worsened_past_6() -> None:
     table = stake_table(game.state, target, True)
     assert volley_stake(game, shooter, target, 12.0, rows=2) >= sum(p * table[w] for w, p in enumerate(law)) - 1e-9
     assert law[10] < 0.01            # not every hit gets through
+
+
+def test_a_target_behind_a_building_is_not_counted_as_shot_at() -> None:
+    """Rulebook "Line of Sight", "Blocking Terrain": models cannot see through a building. Orcs 12" from the archers
+    with a building between them are worth as much as against archers without bows; moved aside, they are not."""
+    wall = forest(36.0, 16.0, 8.0, 2.0, traits=("blocking", "impassable"))
+    hidden = evaluate(_turn(face_off(12.0, terrain=[wall]), 1), 2, 2)
+    unshot = evaluate(_turn(face_off(12.0, shooter=UNARMED, terrain=[wall]), 1), 2, 2)
+    assert hidden == pytest.approx(unshot)
+    aside = evaluate(_turn(face_off(12.0, terrain=[wall], target_x=47.0), 1), 2, 2)
+    unshot_aside = evaluate(_turn(face_off(12.0, shooter=UNARMED, terrain=[wall], target_x=47.0), 1), 2, 2)
+    assert aside < unshot_aside
