@@ -7,24 +7,31 @@ of:
   heroes and Generals, objectives held; rulebook "Victory Conditions"), which is what wins the game; where only
   objective markers score (``Ruleset.units_score`` False: AoF:R 2.16 "The Mission") each marker is worth
   ``MARKER`` points;
-* the worth of each unit still in the game: ``MATERIAL`` x its cost x the share of its models left (plus a living
-  joined hero's cost), less ``FLEEING`` or ``SHAKEN`` of it for a unit fleeing or Shaken (a unit that may rout or
-  cannot charge is worth less than its models);
-* charges in the offing: each unit that may charge and has enemies within its charge reach (``charge_reach``)
-  counts its best charge (``charge_value``: the chance to win the melee, from the expected wounds of both sides'
-  two front rows and what the ruleset adds to them in the melee's result, ``win_chance``, times the worth broken
-  on each side), fully for the side that acts next, ``LATER`` of it for the other (which must survive the other
-  side's turn first). So a unit stays out of the reach of enemies that
-  would beat it, and steps into reach where it would win the charge;
-* melees in progress: each melee (units engaged with each other) counts the chance of each side to win its next
-  round (``melee_edge``: as ``win_chance``, no charge bonus) times ``BREAK`` of the other side's worth, times
+* the standing of each unit still in the game (``stakes.standing``: ``MATERIAL`` x its cost x the share of its
+  models left, plus a living joined hero's cost, less ``SHAKEN`` of it for a Shaken or fleeing unit: one that may
+  rout or cannot charge is worth less than its models);
+* every threat below is priced in those same points (``game.ai.stakes``): the expected drop of the threatened
+  unit's standing plus the Victory Points the wounds would give up (half strength, destroyed, the banner, the
+  General), so that a volley or a charge is worth what it would change in the result;
+* charges in the offing (``charges_value``): each unit that may charge and has enemies within its charge reach
+  (``charge_reach``; no sight asked: a charger may pivot or wheel first) counts its best charge
+  (``melee_outlook.charge_outlook``: the laws of both sides' wounds from their front rows, Impact hits, what the
+  ruleset adds in the melee result and the strikes the target can return, ``Ruleset.melee_result_extra``,
+  ``melee_loss_estimate``, ``strikers_estimate``; then the loser's morale test, its flight and the chance it is
+  caught); up to ``JOINT`` chargers of one target are judged as one combat (AoWFBR "Multiple Units in Combat"),
+  never for more than the target can lose; fully for the side that acts next, ``LATER`` of it for the other (which
+  must survive the other side's turn first). So a unit stays out of the reach of enemies that would beat it, and
+  steps into reach where it would win the charge;
+* melees in progress: each melee (units engaged with each other) counts the outlook of its next round
+  (``melee_value``, ``melee_outlook.round_outlook``: as a charge, without the charge's bonuses) times
   ``MELEE_ON``. Without it a charge that wins at once scored its rout, and one that would lose the melee on the
-  next round scored nothing against it (an engaged unit had no other term), so every charge looked good;
-* shooting: each unit that may shoot counts ``SHOOTING`` of the worth its volley is expected to take from the best
-  target within its weapons' range (``volley_loss``: hits on its Quality, the target's Defense worsened by AP, the
-  firing models the ruleset allows), fully for a side whose volleys come first (the side about to act, and the
-  active side before its own Shooting Phase), ``LATER`` of it for the other. So archers do not march into a
-  crossbow line, and shooters step where they have a target;
+  next round scored nothing against it, so every charge looked good;
+* shooting: each unit that may shoot counts what its volley is expected to take from the best target within its
+  weapons' range that it could see (``volley_stake``: hits on its Quality, the target's Defense worsened by AP, the
+  firing models the ruleset allows, the morale test the wounds may force; a shooter about to act counted as
+  Advancing first), fully for a side whose volleys come first (the side about to act, and the active side before
+  its own Shooting Phase), ``LATER`` of it for the other. So archers do not march into a crossbow line, and
+  shooters step where they have a target;
 * closing in: a unit of ``seat`` loses a little for each inch to the nearest enemy beyond its weapons' range
   (``APPROACH``, a lone model ``HERO_APPROACH`` of it; counting the inches round impassable terrain,
   ``game.ai.route.detour``), so moves that lead to a charge or a shot are preferred over standing still (this term
@@ -112,12 +119,12 @@ def _gets_through(defense: int, ap: int) -> float:
 
 def volley_stake(game: Game, shooter: Unit, target: Unit, gap: float, rows: int) -> float:
     """Points of the evaluation ``target``'s side is expected to lose to one volley of ``shooter`` at ``gap``
-    inches, its ``rows`` front rows firing (as ``volley_loss``): over the law of the volley's wounds (each weapon in
+    inches, its ``rows`` front rows firing: over the law of the volley's wounds (each weapon in
     range: attacks x the chance to hit x the chance the target fails its Defense worsened by AP), the drop of the
     target's standing and the Victory Points it gives up (``stakes.stake_table``: half strength, destroyed, the
     General), and a Shaken target's share of its worth when the wounds leave it to a morale test it may fail
     (``Ruleset.tests_morale_after_shot``, ``odds.exact.morale_fail_chance``). A rough figure for the evaluation
-    only: no line of sight, cover or special rules."""
+    only: no cover or special rules (``_best_volley`` asks ``could_see`` first)."""
     return _volley_stake(game, shooter, ranged_arms(shooter), target, gap, rows)
 
 
@@ -235,8 +242,8 @@ def could_see(game: Game, looker: Unit, target: Unit, arc: bool) -> bool:
     lc = scene.corners(looker.id)
     tc = scene.corners(target.id)
     eyes = [((lc[0][0] + lc[1][0]) / 2, (lc[0][1] + lc[1][1]) / 2), (lc[0][0], lc[0][1]), (lc[1][0], lc[1][1])]
-    near = sorted(((float(x), float(y)) for x, y in tc),
-                  key=lambda c: (c[0] - looker.pose.x) ** 2 + (c[1] - looker.pose.y) ** 2)[:2]
+    ex, ey = looker.pose.xy
+    near = sorted(((float(x), float(y)) for x, y in tc), key=lambda c: (c[0] - ex) ** 2 + (c[1] - ey) ** 2)[:2]
     marks = [target.pose.xy, *near]
     ignore = (looker.id, target.id)
     return any(scene.line_clear((float(e[0]), float(e[1])), m, ignore_units=ignore) for e in eyes for m in marks)

@@ -86,7 +86,7 @@ def _gets_through(defense: int, ap: int) -> float:
 
 
 def _strikers(unit: Unit) -> int:
-    """Models of ``unit``'s two front rows (as ``evaluate.strikes`` counts them)."""
+    """Models of ``unit``'s two front rows (AoWFBR 1.4 "Who Can Strike" at its front)."""
     return min(unit.models, 2 * max(unit.per_row, 1))
 
 
