@@ -196,7 +196,7 @@ def outlook(game: Game, attacker: Unit, defender: Unit, side: str, charging: boo
     """The outlook of a round of melee of ``attacker`` on ``defender`` at its ``side`` (front, flank, rear),
     ``charging`` or not, the defender standing at the attacker's ``attacker_side`` (see the module docstring). A
     fleeing defender is simply caught."""
-    return _remembered(game, [(attacker, side)], defender, charging, attacker_side)
+    return _remembered(game, [(attacker, side, side)], defender, charging, attacker_side)
 
 
 _SIDE_ORDER = {"front": 0, "flank": 1, "rear": 2}
@@ -205,16 +205,28 @@ _SIDE_ORDER = {"front": 0, "flank": 1, "rear": 2}
 def joint_charge_outlook(game: Game, chargers: list[Unit], target: Unit) -> Outlook:
     """The outlook of ``chargers`` (the first the one the target strikes back at) all charging ``target`` now: one
     combat (AoWFBR 1.4 "Multiple Units in Combat": the resolution is counted by side, every charger's wounds, full
-    rows and bonuses summed), the target's morale test taken at the worst side it was charged in, and its flight
-    pursued by the charger likeliest to catch it. ``attacker_loss`` is the first charger's; for one charger this
-    is ``charge_outlook``."""
-    return _remembered(game, [(c, side_of(target, c)) for c in chargers], target, True, "front")
+    rows and bonuses summed; a flank or rear bonus "only once for a unit's flank/rear facing side", so a second
+    charger at the same flank or the rear adds no second one), the target's morale test taken at the worst side it
+    was charged in, and its flight pursued by the charger likeliest to catch it. ``attacker_loss`` is the first
+    charger's; for one charger this is ``charge_outlook``."""
+    assert target.pose is not None
+    claimed: set[tuple[str, bool]] = set()
+    attackers: list[tuple[Unit, str, str]] = []
+    for c in chargers:
+        assert c.pose is not None
+        side = side_of(target, c)
+        right = side == "flank" and bearing_difference(target.pose.facing, bearing_to(target.pose.xy, c.pose.xy)) > 0
+        attackers.append((c, side, side if (side, right) not in claimed else "front"))
+        claimed.add((side, right))
+    return _remembered(game, attackers, target, True, "front")
 
 
-def _remembered(game: Game, attackers: list[tuple[Unit, str]], defender: Unit, charging: bool,
+def _remembered(game: Game, attackers: list[tuple[Unit, str, str]], defender: Unit, charging: bool,
                 attacker_side: str) -> Outlook:
+    """``_compute``, remembered by the units' state. ``attackers``: (unit, the side of ``defender`` it strikes,
+    the side whose bonus it adds to the result)."""
     rules = game.ruleset
-    key = (rules.id, tuple((_unit_key(a), side) for a, side in attackers), _unit_key(defender), charging,
+    key = (rules.id, tuple((_unit_key(a), side, bonus) for a, side, bonus in attackers), _unit_key(defender), charging,
            attacker_side, game.state.generals.get(1), game.state.generals.get(2))
     hit = _OUTLOOKS.get(key)
     if hit is not None:
@@ -222,30 +234,30 @@ def _remembered(game: Game, attackers: list[tuple[Unit, str]], defender: Unit, c
     got = _compute(game, attackers, defender, charging, attacker_side)
     if len(_OUTLOOKS) >= _OUTLOOKS_MAX:
         _OUTLOOKS.clear()
-    _OUTLOOKS[key] = (got, _profiles(defender, *(a for a, _ in attackers)))
+    _OUTLOOKS[key] = (got, _profiles(defender, *(a for a, _, _ in attackers)))
     return got
 
 
-def _compute(game: Game, attackers: list[tuple[Unit, str]], defender: Unit, charging: bool,
+def _compute(game: Game, attackers: list[tuple[Unit, str, str]], defender: Unit, charging: bool,
              attacker_side: str) -> Outlook:
     state = game.state
     rules = game.ruleset
     units_score = rules.units_score
-    attacker, side = attackers[0]
+    attacker, side, _ = attackers[0]
     table_d = stake_table(state, defender, units_score)
     table_a = stake_table(state, attacker, units_score)
     if defender.fleeing:
         return Outlook(1.0, 0.0, 0.0, table_d[-1])
     front = side == "front"
-    worst = max((s for _, s in attackers), key=lambda s: _SIDE_ORDER.get(s, 0))
+    worst = max((s for _, s, _ in attackers), key=lambda s: _SIDE_ORDER.get(s, 0))
     cap_d, cap_a = len(table_d) - 1, len(table_a) - 1
     batches: list[tuple[int, float]] = []
     others = 0.0        # what the other chargers add to the side's result
-    for i, (unit, at) in enumerate(attackers):
+    for i, (unit, at, bonus) in enumerate(attackers):
         n, sixes = rules.strikers_estimate(unit, defender, attacker_side if i == 0 else "front")
         batches += strike_batches(unit, defender, charging, at == "front", n, engaged=not charging, sixes=sixes)
         if i:
-            others += rules.melee_result_extra(unit, charging, at)
+            others += rules.melee_result_extra(unit, charging, bonus)
     law_a = wounds_law(tuple(sorted(batches)), cap_d)
     counter_first = charging and front and _has_counter(defender)
     # the defender strikes back with what its casualties leave (unless its Counter weapons strike first)
@@ -266,7 +278,7 @@ def _compute(game: Game, attackers: list[tuple[Unit, str]], defender: Unit, char
     after_d = [after_wounds(defender, w) for w in range(cap_d + 1)]
     extra_a = [x + others for x in _extras(rules, after_a, charging, side)]
     extra_d = _extras(rules, after_d, False, side)
-    catcher = max((a for a, _ in attackers), key=lambda a: _catch_chance(a, defender))
+    catcher = max((a for a, _, _ in attackers), key=lambda a: _catch_chance(a, defender))
     broken: dict[tuple[bool, int, int], float] = {}
 
     def breaks(defender_lost: bool, w: int, diff: int) -> float:

@@ -217,3 +217,22 @@ def test_a_candidate_charge_is_played_out_with_the_sides_other_good_charges() ->
     _declare_joint(game, 1, options)
     assert sorted(c.unit for c in game.state.charges) == ["a", "b"]
     assert game.pending is None or game.pending.decision != "declare_charge"
+
+
+def test_a_flank_bonus_counts_once_for_each_flank_charged() -> None:
+    """Rulebook "Multiple Units in Combat": "Bonuses for flank and rear attacks are applied only once for a unit's
+    flank/rear facing side": two chargers at one flank add one flank bonus, one at each flank two."""
+    from geometry.pose import Pose
+
+    target = unit("t", 2, PIKES, models=20, front_y=20.0, x=36.0)
+    assert target.pose is not None
+    y = target.pose.y
+    first = unit("a", 1, ORCS, models=10)
+    same = unit("b", 1, ORCS, models=10)
+    other = unit("c", 1, ORCS, models=10)
+    first.pose, same.pose, other.pose = Pose(26.0, y - 1.0, 90.0), Pose(26.0, y + 1.0, 90.0), Pose(46.0, y, 270.0)
+    game = aowfbr(target, first, same, other)
+    one_flank = joint_charge_outlook(game, [first, same], target)
+    both_flanks = joint_charge_outlook(game, [first, other], target)
+    assert both_flanks.win > one_flank.win
+    assert both_flanks.defender_loss > one_flank.defender_loss
