@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from game.ai import markers
 from game.ai.by_ruleset import ruleset_ai
+from game.ai.consolidation import marker_step
 from game.ai.evaluate import win_chance
 from game.ai.melee_outlook import side_of
 from game.ai.search import SearchPlayer
@@ -25,6 +26,7 @@ from game.engine.actions import (
     Activate,
     CastSpell,
     ChargeReaction,
+    Consolidate,
     DeclareCharge,
     Dispel,
     Done,
@@ -435,6 +437,10 @@ def reason(t: Thinking | None, game: Game, action: Action) -> str:
         return f"{best_of} moves by its position score{vs}"
     if isinstance(action, (Pursue, FollowUp, Redirect)):
         return f"{best_of} by its position score over {_samples(chosen)}{margin}"
+    if isinstance(action, Consolidate) and game.pending is not None and game.pending.unit in game.state.units and \
+            action == marker_step(game, game.state.units[game.pending.unit]):
+        return (f"steps within 3\" of an objective marker to seize or contest it ({best_of} by its position score, "
+                f"{_samples(chosen)}{margin})")
     return f"{best_of} by its position score ({_samples(chosen)}{margin})"
 
 

@@ -2,13 +2,15 @@
 
 After the candidate, both seats answer with this policy until the turn is over (the active player changes, a new
 round begins or the game ends) or ``MAX_STEPS`` actions were taken: no further charges, moves, spells, dispels,
-consolidation moves or pivots (``Done``), but every AoF:R 2.16 wizard that may block a spell rolls to (a cast judged
-against no block would be judged too kindly); a charged unit Stands and Shoots when it may, else Holds (or Flees,
-where the search weighs that answer: ``flee``); a charger whose target fled runs it down; Random Charge Distances:
-the first charge left is rolled; every unit that may shoot fires one weapon group at its nearest valid target
-(artillery firing at points does not); after a melee the winner pursues and follows up (the first candidate); spell
-tokens are split the engine's default way. So a charge or a shot is judged by its melee, its morale tests and its
-flight, and a move by what the turn's shooting and combat make of it. ``play_through_next_turn`` also plays the
+consolidation moves or pivots (``Done``), but a consolidation that brings the unit within 3" of an objective marker
+its side does not hold alone (``game.ai.consolidation.marker_step``) is made, and every AoF:R 2.16 wizard that may
+block a spell rolls to (a cast judged against no block would be judged too kindly); a charged unit Stands and
+Shoots when it may, else Holds (or Flees, where the search weighs that answer: ``flee``); a charger whose target
+fled runs it down; Random Charge Distances: the first charge left is rolled; every unit that may shoot fires one
+weapon group at its nearest valid target (artillery firing at points does not); after a melee the winner pursues
+and follows up (the first candidate); spell tokens are split the engine's default way. So a charge or a shot is
+judged by its melee, its morale tests and its flight, and a move by what the turn's shooting and combat make of it.
+``play_through_next_turn`` also plays the
 other player's next turn, where every unit that may charge a target it expects to beat does (its best such target
 by ``game.ai.evaluate.charge_value``): so the answer to a position is simulated, not guessed. An activation
 ruleset's decisions (``Ruleset.decision_options``: AoF:R 2.16) are answered by ``listed_policy``. All dice are the
@@ -18,6 +20,7 @@ clone's own (``game.ai.view``).
 from __future__ import annotations
 
 from game.ai.by_ruleset import ruleset_ai
+from game.ai.consolidation import marker_step
 from game.ai.evaluate import charge_value
 from game.engine import magic
 from game.engine.actions import (
@@ -82,6 +85,10 @@ def policy(game: Game, idle: set[str] | None = None, charge: bool = False,
                 if best is not None:
                     return best
         return Done(player)
+    if d == "consolidate":
+        assert p.unit is not None
+        step = marker_step(game, game.state.units[p.unit])
+        return step if step is not None else Done(player)
     if d == "allocate_tokens":
         return magic.default_allocation(game.state, player)
     if d == "block_spell":
@@ -112,6 +119,11 @@ def listed_policy(game: Game, listed: list[Action], charge: bool = False) -> Act
                         unit.pose is not None), default=1e9)
 
         return min(acts, key=lambda a: (nearest(a), a.unit))
+    p = game.pending
+    if p is not None and p.decision == "consolidate" and p.unit is not None:
+        step = marker_step(game, game.state.units[p.unit])
+        if step is not None:
+            return step
     charges = [a for a in listed if isinstance(a, DeclareCharge)]
     best = _best_charge(game, charges) if charge else None
     if best is not None:

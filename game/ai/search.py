@@ -37,6 +37,7 @@ from game.ai import magic_choice, markers
 from game.ai.budget import Budget
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
+from game.ai.consolidation import consolidation_candidates
 from game.ai.danger import PricedDangerDice, expected_cost, priced_dice
 from game.ai.evaluate import charge_value, evaluate
 from game.ai.rollout import listed_policy, play_through_next_turn, play_to_turn_end
@@ -363,11 +364,7 @@ class SearchPlayer:
             return [Done(me)] + [PivotToFace(me, p.unit, t) for t in p.options], 0
         if d == "consolidate":
             assert p.unit is not None
-            out = [Done(me)]
-            face = _facing_nearest(game, s.units[p.unit])
-            if face is not None:
-                out.append(Consolidate(me, p.unit, (face,)))
-            return out, 0
+            return consolidation_candidates(game, s.units[p.unit]), 0
         if d == "rally":
             for uid in p.options:
                 face = _facing_nearest(game, s.units[uid])
@@ -413,6 +410,8 @@ class SearchPlayer:
         if acts:
             acts.sort(key=lambda a: (_nearest_enemy(game, a.unit), a.unit))
             return list(acts[: b.candidates]), b.depth
+        if p.decision == "consolidate" and p.unit is not None:
+            return consolidation_candidates(game, s.units[p.unit]), 0
         out: list[Action] = [a for a in listed if isinstance(a, Done)]
         charges = sorted((a for a in listed if isinstance(a, DeclareCharge)), key=lambda a: gap(a.unit, a.target))
         shots = sorted((a for a in listed if isinstance(a, Shoot)), key=lambda a: gap(a.unit, a.target))
