@@ -10,9 +10,9 @@ fled runs it down; Random Charge Distances: the first charge left is rolled; eve
 weapon group at its nearest valid target (artillery firing at points does not); after a melee the winner pursues
 and follows up (the first candidate); spell tokens are split the engine's default way. So a charge or a shot is
 judged by its melee, its morale tests and its flight, and a move by what the turn's shooting and combat make of it.
-``play_through_next_turn`` also plays the
-other player's next turn, where every unit that may charge a target it expects to beat does (its best such target
-by ``game.ai.evaluate.charge_value``): so the answer to a position is simulated, not guessed. An activation
+``play_through_next_turn`` also plays the other player's next turn, where every unit that may charge a target it
+expects to beat does (its best such target by ``game.ai.evaluate.charge_value``): so the answer to a position is
+simulated, not guessed. An activation
 ruleset's decisions (``Ruleset.decision_options``: AoF:R 2.16) are answered by ``listed_policy``. All dice are the
 clone's own (``game.ai.view``).
 """

@@ -396,8 +396,8 @@ class SearchPlayer:
         """Candidates of a decision whose discrete answers the ruleset lists (``Ruleset.decision_options``: AoF:R
         2.16's activations): units to activate (nearest the enemy first), charges and shots (nearest targets first),
         striking back or not, plus the purposeful moves (``game.ai.candidates``) of a unit that may move and a
-        pivot to face the nearest enemy where the rules take one (a consolidation, a Wavering unit's idle
-        activation), each kept only if the engine accepts it."""
+        pivot to face the nearest enemy where the rules take one (a Wavering unit's idle activation), each kept
+        only if the engine accepts it; a consolidation's answers are ``game.ai.consolidation``'s."""
         s = game.state
         b = self.budget
         p = game.pending
