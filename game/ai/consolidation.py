@@ -17,6 +17,7 @@ import math
 
 from shapely import Point
 
+from game.ai.candidates import HAIR, SHORTER
 from game.engine import objectives
 from game.engine.actions import Action, Consolidate, Done, rounded_pose
 from game.engine.game import Game
@@ -25,10 +26,6 @@ from geometry.pose import Pose, bearing_difference, bearing_to
 
 CONSOLIDATION = 3.0
 """Inches a consolidation may move (rulebook "Consolidation Moves")."""
-HAIR = 0.01
-"""Inches kept short of the 3" (the path's pose is rounded to thousandths of an inch)."""
-SHORTER = (1.0, 0.75, 0.5, 0.25)
-"""Fractions of a wanted distance tried in turn when the engine refuses the longer."""
 INSIDE = 0.25
 """Inches inside the 3" seizing distance a marker step aims for (the footprint's nearest point moves a little
 less than the centre when the marker is off the unit's line)."""
@@ -78,26 +75,32 @@ def marker_step(game: Game, unit: Unit) -> Consolidate | None:
     return _step(game, unit, bearing_to(unit.pose.xy, (x, y)), gap - objectives.SEIZE_DISTANCE + INSIDE)
 
 
+def facing_nearest(game: Game, unit: Unit) -> Pose | None:
+    """``unit``'s pose pivoted to face the nearest enemy, or None if it already does (within 2 degrees)."""
+    s = game.state
+    if unit.pose is None:
+        return None
+    enemies = [e for e in s.enemies_of(unit.player) if e.pose is not None]
+    if not enemies:
+        return None
+    near = min(enemies, key=lambda e: (s.scene.distance(unit.id, e.id), e.id))
+    assert near.pose is not None
+    turn = bearing_difference(unit.pose.facing, bearing_to(unit.pose.xy, near.pose.xy))
+    # the centre stays exactly where it is (a rounded centre would be a move as well as a pivot)
+    return None if abs(turn) < 2.0 else Pose(unit.pose.x, unit.pose.y, round(unit.pose.turned(turn).facing, 3))
+
+
 def consolidation_candidates(game: Game, unit: Unit) -> list[Action]:
     """The answers to ``unit``'s consolidation (see the module docstring), skipping it first: a pivot to face the
-    nearest enemy and the step toward a marker (``marker_step``), each legal by the engine.
+    nearest enemy (``facing_nearest``) and the step toward a marker (``marker_step``), each legal by the engine.
 
     Not offered, measured: a 3" step back from the nearest enemy and one toward it (README "Computer opponent")."""
-    s = game.state
     out: list[Action] = [Done(unit.player)]
-    if unit.pose is None:
-        return out
-    start = unit.pose
-    enemies = [e for e in s.enemies_of(unit.player) if e.pose is not None]
-    if enemies:
-        nearest = min(enemies, key=lambda e: (s.scene.distance(unit.id, e.id), e.id))
-        assert nearest.pose is not None
-        turn = bearing_difference(start.facing, bearing_to(start.xy, nearest.pose.xy))
-        if abs(turn) >= 2.0:
-            # the centre stays exactly where it is (a rounded centre would be a move as well as a pivot)
-            pivot = Consolidate(unit.player, unit.id, (Pose(start.x, start.y, round(start.turned(turn).facing, 3)),))
-            if game.ruleset.check(pivot) is None:
-                out.append(pivot)
+    face = facing_nearest(game, unit)
+    if face is not None:
+        pivot = Consolidate(unit.player, unit.id, (face,))
+        if game.ruleset.check(pivot) is None:
+            out.append(pivot)
     step = marker_step(game, unit)
     if step is not None:
         out.append(step)

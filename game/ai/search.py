@@ -37,7 +37,7 @@ from game.ai import magic_choice, markers
 from game.ai.budget import Budget
 from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
-from game.ai.consolidation import consolidation_candidates
+from game.ai.consolidation import consolidation_candidates, facing_nearest
 from game.ai.danger import PricedDangerDice, expected_cost, priced_dice
 from game.ai.evaluate import charge_value, evaluate
 from game.ai.rollout import listed_policy, play_through_next_turn, play_to_turn_end
@@ -52,7 +52,6 @@ from game.engine.actions import (
     ChargeReaction,
     ChooseDeployment,
     ChooseFirstTurn,
-    Consolidate,
     DeclareCharge,
     Deploy,
     Dispel,
@@ -73,8 +72,7 @@ from game.engine.deployment import zone_polygon
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
-from game.engine.state import Unit
-from geometry.pose import Pose, bearing_difference, bearing_to
+from geometry.pose import Pose, bearing_to
 
 LEVELS: dict[str, Budget] = {
     # easy does not play its decisions out: each is scored at once, a charge by the evaluation's quick estimate
@@ -367,7 +365,7 @@ class SearchPlayer:
             return consolidation_candidates(game, s.units[p.unit]), 0
         if d == "rally":
             for uid in p.options:
-                face = _facing_nearest(game, s.units[uid])
+                face = facing_nearest(game, s.units[uid])
                 if face is not None:
                     pivot = RallyPivot(me, uid, face.facing)
                     if game.check_rally_pivot(pivot) is None:
@@ -429,12 +427,11 @@ class SearchPlayer:
             break
         if p.unit is not None and all(isinstance(a, Done) for a in out):
             unit = s.units[p.unit]
-            face = _facing_nearest(game, unit)
+            face = facing_nearest(game, unit)
             if face is not None:
-                for pivot in (Consolidate(me, unit.id, (face,)), RallyPivot(me, unit.id, face.facing)):
-                    if game.ruleset.check(pivot) is None:
-                        out.append(pivot)
-                        break
+                pivot = RallyPivot(me, unit.id, face.facing)
+                if game.ruleset.check(pivot) is None:
+                    out.append(pivot)
         return out, depth
 
     def _shots(self, game: Game, me: int) -> list[Action]:
@@ -562,21 +559,6 @@ def _gap(game: Game, uid: str, target: str) -> float:
     unit = game.state.units[uid]
     source = unit.embarked_in if unit.embarked_in is not None else uid
     return game.state.scene.distance(source, target)
-
-
-def _facing_nearest(game: Game, unit: Unit) -> Pose | None:
-    """``unit``'s pose pivoted to face the nearest enemy, or None if it already does (within 2 degrees)."""
-    s = game.state
-    if unit.pose is None:
-        return None
-    enemies = [e for e in s.enemies_of(unit.player) if e.pose is not None]
-    if not enemies:
-        return None
-    near = min(enemies, key=lambda e: (s.scene.distance(unit.id, e.id), e.id))
-    assert near.pose is not None
-    turn = bearing_difference(unit.pose.facing, bearing_to(unit.pose.xy, near.pose.xy))
-    # the centre stays exactly where it is (a rounded centre would be a move as well as a pivot)
-    return None if abs(turn) < 2.0 else Pose(unit.pose.x, unit.pose.y, round(unit.pose.turned(turn).facing, 3))
 
 
 def _nearest_enemy(game: Game, uid: str) -> float:
