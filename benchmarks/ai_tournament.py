@@ -1,12 +1,19 @@
 """Computer opponent tournament, printed (run on demand; never a test): issue 13 "How it is measured".
 
 ``python benchmarks/ai_tournament.py [--games N] [--seed S] [--jobs J] [--pairings ai:random,ai:simple,ai-hard:ai]
-[SCENARIO ...]`` plays N games per pairing per scenario in each seat order (so 2 x N per scenario), on every
-shipped scenario (``scenarios/*.yaml``) by default, and prints one line per scenario and pairing, then the win
-table over all scenarios: the first player's wins, losses and draws, whichever seat it had, with the win rate's
-95% interval (Wilson). ``--jobs J`` plays the games in J worker processes (the results do not depend on J: every
-game is seeded as ``main.py autoplay`` seeds it, game ``S + i`` with its players seeded from it, so any game can be
-replayed from the command line).
+[--markers-against] [SCENARIO ...]`` plays N games per pairing per scenario in each seat order (so 2 x N per
+scenario), on every shipped scenario (``scenarios/*.yaml``) by default, and prints one line per scenario and
+pairing, then the win table over all scenarios: the first player's wins, losses and draws, whichever seat it
+had, with the win rate's 95% interval (Wilson). ``--jobs J`` plays the games in J worker processes (the results do
+not depend on J: every game is seeded as ``main.py autoplay`` seeds it, game ``S + i`` with its players seeded from
+it, so any game can be replayed from the command line).
+
+``--markers-against`` plays only the games whose objective markers lie on the other side's half of the table when
+the first player of the pairing deploys its first unit (``game.ai.markers.edge_lean`` below 0: the other side
+won the deployment roll-off and took the edge the markers lean to). The set-up before that is the same whatever
+the players do later, so two versions of the computer that differ only in how they play can be compared on those
+games alone: against ``random`` they are where most of its AoF:R games are lost or drawn (README "Computer
+opponent").
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from game.ai import markers  # noqa: E402
 from game.autoplay import play_out  # noqa: E402
 from game.engine.dice import Dice  # noqa: E402
 from game.engine.game import Game  # noqa: E402
@@ -37,6 +45,17 @@ def play(scenario_path: Path, p1: str, p2: str, seed: int) -> int | None:
     play_out(game, seed, players={1: make_player(p1, seed), 2: make_player(p2, seed + 1_000_003)})
     vp = game.victory_points()
     return None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
+
+
+def markers_against(scenario_path: Path, p1: str, p2: str, seed: int, mine: int) -> bool:
+    """Whether, in the game ``play`` would play, the markers lean against seat ``mine`` when its first unit is
+    deployed (``markers.edge_lean`` < 0); False for a game with no markers or no deployment decision."""
+    scenario = load_scenario(scenario_path)
+    game = Game.start(new_game_state(scenario), Dice(seed=seed))
+    players = {1: make_player(p1, seed), 2: make_player(p2, seed + 1_000_003)}
+    while game.pending is not None and not (game.pending.decision == "deploy" and game.pending.player == mine):
+        game.apply(players[game.pending.player].choose(game))
+    return game.pending is not None and markers.edge_lean(game.state, mine) < 0.0
 
 
 def _job(job: tuple[Path, str, str, int]) -> tuple[int | None, float]:
@@ -62,6 +81,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes playing games at once")
     ap.add_argument("--pairings", default=DEFAULT_PAIRINGS)
+    ap.add_argument("--markers-against", action="store_true",
+                    help="only the games whose objective markers lean against the pairing's first player")
     args = ap.parse_args()
     paths = args.scenarios or sorted((ROOT / "scenarios").glob("*.yaml"))
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
@@ -73,6 +94,8 @@ def main() -> None:
                 for mine in (1, 2):        # the first player of the pairing in seat 1, then in seat 2
                     p1, p2 = (a, b) if mine == 1 else (b, a)
                     games.append(((a, b), path, mine, (path, p1, p2, args.seed + i)))
+    if args.markers_against:
+        games = [g for g in games if markers_against(*g[3], g[2])]
     t0 = time.perf_counter()
     results: list[tuple[int | None, float]] = []
 
