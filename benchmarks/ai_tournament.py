@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from game.ai import markers  # noqa: E402
+from game.ai.explain import SETUP_DECISIONS  # noqa: E402
 from game.autoplay import play_out  # noqa: E402
 from game.engine.dice import Dice  # noqa: E402
 from game.engine.game import Game  # noqa: E402
@@ -49,13 +50,16 @@ def play(scenario_path: Path, p1: str, p2: str, seed: int) -> int | None:
 
 def markers_against(scenario_path: Path, p1: str, p2: str, seed: int, mine: int) -> bool:
     """Whether, in the game ``play`` would play, the markers lean against seat ``mine`` when its first unit is
-    deployed (``markers.edge_lean`` < 0); False for a game with no markers or no deployment decision."""
+    deployed (``markers.edge_lean`` < 0); False for a game with no markers, or whose set-up (``SETUP_DECISIONS``) ends
+    with no deployment decision of ``mine``."""
     scenario = load_scenario(scenario_path)
     game = Game.start(new_game_state(scenario), Dice(seed=seed))
     players = {1: make_player(p1, seed), 2: make_player(p2, seed + 1_000_003)}
-    while game.pending is not None and not (game.pending.decision == "deploy" and game.pending.player == mine):
+    while game.pending is not None and game.pending.decision in SETUP_DECISIONS:
+        if game.pending.decision == "deploy" and game.pending.player == mine:
+            return markers.edge_lean(game.state, mine) < 0.0
         game.apply(players[game.pending.player].choose(game))
-    return game.pending is not None and markers.edge_lean(game.state, mine) < 0.0
+    return False        # its units stand where the scenario put them: no deployment to judge by
 
 
 def _job(job: tuple[Path, str, str, int]) -> tuple[int | None, float]:
