@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from game.ai import markers  # noqa: E402
 from game.ai.explain import SETUP_DECISIONS  # noqa: E402
-from game.autoplay import play_out  # noqa: E402
+from game.autoplay import Player, play_out  # noqa: E402
 from game.engine.dice import Dice  # noqa: E402
 from game.engine.game import Game  # noqa: E402
 from game.players import make_player  # noqa: E402
@@ -39,11 +39,17 @@ from game.scenario import load_scenario, new_game_state  # noqa: E402
 DEFAULT_PAIRINGS = "ai:random,ai:simple,ai-hard:ai"
 
 
+def _start(scenario_path: Path, p1: str, p2: str, seed: int) -> tuple[Game, dict[int, Player]]:
+    """The game ``seed`` of ``p1`` (seat 1) against ``p2`` (seat 2) at its start and its two players, seeded as
+    ``main.py autoplay`` seeds them."""
+    game = Game.start(new_game_state(load_scenario(scenario_path)), Dice(seed=seed))
+    return game, {1: make_player(p1, seed), 2: make_player(p2, seed + 1_000_003)}
+
+
 def play(scenario_path: Path, p1: str, p2: str, seed: int) -> int | None:
     """One game of ``p1`` (seat 1) against ``p2`` (seat 2) as ``main.py autoplay`` plays it; the winner's seat."""
-    scenario = load_scenario(scenario_path)
-    game = Game.start(new_game_state(scenario), Dice(seed=seed))
-    play_out(game, seed, players={1: make_player(p1, seed), 2: make_player(p2, seed + 1_000_003)})
+    game, players = _start(scenario_path, p1, p2, seed)
+    play_out(game, seed, players=players)
     vp = game.victory_points()
     return None if vp[1] == vp[2] else (1 if vp[1] > vp[2] else 2)
 
@@ -52,9 +58,7 @@ def markers_against(scenario_path: Path, p1: str, p2: str, seed: int, mine: int)
     """Whether, in the game ``play`` would play, the markers lean against seat ``mine`` when its first unit is
     deployed (``markers.edge_lean`` < 0); False for a game with no markers, or whose set-up (``SETUP_DECISIONS``) ends
     with no deployment decision of ``mine``."""
-    scenario = load_scenario(scenario_path)
-    game = Game.start(new_game_state(scenario), Dice(seed=seed))
-    players = {1: make_player(p1, seed), 2: make_player(p2, seed + 1_000_003)}
+    game, players = _start(scenario_path, p1, p2, seed)
     while game.pending is not None and game.pending.decision in SETUP_DECISIONS:
         if game.pending.decision == "deploy" and game.pending.player == mine:
             return markers.edge_lean(game.state, mine) < 0.0
