@@ -14,7 +14,8 @@ of:
   unit's standing plus the Victory Points the wounds would give up (half strength, destroyed, the banner, the
   General), so that a volley or a charge is worth what it would change in the result;
 * charges in the offing (``charges_value``): each unit that may charge and has enemies within its charge reach
-  (``charge_reach``; no sight asked: a charger may pivot or wheel first) counts its best charge
+  (``charge_reach``; no sight asked: a charger may pivot or wheel first; at most 6" across difficult terrain and the
+  way round impassable terrain counted, ``game.ai.lanes``) counts its best charge
   (``melee_outlook.charge_outlook``: the laws of both sides' wounds from their front rows, Impact hits, what the
   ruleset adds in the melee result and the strikes the target can return, ``Ruleset.melee_result_extra``,
   ``melee_loss_estimate``, ``strikers_estimate``; then the loser's morale test, its flight and the chance it is
@@ -53,6 +54,7 @@ from __future__ import annotations
 import functools
 
 from game.ai.by_ruleset import ruleset_ai
+from game.ai.lanes import charge_open
 from game.ai.melee_outlook import Outlook, charge_outlook, joint_charge_outlook, round_outlook
 from game.ai.route import clearance, detour
 from game.ai.stakes import SHAKEN, expected_loss, stake_table, standing, worth, wounds_law
@@ -383,7 +385,7 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         nearest = min(g for g, _ in gaps)
         if not u.fleeing and not u.engaged_with and _may_act(game, u):
             reach = charge_reach(game, u)
-            looks = [(charge_outlook(game, u, e), e.id) for g, e in gaps if g <= reach]
+            looks = [(charge_outlook(game, u, e), e.id) for g, e in gaps if charge_open(s, u, e, g, reach)]
             best = max(looks, key=lambda oe: (oe[0].value, oe[1]), default=None)
             if best is not None and best[0].value > 0.0:
                 threats.setdefault(best[1], []).append((u, best[0]))

@@ -1,0 +1,84 @@
+"""Whether terrain leaves a charge in the offing open, for the computer opponent's evaluation (AoWFBR 1.4 and AoF:R
+2.16 "Charge Moves", "Difficult Terrain", "Impassable Terrain").
+
+The evaluation counts each unit's best charge on the enemies within its charge reach. Measured in a straight line,
+a regiment behind a hill "threatens" the enemy beyond it, though a charge that crosses difficult terrain moves at
+most 6", and a unit behind a building has further to go than the gap says: on ``orcs_vs_dwarves.yaml`` the orcs'
+Brutes, Trolls and Boar Riders stood behind Redstone Hill and the Old Mine Head for three rounds, scoring charges the
+engine refused them, and never fought. Here a lane is judged cheaply, never by the engine's path search (the
+engine alone decides legality when a charge is declared):
+
+* the corridor between the two units is the convex hull of their footprints;
+* if it enters difficult terrain (not for a Strider or Flying charger; under AoF:R 2.16 not the hill the charger
+  stands on, "Hills - difficult terrain when going up"), the charge reaches at most ``DIFFICULT_CAP`` inches;
+* if it enters impassable terrain (not for a Flying charger), the inches round it (``route.detour``) count too.
+"""
+
+from __future__ import annotations
+
+import shapely
+
+from game.ai.route import clearance, detour
+from game.engine.movement import DIFFICULT_CAP, ignores_difficult, stands_on_hill
+from game.engine.special_rules import flying
+from game.engine.state import GameState, Unit
+from geometry.scene_data import SceneData
+from geometry.terrain import DIFFICULT
+
+CACHE_KEY = "ai-lanes"
+
+
+def charge_open(state: GameState, charger: Unit, target: Unit, gap: float, reach: float) -> bool:
+    """Whether ``charger`` may plausibly charge ``target`` ``gap`` inches away (footprint to footprint) within
+    ``reach`` inches (its charge allowance), terrain counted as the module docstring says. A judgement for the
+    evaluation only: the engine's ``plan_charge`` finds paths with a pivot this corridor does not see."""
+    if gap > reach + 1e-6:
+        return False
+    if charger.pose is None or target.pose is None:
+        return False
+    scene = state.scene
+    flies = flying(charger)
+    slow_ground = gap > DIFFICULT_CAP + 1e-6 and not ignores_difficult(charger)
+    walls = [] if flies else scene.impassable_terrain
+    if not slow_ground and not walls:
+        return True
+    fa, fb = scene.footprint(charger.id), scene.footprint(target.id)
+    x0, y0, x1, y1 = (float(v) for v in shapely.total_bounds([fa, fb]))
+    boxes = _boxes(scene)
+
+    def near(i: int) -> bool:          # the pieces whose bounds meet the corridor's (most do not)
+        tx0, ty0, tx1, ty1 = boxes[i]
+        return tx0 < x1 and x0 < tx1 and ty0 < y1 and y0 < ty1
+
+    slow = [i for i, t in enumerate(scene.terrain) if DIFFICULT in t.traits and near(i)] if slow_ground else []
+    walls = [i for i in walls if near(i)]
+    if not slow and not walls:
+        return True
+    corridor = shapely.convex_hull(shapely.GeometryCollection([fa, fb]))
+    if slow:
+        exempt = set(stands_on_hill(state, charger)) if state.hills_going_up else set()
+        for i in slow:
+            shape = scene.terrain[i].shape
+            if i not in exempt and shapely.relate_pattern(corridor, shape, "T********"):   # interiors meet
+                return False
+    if not any(shapely.intersects(corridor, scene.terrain[i].shape) for i in walls):
+        return True
+    extra = detour(scene, charger.pose.xy, target.pose.xy, clearance(scene, charger.id))
+    return gap + extra <= reach + 1e-6
+
+
+def _boxes(scene: SceneData) -> list[tuple[float, float, float, float]]:
+    """The bounds of every terrain piece (x0, y0, x1, y1 inches), kept in the scene's ``shared`` cache (the terrain
+    does not change during a game)."""
+    hit = scene.shared.get(CACHE_KEY)
+    if isinstance(hit, list):
+        return hit
+    boxes: list[tuple[float, float, float, float]] = []
+    for t in scene.terrain:
+        x0, y0, x1, y1 = (float(v) for v in shapely.bounds(t.shape))
+        boxes.append((x0, y0, x1, y1))
+    scene.shared[CACHE_KEY] = boxes
+    return boxes
+
+
+__all__ = ["charge_open"]
