@@ -22,10 +22,7 @@ from game.ai.route import clearance, detour
 from game.engine.movement import DIFFICULT_CAP, ignores_difficult, stands_on_hill
 from game.engine.special_rules import flying
 from game.engine.state import GameState, Unit
-from geometry.scene_data import SceneData
 from geometry.terrain import DIFFICULT
-
-CACHE_KEY = "ai-lanes"
 
 
 def charge_open(state: GameState, charger: Unit, target: Unit, gap: float, reach: float) -> bool:
@@ -39,46 +36,20 @@ def charge_open(state: GameState, charger: Unit, target: Unit, gap: float, reach
     scene = state.scene
     flies = flying(charger)
     slow_ground = gap > DIFFICULT_CAP + 1e-6 and not ignores_difficult(charger)
-    walls = [] if flies else scene.impassable_terrain
+    walls: list[int] = [] if flies else scene.impassable_terrain
     if not slow_ground and not walls:
         return True
-    fa, fb = scene.footprint(charger.id), scene.footprint(target.id)
-    x0, y0, x1, y1 = (float(v) for v in shapely.total_bounds([fa, fb]))
-    boxes = _boxes(scene)
-
-    def near(i: int) -> bool:          # the pieces whose bounds meet the corridor's (most do not)
-        tx0, ty0, tx1, ty1 = boxes[i]
-        return tx0 < x1 and x0 < tx1 and ty0 < y1 and y0 < ty1
-
-    slow = [i for i, t in enumerate(scene.terrain) if DIFFICULT in t.traits and near(i)] if slow_ground else []
-    walls = [i for i in walls if near(i)]
-    if not slow and not walls:
-        return True
-    corridor = shapely.convex_hull(shapely.GeometryCollection([fa, fb]))
-    if slow:
+    corridor = shapely.convex_hull(shapely.GeometryCollection([scene.footprint(charger.id),
+                                                               scene.footprint(target.id)]))
+    crossed = scene.terrain_positions_at([corridor])        # the pieces whose interiors the corridor enters
+    if slow_ground:
         exempt = set(stands_on_hill(state, charger)) if state.hills_going_up else set()
-        for i in slow:
-            shape = scene.terrain[i].shape
-            if i not in exempt and shapely.relate_pattern(corridor, shape, "T********"):   # interiors meet
-                return False
-    if not any(shapely.intersects(corridor, scene.terrain[i].shape) for i in walls):
+        if any(DIFFICULT in scene.terrain[i].traits and i not in exempt for i in crossed):
+            return False
+    if not set(crossed) & set(walls):
         return True
     extra = detour(scene, charger.pose.xy, target.pose.xy, clearance(scene, charger.id))
     return gap + extra <= reach + 1e-6
-
-
-def _boxes(scene: SceneData) -> list[tuple[float, float, float, float]]:
-    """The bounds of every terrain piece (x0, y0, x1, y1 inches), kept in the scene's ``shared`` cache (the terrain
-    does not change during a game)."""
-    hit = scene.shared.get(CACHE_KEY)
-    if isinstance(hit, list):
-        return hit
-    boxes: list[tuple[float, float, float, float]] = []
-    for t in scene.terrain:
-        x0, y0, x1, y1 = (float(v) for v in shapely.bounds(t.shape))
-        boxes.append((x0, y0, x1, y1))
-    scene.shared[CACHE_KEY] = boxes
-    return boxes
 
 
 __all__ = ["charge_open"]

@@ -11,11 +11,12 @@ from game.engine.charge import plan_charge
 from game.engine.dice import Dice
 from game.engine.errors import IllegalAction
 from game.engine.game import Game
+from game.engine.state import GameState, Unit
 from geometry.terrain import TerrainShape
 from tests.rules.builders import CENTRE_X, FRONT_Y, face_off, forest
 
 
-def _engine_allows(state, charger, target) -> bool:  # type: ignore[no-untyped-def]
+def _engine_allows(state: GameState, charger: Unit, target: Unit) -> bool:
     try:
         plan_charge(state, charger, target, need_sight=False, explain=False)
         return True
@@ -47,7 +48,8 @@ def test_the_way_round_impassable_terrain_counts() -> None:
     g = s.scene.distance(charger.id, target.id)
     assert not charge_open(s, charger, target, g, 12.0)
     assert not _engine_allows(s, charger, target)
-    assert charge_open(face_off(11.0), charger, target, g, 12.0)
+    open_ground = face_off(11.0)
+    assert charge_open(open_ground, open_ground.units["archers-1"], open_ground.units["orcs-1"], g, 12.0)
 
 
 def test_the_evaluation_counts_no_charge_the_wood_stops() -> None:
