@@ -33,6 +33,12 @@ of:
   Advancing first), fully for a side whose volleys come first (the side about to act, and the active side before
   its own Shooting Phase), ``LATER`` of it for the other. So archers do not march into a crossbow line, and
   shooters step where they have a target;
+* the enemy's volleys to come (where units score as they fall, ``Ruleset.units_score``): each enemy shooter's volley
+  again, ``VOLLEYS_TO_COME`` of it, for each later turn of the game before a unit of ``seat`` closing in on it (each
+  unit is taken to close in on its nearest enemy) could charge it, a Rush a turn and then its charge reach, counted
+  in turns, not whole (``_volleys_to_come``). So a side outshot closes in on the shooters instead of waiting where
+  each turn costs it a volley (``seat``'s own volleys to come are not counted, like closing in: counted, they held
+  its shooters back from the enemy, and against ``random`` it lost more, README "Computer opponent");
 * closing in: a unit of ``seat`` loses a little for each inch to the nearest enemy beyond its weapons' range
   (``APPROACH``, a lone model ``HERO_APPROACH`` of it; counting the inches round impassable terrain,
   ``game.ai.route.detour``), so moves that lead to a charge or a shot are preferred over standing still (this term
@@ -97,6 +103,9 @@ MARKER = 250.0
 """Points one objective marker is worth where the markers alone win the game (AoF:R 2.16 "The Mission")."""
 WIN = 2000.0
 """Points a won game is worth on top of its margin (the result is what a player plays for)."""
+VOLLEYS_TO_COME = 0.5
+"""Share of an enemy shooter's volley counted again for each of its later turns before a unit of ``seat`` could
+charge it (its volleys to come; where units score as they fall: ``Ruleset.units_score``)."""
 
 
 def charge_reach(game: Game, unit: Unit) -> float:
@@ -338,6 +347,39 @@ def _may_act(game: Game, unit: Unit) -> bool:
     return unit.move_action is None or game.state.phase is not Phase.ACTIVATION
 
 
+def _closing(game: Game, on: list[Unit], gaps_of: dict[str, list[tuple[float, Unit]]]
+             ) -> dict[str, tuple[str, float, float]]:
+    """For each unit of ``on`` that may charge in its next turn (not fleeing, not in melee, not Shaken, not
+    Immobile; what it did this turn does not count): (the nearest enemy, the one it is taken to close in on; its
+    charge reach; the inches its Rush takes it a turn), inches. ``gaps_of``: each unit's (inches, enemy) pairs."""
+    out = {}
+    for u in on:
+        if u.fleeing or u.engaged_with or u.shaken or immobile(u) or not gaps_of[u.id]:
+            continue
+        toward = min(gaps_of[u.id], key=lambda ge: (ge[0], ge[1].id))[1]
+        out[u.id] = (toward.id, charge_reach(game, u), max(move_allowance(u, MoveAction.RUSH), 1.0))
+    return out
+
+
+def _volleys_to_come(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]],
+                     closing: dict[str, tuple[str, float, float]]) -> float:
+    """How many more turns ``shooter`` (whose next volley ``_best_volley`` counts) fires before an enemy of
+    ``gaps`` (inches, enemy) closing in on it (``_closing``: its nearest enemy) could charge it, in turns (not
+    whole: each inch counts): that enemy Rushes closer a turn and charges once within its reach (straight lines,
+    AoWFBR 1.4 "Charge Moves"); the game's last round ends the count. A side outshot loses a volley a turn while it
+    keeps its distance, so its units close in on the shooters."""
+    s = game.state
+    # its next volley falls this round when its turn is still to come this round, else in the next round
+    this_round = shooter.player == s.active_player or s.active_player == s.first_player
+    turns = float(max(0, s.rounds - s.round - (0 if this_round else 1)))
+    for g, e in gaps:
+        got = closing.get(e.id)
+        if turns and got is not None and got[0] == shooter.id:
+            # not whole turns: with them a step closer that crosses no turn's boundary would count for nothing
+            turns = min(turns, max(g - got[1], 0.0) / got[2])
+    return turns
+
+
 def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
@@ -354,8 +396,9 @@ def evaluate(game: Game, seat: int, next_to_act: int) -> float:
 
 def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
     """``evaluate`` term by term (points for ``seat``): ``vp``, ``units`` (standing), ``melees``, ``charges``,
-    ``shooting``, ``approach``, ``objectives`` (see the module docstring); their sum is the evaluation. Once the
-    game is over only ``result``. Formations' rulesets only (not a ruleset with its own evaluation)."""
+    ``shooting``, ``volleys`` (the enemy's to come), ``approach``, ``objectives`` (see the module docstring);
+    their sum is the evaluation. Once the game is over only ``result``. Formations' rulesets only (not a ruleset
+    with its own evaluation)."""
     s = game.state
     vp = game.victory_points()
     per_vp = score_worth(game)
@@ -365,7 +408,7 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         return {"result": margin * 10.0 + (WIN if vp[seat] > vp[3 - seat] else -WIN if vp[seat] < vp[3 - seat]
                                            else 0.0)}
     terms = {"vp": margin, "units": 0.0, "melees": 0.0, "charges": 0.0, "shooting": 0.0, "approach": 0.0,
-             "objectives": 0.0}
+             "objectives": 0.0, "volleys": 0.0}
     scene = s.scene
     for one, two in melees(game):
         friends, foes = (one, two) if seat == 1 else (two, one)
@@ -375,13 +418,15 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         value = standing(u)
         terms["units"] += value if u.player == seat else -value
     threats: dict[str, list[tuple[Unit, Outlook]]] = {}     # by target: each charger's best charge
+    gaps_of = {u.id: [(scene.distance(u.id, e.id), e) for e in on if e.player != u.player] for u in on}
+    # seat's units closing in on the enemy's shooters (their volleys to come)
+    closing = _closing(game, [u for u in on if u.player == seat], gaps_of) if game.ruleset.units_score else {}
     for u in on:
         w = worth(u)
         sign = 1.0 if u.player == seat else -1.0
-        enemies = [e for e in on if e.player != u.player]
-        if not enemies:
+        gaps = gaps_of[u.id]
+        if not gaps:
             continue
-        gaps = [(scene.distance(u.id, e.id), e) for e in enemies]
         nearest = min(g for g, _ in gaps)
         if not u.fleeing and not u.engaged_with and _may_act(game, u):
             reach = charge_reach(game, u)
@@ -395,6 +440,9 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         volley = _best_volley(game, u, gaps, next_to_act)
         if volley > 0.0:
             terms["shooting"] += sign * volley
+            if closing and u.player != seat:
+                terms["volleys"] += sign * VOLLEYS_TO_COME * volley * \
+                    _volleys_to_come(game, u, gaps, closing)
         pull = 1.0 if u.starting_models > 1 else HERO_APPROACH
         if u.player == seat and pull > 0.0:
             # only its own side's units (the other side keeping away is no gain); a lone hero is pulled less. The

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.evaluate import LATER, evaluate, volley_stake
+from game.ai.evaluate import LATER, VOLLEYS_TO_COME, evaluate, evaluate_terms, volley_stake
 from game.ai.stakes import MATERIAL, stake_table, wounds_law
 from game.engine.dice import Dice
 from game.engine.game import Game
@@ -99,12 +99,37 @@ def test_a_unit_within_reach_of_enemy_shooters_is_worth_less(gap: float) -> None
     of it when the orcs' side moves first."""
     game = _turn(face_off(gap), 1)
     volley = volley_stake(game, game.state.units["archers-1"], game.state.units["orcs-1"], gap, rows=2)
-    shot = evaluate(game, 2, 2)
-    unshot = evaluate(_turn(face_off(gap, shooter=UNARMED), 1), 2, 2)
-    assert unshot - shot == pytest.approx(volley)
-    later = evaluate(_turn(face_off(gap), 2), 2, 2)
-    unshot_later = evaluate(_turn(face_off(gap, shooter=UNARMED), 2), 2, 2)
-    assert unshot_later - later == pytest.approx(LATER * volley)
+    shot = evaluate_terms(game, 2, 2)
+    unshot = evaluate_terms(_turn(face_off(gap, shooter=UNARMED), 1), 2, 2)
+    assert sum(unshot.values()) - sum(shot.values()) + shot["volleys"] == pytest.approx(volley)
+    assert shot["shooting"] == pytest.approx(-volley)
+    later = evaluate_terms(_turn(face_off(gap), 2), 2, 2)
+    unshot_later = evaluate_terms(_turn(face_off(gap, shooter=UNARMED), 2), 2, 2)
+    assert sum(unshot_later.values()) - sum(later.values()) + later["volleys"] == pytest.approx(LATER * volley)
+
+
+@pytest.mark.parametrize("gap", [14.0, 20.0])
+def test_a_shooter_counts_its_volleys_until_the_enemy_could_charge_it(gap: float) -> None:
+    """The volleys to come: the archers shoot again each later turn before the orcs (charge reach 12", a Rush of
+    12" a turn, rulebook "Charge Moves", "Rush") could charge them, ``VOLLEYS_TO_COME`` of the volley each, in turns
+    not whole (the orcs 20" away: 8" / 12" = 2/3 of a turn). Orcs in the last round, or within their charge reach,
+    face none."""
+    game = _turn(face_off(gap), 1)
+    volley = volley_stake(game, game.state.units["archers-1"], game.state.units["orcs-1"], gap, rows=2)
+    assert game.state.round < game.state.rounds - 1
+    terms = evaluate_terms(game, 2, 2)
+    assert terms["volleys"] == pytest.approx(-VOLLEYS_TO_COME * volley * (gap - 12.0) / 12.0)
+    last = _turn(face_off(gap), 1)
+    last.state.round = last.state.rounds
+    assert evaluate_terms(last, 2, 2)["volleys"] == 0.0
+    assert evaluate_terms(_turn(face_off(11.0), 1), 2, 2)["volleys"] == 0.0
+
+
+def test_closing_in_on_the_shooters_saves_volleys() -> None:
+    """A side outshot loses a volley a turn while it keeps its distance: the orcs 16" from the archers face fewer
+    volleys to come than 22" away (the volley itself the same, both within the crossbows' 24")."""
+    near, far = _turn(face_off(16.0, shooter=CROSSBOWS), 1), _turn(face_off(22.0, shooter=CROSSBOWS), 1)
+    assert evaluate_terms(near, 2, 2)["volleys"] > evaluate_terms(far, 2, 2)["volleys"]
 
 
 def test_a_shooter_about_to_act_may_advance_before_it_fires() -> None:
@@ -151,3 +176,9 @@ def test_a_target_behind_a_building_is_not_counted_as_shot_at() -> None:
     aside = evaluate(_turn(face_off(12.0, terrain=[wall], target_x=47.0), 1), 2, 2)
     unshot_aside = evaluate(_turn(face_off(12.0, shooter=UNARMED, terrain=[wall], target_x=47.0), 1), 2, 2)
     assert aside < unshot_aside
+
+
+def test_only_the_enemys_volleys_to_come_are_counted() -> None:
+    """The archers' own side does not count its volleys to come (like closing in, it is the side outshot that
+    must act): for player 1 the term is nothing, whatever the gap."""
+    assert evaluate_terms(_turn(face_off(20.0), 1), 1, 1)["volleys"] == 0.0
