@@ -96,7 +96,7 @@ def _turn(state: GameState, active: int, move_action: MoveAction | None = None) 
 def test_a_unit_within_reach_of_enemy_shooters_is_worth_less(gap: float) -> None:
     """Orcs within the archers' 24": player 2's position is worth less than against the same unit without bows,
     by the volley's stake when the archers shoot next (their own turn, before its Shooting Phase), by ``LATER``
-    of it when the orcs' side moves first."""
+    of it when the orcs' side moves first (and by the volleys to come, the test below)."""
     game = _turn(face_off(gap), 1)
     volley = volley_stake(game, game.state.units["archers-1"], game.state.units["orcs-1"], gap, rows=2)
     shot = evaluate_terms(game, 2, 2)
