@@ -349,12 +349,12 @@ def _may_act(game: Game, unit: Unit) -> bool:
 
 def _closing(game: Game, on: list[Unit], gaps_of: dict[str, list[tuple[float, Unit]]]
              ) -> dict[str, tuple[str, float, float]]:
-    """For each unit of ``on`` that may charge in its next turn (not fleeing, not in melee, not Shaken, not
-    Immobile; what it did this turn does not count): (the nearest enemy, the one it is taken to close in on; its
-    charge reach; the inches its Rush takes it a turn), inches. ``gaps_of``: each unit's (inches, enemy) pairs."""
+    """For each unit of ``on`` that may charge in its next turn (not fleeing, not in melee, ``_may_act``): (the
+    nearest enemy, the one it is taken to close in on; its charge reach; the inches its Rush takes it a turn),
+    inches. ``gaps_of``: each unit's (inches, enemy) pairs."""
     out = {}
     for u in on:
-        if u.fleeing or u.engaged_with or u.shaken or immobile(u) or not gaps_of[u.id]:
+        if u.fleeing or u.engaged_with or not _may_act(game, u) or not gaps_of[u.id]:
             continue
         toward = min(gaps_of[u.id], key=lambda ge: (ge[0], ge[1].id))[1]
         out[u.id] = (toward.id, charge_reach(game, u), max(move_allowance(u, MoveAction.RUSH), 1.0))
