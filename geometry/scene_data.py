@@ -100,6 +100,7 @@ class _Unit:
     footprint: Polygon | None = None
     models: list[Polygon] | None = None
     model_corners: np.ndarray | None = None
+    model_bbox: tuple[float, float, float, float] | None = None
     model_centres: np.ndarray | None = None
     model_rows: np.ndarray | None = None
     elevated: bool | None = None
@@ -381,6 +382,19 @@ class SceneData:
             u.model_corners = model_corner_array(u.pose, u.formation)
         return u.model_corners
 
+    def model_bbox(self, unit_id: str) -> tuple[float, float, float, float]:
+        """(min x, min y, max x, max y) of every corner of the unit's model bases, inches; cached (the cheap bound
+        range queries rule out far units with). A unit of no models gets an empty box (infinitely far)."""
+        u = self._unit(unit_id)
+        if u.model_bbox is None:
+            pts = self.model_corners(unit_id).reshape(-1, 2)
+            if len(pts) == 0:
+                u.model_bbox = (np.inf, np.inf, -np.inf, -np.inf)      # no models: nothing is near it
+            else:
+                lo, hi = pts.min(axis=0), pts.max(axis=0)
+                u.model_bbox = (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+        return u.model_bbox
+
     def model_centres(self, unit_id: str) -> np.ndarray:
         """Centres of every model base, array (models, 2), inches, front row first; cached. Do not modify."""
         u = self._unit(unit_id)
@@ -484,9 +498,26 @@ class SceneData:
         assert isinstance(hit, float)
         return hit
 
+    def distances(self, a_id: str, b_ids: Sequence[str]) -> list[float]:
+        """``distance(a_id, b)`` for each of ``b_ids``, the ones not cached yet measured in one call."""
+        cache = self._cache
+        out = [cache.get(("distance", a_id, b)) for b in b_ids]
+        missing = [k for k, d in enumerate(out) if d is None]
+        if missing:
+            found = shapely.distance(self.footprint(a_id), [self.footprint(b_ids[k]) for k in missing])
+            for k, d in zip(missing, found, strict=True):
+                out[k] = cache[("distance", a_id, b_ids[k])] = float(d)
+        return out  # type: ignore[return-value]
+
     def distance_to_point(self, unit_id: str, point: Point) -> float:
         """Closest distance from the unit's footprint to ``point``, inches (0 inside)."""
         return float(shapely.distance(self.footprint(unit_id), shapely.Point(point)))
+
+    def distances_to_points(self, unit_id: str, points: np.ndarray) -> list[float]:
+        """``distance_to_point`` of each of ``points`` (an (n, 2) array, inches), in one call."""
+        if len(points) == 0:
+            return []
+        return [float(d) for d in shapely.distance(self.footprint(unit_id), shapely.points(points))]
 
     def units_within(self, unit_id: str, d: float, players: Collection[int] | None = None) -> list[str]:
         """Sorted ids of other units whose footprint is within ``d`` inches of this unit's footprint.

@@ -692,6 +692,9 @@ def _models_with_sight(
     scene: SceneData, looker_id: str, target_id: str, rows: int | None, max_range: float | None,
     target_model: int | None = None, obstructions: bool = True,
 ) -> list[int]:
+    if max_range is not None and target_model is None and \
+            _boxes_apart(scene.model_bbox(looker_id), scene.model_bbox(target_id)) > max_range + 1e-9:
+        return []       # every model pair is at least as far apart as the units' bounding boxes: none in range
     looker = scene.pose(looker_id)
     formation = scene.formation(looker_id)
     idx, eyes, eu, ev = _eyes(scene, looker_id, rows)
@@ -721,6 +724,14 @@ def _models_with_sight(
     obst = _pair_obstacles(scene, _World.of(scene), looker_id, target_id, with_cover=False)
     sees = _search(obst, eyes, points, cand, owner.shape[0], _allowed(scene, looker_id), first_only=False)
     return [int(i) for i in idx[sees]]
+
+
+def _boxes_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Distance in inches between two axis-aligned boxes (min x, min y, max x, max y): at most the closest
+    distance between anything inside one and anything inside the other."""
+    dx = max(b[0] - a[2], a[0] - b[2], 0.0)
+    dy = max(b[1] - a[3], a[1] - b[3], 0.0)
+    return math.hypot(dx, dy)
 
 
 def unit_has_sight(scene: SceneData, looker_id: str, target_id: str) -> bool:

@@ -418,7 +418,9 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         value = standing(u)
         terms["units"] += value if u.player == seat else -value
     threats: dict[str, list[tuple[Unit, Outlook]]] = {}     # by target: each charger's best charge
-    gaps_of = {u.id: [(scene.distance(u.id, e.id), e) for e in on if e.player != u.player] for u in on}
+    enemies_of = {p: [e for e in on if e.player != p] for p in (1, 2)}
+    gaps_of = {u.id: list(zip(scene.distances(u.id, [e.id for e in enemies_of[u.player]]), enemies_of[u.player],
+                              strict=True)) for u in on}
     # seat's units closing in on the enemy's shooters (their volleys to come)
     closing = _closing(game, [u for u in on if u.player == seat], gaps_of) if game.ruleset.units_score else {}
     for u in on:

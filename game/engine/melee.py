@@ -153,11 +153,12 @@ def strikes_of(state: GameState, unit: Unit, order: list[str]) -> list[Strike]:
     front = [e for e in enemies if unit.contact_arcs.get(e.id) is Arc.FRONT]
     out: dict[int, Strike] = {}
     if front:
-        for i in range(len(rows)):
-            if int(rows[i]) > 1:
-                continue
-            p = (float(centres[i][0]), float(centres[i][1]))
-            best = min(range(len(front)), key=lambda k: (round(scene.distance_to_point(front[k].id, p), 6), k))
+        # each model of the two front rows strikes the front enemy nearest its centre (the first on a tie)
+        striking = [i for i in range(len(rows)) if int(rows[i]) <= 1]
+        gaps = [[0.0] * len(striking)] if len(front) == 1 else \
+            [[round(d, 6) for d in scene.distances_to_points(e.id, centres[striking])] for e in front]
+        for j, i in enumerate(striking):
+            best = min(range(len(front)), key=lambda k: (gaps[k][j], k))
             out[i] = Strike(i, front[best].id, "front")
     for kind, arcs in (("flank", (Arc.LEFT, Arc.RIGHT)), ("rear", (Arc.REAR,))):
         for e in enemies:

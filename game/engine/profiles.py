@@ -64,10 +64,12 @@ def parse_rule(text: str) -> tuple[str, int | None]:
     return name, (int(value) if value is not None else None)
 
 
+@lru_cache(maxsize=8192)     # asked about a million times a searched game, of a few hundred profiles' rules
 def rule_value(rules: tuple[str, ...], name: str) -> int | None:
     """The X of rule ``name`` in ``rules`` (the highest if written twice), or None when absent.
 
-    For rules without a value, returns 1 when present.
+    For rules without a value, returns 1 when present. Raises ``ValueError`` for a text that is not a known
+    special rule (``parse_rule``).
     """
     best: int | None = None
     for text in rules:

@@ -570,8 +570,10 @@ def wound_capacities(unit: Unit, hero_only: bool = False) -> list[int]:
     out: list[int] = []
     if not hero_only:
         regulars = unit.regulars
-        for i in range(regulars):
-            out.append(unit.tough - (unit.wounds if i == 0 else 0))
+        if regulars > 0:
+            tough = unit.tough
+            out.append(tough - unit.wounds)
+            out += [tough] * (regulars - 1)
     if unit.hero_alive:
         assert unit.hero is not None
         out.append(unit.hero.tough - unit.hero.wounds)

@@ -104,3 +104,64 @@ def test_cache_is_dropped_when_a_unit_moves() -> None:
     assert not s.unit_has_sight("a", "b")
     s.remove_unit("x")
     assert s.unit_has_sight("a", "b")
+
+
+def reference_models_in_range(s: Scene, a: str, b: str, max_range: float, rows: int | None) -> list[int]:
+    """Looker models (first ``rows`` rows) that see a target model within ``max_range`` (closest points of the
+    bases): the slow, obvious reading of "Who Can Shoot" and "Measuring Distances"."""
+    f = s.formation(a)
+    facing = s.pose(a).facing
+    pts, owner = s.sight_samples(b)
+    mine = [shapely.Polygon(c) for c in s.model_corners(a)]
+    theirs = [shapely.Polygon(c) for c in s.model_corners(b)]
+    model_rows = s.model_rows(a)
+    out = []
+    for i, e in enumerate(s.model_centres(a)):
+        if rows is not None and model_rows[i] >= rows:
+            continue
+        base = Pose(float(e[0]), float(e[1]), facing)
+        near = {j for j, poly in enumerate(theirs) if mine[i].distance(poly) <= max_range + 1e-9}
+        for k, q in enumerate(pts):
+            qq = (float(q[0]), float(q[1]))
+            if not any(owner[j][k] for j in near):
+                continue
+            if arc_of_point(base, f.base_width, f.base_depth, qq) != Arc.FRONT:
+                continue
+            if reference_line(s, base.xy, qq, {a, b}, a):
+                out.append(i)
+                break
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.floats(0.5, 30), st.sampled_from([None, 1, 2]))
+def test_sight_within_range_matches_reference(s: Scene, max_range: float, rows: int | None) -> None:
+    """Range-limited sight (a weapon's range: far units are ruled out by their bounding boxes before any sight
+    line is drawn) gives the reference's answer, near and far."""
+    ids = s.unit_ids()
+    for a in ids:
+        for b in ids:
+            if a != b:
+                assert s.models_with_sight(a, b, rows, max_range) == reference_models_in_range(s, a, b, max_range, rows)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.lists(st.tuples(st.floats(0, 48), st.floats(0, 48)), max_size=6))
+def test_batched_distances_match_one_at_a_time(s: Scene, points: list[tuple[float, float]]) -> None:
+    """``distances`` and ``distances_to_points`` answer exactly as ``distance`` and ``distance_to_point`` do, and
+    every model base lies inside ``model_bbox``."""
+    import numpy as np
+
+    data = s
+    ids = s.unit_ids()
+    for a in ids:
+        others = [b for b in ids if b != a]
+        fresh = data.distances(a, others)
+        assert fresh == [data.distance(a, b) for b in others]
+        assert data.distances(a, others) == fresh        # the cached answers
+        assert data.distances_to_points(a, np.array(points).reshape(-1, 2)) == \
+            [data.distance_to_point(a, p) for p in points]
+        lo_x, lo_y, hi_x, hi_y = data.model_bbox(a)
+        corners = data.model_corners(a).reshape(-1, 2)
+        assert (corners[:, 0] >= lo_x).all() and (corners[:, 0] <= hi_x).all()
+        assert (corners[:, 1] >= lo_y).all() and (corners[:, 1] <= hi_y).all()
