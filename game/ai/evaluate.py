@@ -46,7 +46,8 @@ of:
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
   within 3") counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), each marker is worth up to
   ``OBJECTIVE_PULL`` to the side whose nearest unit is closer to it, and ``seat`` loses ``MARKER_APPROACH`` per inch
-  its nearest unit still has to go to a marker it does not hold (that side only, like closing in); in the last
+  the unit it sends to a marker it does not hold still has to go (that side only, like closing in; each unit sent to
+  one marker, the nearest pairs first: ``_marker_walkers``); in the last
   round, where the markers alone win the game, the result they would give if the round ended now counts
   ``RESULT_LAST``.
 
@@ -380,6 +381,25 @@ def _volleys_to_come(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]],
     return turns
 
 
+def _marker_walkers(game: Game, seat: int, on: list[Unit]) -> dict[int, float]:
+    """For the objective markers ``seat`` does not hold (by index in ``state.objectives``), the inches the unit of
+    ``seat`` sent to each still has to the marker: the nearest pairs first, each unit sent to one marker (not
+    fleeing, not Shaken; the way a unit walks to the marker, not round terrain). A marker left without a unit (more
+    markers than units) is not in the answer."""
+    s = game.state
+    scene = s.scene
+    units = [u for u in on if u.player == seat and not u.fleeing and not u.shaken]
+    pairs = sorted((scene.distance_to_point(u.id, (o.x, o.y)), i, u.id) for i, o in enumerate(s.objectives)
+                   if o.controller != seat and not o.destroyed and o.carried_by is None for u in units)
+    out: dict[int, float] = {}
+    sent: set[str] = set()
+    for d, i, uid in pairs:
+        if i not in out and uid not in sent:
+            out[i] = d
+            sent.add(uid)
+    return out
+
+
 def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
@@ -463,7 +483,8 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         last = s.round >= s.rounds
         seizing = SEIZING_LAST if last else SEIZING
         held = float(vp[seat] - vp[3 - seat])     # markers held, where they alone score: as they stand at the end
-        for o in s.objectives:
+        walkers = _marker_walkers(game, seat, on)
+        for i, o in enumerate(s.objectives):
             if o.destroyed or o.carried_by is not None:
                 continue
             near = objectives.contesting(s, o)
@@ -481,9 +502,11 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
             d_them = min(theirs, default=48.0)
             terms["objectives"] += OBJECTIVE_PULL * (marker / 100.0) * max(-12.0, min(12.0, d_them - d_me)) / 12.0
             if o.controller != seat and mine:
-                # the race term saturates once seat is 12" nearer: the way still to go keeps its nearest unit walking
+                # the race term saturates once seat is 12" nearer: the way still to go keeps a unit walking, the one
+                # sent to this marker (each unit to one marker: a unit nearest to two went for only one)
+                to_go = walkers.get(i, d_me)
                 terms["objectives"] -= MARKER_APPROACH * (marker / 100.0) * min(
-                    max(d_me - objectives.SEIZE_DISTANCE, 0.0), 36.0)
+                    max(to_go - objectives.SEIZE_DISTANCE, 0.0), 36.0)
         if last and per_vp != 1.0 and held:
             # the last round's markers decide the game: a draw turned into a win is worth more than one marker
             terms["objectives"] += RESULT_LAST if held > 0 else -RESULT_LAST

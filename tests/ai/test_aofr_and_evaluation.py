@@ -228,3 +228,34 @@ def test_in_the_last_round_the_result_the_markers_give_counts_beyond_one_marker(
     monkeypatch.setattr(ev, "RESULT_LAST", 0.0)
     without = score(8.0) - score(40.0)
     assert on_marker - without == pytest.approx(500.0 if last else 0.0)
+
+
+def test_each_unit_walks_to_one_marker_and_the_way_to_the_other_is_a_second_units(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """AoF:R 2.16 "The Mission": two markers on the far left, one unit beside them and one far to the right. The way
+    still to go (``MARKER_APPROACH``) counts each marker's inches from the unit sent to it, each unit to one marker
+    (``_marker_walkers``): the unit beside both counts for the nearer, so the far unit walking 6" toward the other
+    marker scores the inches it gains (with only the nearest unit counted, the near unit stood for both and the far
+    one was pulled by nothing: on aofr_border_clash.yaml a marker on the computer's own side was never taken)."""
+    import game.ai.evaluate as ev
+
+    def game_with(far_x: float) -> Game:
+        game = aofr_game([unit("near", 1, front_y=30.0, x=8.0), unit("far", 1, front_y=30.0, x=far_x),
+                          unit("b", 2, front_y=44.0, x=66.0)])
+        game.state.mission = "standard"
+        game.state.objectives = [Objective(8.0, 36.0), Objective(20.0, 36.0)]
+        return game
+
+    game = game_with(50.0)
+    on = [u for u in game.state.units.values() if u.pose is not None]
+    walkers = ev._marker_walkers(game, 1, on)
+    scene = game.state.scene
+    assert walkers == {0: scene.distance_to_point("near", (8.0, 36.0)), 1: scene.distance_to_point("far", (20.0, 36.0))}
+    walked = scene.distance_to_point("far", (20.0, 36.0)) - game_with(44.0).state.scene.distance_to_point(
+        "far", (20.0, 36.0))
+    assert walked > 5.0
+    per_inch = ev.MARKER_APPROACH * ev.MARKER / 100.0
+    gain = evaluate(game_with(44.0), 1, 2) - evaluate(game_with(50.0), 1, 2)
+    monkeypatch.setattr(ev, "MARKER_APPROACH", 0.0)
+    without = evaluate(game_with(44.0), 1, 2) - evaluate(game_with(50.0), 1, 2)
+    assert gain - without == pytest.approx(per_inch * walked)
