@@ -513,8 +513,8 @@ class SceneData:
         """Closest distance from the unit's footprint to ``point``, inches (0 inside)."""
         return float(shapely.distance(self.footprint(unit_id), shapely.Point(point)))
 
-    def distances_to_points(self, unit_id: str, points: np.ndarray) -> list[float]:
-        """``distance_to_point`` of each of ``points`` (an (n, 2) array, inches), in one call."""
+    def distances_to_points(self, unit_id: str, points: np.ndarray | Sequence[Point]) -> list[float]:
+        """``distance_to_point`` of each of ``points`` (an (n, 2) array or (x, y) pairs, inches), in one call."""
         if len(points) == 0:
             return []
         return [float(d) for d in shapely.distance(self.footprint(unit_id), shapely.points(points))]

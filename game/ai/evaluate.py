@@ -381,16 +381,14 @@ def _volleys_to_come(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]],
     return turns
 
 
-def _marker_walkers(game: Game, seat: int, on: list[Unit]) -> dict[int, float]:
+def _marker_walkers(game: Game, seat: int, movers: list[Unit], to_marker: dict[str, list[float]]) -> dict[int, float]:
     """For the objective markers ``seat`` does not hold (by index in ``state.objectives``), the inches the unit of
-    ``seat`` sent to each still has to the marker: the nearest pairs first, each unit sent to one marker (not
-    fleeing, not Shaken; the way a unit walks to the marker, not round terrain). A marker left without a unit (more
-    markers than units) is not in the answer."""
-    s = game.state
-    scene = s.scene
-    units = [u for u in on if u.player == seat and not u.fleeing and not u.shaken]
-    pairs = sorted((scene.distance_to_point(u.id, (o.x, o.y)), i, u.id) for i, o in enumerate(s.objectives)
-                   if o.controller != seat and not o.destroyed and o.carried_by is None for u in units)
+    ``seat`` sent to each still has to the marker: the nearest pairs first, each unit sent to one marker (of
+    ``movers``, the units not fleeing nor Shaken; ``to_marker``: each one's inches to each marker, the way it walks,
+    not round terrain). A marker left without a unit (more markers than units) is not in the answer."""
+    marks = [i for i, o in enumerate(game.state.objectives) if o.controller != seat and not o.destroyed
+             and o.carried_by is None]
+    pairs = sorted((to_marker[u.id][i], i, u.id) for i in marks for u in movers if u.player == seat)
     out: dict[int, float] = {}
     sent: set[str] = set()
     for d, i, uid in pairs:
@@ -483,7 +481,10 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         last = s.round >= s.rounds
         seizing = SEIZING_LAST if last else SEIZING
         held = float(vp[seat] - vp[3 - seat])     # markers held, where they alone score: as they stand at the end
-        walkers = _marker_walkers(game, seat, on)
+        movers = [u for u in on if not u.fleeing and not u.shaken]
+        points = [(o.x, o.y) for o in s.objectives]
+        to_marker = {u.id: scene.distances_to_points(u.id, points) for u in movers}     # inches, by marker
+        walkers = _marker_walkers(game, seat, movers, to_marker)
         for i, o in enumerate(s.objectives):
             if o.destroyed or o.carried_by is not None:
                 continue
@@ -494,10 +495,8 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
                     (1.0 if o.controller == seat else -1.0 if o.controller is not None else 0.0)
                 terms["objectives"] += seizing * marker * gain
                 held += gain
-            mine = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player == seat and not u.fleeing
-                    and not u.shaken]
-            theirs = [scene.distance_to_point(u.id, (o.x, o.y)) for u in on if u.player != seat and not u.fleeing
-                      and not u.shaken]
+            mine = [to_marker[u.id][i] for u in movers if u.player == seat]
+            theirs = [to_marker[u.id][i] for u in movers if u.player != seat]
             d_me = min(mine, default=48.0)
             d_them = min(theirs, default=48.0)
             terms["objectives"] += OBJECTIVE_PULL * (marker / 100.0) * max(-12.0, min(12.0, d_them - d_me)) / 12.0

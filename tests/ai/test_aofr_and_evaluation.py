@@ -248,8 +248,9 @@ def test_each_unit_walks_to_one_marker_and_the_way_to_the_other_is_a_second_unit
 
     game = game_with(50.0)
     on = [u for u in game.state.units.values() if u.pose is not None]
-    walkers = ev._marker_walkers(game, 1, on)
     scene = game.state.scene
+    to_marker = {u.id: scene.distances_to_points(u.id, [(8.0, 36.0), (20.0, 36.0)]) for u in on}
+    walkers = ev._marker_walkers(game, 1, on, to_marker)
     assert walkers == {0: scene.distance_to_point("near", (8.0, 36.0)), 1: scene.distance_to_point("far", (20.0, 36.0))}
     walked = scene.distance_to_point("far", (20.0, 36.0)) - game_with(44.0).state.scene.distance_to_point(
         "far", (20.0, 36.0))
