@@ -501,13 +501,20 @@ class SceneData:
     def distances(self, a_id: str, b_ids: Sequence[str]) -> list[float]:
         """``distance(a_id, b)`` for each of ``b_ids``, the ones not cached yet measured in one call."""
         cache = self._cache
-        out = [cache.get(("distance", a_id, b)) for b in b_ids]
-        missing = [k for k, d in enumerate(out) if d is None]
+        out: list[float] = []
+        missing: list[int] = []
+        for k, b in enumerate(b_ids):
+            hit = cache.get(("distance", a_id, b))
+            if hit is None:
+                missing.append(k)
+                hit = 0.0
+            assert isinstance(hit, float)
+            out.append(hit)
         if missing:
             found = shapely.distance(self.footprint(a_id), [self.footprint(b_ids[k]) for k in missing])
             for k, d in zip(missing, found, strict=True):
                 out[k] = cache[("distance", a_id, b_ids[k])] = float(d)
-        return out  # type: ignore[return-value]
+        return out
 
     def distance_to_point(self, unit_id: str, point: Point) -> float:
         """Closest distance from the unit's footprint to ``point``, inches (0 inside)."""
