@@ -197,6 +197,14 @@ def _fail_chance(game: Game, unit: Unit) -> float:
     return morale_fail_chance(unit, rules_of(game.state))
 
 
+def _fires_this_turn(game: Game, shooter: Unit) -> bool:
+    """Whether ``shooter``'s side is the active one and its Shooting Phase is still to come or under way (AoWFBR 1.4
+    "Turn Sequence")."""
+    s = game.state
+    return shooter.player == s.active_player and s.phase in (Phase.STRATEGY_1, Phase.MOVEMENT, Phase.STRATEGY_2,
+                                                             Phase.SHOOTING)
+
+
 def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int) -> float:
     """``volley_stake`` of ``shooter``'s best target among ``gaps`` (inches, enemy) not locked in melee that it may
     see (``could_see``: in its front arc only for the active side, which has moved; the other side may pivot first),
@@ -209,10 +217,8 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
     arms = ranged_arms(shooter)
     if not arms:
         return 0.0
-    s = game.state
     step = 0.0
-    if shooter.player == s.active_player and s.phase in (Phase.STRATEGY_1, Phase.MOVEMENT, Phase.STRATEGY_2,
-                                                          Phase.SHOOTING):
+    if _fires_this_turn(game, shooter):
         if shooter.shot_targets:
             return 0.0
         rows, weight, arc = shooting_rows(shooter), 1.0, True
@@ -370,8 +376,10 @@ def _volleys_to_come(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]],
     AoWFBR 1.4 "Charge Moves"); the game's last round ends the count. A side outshot loses a volley a turn while it
     keeps its distance, so its units close in on the shooters."""
     s = game.state
-    # its next volley falls this round when its turn is still to come this round, else in the next round
-    this_round = shooter.player == s.active_player or s.active_player == s.first_player
+    # its next volley falls this round when its Shooting Phase is still to come this round, else in the next round
+    # (past its own Shooting Phase, ``_best_volley`` counted next round's)
+    this_round = _fires_this_turn(game, shooter) or (shooter.player != s.active_player
+                                                     and s.active_player == s.first_player)
     turns = float(max(0, s.rounds - s.round - (0 if this_round else 1)))
     for g, e in gaps:
         got = closing.get(e.id)

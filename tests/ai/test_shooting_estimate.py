@@ -125,6 +125,20 @@ def test_a_shooter_counts_its_volleys_until_the_enemy_could_charge_it(gap: float
     assert evaluate_terms(_turn(face_off(11.0), 1), 2, 2)["volleys"] == 0.0
 
 
+def test_past_its_shooting_phase_a_shooter_fires_again_only_next_round() -> None:
+    """AoWFBR 1.4 "Turn Sequence": the archers' side is active in the round before the last. Before their Shooting
+    Phase the volley counted falls this round, and the last round gives one more to come; past it (the Close Combat
+    Phase) the volley counted is the last round's, and none comes after it."""
+    def volleys(phase: Phase) -> float:
+        game = _turn(face_off(20.0), 1)
+        game.state.round = game.state.rounds - 1
+        game.state.phase = phase
+        return evaluate_terms(game, 2, 2)["volleys"]
+
+    assert volleys(Phase.MOVEMENT) < 0.0
+    assert volleys(Phase.CLOSE_COMBAT) == 0.0
+
+
 def test_closing_in_on_the_shooters_saves_volleys() -> None:
     """A side outshot loses a volley a turn while it keeps its distance: the orcs 16" from the archers face fewer
     volleys to come than 22" away (the volley itself the same, both within the crossbows' 24")."""
