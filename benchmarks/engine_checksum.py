@@ -99,9 +99,10 @@ def _install() -> None:
     for name in QUERIES:
         original = getattr(Game, name)
 
-        def query(self: Game, *args: Any, _name: str = name, _original: Callable[..., Any] = original) -> Any:
-            answer = _original(self, *args)
-            _Sink.feed(_name, [a.to_dict() if hasattr(a, "to_dict") else a for a in args], answer)
+        def query(self: Game, *args: Any, _name: str = name, _original: Callable[..., Any] = original,
+                  **kwargs: Any) -> Any:
+            answer = _original(self, *args, **kwargs)
+            _Sink.feed(_name, [a.to_dict() if hasattr(a, "to_dict") else a for a in args], kwargs, answer)
             return answer
 
         setattr(Game, name, query)

@@ -157,9 +157,9 @@ def nearest_shot(game: Game, player: int, idle: set[str] | None = None) -> Shoot
     for unit in s.units_of(player):
         if unit.shot_targets or (idle is not None and unit.id in idle):
             continue
-        targets = game.shooting_targets(unit.id)
+        targets = game.shooting_targets(unit.id, nearest=True)
         if targets:
-            return Shoot(player, unit.id, min(targets, key=lambda t: (s.scene.distance(unit.id, t), t)))
+            return Shoot(player, unit.id, targets[0])
         if idle is not None:
             idle.add(unit.id)
     return None

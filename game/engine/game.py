@@ -91,9 +91,10 @@ class Game:
         """Units a charger whose target fled may redirect to now, if it may still redirect."""
         return self.ruleset.redirect_targets(unit_id)
 
-    def shooting_targets(self, unit_id: str) -> list[str]:
-        """Valid shooting targets of ``unit_id`` now (empty for artillery that fires at target points)."""
-        return self.ruleset.shooting_targets(unit_id)
+    def shooting_targets(self, unit_id: str, nearest: bool = False) -> list[str]:
+        """Valid shooting targets of ``unit_id`` now (empty for artillery that fires at target points); ``nearest``:
+        only the nearest of them (closest distance, then id), found without working out the others."""
+        return self.ruleset.shooting_targets(unit_id, nearest)
 
     def breath_targets(self, unit_id: str) -> list[str]:
         """Enemy units ``unit_id`` may hit with its Breath Attack when shooting now (``Ruleset.breath_targets``)."""

@@ -358,7 +358,7 @@ def _target_problem(state: GameState, shooter: Unit, target: Unit) -> str | None
 
 
 def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | None = None, *,
-                  all_rows: bool = False) -> list[str]:
+                  all_rows: bool = False, nearest: bool = False) -> list[str]:
     """Enemy units ``unit_id`` may shoot at now (rulebook "Picking Targets"), scenario order.
 
     A target is an enemy unit on the table, not in melee, such that at least one model of the shooting rows
@@ -366,6 +366,8 @@ def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | Non
     group (``weapons``; None = every ranged weapon not fired yet) within range of it. Once a unit has shot at two
     targets, only those remain (rulebook "Multiple Weapon Types"). Empty if the unit may not shoot. Raises
     ``IllegalAction`` for bad weapon names. ``all_rows``: every model may fire (AoF:R 2.16 "Who Can Shoot").
+    ``nearest``: only the nearest valid target (closest distance, then id), found nearest first so that the sight of
+    the farther ones is never worked out (a player's quick pick, or whether the unit has any target at all).
     """
     unit = state.unit(unit_id)
     rows = shooting_rows(unit)
@@ -374,14 +376,17 @@ def valid_targets(state: GameState, unit_id: str, weapons: tuple[str, ...] | Non
     group = weapon_group(unit, weapons)
     if rows == 0 or not group:
         return []
+    enemies = [t for t in state.enemies_of(unit.player) if _target_problem(state, unit, t) is None
+               and (len(unit.shot_targets) < MAX_TARGETS or t.id in unit.shot_targets)]
+    if nearest and len(enemies) > 1:
+        gaps = state.scene.distances(unit_id, [t.id for t in enemies])
+        enemies = [t for _, t in sorted(zip(gaps, enemies, strict=True), key=lambda gt: (gt[0], gt[1].id))]
     out: list[str] = []
-    for target in state.enemies_of(unit.player):
-        if _target_problem(state, unit, target) is not None:
-            continue
-        if len(unit.shot_targets) >= MAX_TARGETS and target.id not in unit.shot_targets:
-            continue
+    for target in enemies:
         if any(_shooters(state, unit, target, rows, arm.weapon.range, arm) for arm in group):
             out.append(target.id)
+            if nearest:
+                break
     return out
 
 

@@ -127,9 +127,9 @@ class SimplePlayer:
                 breath = game.breath_targets(unit.id)     # AoF:R 2.16 "Breath Attack": first, at the nearest
                 if breath:
                     return Shoot(player, unit.id, self._nearest(game, unit, breath), breath=True)
-                targets = game.shooting_targets(unit.id)
+                targets = game.shooting_targets(unit.id, nearest=True)
                 if targets:
-                    return Shoot(player, unit.id, self._nearest(game, unit, targets))
+                    return Shoot(player, unit.id, targets[0])
             return Done(player)
         if d == "pursue":
             assert p.unit is not None

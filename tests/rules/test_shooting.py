@@ -568,3 +568,31 @@ def test_fixed_dice_run_out_names_the_roll():
 def test_archers_profile_is_the_default_shooter():
     """Builders: the default face-off shooter carries a Longbow and a hand weapon."""
     assert ARCHERS.ranged_weapons == (LONGBOW,)
+
+
+@pytest.mark.parametrize("scenario", ["default.yaml", "aofr_border_clash.yaml", "aofr_quick_spells.yaml"])
+def test_the_nearest_valid_target_is_the_nearest_of_all_valid_targets(scenario: str) -> None:
+    """``shooting_targets(unit, nearest=True)``, found nearest first without working out the farther targets
+    (issue 13: a player's quick pick, and whether a unit has any target), is the nearest of all the valid targets
+    (closest distance, then id), or none when there are none: in every position of two random games."""
+    from pathlib import Path
+
+    from game.autoplay import play_out
+    from game.engine.dice import Dice
+    from game.engine.game import Game
+    from game.scenario import load_scenario, new_game_state
+
+    path = Path(__file__).resolve().parents[2] / "scenarios" / scenario
+    asked = [0]
+
+    def compare(game: Game, _action: object) -> None:
+        s = game.state
+        for unit in s.units_of(s.active_player):
+            every = game.shooting_targets(unit.id)
+            want = [min(every, key=lambda t: (s.scene.distance(unit.id, t), t))] if every else []
+            assert game.shooting_targets(unit.id, nearest=True) == want
+            asked[0] += len(every) > 1
+
+    for seed in (1, 2):
+        play_out(Game.start(new_game_state(load_scenario(path)), Dice(seed=seed)), seed, compare)
+    assert asked[0] > 0      # positions with a choice of targets were met

@@ -78,7 +78,7 @@ class AoFRMovesShooting(AoFRMelee):
     def _may_shoot(self, unit: Unit) -> bool:
         """Whether ``unit`` has something to shoot now: a weapon group with a valid target, or its Breath Attack
         with one ("Breath Attack": "to one enemy unit within 12\" when shooting")."""
-        return bool(shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot)
+        return bool(shooting.valid_targets(self.state, unit.id, all_rows=self.all_models_shoot, nearest=True)
                     or self._breath_targets(unit))
 
     def _breath_targets(self, unit: Unit) -> list[str]:
@@ -118,12 +118,13 @@ class AoFRMovesShooting(AoFRMelee):
         a.breath_used.append(unit.id)
         return aofr_breath.breathe_shooting(s, self.dice, unit, target)
 
-    def shooting_targets(self, unit_id: str) -> list[str]:
-        """Valid targets of the activated unit after its Hold or Advance (every model may fire)."""
+    def shooting_targets(self, unit_id: str, nearest: bool = False) -> list[str]:
+        """Valid targets of the activated unit after its Hold or Advance (every model may fire); ``nearest``: only
+        the nearest (``shooting.valid_targets``)."""
         a = self._current()
         if a is None or a.stage != "shoot" or a.unit != unit_id:
             return []
-        return shooting.valid_targets(self.state, unit_id, all_rows=self.all_models_shoot)
+        return shooting.valid_targets(self.state, unit_id, all_rows=self.all_models_shoot, nearest=nearest)
 
     def _shoot(self, action: Shoot) -> list[Event]:
         a = self._expect(action, "shoot")

@@ -459,7 +459,7 @@ class AoFRQuick(AoFR216):
     def _after_token_cast(self, a: Activations, unit: Unit, resume: str) -> list[Event]:
         """Back to the activation where it was, or its end when the caster is gone or has nothing left to shoot."""
         a.stage = resume
-        if not unit.on_table or (resume == "shoot" and not self.shooting_targets(unit.id)):
+        if not unit.on_table or (resume == "shoot" and not self.shooting_targets(unit.id, nearest=True)):
             return self._end_activation()
         self.state.active_player = unit.player
         self.state.pending = Pending(unit.player, resume, unit.id)

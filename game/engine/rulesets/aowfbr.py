@@ -148,16 +148,16 @@ class AoWFBR(Ruleset):
         return [t for t in self._charge_targets_ignoring_declaration(unit) if t != charge.target
                 and not s.units[t].fleeing]
 
-    def shooting_targets(self, unit_id: str) -> list[str]:
+    def shooting_targets(self, unit_id: str, nearest: bool = False) -> list[str]:
         """Valid targets of ``unit_id`` now (empty outside step 4.2, and for artillery that fires at target points:
-        ``point_shooter``)."""
+        ``point_shooter``); ``nearest``: only the nearest (``shooting.valid_targets``)."""
         s = self.state
         unit = s.units.get(unit_id)
         if unit is None or s.step is not Step.RANGED_ATTACKS or unit.player != s.active_player:
             return []
         if artillery_scatter.fires_at_points(s, unit):
             return []
-        return shooting.valid_targets(s, unit_id)
+        return shooting.valid_targets(s, unit_id, nearest=nearest)
 
     def point_shooter(self, unit_id: str) -> bool:
         """True if ``unit_id`` may fire at a target point now (step 4.2, Random Scatter for Artillery, type 2 or
@@ -192,7 +192,8 @@ class AoWFBR(Ruleset):
 
     def shooters(self, player: int) -> list[str]:
         """Units of ``player`` that have at least one valid shooting target now, or may fire at a target point."""
-        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id) or self.point_shooter(u.id)]
+        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id, nearest=True)
+                or self.point_shooter(u.id)]
 
     def melee_played_out(self, round_: int, player: int) -> bool:
         """A charge declared in ``player``'s turn of round ``round_`` is played out once that turn's Close Combat

@@ -474,8 +474,9 @@ class Ruleset(ABC):
         ``game.engine.activation_magic``), or empty (default: casting is not part of an activation)."""
         return []
 
-    def shooting_targets(self, unit_id: str) -> list[str]:
-        """Valid shooting targets of ``unit_id`` now."""
+    def shooting_targets(self, unit_id: str, nearest: bool = False) -> list[str]:
+        """Valid shooting targets of ``unit_id`` now; ``nearest``: only the nearest of them (closest distance, then
+        id), found without working out the others."""
         return []
 
     def point_shooter(self, unit_id: str) -> bool:
@@ -492,7 +493,8 @@ class Ruleset(ABC):
 
     def shooters(self, player: int) -> list[str]:
         """Units of ``player`` with a shooting target now, or that may fire at a target point."""
-        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id) or self.point_shooter(u.id)]
+        return [u.id for u in self.state.units_of(player) if self.shooting_targets(u.id, nearest=True)
+                or self.point_shooter(u.id)]
 
     def decision_options(self) -> list[Action] | None:
         """The discrete answers the rules offer to the pending decision (a unit to activate, a charge target, a

@@ -775,19 +775,22 @@ class AoFSkirmish(Ruleset):
             return None
         return listed_answers(p, self.charge_targets, self.shooting_targets, ("consolidate",))
 
-    def shooting_targets(self, unit_id: str) -> list[str]:
+    def shooting_targets(self, unit_id: str, nearest: bool = False) -> list[str]:
         """Enemy units ``unit_id`` may shoot now (a weapon not fired yet has a model in range and sight of them;
-        a third target is not allowed)."""
+        a third target is not allowed); ``nearest``: only the nearest of them (``loose.unit_gap``, then id)."""
         w = self.state.activation
         if not isinstance(w, Warband) or w.unit != unit_id or w.stage not in ("shoot", "action"):
             return []
         unit = self.state.units[unit_id]
+        enemies = [e for e in self.state.enemies_of(unit.player) if len(w.targets) < 2 or e.id in w.targets]
+        if nearest:
+            enemies.sort(key=lambda e: (unit_gap(self.state, unit, e), e.id))
         out = []
-        for enemy in self.state.enemies_of(unit.player):
-            if len(w.targets) >= 2 and enemy.id not in w.targets:
-                continue
+        for enemy in enemies:
             if any(attacks.in_range(self.state, unit, enemy, wp) for wp in self._unfired(unit)):
                 out.append(enemy.id)
+                if nearest:
+                    break
         return out
 
     def _shoot(self, action: Shoot) -> list[Event]:
