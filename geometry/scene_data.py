@@ -15,6 +15,7 @@ base contact never "overlap" through rounding.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Self
@@ -32,6 +33,10 @@ from geometry.terrain import BLOCKING, COVER, ELEVATED, IMPASSABLE, SEE_INTO_NOT
 
 TOL = CONTACT_TOL
 """Inches: overlaps smaller than this count as contact."""
+
+LAYOUTS_KEPT = 256
+"""Unit layouts whose cached answers a scene and its copies keep for each other (``_LayoutCaches``): up to twice
+this many, the least recently used forgotten first."""
 
 
 def _shrunk_rect(corners: np.ndarray, by: float) -> np.ndarray:
@@ -118,6 +123,58 @@ class _TerrainGeo:
     bbox: np.ndarray
 
 
+class _Layout:
+    """Where every unit of a scene stands, as a dictionary key: (id, player, pose, formation) of each unit in the
+    scene's order, with the hash worked out once (private)."""
+
+    __slots__ = ("units", "_hash")
+
+    def __init__(self, units: tuple[tuple[str, int, Pose, Formation], ...]) -> None:
+        self.units = units
+        self._hash = hash(units)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Layout) and self._hash == other._hash and self.units == other.units
+
+
+class _LayoutCaches:
+    """The cached answers of each unit layout, shared by a scene and all its copies (private; ``SceneData.cache``).
+
+    A look-ahead plays the same action on many clones of a game, and most of them reach the same layouts (the
+    same charge moves, before the dice part them): an answer found in one serves the others. Queries are pure
+    functions of the table, the terrain and the layout (ids come back sorted, nothing depends on the order units
+    were moved in), so sharing changes no answer. Two generations of at most ``LAYOUTS_KEPT`` layouts each: when
+    the newer is full it becomes the older, and the older is dropped; a layout found in the older comes back to
+    the newer. The lock keeps the two generations whole when the computer opponent thinks on its worker thread.
+    """
+
+    def __init__(self) -> None:
+        self.new: dict[_Layout, dict[tuple[object, ...], object]] = {}
+        self.old: dict[_Layout, dict[tuple[object, ...], object]] = {}
+        self.lock = threading.Lock()
+
+    def get(self, layout: _Layout) -> dict[tuple[object, ...], object]:
+        """The answers cached for ``layout`` (a new empty dict the first time)."""
+        with self.lock:
+            got = self.new.get(layout)
+            if got is None:
+                got = self.old.pop(layout, None)
+                if got is None:
+                    got = {}
+                if len(self.new) >= LAYOUTS_KEPT:
+                    self.old, self.new = self.new, {}
+                self.new[layout] = got
+            return got
+
+    def clear(self) -> None:
+        """Forget every layout's answers."""
+        with self.lock:
+            self.new, self.old = {}, {}
+
+
 @dataclass
 class _UnitArrays:
     """All units stacked for vectorised queries (private); rebuilt after any ``set_unit``/``remove_unit``."""
@@ -187,7 +244,9 @@ class SceneData:
         self.impassable_terrain: list[int] = [i for i, t in enumerate(pieces) if IMPASSABLE in t.traits]
         """Positions of impassable pieces."""
         self._units: dict[str, _Unit] = {}
-        self._cache: dict[tuple[object, ...], object] = {}
+        self._cache: dict[tuple[object, ...], object] | None = None
+        """The current layout's cached answers; None once a unit changed, until ``cache`` finds them again."""
+        self._layouts = _LayoutCaches()
         self._arrays: _UnitArrays | None = None
         self._shape_index: ShapeIndex | None = None
         self.version = 0
@@ -259,7 +318,7 @@ class SceneData:
         old = self._units.get(unit_id)
         if old is not None and old.pose == pose and old.formation == formation and old.player == player:
             return
-        self._cache.clear()
+        self._cache = None
         self.version += 1
         corners = np.array(footprint_corners(pose, formation), dtype=float)
         core = _shrunk_rect(corners, TOL)
@@ -283,7 +342,7 @@ class SceneData:
         """Take a unit off the table. Raises ``KeyError`` if it is not there."""
         del self._units[unit_id]
         self._arrays = None
-        self._cache.clear()
+        self._cache = None
         self.version += 1
         if self._shape_index is not None:
             self._shape_index.remove_unit(unit_id)
@@ -293,12 +352,12 @@ class SceneData:
 
         Everything built from the terrain is shared (it never changes), and so is each unit's entry, which a move
         replaces rather than changes; the structures a move updates in place (the stacked unit arrays, the pymunk
-        unit index) are copied, and cached answers are kept (they hold until a unit moves, in either scene).
+        unit index) are copied, and cached answers are shared: those of every layout either scene reaches
+        (``_LayoutCaches``).
         """
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin._units = dict(self._units)
-        twin._cache = dict(self._cache)
         twin._arrays = self._arrays.copy() if self._arrays is not None else None
         twin._shape_index = None
         if self._shape_index is not None:
@@ -319,12 +378,19 @@ class SceneData:
 
     @property
     def cache(self) -> dict[tuple[object, ...], object]:
-        """Answers of pure queries (sight, cover), emptied whenever a unit is set or removed."""
-        return self._cache
+        """Answers of pure queries (sight, cover, paths) for the units as they stand: a unit set or removed moves
+        the scene to another layout's answers (found again when the units stand so again, in this scene or in a
+        copy of it: ``_LayoutCaches``). Keys must name everything else the answer depends on."""
+        got = self._cache
+        if got is None:
+            got = self._cache = self._layouts.get(_Layout(tuple(
+                (uid, u.player, u.pose, u.formation) for uid, u in self._units.items())))
+        return got
 
     def clear_cache(self) -> None:
-        """Forget cached query answers (for benchmarks; the scene clears it itself when units change)."""
-        self._cache.clear()
+        """Forget cached query answers, of every layout and in every copy (for benchmarks: cold queries)."""
+        self._layouts.clear()
+        self._cache = None
 
     def has_unit(self, unit_id: str) -> bool:
         """True if the unit is on the table."""
@@ -492,15 +558,16 @@ class SceneData:
         ``cache`` until a unit moves (players and the rules ask for the same pairs many times in one position).
         """
         key = ("distance", a_id, b_id)
-        hit = self._cache.get(key)
+        cache = self.cache
+        hit = cache.get(key)
         if hit is None:
-            hit = self._cache[key] = float(shapely.distance(self.footprint(a_id), self.footprint(b_id)))
+            hit = cache[key] = float(shapely.distance(self.footprint(a_id), self.footprint(b_id)))
         assert isinstance(hit, float)
         return hit
 
     def distances(self, a_id: str, b_ids: Sequence[str]) -> list[float]:
         """``distance(a_id, b)`` for each of ``b_ids``, the ones not cached yet measured in one call."""
-        cache = self._cache
+        cache = self.cache
         out: list[float] = []
         missing: list[int] = []
         for k, b in enumerate(b_ids):
