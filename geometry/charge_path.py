@@ -500,8 +500,9 @@ class _Search:
         """Way points around obstacle ``k``: the corners of the places the footprint's centre cannot enter (the
         obstacle's hull grown by the footprint at the start facing and at the flush facing, plus a hair), and
         the hull grown by half the footprint's diagonal (mitred), where the footprint clears it turned any way."""
-        # kept across unit moves (bounded), keyed by what they depend on: the piece, or the unit where it stands
-        cache = self.scene.persistent.setdefault("charge-waypoints", {})
+        # kept across unit moves and by every copy of the scene (bounded), keyed by what they depend on: the piece,
+        # or the unit where it stands
+        cache = self.scene.shared.setdefault("charge-waypoints", {})
         assert isinstance(cache, dict)
         if len(cache) > PERSISTENT_WAYPOINTS:
             cache.clear()

@@ -216,7 +216,7 @@ class _TerrainOutlines:
 
 
 def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
-    hit = scene.persistent.get("terrain-outlines")
+    hit = scene.shared.get("terrain-outlines")    # terrain alone: one for the scene and its copies
     if not isinstance(hit, _TerrainOutlines):
         geos = [scene.terrain_geo(i) for i in range(len(scene.terrain))]
         sizes = np.array([len(g.edges_a) for g in geos], dtype=int)
@@ -240,7 +240,7 @@ def _terrain_outlines(scene: SceneData) -> _TerrainOutlines:
             proj = a[part] @ normals[part].T  # (vertices, edges) of one piece
             lo[part], hi[part] = proj.min(axis=0), proj.max(axis=0)
         hit = _TerrainOutlines(outlines, normals, lo, hi, convex)
-        scene.persistent["terrain-outlines"] = hit
+        scene.shared["terrain-outlines"] = hit
     return hit
 
 
@@ -296,7 +296,7 @@ class _Fixed:
 
 
 def _fixed(scene: SceneData) -> _Fixed:
-    hit = scene.persistent.get("move-fixed")
+    hit = scene.shared.get("move-fixed")      # terrain alone: one for the scene and its copies
     if not isinstance(hit, _Fixed):
         imp = [scene.terrain_geo(i) for i in scene.impassable_terrain]
         t = _terrain_outlines(scene).outlines
@@ -312,7 +312,7 @@ def _fixed(scene: SceneData) -> _Fixed:
         hit = _Fixed(["terrain"] * len(imp) + t.kinds, [g.piece.name for g in imp] + t.keys, polys + t.polys,
                      np.concatenate([*[g.edges_a for g in imp], t.a]), np.concatenate([*[g.edges_b for g in imp], t.b]),
                      np.concatenate([imp_sizes, t.sizes]).astype(int), imp_sizes, imp_boxes)
-        scene.persistent["move-fixed"] = hit
+        scene.shared["move-fixed"] = hit
     return hit
 
 
@@ -830,7 +830,7 @@ def _convex(scene: SceneData, name: str, a: np.ndarray, b: np.ndarray) -> bool:
     """The terrain core ``name`` whose edges run from ``a`` (e, 2) to ``b`` is one closed ring turning one way at
     every vertex (convex); remembered for the table (terrain does not move; two pieces may share a name, so the
     edges are part of the key)."""
-    kept = scene.persistent.setdefault("move-convex", {})
+    kept = scene.shared.setdefault("move-convex", {})
     assert isinstance(kept, dict)
     key = (name, a.tobytes())
     hit = kept.get(key)

@@ -255,9 +255,11 @@ class SceneData:
         """Structures derived from the scene that survive unit moves and ``clear_cache`` (their owners refresh them
         incrementally against ``version``), e.g. the stacked sight obstacles of ``geometry.sight``."""
         self.shared: dict[str, object] = {}
-        """Structures derived from the table and the terrain alone (which never change in a game), shared by this
-        scene and every copy of it (``copy``): one built in a look-ahead clone serves the game and its other clones,
-        e.g. the computer opponent's routes round impassable terrain (``game.ai.route``)."""
+        """Structures derived from the table and the terrain alone (which never change in a game), or keyed by all
+        else they depend on, shared by this scene and every copy of it (``copy``): one built in a look-ahead clone
+        serves the game and its other clones, e.g. the terrain rows of move checks and sight, charge way points,
+        the computer opponent's routes round impassable terrain (``game.ai.route``). Built whole before they are
+        stored (the computer opponent's worker thread reads them too)."""
 
     # ----------------------------------------------------------------------------------------------- terrain
     @staticmethod

@@ -67,10 +67,10 @@ class _Terrain:
 
     @staticmethod
     def of(scene: SceneData) -> _Terrain:
-        t = scene.persistent.get("sight-terrain")
+        t = scene.shared.get("sight-terrain")     # terrain alone: one for the scene and its copies
         if not isinstance(t, _Terrain):
             t = _Terrain(scene)
-            scene.persistent["sight-terrain"] = t
+            scene.shared["sight-terrain"] = t
         return t
 
 
