@@ -11,7 +11,8 @@ scenario, the players, the seed, the number of actions and a SHA-256 over
 - the state file (``game.state_file.state_to_dict``, full precision) after every action of the game itself.
 
 Run it on the code before and after a change and ``diff`` the outputs: any difference names the first game that
-plays differently. Not a test (minutes of play); the engine's own tests cover the rules.
+plays differently (``--games-only``: the applies and states alone, for a change that gives the queries' answers
+another form but plays the same games). Not a test (minutes of play); the engine's own tests cover the rules.
 """
 
 from __future__ import annotations
@@ -82,8 +83,8 @@ def _floats(value: object) -> object:
     return value
 
 
-def _install() -> None:
-    """Wrap ``Game.apply`` and the queries so that every answer feeds the running hash."""
+def _install(queries: bool = True) -> None:
+    """Wrap ``Game.apply`` and (``queries``) the queries so that every answer feeds the running hash."""
     original_apply = Game.apply
 
     def apply(self: Game, action: Any) -> Any:
@@ -96,13 +97,15 @@ def _install() -> None:
         return events
 
     Game.apply = apply  # type: ignore[method-assign]
-    for name in QUERIES:
+    for name in QUERIES if queries else ():
         original = getattr(Game, name)
 
         def query(self: Game, *args: Any, _name: str = name, _original: Callable[..., Any] = original,
                   **kwargs: Any) -> Any:
             answer = _original(self, *args, **kwargs)
-            _Sink.feed(_name, [a.to_dict() if hasattr(a, "to_dict") else a for a in args], kwargs, answer)
+            # keyword arguments only when given, so that a query asked as before hashes as before
+            given = [a.to_dict() if hasattr(a, "to_dict") else a for a in args]
+            _Sink.feed(_name, given, *([kwargs] if kwargs else []), answer)
             return answer
 
         setattr(Game, name, query)
@@ -113,12 +116,15 @@ def main() -> None:
     parser.add_argument("scenarios", nargs="*")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games-only", action="store_true",
+                        help="hash the games (every apply, every state) but not the query answers: to compare code "
+                             "whose queries changed their form but not the games")
     parser.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS),
                         help="comma-separated P1:P2 pairs")
     args = parser.parse_args()
     scenarios = args.scenarios or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "scenarios").glob("*.yaml"))
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
-    _install()
+    _install(not args.games_only)
     for path in scenarios:
         scenario = load_scenario(str(ROOT / path) if not Path(path).is_absolute() else path)
         for p1, p2 in pairings:

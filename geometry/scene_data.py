@@ -390,7 +390,8 @@ class SceneData:
         return got
 
     def clear_cache(self) -> None:
-        """Forget cached query answers, of every layout and in every copy (for benchmarks: cold queries)."""
+        """Forget cached query answers, of every layout this scene and its copies share (for benchmarks: cold
+        queries; a copy keeps the answers of its current layout until one of its units moves)."""
         self._layouts.clear()
         self._cache = None
 
