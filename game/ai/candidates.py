@@ -28,6 +28,7 @@ candidate; ``game.ai.search`` does.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Iterator
@@ -76,34 +77,35 @@ def _path(start: Pose, bearing: float, dist: float, turn_limit: float = 90.0) ->
 def _first_legal(game: Game, unit: Unit, kind: str, bearing: float, dists: list[float]) -> Move | None:
     """The first of the moves toward ``bearing`` over ``dists`` the engine accepts, each tried at ``SHORTER``
     fractions and turned aside by ``DETOURS`` (around impassable terrain, a friend in the way), the most progress
-    toward ``bearing`` first."""
+    toward ``bearing`` first. Where AoF:R 2.16's "Elevation" counts a climb as movement, a try refused for its
+    climb is tried again short of the climb, in its own place in that order (a short climb straight ahead must not
+    win over a longer way round a friend)."""
     assert unit.pose is not None
-    tries: list[tuple[float, float, float]] = []
+    tries: list[tuple[float, float, float, bool]] = []
     for want in dists:
         for f in SHORTER:
             for off in DETOURS:
                 d = round(want * f, 2)
                 if d >= 0.3:
-                    tries.append((-d * math.cos(math.radians(off)), d, off))
+                    tries.append((-d * math.cos(math.radians(off)), d, off, True))
+    heapq.heapify(tries)
     tried: set[tuple[float, float]] = set()
-    for _, d, off in sorted(tries):
+    elevation = game.state.elevation_height is not None
+    while tries:
+        _, d, off, climbs = heapq.heappop(tries)
         if (d, off) in tried:
             continue
         tried.add((d, off))
         move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, d))
         if game.check_move(move) is None:
             return move
-        if game.state.elevation_height is not None:
-            # AoF:R 2.16 "Elevation": the climb counts as movement; the same way, short of the climb, climbs as
-            # much (the fractions alone left a unit 1.5" a turn below a 4" hill's edge); less a ``HAIR``: the
-            # rounded end pose may add a little
+        if elevation and climbs:
+            # AoF:R 2.16 "Elevation": the same way, short of the climb, climbs as much (the fractions alone left a
+            # unit 1.5" a turn below a 4" hill's edge); less a ``HAIR``: the rounded end pose may add a little
             climb = elevation_climb(game.state, unit, move.path).inches
             short = round(d - climb - HAIR, 2)
-            if climb and short >= 0.3 and (short, off) not in tried:
-                tried.add((short, off))
-                move = Move(unit.player, unit.id, kind, _path(unit.pose, bearing + off, short))
-                if game.check_move(move) is None:
-                    return move
+            if climb and short >= 0.3:
+                heapq.heappush(tries, (-short * math.cos(math.radians(off)), short, off, False))
     return None
 
 

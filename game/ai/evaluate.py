@@ -44,7 +44,8 @@ of:
   ``game.ai.route.detour``), so moves that lead to a charge or a shot are preferred over standing still (this term
   alone is not zero-sum: the enemy keeping away is no gain, or the search would learn to stand still);
 * objectives (when a mission is played): a marker that would change hands at the end of the round (a side alone
-  within 3") counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), each marker is worth up to
+  within 3"; in a round of activations a Wavering unit whose activation is still to come counts, ``_recovering``)
+  counts ``SEIZING`` of its worth (``SEIZING_LAST`` in the last round), each marker is worth up to
   ``OBJECTIVE_PULL`` to the side whose nearest unit is closer to it, and ``seat`` loses ``MARKER_APPROACH`` per inch
   the unit it sends to a marker it does not hold still has to go (that side only, like closing in; each unit sent to
   one marker, the nearest pairs first: ``_marker_walkers``); in the last
@@ -406,6 +407,23 @@ def _marker_walkers(game: Game, seat: int, movers: list[Unit], to_marker: dict[s
     return out
 
 
+def _recovering(game: Game) -> list[Unit]:
+    """The Wavering units (AoF:R 2.16; the quick rules' Shaken) whose activation is still to come this round: it is
+    idle and ends the state (AoF:R 2.16 "Wavering": "which stops it from being Wavering at the end of its
+    activation"), so at the round's end they seize markers and stop others from seizing them again ("The Mission":
+    "Wavering units can't seize or stop others from seizing them"). Empty outside a round of activations."""
+    s = game.state
+    if s.phase is not Phase.ACTIVATION or s.pending is None:
+        return []
+    a = s.activation
+    activated = set(getattr(a, "activated", ()))
+    current = getattr(a, "unit", None)
+    wavering_now = s.pending.decision == "wavering"
+    return [u for u in s.units.values()
+            if u.shaken and not u.fleeing and u.on_table and u.removed is None and u.pose is not None
+            and (u.id not in activated or (u.id == current and wavering_now))]
+
+
 def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
@@ -493,10 +511,14 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         points = [(o.x, o.y) for o in s.objectives]
         to_marker = {u.id: scene.distances_to_points(u.id, points) for u in movers}     # inches, by marker
         walkers = _marker_walkers(game, seat, movers, to_marker)
+        recovering = _recovering(game)
         for i, o in enumerate(s.objectives):
             if o.destroyed or o.carried_by is not None:
                 continue
             near = objectives.contesting(s, o)
+            for u in recovering:
+                if scene.distance_to_point(u.id, (o.x, o.y)) <= objectives.SEIZE_DISTANCE + 1e-6:
+                    near[u.player].append(u.id)
             holder = (1 if near[1] else 2) if bool(near[1]) != bool(near[2]) else (None if near[1] else o.controller)
             if holder != o.controller:
                 gain = (1.0 if holder == seat else -1.0 if holder is not None else 0.0) - \

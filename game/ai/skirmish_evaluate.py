@@ -5,8 +5,9 @@
 The mission decides the game ("Mission": D3+2 markers, seized at the end of each round, most markers after the last
 round wins), so the terms are, for both sides (the other side's subtracted):
 
-* markers held now: ``MARKER`` each; a marker that would change hands if the round ended now (a side alone within
-  3", not Shaken, not arrived by Ambush this round: the engine's seizing rule) counts ``SEIZE`` of its worth
+* markers held now: ``MARKER`` each; a marker that would change hands at the end of the round (a side alone within
+  3", not Shaken, not arrived by Ambush this round: the engine's seizing rule; a Shaken unit whose activation is
+  still to come this round spends it idle and seizes again, ``_seizer``) counts ``SEIZE`` of its worth
   (``SEIZE_LAST`` in the last round, where it is the result);
 * the worth of each unit still in the game: ``MATERIAL`` x its cost x the share of its models and wounds left
   ("Wound Effects": each wound marker of a Tough model counts), less ``SHAKEN`` of it while Shaken (idle at its next
@@ -135,9 +136,14 @@ def _active_units(game: Game) -> list[Unit]:
 
 
 def _seizer(game: Game, unit: Unit) -> bool:
+    """Whether ``unit`` will seize or contest markers at the end of this round: not arrived by Ambush this round,
+    and not Shaken, or Shaken with its activation still to come this round, which it spends idle and is no longer
+    Shaken ("Shaken": "must spend one full activation idle to stop being Shaken"; "Mission")."""
     w = game.state.activation
     assert isinstance(w, Warband)
-    return not unit.shaken and w.arrived.get(unit.id) != game.state.round
+    if w.arrived.get(unit.id) == game.state.round:
+        return False
+    return not unit.shaken or unit.id not in w.activated
 
 
 def marker_gap(game: Game, unit: Unit, at: tuple[float, float]) -> float:

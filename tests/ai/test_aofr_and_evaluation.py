@@ -207,6 +207,27 @@ def test_a_move_toward_a_marker_on_elevation_goes_as_far_as_the_climb_allows() -
     assert max(m.path[-1].y - start for m in advances) == pytest.approx(2.0, abs=0.02)
 
 
+def test_a_short_climb_does_not_win_over_a_longer_way_round_the_hill() -> None:
+    """AoF:R 2.16 "Elevation": the try short of the climb takes its place among the other tries by the progress it
+    makes toward the goal, not at once. A tall hill begins right of the unit's centre, ahead: the straight Advance
+    climbs (2" short of the climb), the Advance turned 60 degrees to the left clears the hill and makes 3" of
+    progress, so it is the move toward the goal (before, the first straight try refused for its climb returned the
+    2" step: on aofr_crag_and_drake.yaml a pike square crept 2" a round beside a friend)."""
+    from game.ai.candidates import _first_legal, allowances
+
+    hill = TerrainShape(0, "Tall Hill", rect_to_polygon(CENTRE_X + 10.0, FRONT_Y + 7.0, 20, 11),
+                        default_traits("hill"), 4.0)
+    game = aofr_game([unit("a", 1), unit("b", 2, front_y=46.0, x=66.0)], terrain=[hill])
+    game.apply(Activate(1, "a"))
+    a = game.state.units["a"]
+    assert a.pose is not None
+    move = _first_legal(game, a, "advance", 0.0, [allowances(a)[0]])
+    assert move is not None
+    end = move.path[-1]
+    assert end.facing == pytest.approx(300.0)
+    assert end.y - a.pose.y == pytest.approx(3.0, abs=0.02)
+
+
 @pytest.mark.parametrize("last", [True, False])
 def test_in_the_last_round_the_result_the_markers_give_counts_beyond_one_marker(last: bool,
                                                                                  monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -260,3 +281,29 @@ def test_each_unit_walks_to_one_marker_and_the_way_to_the_other_is_a_second_unit
     monkeypatch.setattr(ev, "MARKER_APPROACH", 0.0)
     without = evaluate(game_with(44.0), 1, 2) - evaluate(game_with(50.0), 1, 2)
     assert gain - without == pytest.approx(per_inch * walked)
+
+
+def test_a_wavering_unit_yet_to_activate_will_contest_the_marker_at_the_rounds_end() -> None:
+    """AoF:R 2.16 "The Mission": "Wavering units can't seize or stop others from seizing them"; "Wavering": its
+    activation is idle, "which stops it from being Wavering at the end of its activation". Player 1's unit stands
+    within 3" of its own marker, a Wavering enemy beside it. While that enemy's activation is still to come this
+    round, it will be steady at the round's end and make the marker neutral: the evaluation counts the marker lost
+    (``SEIZING`` of it); once it has activated this round it stays Wavering and the marker stays player 1's (on
+    aofr_wizards_ford.yaml the computer walked away from a marker a Wavering hero stood on, and lost it)."""
+    import game.ai.evaluate as ev
+
+    def objectives_term(activated: bool) -> float:
+        game = aofr_game([unit("a", 1, front_y=32.0, x=20.0), unit("b", 2, front_y=36.5, x=20.0)])
+        game.state.mission = "standard"
+        game.state.objectives = [Objective(20.0, 34.25, controller=1)]
+        game.state.units["b"].shaken = True
+        scene = game.state.scene
+        assert scene.distance_to_point("a", (20.0, 34.25)) <= 3.0
+        assert scene.distance_to_point("b", (20.0, 34.25)) <= 3.0
+        if activated:
+            game.state.activation.activated.append("b")
+        assert [u.id for u in ev._recovering(game)] == ([] if activated else ["b"])
+        return ev.evaluate_terms(game, 1, 2)["objectives"]
+
+    assert objectives_term(True) - objectives_term(False) == pytest.approx(ev.SEIZING * ev.MARKER)
+

@@ -90,6 +90,23 @@ def test_seizes_an_uncontested_marker() -> None:
     assert marker_gap(g, g.state.units["w"], (21.5, 19.5)) == 0.0
 
 
+def test_a_shaken_unit_yet_to_activate_seizes_at_the_rounds_end() -> None:
+    """"Shaken": a Shaken unit "can't contest or seize objectives" and "must spend one full activation idle to stop
+    being Shaken". Beside a marker, one whose activation is still to come this round spends it idle and seizes the
+    marker at the round's end, so the evaluation counts it a seizer (``_seizer``); once it has activated this round
+    it stays Shaken and does not."""
+    from game.ai.skirmish_evaluate import _seizer
+
+    w, e = unit("w", 1, WARRIOR, 3), unit("e", 2, WARRIOR, 3)
+    g = skirmish_game([(w, line(20, 10, 3)), (e, line(20, 44, 3))])
+    g.state.units["w"].shaken = True
+    assert _seizer(g, g.state.units["w"]) and _seizer(g, g.state.units["e"])
+    g.state.activation.activated.append("w")
+    assert not _seizer(g, g.state.units["w"])
+    g.state.units["w"].shaken = False
+    assert _seizer(g, g.state.units["w"])
+
+
 def test_a_decision_it_does_not_know_gets_the_simple_players_answer() -> None:
     """A decision a later rule adds (not listed by ``decision_options``) is answered by the simple player's
     heuristics, not a crash: the search receives that one answer."""
