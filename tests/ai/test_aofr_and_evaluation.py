@@ -306,4 +306,3 @@ def test_a_wavering_unit_yet_to_activate_will_contest_the_marker_at_the_rounds_e
         return ev.evaluate_terms(game, 1, 2)["objectives"]
 
     assert objectives_term(True) - objectives_term(False) == pytest.approx(ev.SEIZING * ev.MARKER)
-
