@@ -32,7 +32,9 @@ of:
   firing models the ruleset allows, the morale test the wounds may force; a shooter about to act counted as
   Advancing first), fully for a side whose volleys come first (the side about to act, and the active side before
   its own Shooting Phase), ``LATER`` of it for the other. So archers do not march into a crossbow line, and
-  shooters step where they have a target;
+  shooters step where they have a target. A move judged in the moving side's Movement Phase (the search's
+  ``caps``, ``still_to_move_caps``) counts no more against a unit of its side still to move than that unit's
+  exposure before the move: that unit answers it when its own move comes;
 * the enemy's volleys to come (where units score as they fall, ``Ruleset.units_score``): each enemy shooter's volley
   again, ``VOLLEYS_TO_COME`` of it, for each later turn of the game before a unit of ``seat`` closing in on it (each
   unit is taken to close in on its nearest enemy) could charge it, a Rush a turn and then its charge reach, counted
@@ -206,25 +208,45 @@ def _fires_this_turn(game: Game, shooter: Unit) -> bool:
                                                              Phase.SHOOTING)
 
 
-def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int) -> float:
+def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int,
+                 caps: dict[tuple[str, str], float] | None = None) -> float:
     """``volley_stake`` of ``shooter``'s best target among ``gaps`` (inches, enemy) not locked in melee that it may
     see (``could_see``: in its front arc only for the active side, which has moved; the other side may pivot first),
     weighted by when it fires: fully for the side about to act, and for the active side before its Shooting Phase
     (AoWFBR 1.4 "Turn Sequence": its rows as its move this turn leaves them, ``shooting.shooting_rows``),
     ``LATER`` for the other side (two rows: it may Hold; it may also Advance and fire its front row). 0 for a unit
-    that may not shoot (Shaken, fleeing, in melee)."""
-    if shooter.shaken or shooter.fleeing or shooter.engaged_with:
+    that may not shoot (Shaken, fleeing, in melee). ``caps``: (shooter, target) -> the most a target's stake may
+    be (``still_to_move_caps``), for the targets that have still to move."""
+    weight, stakes = _volley_stakes(game, shooter, gaps, next_to_act)
+    if not stakes:
         return 0.0
+    if caps:
+        stakes = [(min(got, caps[(shooter.id, t.id)]) if (shooter.id, t.id) in caps else got, tid, t)
+                  for got, tid, t in stakes]
+    indirect = any(arm.weapon.has("Indirect") for arm in ranged_arms(shooter))
+    arc = _fires_this_turn(game, shooter)
+    for got, _, t in sorted(stakes, key=lambda st: (-st[0], st[1])):
+        if got > 0.0 and (indirect or could_see(game, shooter, t, arc)):
+            return weight * got
+    return 0.0
+
+
+def _volley_stakes(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int
+                   ) -> tuple[float, list[tuple[float, str, Unit]]]:
+    """(the weight of ``shooter``'s next volley, [(its stake, id, target)] for each target of ``gaps`` it has in
+    range and not in melee, sight not asked): ``_best_volley``'s figures before it picks."""
+    if shooter.shaken or shooter.fleeing or shooter.engaged_with:
+        return 0.0, []
     arms = ranged_arms(shooter)
     if not arms:
-        return 0.0
+        return 0.0, []
     step = 0.0
     if _fires_this_turn(game, shooter):
         if shooter.shot_targets:
-            return 0.0
-        rows, weight, arc = shooting_rows(shooter), 1.0, True
+            return 0.0, []
+        rows, weight = shooting_rows(shooter), 1.0
     else:
-        rows, weight, arc = 2, (1.0 if shooter.player == next_to_act else LATER), False
+        rows, weight = 2, (1.0 if shooter.player == next_to_act else LATER)
         # before its own turn a shooter may also Advance and fire its front row (AoWFBR 1.4 "Who Can Shoot"): a
         # target just beyond its weapons' range is not out of reach
         if not game.ruleset.all_models_shoot and _may_act(game, shooter):
@@ -238,11 +260,38 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
             got = max(got, _volley_stake(game, shooter, arms, t, g - step, 1))
         if got > 0.0:
             stakes.append((got, t.id, t))
-    indirect = any(arm.weapon.has("Indirect") for arm in arms)
-    for got, _, t in sorted(stakes, key=lambda st: (-st[0], st[1])):
-        if indirect or could_see(game, shooter, t, arc):
-            return weight * got
-    return 0.0
+    return weight, stakes
+
+
+def still_to_move_caps(game: Game, seat: int) -> dict[tuple[str, str], float]:
+    """In ``seat``'s Movement Phase (AoWFBR 1.4 "Remaining Moves"), for each enemy shooter and each unit of ``seat``
+    that has still to move: the stake of its volley on that unit now (0 where it could not see it; ``_best_volley``'s
+    figure before its weight). A unit still to move answers its own exposure when its move comes (it may step out
+    of range or behind a friend), so the move judged now is not blamed for uncovering it, only credited for
+    covering it: the evaluation takes the lesser of the stake then and this one (``evaluate(caps=...)``). Without
+    it a line stood still to screen a General who would have stepped aside himself (the orcs of
+    ``orcs_vs_dwarves.yaml`` waited out of the dwarves' reach for three rounds). Empty outside that phase."""
+    s = game.state
+    if s.phase is not Phase.MOVEMENT or s.active_player != seat:
+        return {}
+    fluid = [s.units[uid] for uid in game.units_to_move(seat)]
+    fluid = [u for u in fluid if u.on_table and u.pose is not None]
+    if not fluid:
+        return {}
+    caps: dict[tuple[str, str], float] = {}
+    ids = [u.id for u in fluid]
+    for shooter in s.units.values():
+        if shooter.player == seat or not shooter.on_table or shooter.pose is None or shooter.removed is not None:
+            continue
+        gaps = list(zip(s.scene.distances(shooter.id, ids), fluid, strict=True))
+        _, stakes = _volley_stakes(game, shooter, gaps, 3 - seat)
+        if not stakes:
+            continue
+        indirect = any(arm.weapon.has("Indirect") for arm in ranged_arms(shooter))
+        seen = {tid: got for got, tid, t in stakes if indirect or could_see(game, shooter, t, False)}
+        for uid in ids:
+            caps[(shooter.id, uid)] = seen.get(uid, 0.0)
+    return caps
 
 
 SIGHT_ARC = 45.0
@@ -428,21 +477,24 @@ def _reach(unit: Unit) -> float:
     return max((w.range or 0.0 for w in unit.profile.weapons), default=0.0)
 
 
-def evaluate(game: Game, seat: int, next_to_act: int) -> float:
+def evaluate(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str, str], float] | None = None) -> float:
     """The position for ``seat`` (points, positive = good), ``next_to_act`` being the player whose turn comes
-    next (their charges count fully). See the module docstring for the terms. A ruleset with its own evaluation
-    (``game.ai.by_ruleset``: AoF: Skirmish's loose models) is scored by it."""
+    next (their charges count fully). See the module docstring for the terms. ``caps``: ``still_to_move_caps`` of
+    the position a move decision is judged from (the search's), else None. A ruleset with its own evaluation
+    (``game.ai.by_ruleset``: AoF: Skirmish's loose models) is scored by it (without caps)."""
     own = ruleset_ai(game)
     if own is not None:
         return own.evaluate(game, seat, next_to_act)
-    return sum(evaluate_terms(game, seat, next_to_act).values())
+    return sum(evaluate_terms(game, seat, next_to_act, caps).values())
 
 
-def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
+def evaluate_terms(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str, str], float] | None = None
+                   ) -> dict[str, float]:
     """``evaluate`` term by term (points for ``seat``): ``vp``, ``units`` (standing), ``melees``, ``charges``,
     ``shooting``, ``volleys`` (the enemy's to come), ``approach``, ``objectives`` (see the module docstring);
-    their sum is the evaluation. Once the game is over only ``result``. Formations' rulesets only (not a ruleset
-    with its own evaluation)."""
+    their sum is the evaluation. Once the game is over only ``result``. ``caps``: as ``evaluate``'s, applied to the
+    units of ``seat`` still to move in this position. Formations' rulesets only (not a ruleset with its own
+    evaluation)."""
     s = game.state
     vp = game.victory_points()
     per_vp = score_worth(game)
@@ -467,6 +519,9 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
                               strict=True)) for u in on}
     # seat's units closing in on the enemy's shooters (their volleys to come)
     closing = _closing(game, [u for u in on if u.player == seat], gaps_of) if game.ruleset.units_score else {}
+    if caps:     # only for the units that have still to move now (``still_to_move_caps``)
+        fluid = set(game.units_to_move(seat)) if s.phase is Phase.MOVEMENT else set()
+        caps = {k: v for k, v in caps.items() if k[1] in fluid}
     for u in on:
         w = worth(u)
         sign = 1.0 if u.player == seat else -1.0
@@ -483,7 +538,7 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int) -> dict[str, float]:
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
-        volley = _best_volley(game, u, gaps, next_to_act)
+        volley = _best_volley(game, u, gaps, next_to_act, caps if u.player != seat else None)
         if volley > 0.0:
             terms["shooting"] += sign * volley
             if closing and u.player != seat:

@@ -39,7 +39,7 @@ from game.ai.by_ruleset import ruleset_ai
 from game.ai.candidates import cast_candidates, move_candidates
 from game.ai.consolidation import consolidation_candidates, facing_nearest
 from game.ai.danger import PricedDangerDice, expected_cost, priced_dice
-from game.ai.evaluate import charge_value, evaluate
+from game.ai.evaluate import charge_value, evaluate, still_to_move_caps
 from game.ai.rollout import listed_policy, play_through_next_turn, play_to_turn_end
 from game.ai.view import seat_view
 from game.autoplay import RandomPlayer, point_shot
@@ -105,6 +105,7 @@ class SearchPlayer:
     """How much it thinks."""
     rng: random.Random = field(init=False, repr=False)
     _setup_player: RandomPlayer = field(init=False, repr=False)
+    _caps: dict[tuple[str, str], float] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -143,7 +144,13 @@ class SearchPlayer:
         if len(candidates) == 1:
             return candidates[0]
         seeds = [self.rng.getrandbits(48) for _ in range(self.budget.samples)]
-        return self._best(view, candidates, me, seeds, depth)[0]
+        p = view.pending
+        # a move scored at once: the units still to move answer their own exposure (``still_to_move_caps``)
+        self._caps = still_to_move_caps(view, me) if depth == 0 and p is not None and p.decision == "move" else None
+        try:
+            return self._best(view, candidates, me, seeds, depth)[0]
+        finally:
+            self._caps = None
 
     def _cast_first(self, view: Game, me: int) -> CastSpell | None:
         """Within an activation (AoF:R 2.16's Wizard(X), the quick rules' Caster(X)): the cast the activated unit
@@ -294,11 +301,10 @@ class SearchPlayer:
             seen.append((twin, value))
         return sum(v for _, v in seen) / len(seen), seen
 
-    @staticmethod
-    def _value(game: Game, me: int, next_to_act: int) -> float:
-        """The evaluation (``game.ai.evaluate``) plus the worth of the magic not yet used this round within
-        activations (``magic_choice.in_hand``: 0 under AoWFBR)."""
-        return evaluate(game, me, next_to_act) + magic_choice.in_hand(game, me)
+    def _value(self, game: Game, me: int, next_to_act: int) -> float:
+        """The evaluation (``game.ai.evaluate``; with the caps of the move decision being judged, if any) plus the
+        worth of the magic not yet used this round within activations (``magic_choice.in_hand``: 0 under AoWFBR)."""
+        return evaluate(game, me, next_to_act, self._caps) + magic_choice.in_hand(game, me)
 
     def _observe(self, action: Action, view: Game, twin: Game, value: float) -> None:
         """Hook called for each sample judged: ``action`` played on ``twin`` (a clone of ``view``, after the

@@ -225,3 +225,32 @@ def test_the_seat_view_skips_the_outcome_digests_and_the_game_keeps_them() -> No
     assert twin.digests[-1] == "" and not twin.keep_digests
     game.apply(action)
     assert len(game.digests[-1]) == 10 and game.keep_digests
+
+
+def test_a_move_decision_is_judged_with_the_caps_of_the_units_still_to_move(monkeypatch: pytest.MonkeyPatch
+                                                                           ) -> None:
+    """AoWFBR 1.4 "Remaining Moves": a move scored at once is evaluated with ``still_to_move_caps`` of the position
+    it is judged from (``evaluate.still_to_move_caps``); a decision of another kind is evaluated without."""
+    import game.ai.search as search_module
+
+    game = _game(SMALL, Dice(seed=3))
+    _until(game, "move", {1: SimplePlayer(1), 2: SimplePlayer(2)})
+    seen: list[object] = []
+    real = search_module.evaluate
+
+    def spy(g: Game, seat: int, next_to_act: int, caps: object = None) -> float:
+        seen.append(caps)
+        return real(g, seat, next_to_act, caps)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_module, "evaluate", spy)
+    player = SearchPlayer(4)
+    me = game.pending.player  # type: ignore[union-attr]
+    expected = search_module.still_to_move_caps(game, me)     # public state alone: the seat's view's the same
+    assert expected                 # the other side has shooters, and this side units still to move
+    player.choose(game)
+    assert seen and all(c == expected for c in seen)
+    assert player._caps is None
+    seen.clear()
+    _until(game, "shoot", {1: SimplePlayer(1), 2: SimplePlayer(2)})
+    SearchPlayer(4).choose(game)
+    assert all(c is None for c in seen)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.evaluate import LATER, VOLLEYS_TO_COME, evaluate, evaluate_terms, volley_stake
+from game.ai.evaluate import LATER, VOLLEYS_TO_COME, evaluate, evaluate_terms, still_to_move_caps, volley_stake
 from game.ai.stakes import MATERIAL, stake_table, wounds_law
 from game.engine.dice import Dice
 from game.engine.game import Game
 from game.engine.profiles import Weapon
-from game.engine.state import GameState, MoveAction, Phase
+from game.engine.state import GameState, MoveAction, Phase, Step
 from tests.rules.aofr.helpers import aofr_game, unit
-from tests.rules.builders import ARCHERS, HAND_WEAPON, face_off, forest, profile
+from tests.rules.builders import ARCHERS, FRONT_Y, HAND_WEAPON, face_off, forest, profile, wall_between
 
 CROSSBOWS = profile("Crossbows", quality=4, defense=5, weapons=(Weapon("Crossbow", attacks=1, range=24.0,
                                                                           rules=("AP(1)",)), HAND_WEAPON),
@@ -196,3 +196,45 @@ def test_only_the_enemys_volleys_to_come_are_counted() -> None:
     """The archers' own side does not count its volleys to come (like closing in, it is the side outshot that
     must act): for player 1 the term is nothing, whatever the gap."""
     assert evaluate_terms(_turn(face_off(20.0), 1), 1, 1)["volleys"] == 0.0
+
+
+def _screened(wall_y: float, hero_moved: bool = False) -> Game:
+    """Player 2 moving: the orcs' lone General 20" from the archers (hit on 4+, through on 5+), the wide
+    ``wall-1`` (player 2, moved) across the line at ``wall_y``; the General has still to move unless
+    ``hero_moved``. The archers shoot next."""
+    hero = profile("Lord", quality=3, defense=6, weapons=(HAND_WEAPON,), rules=("Hero",), size=1, cost=90)
+    state = face_off(20.0, target=hero, target_models=1, extra=[wall_between(front_y=wall_y)])
+    state.generals = {1: None, 2: "orcs-1"}
+    game = _game(state)
+    s = game.state
+    s.active_player, s.phase, s.step = 2, Phase.MOVEMENT, Step.REMAINING_MOVES
+    s.units["wall-1"].move_action = MoveAction.ADVANCE
+    s.units["orcs-1"].move_action = MoveAction.HOLD if hero_moved else None
+    return game
+
+
+def test_a_unit_still_to_move_answers_its_own_exposure() -> None:
+    """AoWFBR 1.4 "Remaining Moves": the General standing behind the wall has still to move, so the wall's move
+    that uncovers him (out of the archers' sight and range at 32", rulebook "Line of Sight") is judged by the
+    General's exposure before it (``still_to_move_caps``: none, he was hidden), not by the volley he would take
+    standing there; he will step aside himself. Once he has moved, the caps no longer hold him."""
+    before = _screened(FRONT_Y + 6.0)
+    caps = still_to_move_caps(before, 2)
+    assert caps == {("archers-1", "orcs-1"): 0.0}
+    assert evaluate_terms(before, 2, 1)["shooting"] < 0.0         # the archers shoot the wall 6" away
+    uncovered = _screened(FRONT_Y + 32.0)
+    lord = uncovered.state.units["orcs-1"]
+    volley = volley_stake(uncovered, uncovered.state.units["archers-1"], lord, 20.0, rows=2)
+    assert volley > 100.0                                           # a lone General shot at: his cost and the 100
+    assert evaluate_terms(uncovered, 2, 1)["shooting"] == pytest.approx(-volley)
+    assert evaluate_terms(uncovered, 2, 1, caps)["shooting"] == 0.0
+    assert evaluate_terms(_screened(FRONT_Y + 32.0, hero_moved=True), 2, 1, caps)["shooting"] == \
+        pytest.approx(-volley)
+
+
+def test_no_caps_outside_the_moving_sides_movement_phase() -> None:
+    """The caps belong to the moving side's Movement Phase: for the other side, or in another phase, none."""
+    game = _screened(FRONT_Y + 6.0)
+    assert still_to_move_caps(game, 1) == {}
+    game.state.phase = Phase.SHOOTING
+    assert still_to_move_caps(game, 2) == {}
