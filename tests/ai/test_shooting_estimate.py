@@ -199,7 +199,7 @@ def test_only_the_enemys_volleys_to_come_are_counted() -> None:
 
 
 def _screened(wall_y: float, hero_moved: bool = False) -> Game:
-    """Player 2 moving: the orcs' lone General 20" from the archers (hit on 4+, through on 5+), the wide
+    """Player 2 moving: the orcs' lone General 20" from the archers' 24" bows, the wide
     ``wall-1`` (player 2, moved) across the line at ``wall_y``; the General has still to move unless
     ``hero_moved``. The archers shoot next."""
     hero = profile("Lord", quality=3, defense=6, weapons=(HAND_WEAPON,), rules=("Hero",), size=1, cost=90)
