@@ -217,13 +217,12 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
     ``LATER`` for the other side (two rows: it may Hold; it may also Advance and fire its front row). 0 for a unit
     that may not shoot (Shaken, fleeing, in melee). ``caps``: (shooter, target) -> the most a target's stake may
     be (``still_to_move_caps``), for the targets that have still to move."""
-    weight, stakes = _volley_stakes(game, shooter, gaps, next_to_act)
+    weight, indirect, stakes = _volley_stakes(game, shooter, gaps, next_to_act)
     if not stakes:
         return 0.0
     if caps:
         stakes = [(min(got, caps[(shooter.id, t.id)]) if (shooter.id, t.id) in caps else got, tid, t)
                   for got, tid, t in stakes]
-    indirect = any(arm.weapon.has("Indirect") for arm in ranged_arms(shooter))
     arc = _fires_this_turn(game, shooter)
     for got, _, t in sorted(stakes, key=lambda st: (-st[0], st[1])):
         if got > 0.0 and (indirect or could_see(game, shooter, t, arc)):
@@ -232,18 +231,19 @@ def _best_volley(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next
 
 
 def _volley_stakes(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], next_to_act: int
-                   ) -> tuple[float, list[tuple[float, str, Unit]]]:
-    """(the weight of ``shooter``'s next volley, [(its stake, id, target)] for each target of ``gaps`` it has in
-    range and not in melee, sight not asked): ``_best_volley``'s figures before it picks."""
+                   ) -> tuple[float, bool, list[tuple[float, str, Unit]]]:
+    """(the weight of ``shooter``'s next volley, whether it has an Indirect weapon (no sight needed), [(its stake,
+    id, target)] for each target of ``gaps`` it has in range and not in melee, sight not asked): ``_best_volley``'s
+    figures before it picks."""
     if shooter.shaken or shooter.fleeing or shooter.engaged_with:
-        return 0.0, []
+        return 0.0, False, []
     arms = ranged_arms(shooter)
     if not arms:
-        return 0.0, []
+        return 0.0, False, []
     step = 0.0
     if _fires_this_turn(game, shooter):
         if shooter.shot_targets:
-            return 0.0, []
+            return 0.0, False, []
         rows, weight = shooting_rows(shooter), 1.0
     else:
         rows, weight = 2, (1.0 if shooter.player == next_to_act else LATER)
@@ -260,7 +260,7 @@ def _volley_stakes(game: Game, shooter: Unit, gaps: list[tuple[float, Unit]], ne
             got = max(got, _volley_stake(game, shooter, arms, t, g - step, 1))
         if got > 0.0:
             stakes.append((got, t.id, t))
-    return weight, stakes
+    return weight, any(arm.weapon.has("Indirect") for arm in arms), stakes
 
 
 def still_to_move_caps(game: Game, seat: int) -> dict[tuple[str, str], float]:
@@ -274,20 +274,18 @@ def still_to_move_caps(game: Game, seat: int) -> dict[tuple[str, str], float]:
     s = game.state
     if s.phase is not Phase.MOVEMENT or s.active_player != seat:
         return {}
-    fluid = [s.units[uid] for uid in game.units_to_move(seat)]
-    fluid = [u for u in fluid if u.on_table and u.pose is not None]
+    fluid = [u for u in map(s.units.__getitem__, game.units_to_move(seat)) if u.on_table]
     if not fluid:
         return {}
     caps: dict[tuple[str, str], float] = {}
     ids = [u.id for u in fluid]
     for shooter in s.units.values():
-        if shooter.player == seat or not shooter.on_table or shooter.pose is None or shooter.removed is not None:
+        if shooter.player == seat or not shooter.on_table:
             continue
         gaps = list(zip(s.scene.distances(shooter.id, ids), fluid, strict=True))
-        _, stakes = _volley_stakes(game, shooter, gaps, 3 - seat)
+        _, indirect, stakes = _volley_stakes(game, shooter, gaps, 3 - seat)
         if not stakes:
             continue
-        indirect = any(arm.weapon.has("Indirect") for arm in ranged_arms(shooter))
         seen = {tid: got for got, tid, t in stakes if indirect or could_see(game, shooter, t, False)}
         for uid in ids:
             caps[(shooter.id, uid)] = seen.get(uid, 0.0)
