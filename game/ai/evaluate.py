@@ -22,7 +22,11 @@ of:
   caught); up to ``JOINT`` chargers of one target are judged as one combat (AoWFBR "Multiple Units in Combat"),
   never for more than the target can lose; fully for the side that acts next, ``LATER`` of it for the other (which
   must survive the other side's turn first). So a unit stays out of the reach of enemies that would beat it, and
-  steps into reach where it would win the charge;
+  steps into reach where it would win the charge. A move judged in the moving side's Movement Phase (the search's
+  ``caps``) where units score also fears the pile-on: an enemy that would lose charging alone joins a charge
+  another enemy would gain by, where together they gain more (``charges_value``'s helpers). Only there: counted in
+  every evaluation, the pile-ons that ``random`` never makes held back the computer's own charges and lost it
+  more games against it (README "Computer opponent");
 * melees in progress: each melee (units engaged with each other) counts the outlook of its next round
   (``melee_value``, ``melee_outlook.round_outlook``: as a charge, without the charge's bonuses) times
   ``MELEE_ON``. Without it a charge that wins at once scored its rout, and one that would lose the melee on the
@@ -335,23 +339,38 @@ JOINT = 3
 
 
 def charges_value(game: Game, target: Unit, charges: list[tuple[Unit, Outlook]], seat: int,
-                  next_to_act: int) -> float:
+                  next_to_act: int, helpers: list[tuple[Unit, Outlook]] | None = None) -> float:
     """What the charges in the offing against ``target`` (each charger's best charge, ``charge_outlook``) are
     worth to ``seat``: alone, that charge's value; several chargers (up to ``JOINT``, the best first) judged as one
     combat (``melee_outlook.joint_charge_outlook``: their wounds and bonuses summed, so that two units together may
     break what neither would), less what the others risk (each its own outlook's loss), and never more than all
     the target can lose (``stakes.stake_table``'s last entry: routed, its whole cost in Victory Points); fully for
-    the side that acts next, ``LATER`` of it for the other."""
+    the side that acts next, ``LATER`` of it for the other.
+
+    ``helpers``: chargers that would lose charging ``target`` alone (their outlooks on it) and may join the
+    charges to make up ``JOINT`` (the pile-on, AoWFBR 1.4 "Multiple Units in Combat"); each risks its own loss only
+    as often as the joint combat is lost, and the pile-on counts only where it is worth more to the chargers than
+    the charges without it (they choose)."""
     weight = 1.0 if target.player != next_to_act else LATER
     ranked = sorted(charges, key=lambda uo: (-uo[1].value, uo[0].id))[:JOINT]
-    if len(ranked) == 1:
-        value = ranked[0][1].value
-    else:
-        joint = joint_charge_outlook(game, [u for u, _ in ranked], target)
-        most = stake_table(game.state, target, game.ruleset.units_score)[-1]
-        value = min(joint.defender_loss, most) - joint.attacker_loss - sum(o.attacker_loss for _, o in ranked[1:])
+    extra = sorted(helpers or [], key=lambda uo: (-uo[1].value, uo[0].id))[:JOINT - len(ranked)]
+    value = _joint_value(game, target, ranked, [])
+    if extra:
+        value = max(value, _joint_value(game, target, ranked, extra))
     value *= weight
     return value if target.player != seat else -value
+
+
+def _joint_value(game: Game, target: Unit, ranked: list[tuple[Unit, Outlook]],
+                 extra: list[tuple[Unit, Outlook]]) -> float:
+    """The chargers' gain from ``ranked`` (best first) and the helpers ``extra`` charging ``target`` together
+    (``charges_value``), in evaluation points, for the chargers' side."""
+    if len(ranked) == 1 and not extra:
+        return ranked[0][1].value
+    joint = joint_charge_outlook(game, [u for u, _ in ranked + extra], target)
+    most = stake_table(game.state, target, game.ruleset.units_score)[-1]
+    return min(joint.defender_loss, most) - joint.attacker_loss - sum(o.attacker_loss for _, o in ranked[1:]) \
+        - joint.lose * sum(o.attacker_loss for _, o in extra)
 
 
 def melees(game: Game) -> list[tuple[list[Unit], list[Unit]]]:
@@ -478,8 +497,9 @@ def _reach(unit: Unit) -> float:
 def evaluate(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str, str], float] | None = None) -> float:
     """The position for ``seat`` (points, positive = good), ``next_to_act`` being the player whose turn comes
     next (their charges count fully). See the module docstring for the terms. ``caps``: ``still_to_move_caps`` of
-    the position a move decision is judged from (the search's), else None. A ruleset with its own evaluation
-    (``game.ai.by_ruleset``: AoF: Skirmish's loose models) is scored by it (without caps)."""
+    the position a move decision is judged from (the search's), else None; given, the enemy's pile-ons count too.
+    A ruleset with its own evaluation (``game.ai.by_ruleset``: AoF: Skirmish's loose models) is scored by it
+    (without caps)."""
     own = ruleset_ai(game)
     if own is not None:
         return own.evaluate(game, seat, next_to_act)
@@ -491,8 +511,9 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str
     """``evaluate`` term by term (points for ``seat``): ``vp``, ``units`` (standing), ``melees``, ``charges``,
     ``shooting``, ``volleys`` (the enemy's to come), ``approach``, ``objectives`` (see the module docstring);
     their sum is the evaluation. Once the game is over only ``result``. ``caps``: as ``evaluate``'s, applied to the
-    units of ``seat`` still to move in this position. Formations' rulesets only (not a ruleset with its own
-    evaluation)."""
+    units of ``seat`` still to move in this position (and, given, the enemy's chargers that would lose alone join
+    the charges on ``seat``'s units: ``charges_value``'s helpers). Formations' rulesets only (not a ruleset with its
+    own evaluation)."""
     s = game.state
     vp = game.victory_points()
     per_vp = score_worth(game)
@@ -512,6 +533,9 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str
         value = standing(u)
         terms["units"] += value if u.player == seat else -value
     threats: dict[str, list[tuple[Unit, Outlook]]] = {}     # by target: each charger's best charge
+    # a move judged at once where units score: the enemy's chargers that would lose alone, by target (pile-ons)
+    pile_on = caps is not None and game.ruleset.units_score
+    helpers: dict[str, list[tuple[Unit, Outlook]]] = {}
     enemies_of = {p: [e for e in on if e.player != p] for p in (1, 2)}
     gaps_of = {u.id: list(zip(scene.distances(u.id, [e.id for e in enemies_of[u.player]]), enemies_of[u.player],
                               strict=True)) for u in on}
@@ -533,6 +557,9 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str
             best = max(looks, key=lambda oe: (oe[0].value, oe[1]), default=None)
             if best is not None and best[0].value > 0.0:
                 threats.setdefault(best[1], []).append((u, best[0]))
+            elif pile_on and u.player != seat:
+                for outlook, target_id in looks:
+                    helpers.setdefault(target_id, []).append((u, outlook))
         if u.fleeing or u.engaged_with:
             continue
         fire = _reach(u)
@@ -552,7 +579,8 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str
                 nearest += detour(scene, u.pose.xy, closest.pose.xy, clearance(scene, u.id))
             terms["approach"] -= pull * APPROACH * (w / 100.0) * min(max(nearest - fire, 0.0), 36.0)
     for target_id, charges in threats.items():
-        terms["charges"] += charges_value(game, s.units[target_id], charges, seat, next_to_act)
+        terms["charges"] += charges_value(game, s.units[target_id], charges, seat, next_to_act,
+                                          helpers.get(target_id, []))
     if s.mission is not None:
         # a marker held counts in the VP already; one that would change hands at the end of the round (a side
         # alone within 3") counts a share of it, and the nearer side pulls

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import game.ai.evaluate as evaluate_module
-from game.ai.evaluate import charge_value, evaluate, melee_value, melees, win_chance
+from game.ai.evaluate import charge_value, evaluate, evaluate_terms, melee_value, melees, win_chance
 from game.ai.melee_outlook import charge_outlook, joint_charge_outlook, strike_batches
 from game.ai.stakes import wounds_law
 from game.engine.actions import DeclareCharge
@@ -236,3 +236,47 @@ def test_a_flank_bonus_counts_once_for_each_flank_charged() -> None:
     both_flanks = joint_charge_outlook(game, [first, other], target)
     assert both_flanks.win > one_flank.win
     assert both_flanks.defender_loss > one_flank.defender_loss
+
+
+RABBLE = profile("Rabble", quality=6, defense=6, weapons=(HAND_WEAPON,), size=10, cost=60)
+
+
+def _pile_on(helpers_front_y: float = 14.0, ruleset: str | None = None) -> Game:
+    """Player 2 moving (AoWFBR 1.4 "Remaining Moves"): its 15 orcs face 20 Pikemen, which would gain by charging
+    them, between two bands of 5 Rabble, which would lose charging alone (theirs at ``helpers_front_y``)."""
+    from game.engine.state import Phase, Step
+
+    target = unit("t", 2, ORCS, models=15, front_y=20.0, x=36.0)
+    pikes = unit("a", 1, PIKES, models=20, front_y=14.0, x=36.0)
+    left = unit("h0", 1, RABBLE, models=5, front_y=helpers_front_y, x=27.0)
+    right = unit("h1", 1, RABBLE, models=5, front_y=helpers_front_y, x=45.0)
+    s = GameState("pile-on", Table(), [], {u.id: u for u in (target, pikes, left, right)}, {1: None, 2: None})
+    if ruleset is not None:
+        s.ruleset = ruleset
+    s.round, s.active_player, s.phase, s.step = 1, 2, Phase.MOVEMENT, Step.REMAINING_MOVES
+    return Game.start(s, Dice(seed=1))
+
+
+def test_a_move_fears_the_pile_on_of_chargers_that_would_lose_alone() -> None:
+    """AoWFBR 1.4 "Multiple Units in Combat": the Rabble would lose charging the orcs alone, but beside the
+    Pikemen's charge they add their wounds and bonuses to one combat. A move judged in the moving side's Movement
+    Phase (``caps`` given) counts that pile-on against the orcs; other evaluations count the Pikemen's charge
+    alone. Out of the Rabble's reach there is no pile-on."""
+    game = _pile_on()
+    s = game.state
+    assert charge_value(game, s.units["a"], s.units["t"]) > 0.0
+    assert all(charge_value(game, s.units[h], s.units["t"]) < 0.0 for h in ("h0", "h1"))
+    alone = evaluate_terms(game, 2, 1)["charges"]
+    piled = evaluate_terms(game, 2, 1, {})["charges"]
+    assert piled < alone - 50.0
+    far = _pile_on(helpers_front_y=-20.0)
+    assert evaluate_terms(far, 2, 1, {})["charges"] == pytest.approx(evaluate_terms(far, 2, 1)["charges"])
+
+
+def test_the_pile_on_is_counted_only_where_units_score() -> None:
+    """Under AoF:R 2.16 only the markers score and each charge is its own activation ("Activation"): the move's
+    evaluation counts no pile-on there."""
+    game = _pile_on(ruleset="aofr-2.16")
+    s = game.state
+    assert charge_value(game, s.units["a"], s.units["t"]) > 0.0 > charge_value(game, s.units["h0"], s.units["t"])
+    assert evaluate_terms(game, 2, 1, {})["charges"] == pytest.approx(evaluate_terms(game, 2, 1)["charges"])
