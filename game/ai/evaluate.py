@@ -558,6 +558,7 @@ def evaluate_terms(game: Game, seat: int, next_to_act: int, caps: dict[tuple[str
             if best is not None and best[0].value > 0.0:
                 threats.setdefault(best[1], []).append((u, best[0]))
             elif pile_on and u.player != seat:
+                # offered at every target it reaches: each target's pile-on is judged on its own
                 for outlook, target_id in looks:
                     helpers.setdefault(target_id, []).append((u, outlook))
         if u.fleeing or u.engaged_with:

@@ -269,7 +269,7 @@ def test_a_move_fears_the_pile_on_of_chargers_that_would_lose_alone() -> None:
     alone = evaluate_terms(game, 2, 1)["charges"]
     piled = evaluate_terms(game, 2, 1, {})["charges"]
     assert piled < alone - 50.0
-    far = _pile_on(helpers_front_y=-20.0)
+    far = _pile_on(helpers_front_y=2.0)
     assert evaluate_terms(far, 2, 1, {})["charges"] == pytest.approx(evaluate_terms(far, 2, 1)["charges"])
 
 
